@@ -1,0 +1,3 @@
+from coinprint.cli import main
+
+main()

@@ -1,0 +1,193 @@
+"""The layer above boards/ and games/: the game registry, layouts named in records, layout
+checks, record validation and self-play. The command line calls into this module (and
+``kit``); nothing here draws.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from coinprint.boards.checks import Problem
+from coinprint.errors import UnreadableInputError, UsageError
+from coinprint.layout import Layout, from_geojson, load
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """Where a game's pieces live, as ``module:attribute`` strings (imported on first use)."""
+
+    name: str
+    title: str
+    from_params: str
+    """Builds the built-in layout from ``name:key=value,…`` parameters."""
+    check: str
+    """Returns the problems of a layout of this game."""
+    rules: str
+    """The :class:`coinprint.games.core.Rules` subclass, built as ``Rules(layout, options)``."""
+
+
+GAMES: dict[str, GameEntry] = {
+    "cointable": GameEntry(
+        "cointable", "Coin Table",
+        "coinprint.boards.cointable:from_params",
+        "coinprint.boards.cointable:check",
+        "coinprint.games.cointable:CoinTableRules",
+    ),
+    "coinage": GameEntry(
+        "coinage", "Coin Age",
+        "coinprint.boards.coinage:from_params",
+        "coinprint.boards.coinage:check",
+        "coinprint.games.coinage:CoinAgeRules",
+    ),
+    "mapgame": GameEntry(
+        "mapgame", "Map",
+        "coinprint.boards.mapgame:from_params",
+        "coinprint.boards.mapgame:check",
+        "coinprint.games.mapgame:MapRules",
+    ),
+    "flick": GameEntry(
+        "flick", "Flick",
+        "coinprint.boards.flick:from_params",
+        "coinprint.boards.flick:check",
+        "coinprint.games.flick:FlickRules",
+    ),
+}
+"""Every game coinprint knows, by its command-line name."""
+
+
+def _load(target: str) -> Any:
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+def game_entry(name: str) -> GameEntry:
+    if name not in GAMES:
+        raise UsageError(f"unknown game '{name}'; use one of: {', '.join(GAMES)}")
+    return GAMES[name]
+
+
+def builtin_layout(spec: str) -> Layout:
+    """The built-in layout named ``game:key=value,…`` (e.g. ``cointable:size=5``)."""
+    from coinprint.games.core import parse_layout_name
+
+    name, params = parse_layout_name(spec)
+    builder: Callable[[dict[str, str]], Layout] = _load(game_entry(name).from_params)
+    return builder(params)
+
+
+def resolve_layout(spec: str | dict[str, Any], *, base: Path | None = None) -> Layout:
+    """A record's ``layout``: a built-in name, a GeoJSON path (relative to ``base``), or an
+    inline GeoJSON layout. Raises UnreadableInputError / UsageError when it cannot be had."""
+    if isinstance(spec, dict):
+        return from_geojson(spec, source="the inline layout")
+    name = spec.partition(":")[0]
+    if name in GAMES:
+        return builtin_layout(spec)
+    path = Path(spec)
+    if base is not None and not path.is_absolute():
+        path = base / path
+    if not path.exists():
+        raise UnreadableInputError(
+            f"layout '{spec}' is neither a built-in name ({', '.join(f'{g}:…' for g in GAMES)}) nor an existing file"
+        )
+    return load(str(path))
+
+
+def check_layout(layout: Layout) -> list[Problem]:
+    """Every problem with ``layout`` for its game (errors and warnings)."""
+    if layout.game not in GAMES:
+        return [Problem(None, f"unknown game {layout.game!r}; coinprint knows {', '.join(GAMES)}")]
+    return _load(GAMES[layout.game].check)(layout)
+
+
+def rules_for(layout: Layout, options: dict[str, Any] | None = None):
+    """The rules engine for ``layout``'s game, with ``options``."""
+    return _load(game_entry(layout.game).rules)(layout, dict(options or {}))
+
+
+def validate_record(path: str):
+    """Read the record at ``path`` and replay it; returns a :class:`coinprint.games.core.Replay`."""
+    from coinprint.boards.checks import errors
+    from coinprint.errors import InvalidInputError
+    from coinprint.games.core import read_record, replay
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UnreadableInputError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    record = read_record(text, source=path)
+    game_entry(record.game)
+    layout = resolve_layout(record.layout, base=Path(path).parent)
+    if layout.game != record.game:
+        raise InvalidInputError(f"the record is a {record.game} game but its layout is for {layout.game}")
+    bad = errors(check_layout(layout))
+    if bad:
+        raise InvalidInputError(f"the record's layout is invalid: {bad[0]}")
+    rules = rules_for(layout, record.options)
+    return record, rules, replay(rules, record.moves, record.result)
+
+
+@dataclass
+class PlaySummary:
+    games: int
+    wins: dict[str, int]
+    ties: int
+    timeouts: int
+    mean_length: float
+
+    def describe(self) -> str:
+        wins = ", ".join(f"{p} {n}" for p, n in self.wins.items())
+        return (
+            f"{self.games} games: wins {wins}; ties {self.ties}; timeouts {self.timeouts}; "
+            f"mean length {self.mean_length:.1f} moves"
+        )
+
+
+def self_play(
+    layout_spec: str,
+    agents: dict[str, str],
+    games: int,
+    seed: int,
+    max_turns: int,
+    options: dict[str, Any] | None = None,
+):
+    """Play ``games`` seeded games; yields (record, outcome) pairs, then nothing more.
+
+    Game ``i`` uses seed ``seed + i``, so any one game can be replayed on its own.
+    """
+    from coinprint.games.core import AGENTS, Record, play_game
+
+    layout = resolve_layout(layout_spec)
+    rules = rules_for(layout, options)
+    for player, agent in agents.items():
+        if agent not in AGENTS:
+            raise UsageError(f"unknown agent '{agent}' for {player}; use one of: {', '.join(AGENTS)}")
+    for index in range(games):
+        game_seed = seed + index
+        rng = random.Random(game_seed)
+        outcome = play_game(rules, {p: AGENTS[a]() for p, a in agents.items()}, rng, max_turns)
+        result = outcome.result.to_json() if not outcome.timeout else None
+        extra = {"timeout": True} if outcome.timeout else {}
+        record = Record(
+            rules.name, layout_spec, outcome.moves, dict(options or {}),
+            {p: a for p, a in agents.items()}, game_seed, result, extra,
+        )
+        yield record, outcome
+
+
+def summarise(outcomes: list, players: tuple[str, str]) -> PlaySummary:
+    wins = {p: 0 for p in players}
+    ties = timeouts = 0
+    for outcome in outcomes:
+        if outcome.timeout:
+            timeouts += 1
+        elif outcome.result.winner is None:
+            ties += 1
+        else:
+            wins[outcome.result.winner] += 1
+    mean = sum(len(o.moves) for o in outcomes) / len(outcomes) if outcomes else 0.0
+    return PlaySummary(len(outcomes), wins, ties, timeouts, mean)

@@ -1,0 +1,79 @@
+"""Checks every layout gets, whatever the game: ids, polygons, overlaps, shared borders."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from coinprint.layout import Layout
+
+OVERLAP_TOLERANCE_MM2 = 0.01
+"""Area two spaces may share (rounding) before it counts as an overlap."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a layout. ``feature`` is the space or feature id it concerns."""
+
+    feature: str | None
+    message: str
+    severity: str = "error"
+    """``error`` makes the layout invalid; ``warning`` is reported but allowed."""
+
+    def __str__(self) -> str:
+        where = f"{self.feature}: " if self.feature else ""
+        tag = "warning: " if self.severity == "warning" else ""
+        return f"{tag}{where}{self.message}"
+
+
+def errors(problems: list[Problem]) -> list[Problem]:
+    return [p for p in problems if p.severity == "error"]
+
+
+def common_problems(layout: Layout) -> list[Problem]:
+    """Problems any layout can have: read faults, units, duplicate ids, invalid polygons,
+    overlapping spaces. Later checks may assume polygons are valid when this list is empty."""
+    import shapely
+
+    problems = [Problem(None, text) for text in layout.read_problems]
+    if layout.meta.get("units", "mm") != "mm":
+        problems.append(Problem(None, f"units must be \"mm\", not {layout.meta.get('units')!r}"))
+    if not layout.spaces:
+        problems.append(Problem(None, "the layout has no spaces (features with role \"space\")"))
+    ids = Counter([s.id for s in layout.spaces] + [f.id for f in layout.features])
+    for fid, count in sorted(ids.items()):
+        if count > 1:
+            problems.append(Problem(fid, f"the id is used by {count} features; ids must be unique"))
+    valid = []
+    for space in layout.spaces:
+        polygon = space.polygon
+        if not polygon.is_valid:
+            reason = shapely.is_valid_reason(polygon)
+            problems.append(Problem(space.id, f"the polygon is invalid ({reason})"))
+        elif polygon.area <= 0:
+            problems.append(Problem(space.id, "the polygon has no area"))
+        else:
+            valid.append(space)
+    problems += overlap_problems(valid)
+    return problems
+
+
+def overlap_problems(spaces) -> list[Problem]:
+    """Pairs of spaces whose interiors overlap by more than OVERLAP_TOLERANCE_MM2."""
+    import shapely
+
+    polygons = [s.polygon for s in spaces]
+    tree = shapely.STRtree(polygons)
+    left, right = tree.query(polygons, predicate="overlaps")
+    problems = []
+    for i, j in zip(left.tolist(), right.tolist()):
+        if i < j:
+            area = polygons[i].intersection(polygons[j]).area
+            if area > OVERLAP_TOLERANCE_MM2:
+                problems.append(Problem(spaces[i].id, f"overlaps {spaces[j].id} by {area:.2f} mm²"))
+    # A space inside another is not "overlaps" in shapely's sense; catch it too.
+    left, right = tree.query(polygons, predicate="contains")
+    for i, j in zip(left.tolist(), right.tolist()):
+        if i != j:
+            problems.append(Problem(spaces[i].id, f"contains {spaces[j].id}; spaces must not overlap"))
+    return problems

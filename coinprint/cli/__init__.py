@@ -1,0 +1,81 @@
+"""The ``coinprint`` command line: click groups and commands that parse options and call the
+layers below. No logic lives here; each game's commands are in ``cli/<game>.py``.
+
+Exit codes: 0 ok, 1 a checked layout or record is invalid, 2 bad usage or unreadable input.
+Every error a user can cause is one line on stderr.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from coinprint import __version__
+from coinprint.errors import EXIT_USAGE, CoinprintError
+
+
+class _Group(click.Group):
+    """A group whose commands list in the order they were added."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(self.commands)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="coinprint")
+def cli() -> None:
+    """Print and play coin games: Coin Table, Coin Age, Map and Flick.
+
+    Boards and rule sheets print at true size; generated maps are always valid; rules
+    engines check recorded games move by move. Output goes to output/ unless -o says else.
+    """
+
+
+@cli.group(cls=_Group)
+def board() -> None:
+    """Print a game's board, map card or mat (PDF, SVG or GeoJSON)."""
+
+
+@cli.group(cls=_Group)
+def rules() -> None:
+    """Print a game's rule sheet (PDF)."""
+
+
+@cli.group(cls=_Group)
+def validate() -> None:
+    """Check a layout (GeoJSON) or a recorded game (JSON)."""
+
+
+@cli.group(cls=_Group)
+def play() -> None:
+    """Let agents play a game against each other and write the records."""
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the command line; errors become one line on stderr and the contract's exit code."""
+    try:
+        status = cli.main(args=argv, prog_name="coinprint", standalone_mode=False)
+    except click.ClickException as exc:
+        click.echo(f"coinprint: error: {_one_line(exc)}", err=True)
+        sys.exit(exc.exit_code)
+    except click.Abort:
+        click.echo("coinprint: aborted", err=True)
+        sys.exit(EXIT_USAGE)
+    except CoinprintError as exc:
+        click.echo(f"coinprint: error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    # Commands return their exit code (validate returns 1 for an invalid input).
+    sys.exit(status if isinstance(status, int) else 0)
+
+
+def _one_line(exc: click.ClickException) -> str:
+    message = " ".join(exc.format_message().split())
+    context = getattr(exc, "ctx", None)
+    if isinstance(exc, click.UsageError) and context is not None:
+        message += f" (see '{context.command_path} --help')"
+    return message
+
+
+# Each game registers its commands on the groups above.
+from coinprint.cli import coinage, cointable, common, flick, mapgame  # noqa: E402,F401

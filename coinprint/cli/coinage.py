@@ -1,0 +1,1 @@
+"""Command-line wiring for coinage (board, rules, play)."""

@@ -1,0 +1,1 @@
+"""Command-line wiring for flick (board, rules, play)."""

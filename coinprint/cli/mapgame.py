@@ -1,0 +1,1 @@
+"""Command-line wiring for mapgame (board, rules, play)."""

@@ -1,0 +1,390 @@
+"""The shared rules-engine core: the game protocol, move errors, results, records, replay,
+agents and self-play.
+
+Every game implements :class:`Rules` over a mutable state object that has ``copy()``:
+
+>>> rules = SomeRules(layout, options)          # doctest: +SKIP
+>>> state = rules.initial_state()               # doctest: +SKIP
+>>> move = rules.parse_move(state, "place e5")  # doctest: +SKIP
+>>> rules.apply(state, move)                    # checked: raises IllegalMoveError saying why
+>>> rules.move_text(state, move)                # back to notation (round trip)
+
+Records are JSON (DESIGN.md §2.3); :func:`replay` checks one move by move.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Callable, Generic, Hashable, Sequence, TypeVar
+
+from coinprint.errors import UnreadableInputError
+from coinprint.layout import Layout, Mark
+
+RECORD_FORMAT = "coinprint-record/1"
+
+S = TypeVar("S")  # a game's state type; it has copy()
+M = TypeVar("M", bound=Hashable)  # a game's move type
+
+
+class InvalidMoveError(ValueError):
+    """The text is not a move in this game's notation (a typo, an unknown cell name)."""
+
+
+class IllegalMoveError(ValueError):
+    """The move is well formed but the rules forbid it now; the message says why."""
+
+
+class AmbiguousMoveError(ValueError):
+    """The text could mean more than one legal move."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game stands: ``winner`` is a player name or ``None`` (a tie, or unfinished)."""
+
+    winner: str | None
+    score: dict[str, int]
+    reason: str
+    finished: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winner": self.winner, "score": dict(self.score), "reason": self.reason}
+
+    def describe(self) -> str:
+        score = ", ".join(f"{p} {n}" for p, n in self.score.items())
+        if not self.finished:
+            return f"unfinished; score so far: {score}"
+        outcome = f"{self.winner} wins" if self.winner else "a tie"
+        return f"{outcome} ({self.reason}); score: {score}"
+
+
+class Rules(ABC, Generic[S, M]):
+    """One game's rules over one layout. Subclasses set ``name`` and ``players``.
+
+    ``options`` are the game's options (e.g. ``{"supply": 100}``); unknown or bad options
+    raise :class:`coinprint.errors.UsageError` from the constructor.
+    """
+
+    name: str = ""
+    players: tuple[str, str] = ("heads", "tails")
+    layout: "Layout"
+    """The layout the game is played on (set by the subclass's constructor)."""
+
+    @abstractmethod
+    def initial_state(self) -> S: ...
+
+    @abstractmethod
+    def to_move(self, state: S) -> str:
+        """The player whose turn it is."""
+
+    @abstractmethod
+    def legal_moves(self, state: S) -> list[M]:
+        """Every legal move now (empty when the game is over)."""
+
+    @abstractmethod
+    def check(self, state: S, move: M) -> None:
+        """Raise :class:`IllegalMoveError` saying why ``move`` is illegal now; else return."""
+
+    @abstractmethod
+    def apply_unchecked(self, state: S, move: M) -> None:
+        """Play a move known to be legal, changing ``state`` in place (the fast path)."""
+
+    def apply(self, state: S, move: M) -> None:
+        """Play ``move`` on ``state`` in place after checking it (raises IllegalMoveError)."""
+        self.check(state, move)
+        self.apply_unchecked(state, move)
+
+    @abstractmethod
+    def is_over(self, state: S) -> bool: ...
+
+    @abstractmethod
+    def result(self, state: S) -> Result:
+        """The outcome, or for a game still going the score so far with ``finished=False``."""
+
+    @abstractmethod
+    def parse_move(self, state: S, text: Any) -> M:
+        """A move from its notation (raises :class:`InvalidMoveError`)."""
+
+    @abstractmethod
+    def move_text(self, state: S, move: M) -> Any:
+        """A move in notation; ``parse_move(state, move_text(state, m)) == m``."""
+
+    def describe(self, state: S) -> str:
+        """The position as text, for error messages and ``--show``."""
+        return repr(state)
+
+    def marks(self, state: S) -> list[Mark]:
+        """What lies on each space, for drawing the position (coins, faces, stacks, rings)."""
+        return []
+
+    def describe_title(self, state: S) -> str:
+        """A one-line caption for a picture of ``state``."""
+        return f"{self.name}: {self.result(state).describe()}"
+
+    def begin_turn(self, state: S, rng: random.Random) -> None:
+        """Chance before a turn in simulation (Coin Age throws here); most games do nothing."""
+
+    def evaluate(self, state: S, player: str) -> float:
+        """A quick guess of how good ``state`` is for ``player`` (for greedy agents)."""
+        score = self.result(state).score
+        other = self.other(player)
+        return float(score.get(player, 0) - score.get(other, 0))
+
+    def other(self, player: str) -> str:
+        return self.players[1] if player == self.players[0] else self.players[0]
+
+
+# -- records ------------------------------------------------------------------------------------------
+@dataclass
+class Record:
+    """A game record (DESIGN.md §2.3). ``layout`` is a built-in name with parameters
+    (``"cointable:size=5"``), a path to a GeoJSON layout, or an inline layout (a dict)."""
+
+    game: str
+    layout: str | dict[str, Any]
+    moves: list[Any] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
+    players: dict[str, str] = field(default_factory=dict)
+    seed: int | None = None
+    result: dict[str, Any] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "game": self.game,
+            "layout": self.layout,
+            "options": self.options,
+            "players": self.players,
+        }
+        if self.seed is not None:
+            doc["seed"] = self.seed
+        doc["moves"] = self.moves
+        if self.result is not None:
+            doc["result"] = self.result
+        doc.update(self.extra)
+        return doc
+
+    def dumps(self) -> str:
+        """The record as indented JSON text."""
+        return json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
+
+
+def read_record(text: str, *, source: str = "record") -> Record:
+    """Parse a record; raises :class:`UnreadableInputError` when it is not one."""
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UnreadableInputError(f"{source} is not JSON: {exc.msg} at line {exc.lineno}") from None
+    if not isinstance(doc, dict):
+        raise UnreadableInputError(f"{source} is not a game record: expected a JSON object")
+    if doc.get("format") != RECORD_FORMAT:
+        raise UnreadableInputError(f"{source} is not a game record: \"format\" must be \"{RECORD_FORMAT}\"")
+    known = {"format", "game", "layout", "options", "players", "seed", "moves", "result"}
+    game, layout, moves = doc.get("game"), doc.get("layout"), doc.get("moves", [])
+    if not isinstance(game, str):
+        raise UnreadableInputError(f"{source}: \"game\" must name the game")
+    if not isinstance(layout, (str, dict)):
+        raise UnreadableInputError(f"{source}: \"layout\" must be a built-in name, a path or a layout object")
+    if not isinstance(moves, list):
+        raise UnreadableInputError(f"{source}: \"moves\" must be a list")
+    options, players = doc.get("options", {}) or {}, doc.get("players", {}) or {}
+    if not isinstance(options, dict) or not isinstance(players, dict):
+        raise UnreadableInputError(f"{source}: \"options\" and \"players\" must be objects")
+    seed, result = doc.get("seed"), doc.get("result")
+    if seed is not None and not isinstance(seed, int):
+        raise UnreadableInputError(f"{source}: \"seed\" must be a whole number")
+    if result is not None and not isinstance(result, dict):
+        raise UnreadableInputError(f"{source}: \"result\" must be an object")
+    extra = {k: v for k, v in doc.items() if k not in known}
+    return Record(game, layout, moves, options, players, seed, result, extra)
+
+
+def parse_layout_name(spec: str) -> tuple[str, dict[str, str]]:
+    """Split a built-in layout name: ``"cointable:size=5,hex=1in"`` → (``"cointable"``, params)."""
+    name, _, rest = spec.partition(":")
+    params: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq:
+            raise UnreadableInputError(f"layout '{spec}': parameter '{part}' must be written key=value")
+        params[key.strip()] = value.strip()
+    return name.strip(), params
+
+
+# -- replay -----------------------------------------------------------------------------------------------
+@dataclass
+class Replay(Generic[S]):
+    """What replaying a record found. ``error`` is ``None`` when every move was legal."""
+
+    state: S
+    moves_played: int
+    result: Result
+    error: str | None = None
+    result_mismatch: str | None = None
+
+    @property
+    def valid(self) -> bool:
+        return self.error is None and self.result_mismatch is None
+
+    def report(self) -> str:
+        """One line per finding, as the ``validate game`` command prints them."""
+        if self.error:
+            return self.error
+        lines = []
+        if self.result_mismatch:
+            lines.append(self.result_mismatch)
+        status = "valid" if not lines else "invalid"
+        lines.insert(0, f"{status}: {self.moves_played} moves; {self.result.describe()}")
+        return "\n".join(lines)
+
+
+def replay(rules: Rules[S, M], moves: Sequence[Any], claimed: dict[str, Any] | None = None) -> Replay[S]:
+    """Replay ``moves`` from the start, checking each; stop at the first illegal one.
+
+    The error reads ``move N (player): TEXT — why``. A ``claimed`` result (the record's)
+    is compared with the replay's outcome.
+    """
+    state = rules.initial_state()
+    for number, text in enumerate(moves, start=1):
+        player = rules.to_move(state)
+        try:
+            if rules.is_over(state):
+                raise IllegalMoveError(f"the game is already over ({rules.result(state).reason})")
+            move = rules.parse_move(state, text)
+            rules.apply(state, move)
+        except (InvalidMoveError, IllegalMoveError, AmbiguousMoveError) as exc:
+            shown = text if isinstance(text, str) else json.dumps(text, ensure_ascii=False)
+            error = f"move {number} ({player}): {shown} — {exc}"
+            return Replay(state, number - 1, rules.result(state), error=error)
+    replayed = Replay(state, len(moves), rules.result(state))
+    if claimed is not None:
+        replayed.result_mismatch = compare_result(replayed.result, claimed)
+    return replayed
+
+
+def compare_result(actual: Result, claimed: dict[str, Any]) -> str | None:
+    """Say how the record's claimed result differs from the replay, or None if it agrees."""
+    if not actual.finished:
+        return f"the record claims a result, but the game is unfinished after its moves ({actual.describe()})"
+    problems = []
+    if "winner" in claimed and claimed["winner"] != actual.winner:
+        problems.append(f"winner {claimed['winner']!r}, the moves give {actual.winner!r}")
+    if "score" in claimed and claimed["score"] != actual.score:
+        problems.append(f"score {claimed['score']}, the moves give {actual.score}")
+    if not problems:
+        return None
+    return "result: the record claims " + "; ".join(problems)
+
+
+# -- agents and self-play ---------------------------------------------------------------------------
+class Agent(ABC):
+    """Chooses moves. Agents are seeded through the ``rng`` they are given."""
+
+    name = ""
+
+    @abstractmethod
+    def choose(self, rules: Rules, state: Any, rng: random.Random) -> Any: ...
+
+
+class RandomAgent(Agent):
+    """Uniform over the legal moves."""
+
+    name = "random"
+
+    def choose(self, rules: Rules, state: Any, rng: random.Random) -> Any:
+        return rng.choice(rules.legal_moves(state))
+
+
+class GreedyAgent(Agent):
+    """The move with the best one-ply evaluation for the mover; ties broken at random."""
+
+    name = "greedy"
+
+    def choose(self, rules: Rules, state: Any, rng: random.Random) -> Any:
+        player = rules.to_move(state)
+        best: list[Any] = []
+        best_value = float("-inf")
+        for move in rules.legal_moves(state):
+            after = state.copy()
+            rules.apply_unchecked(after, move)
+            value = rules.evaluate(after, player)
+            if value > best_value:
+                best, best_value = [move], value
+            elif value == best_value:
+                best.append(move)
+        return rng.choice(best)
+
+
+class MonteCarloAgent(Agent):
+    """Flat Monte Carlo: each legal move gets an equal share of ``playouts`` random games
+    (cut at ``depth`` moves and then judged by the evaluation); the best average wins."""
+
+    name = "montecarlo"
+
+    def __init__(self, playouts: int = 200, depth: int = 60) -> None:
+        self.playouts = playouts
+        self.depth = depth
+
+    def choose(self, rules: Rules, state: Any, rng: random.Random) -> Any:
+        player = rules.to_move(state)
+        moves = rules.legal_moves(state)
+        per_move = max(1, self.playouts // len(moves))
+        best, best_value = moves[0], float("-inf")
+        for move in moves:
+            total = 0.0
+            for _ in range(per_move):
+                game = state.copy()
+                rules.apply_unchecked(game, move)
+                total += _playout_value(rules, game, player, rng, self.depth)
+            if total / per_move > best_value:
+                best, best_value = move, total / per_move
+        return best
+
+
+def _playout_value(rules: Rules, state: Any, player: str, rng: random.Random, depth: int) -> float:
+    for _ in range(depth):
+        if rules.is_over(state):
+            winner = rules.result(state).winner
+            return 1.0 if winner == player else (0.5 if winner is None else 0.0)
+        rules.begin_turn(state, rng)
+        rules.apply_unchecked(state, rng.choice(rules.legal_moves(state)))
+    value = rules.evaluate(state, player)
+    return 0.5 + (0.25 if value > 0 else -0.25 if value < 0 else 0.0)
+
+
+AGENTS: dict[str, Callable[[], Agent]] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "montecarlo": MonteCarloAgent,
+}
+"""Agents by the names ``coinprint play`` accepts."""
+
+
+@dataclass
+class Outcome:
+    """One self-played game: its moves (notation), its result, and whether it timed out."""
+
+    moves: list[Any]
+    result: Result
+    timeout: bool
+
+
+def play_game(rules: Rules, agents: dict[str, Agent], rng: random.Random, max_turns: int) -> Outcome:
+    """Play one game between ``agents`` (keyed by player) up to ``max_turns`` moves.
+
+    A game cut at the limit is a timeout: its result is unfinished, never a win.
+    """
+    state = rules.initial_state()
+    moves: list[Any] = []
+    while not rules.is_over(state):
+        if len(moves) >= max_turns:
+            return Outcome(moves, rules.result(state), timeout=True)
+        rules.begin_turn(state, rng)
+        move = agents[rules.to_move(state)].choose(rules, state, rng)
+        moves.append(rules.move_text(state, move))
+        rules.apply_unchecked(state, move)
+    return Outcome(moves, rules.result(state), timeout=False)

@@ -1,0 +1,115 @@
+"""Writing boards, positions and (later) whole kits to files: the layer the CLI calls to
+turn a layout and its drawing into PDF, SVG or GeoJSON on disk."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from coinprint.errors import UsageError
+from coinprint.fileio import write_atomic
+from coinprint.units import PaperSize, paper_size, parse_length
+
+if TYPE_CHECKING:
+    from coinprint.layout import Layout
+    from coinprint.render.pages import Sheet
+
+DEFAULT_FOLDER = Path("output")
+SUFFIXES = {".pdf": "pdf", ".svg": "svg", ".geojson": "geojson", ".json": "geojson"}
+
+
+@dataclass(frozen=True)
+class PrintSettings:
+    """How to print: the paper, margins, overlap of tiled pages, and the style name."""
+
+    paper: PaperSize
+    margin_mm: float = 10.0
+    overlap_mm: float = 10.0
+    style: str = "color"
+
+    @classmethod
+    def parse(cls, *, paper: str = "a4", margin: str = "10mm", overlap: str = "10mm", style: str = "color") -> "PrintSettings":
+        """Settings from command-line text; bad values raise UsageError naming them."""
+        sheet = paper_size(paper)
+        margin_mm = 0.0 if str(margin).strip() in ("0", "0mm") else parse_length(margin, default_unit="mm")
+        overlap_mm = 0.0 if str(overlap).strip() in ("0", "0mm") else parse_length(overlap, default_unit="mm")
+        if margin_mm * 2 > sheet.width_mm - 40:
+            raise UsageError(f"margin {margin} leaves too little of a {sheet.name} page; use at most {(sheet.width_mm - 40) / 2:.0f} mm")
+        if overlap_mm > 50:
+            raise UsageError(f"overlap {overlap} is too large; use 0 to 50 mm")
+        if style not in ("color", "ink-saver"):
+            raise UsageError(f"unknown style '{style}'; use color or ink-saver")
+        return cls(sheet, margin_mm, overlap_mm, style)
+
+
+def resolve_output(output: str | None, fmt: str | None, default_name: str, formats: tuple[str, ...] = ("pdf", "svg", "geojson")) -> tuple[Path, str]:
+    """The file to write and its format, from ``-o`` and ``--format``.
+
+    ``-o`` may be a file (its suffix gives the format unless ``--format`` is given) or a
+    folder (an existing one, or a path ending in ``/``), where ``default_name`` is used.
+    """
+    if output is None or output.endswith(("/", "\\")) or Path(output).is_dir():
+        folder = DEFAULT_FOLDER if output is None else Path(output)
+        chosen = fmt or formats[0]
+        return folder / f"{default_name}.{chosen}", chosen
+    path = Path(output)
+    inferred = SUFFIXES.get(path.suffix.lower())
+    chosen = fmt or inferred
+    if chosen is None:
+        raise UsageError(f"cannot tell the format of '{output}'; end it in {', '.join('.' + f for f in formats)} or give --format")
+    if chosen not in formats:
+        raise UsageError(f"format {chosen} is not available here; use one of: {', '.join(formats)}")
+    if inferred and fmt and inferred != fmt and not (inferred == "geojson" and fmt == "geojson"):
+        raise UsageError(f"-o '{output}' ends in {path.suffix} but --format is {fmt}; make them agree")
+    return path, chosen
+
+
+def export_board(
+    layout: "Layout",
+    sheet: "Sheet",
+    settings: PrintSettings,
+    output: str | None,
+    fmt: str | None,
+    default_name: str,
+) -> list[Path]:
+    """Write a board as PDF (tiled pages at true size), SVG (one true-size sheet) or GeoJSON.
+
+    Returns the paths written. Nothing is written when anything fails.
+    """
+    path, chosen = resolve_output(output, fmt, default_name)
+    if chosen == "geojson":
+        data: bytes | str = layout.dumps()
+    elif chosen == "svg":
+        from coinprint.render.pages import single_sheet
+        from coinprint.render.svg import scene_to_svg
+
+        data = scene_to_svg(single_sheet(sheet, settings.margin_mm))
+    else:
+        from coinprint.render.pages import paginate
+        from coinprint.render.pdf import pages_to_pdf
+
+        pages = paginate(sheet, settings.paper, settings.margin_mm, settings.overlap_mm)
+        data = pages_to_pdf(pages, title=sheet.title, keywords=_keywords(layout))
+    return [write_atomic(path, data)]
+
+
+def _keywords(layout: "Layout") -> dict[str, Any]:
+    words: dict[str, Any] = {"game": layout.game}
+    if layout.meta.get("seed") is not None:
+        words["seed"] = layout.meta["seed"]
+    for key, value in sorted(layout.params.items()):
+        words[key] = value
+    return words
+
+
+def write_position_svg(rules, state, path: str) -> Path:
+    """Draw a game position (the rules' marks on its layout) as a true-size SVG."""
+    from coinprint.render.board import position_sheet
+    from coinprint.render.pages import single_sheet
+    from coinprint.render.svg import scene_to_svg
+
+    sheet = position_sheet(rules.layout, rules.marks(state), rules.players, title=rules.describe_title(state))
+    if not str(path).lower().endswith(".svg"):
+        raise UsageError(f"--svg needs a file name ending in .svg, not '{path}'")
+    return write_atomic(path, scene_to_svg(single_sheet(sheet, 10.0)))

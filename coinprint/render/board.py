@@ -1,0 +1,135 @@
+"""Drawing any layout: spaces filled by colour number, region borders, labels, features, and
+marks for a game position. Game modules (``render/<game>.py``) add their own decorations.
+
+Every function returns scenes in the layout's own millimetres shifted so that the layout's
+bounding box starts at (0, 0) plus ``pad``; :func:`to_scene` gives that shift.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from coinprint.render.scene import Circle, Item, Path, Scene, Style, Text
+from coinprint.render.style import Palette, palette
+
+if TYPE_CHECKING:
+    from coinprint.layout import Layout, Mark, Space
+    from coinprint.render.pages import Sheet
+
+SIDE_COLOURS = ("#c9a227", "#7a8fa6", "#b5553c", "#4f7f4f")
+"""Coin colours for the first, second, … player in position drawings."""
+
+
+class Frame:
+    """Maps layout millimetres to scene millimetres: a shift so the layout starts at ``pad``."""
+
+    def __init__(self, layout: "Layout", pad: float = 0.0) -> None:
+        minx, miny, maxx, maxy = layout.bounds
+        self.dx, self.dy = pad - minx, pad - miny
+        self.width, self.height = maxx - minx + 2 * pad, maxy - miny + 2 * pad
+
+    def point(self, x: float, y: float) -> tuple[float, float]:
+        return (x + self.dx, y + self.dy)
+
+    def ring(self, ring: Sequence[Sequence[float]]) -> tuple[tuple[float, float], ...]:
+        return tuple(self.point(x, y) for x, y in ring)
+
+    def scene(self, title: str = "") -> Scene:
+        return Scene(self.width, self.height, title=title)
+
+
+def label_point(space: "Space") -> tuple[float, float]:
+    """Where a space's label goes: the centroid of a convex space, else the centre of the
+    largest circle inside it."""
+    from shapely.ops import polylabel
+
+    polygon = space.polygon
+    if not polygon.is_valid or polygon.convex_hull.area - polygon.area < 1e-6 * polygon.area:
+        c = polygon.centroid
+        return (c.x, c.y)
+    point = polylabel(polygon, tolerance=0.05)
+    return (point.x, point.y)
+
+
+def space_items(layout: "Layout", frame: Frame, colours: Palette, *, fill_by: str = "color") -> list[Item]:
+    """One filled, outlined path per space; the fill is the space's ``fill_by`` property."""
+    stroke = Style(fill=None, stroke=colours.space_stroke, stroke_mm=colours.space_stroke_mm)
+    items: list[Item] = []
+    for space in layout.spaces:
+        fill = colours.fill(space.properties.get(fill_by))
+        style = Style(fill=fill, stroke=stroke.stroke, stroke_mm=stroke.stroke_mm)
+        items.append(Path(tuple(frame.ring(r) for r in space.rings), style))
+    return items
+
+
+def region_border_items(layout: "Layout", frame: Frame, colours: Palette) -> list[Item]:
+    """Thick lines along region boundaries (spaces with different ``region``)."""
+    import shapely
+
+    regions: dict[str, list] = {}
+    for space in layout.spaces:
+        if space.region is not None and space.polygon.is_valid:
+            regions.setdefault(space.region, []).append(space.polygon)
+    style = Style(fill=None, stroke=colours.space_stroke, stroke_mm=colours.region_stroke_mm)
+    items: list[Item] = []
+    for name in sorted(regions):
+        outline = shapely.union_all(regions[name]).boundary
+        for line in getattr(outline, "geoms", [outline]):
+            items.append(Path((frame.ring(line.coords),), style, closed=False))
+    return items
+
+
+def label_items(layout: "Layout", frame: Frame, colours: Palette, size_mm: float) -> list[Item]:
+    """Each space's label at its label point."""
+    items: list[Item] = []
+    for space in layout.spaces:
+        x, y = frame.point(*label_point(space))
+        items.append(Text((x, y - size_mm * 0.35), space.name, size_mm, "middle", colours.label))
+    return items
+
+
+def layout_scene(layout: "Layout", style: str = "color", *, pad: float = 0.0, label_mm: float = 3.5) -> Scene:
+    """The plain drawing of a layout: spaces, region borders, labels."""
+    colours = palette(style)
+    frame = Frame(layout, pad)
+    scene = frame.scene(title=f"{layout.game} layout")
+    scene.add(*space_items(layout, frame, colours))
+    scene.add(*region_border_items(layout, frame, colours))
+    scene.add(*label_items(layout, frame, colours, label_mm))
+    return scene
+
+
+def mark_items(layout: "Layout", frame: Frame, marks: Sequence["Mark"], players: Sequence[str]) -> list[Item]:
+    """Coins for a position: a disc in the side's colour with its text, stack counts, rings."""
+    items: list[Item] = []
+    for mark in marks:
+        space = layout.space(mark.space)
+        x, y = frame.point(*label_point(space))
+        radius = min(9.0, 0.42 * _inradius(space))
+        colour = SIDE_COLOURS[players.index(mark.side) % len(SIDE_COLOURS)] if mark.side in players else "#dddddd"
+        items.append(Circle((x, y), radius, Style(fill=colour, stroke="#222222", stroke_mm=0.4)))
+        if mark.ring:
+            items.append(Circle((x, y), radius + 1.6, Style(fill=None, stroke="#222222", stroke_mm=0.8)))
+        if mark.text:
+            items.append(Text((x, y - radius * 0.35), mark.text, radius, "middle", "#111111", bold=True))
+        if mark.stack > 1:
+            items.append(Text((x + radius, y + radius * 0.7), f"×{mark.stack}", radius * 0.6, "start", "#111111"))
+    return items
+
+
+def _inradius(space: "Space") -> float:
+    import shapely
+
+    x, y = label_point(space)
+    return float(space.polygon.exterior.distance(shapely.Point(x, y)))
+
+
+def position_sheet(layout: "Layout", marks: Sequence["Mark"], players: Sequence[str], *, title: str = "") -> "Sheet":
+    """A picture of a game position: the layout in ink-saver style with the marks on it."""
+    from coinprint.render.pages import Sheet
+
+    scene = layout_scene(layout, "ink-saver", label_mm=2.5)
+    frame = Frame(layout)
+    scene.add(*mark_items(layout, frame, marks, players))
+    legend = ", ".join(f"{p}: {SIDE_COLOURS[i]}" for i, p in enumerate(players))
+    return Sheet(scene, title or layout.game, [legend], footprint=None)

@@ -1,0 +1,55 @@
+"""Drawing the Coin Table board: the hexes, their names, the coin guides and the info lines."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from coinprint.render.board import Frame, label_point, space_items
+from coinprint.render.pages import Sheet
+from coinprint.render.scene import Circle, Style, Text
+from coinprint.render.style import palette
+from coinprint.units import coin, format_mm
+
+if TYPE_CHECKING:
+    from coinprint.layout import Layout
+
+
+def board_scene(layout: "Layout", style: str = "color"):
+    """The board at true size: filled hexes, a faint coin outline in each, the cell names."""
+    colours = palette(style)
+    frame = Frame(layout)
+    scene = frame.scene(title="Coin Table board")
+    scene.add(*space_items(layout, frame, colours))
+    hex_mm = float(layout.params.get("hex_mm", 31.75))
+    guide = layout.params.get("coin")
+    label_mm = max(2.0, min(4.0, hex_mm * 0.11))
+    for space in layout.spaces:
+        x, y = frame.point(*label_point(space))
+        if guide:
+            radius = coin(guide).radius_mm
+            scene.add(Circle((x, y), radius, Style(stroke=colours.guide, stroke_mm=0.2, dash_mm=(1.0, 1.0))))
+            # The name sits below the coin's spot, so it stays readable next to a coin.
+            scene.add(Text((x, y - hex_mm * 0.42), space.name, label_mm * 0.8, "middle", colours.label))
+        else:
+            scene.add(Text((x, y - label_mm * 0.35), space.name, label_mm, "middle", colours.label))
+    return scene
+
+
+def board_sheet(layout: "Layout", style: str = "color") -> Sheet:
+    """The printable board: its scene, where it puts ink, its title and info lines."""
+    import shapely
+
+    frame = Frame(layout)
+    hexes = shapely.union_all([s.polygon for s in layout.spaces])
+    footprint = shapely.affinity.translate(hexes, frame.dx, frame.dy)
+    side = layout.params.get("size")
+    hex_mm = float(layout.params.get("hex_mm", 0.0))
+    lines = [
+        f"Each hex measures {format_mm(hex_mm)} flat-to-flat (from one side to the opposite side); "
+        f"corner to corner {format_mm(hex_mm * 2 / 3 ** 0.5)}.",
+        f"{len(layout)} hexes, {side} along each side. Cells are named by column letter and row number, a1 at the bottom left.",
+    ]
+    guide = layout.params.get("coin")
+    if guide:
+        lines.append(f"Dotted circles show a {coin(guide).title} ({coin(guide).diameter_mm} mm).")
+    return Sheet(board_scene(layout, style), "Coin Table", lines, footprint=footprint)

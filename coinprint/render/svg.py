@@ -1,0 +1,160 @@
+"""SVG backend: a :class:`Scene` as an SVG document at true size.
+
+``width``/``height`` are in mm and the ``viewBox`` is in mm, so one user unit is one
+millimetre. Shapes that repeat (every hex cell of a board) are written once in ``<defs>``
+and placed with ``<use>``. Coordinates are rounded to 1 µm so output is byte-stable.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from coinprint.render.scene import Circle, Group, Item, Matrix, Path, Point, Scene, Style, Text
+
+FONT_FAMILY = "Helvetica, Arial, sans-serif"
+
+
+def num(value: float) -> str:
+    """A coordinate with at most 3 decimals and no trailing zeros (``-0`` becomes ``0``)."""
+    text = f"{value:.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+class _Writer:
+    def __init__(self, scene: Scene) -> None:
+        import svgwrite
+
+        self.height = scene.height_mm
+        self.drawing = svgwrite.Drawing(
+            size=(f"{num(scene.width_mm)}mm", f"{num(scene.height_mm)}mm"),
+            viewBox=f"0 0 {num(scene.width_mm)} {num(scene.height_mm)}",
+            profile="full",
+            debug=False,
+        )
+        if scene.title:
+            self.drawing.set_desc(title=scene.title)
+        self.shapes = self._repeated_shapes(scene.items)
+        self.clips = 0
+
+    # Shapes (single closed rings) that appear at least twice are defined once.
+    def _repeated_shapes(self, items: list[Item]) -> dict[tuple, str]:
+        counts: Counter[tuple] = Counter()
+        for path in _paths(items):
+            counts[_shape_key(path)] += 1
+        names: dict[tuple, str] = {}
+        for key, count in counts.items():
+            if count >= 2:
+                name = f"shape{len(names) + 1}"
+                names[key] = name
+                d = "M" + " L".join(f"{num(x)},{num(-y)}" for x, y in key) + " Z"
+                self.drawing.defs.add(self.drawing.path(d=d, id=name))
+        return names
+
+    def flip(self, point: Point) -> tuple[str, str]:
+        return num(point[0]), num(self.height - point[1])
+
+    def add(self, parent, item: Item) -> None:
+        if isinstance(item, Path):
+            self._path(parent, item)
+        elif isinstance(item, Circle):
+            cx, cy = self.flip(item.center)
+            parent.add(self.drawing.circle(center=(cx, cy), r=num(item.radius), **_paint(item.style)))
+        elif isinstance(item, Text):
+            self._text(parent, item)
+        elif isinstance(item, Group):
+            self._group(parent, item)
+        else:  # pragma: no cover - the scene model is closed
+            raise TypeError(f"cannot draw {item!r}")
+
+    def _path(self, parent, path: Path) -> None:
+        key = _shape_key(path)
+        if key in self.shapes:
+            x, y = self.flip(path.rings[0][0])
+            parent.add(self.drawing.use(f"#{self.shapes[key]}", x=x, y=y, **_paint(path.style)))
+            return
+        parts = []
+        for ring in path.rings:
+            coords = " L".join(",".join(self.flip(p)) for p in ring)
+            parts.append("M" + coords + (" Z" if path.closed else ""))
+        paint = _paint(path.style)
+        if not path.closed:
+            paint["fill"] = "none"
+        elif len(path.rings) > 1:
+            paint["fill_rule"] = "evenodd"
+        parent.add(self.drawing.path(d=" ".join(parts), **paint))
+
+    def _text(self, parent, text: Text) -> None:
+        x, y = self.flip(text.at)
+        attrs = {
+            "insert": (x, y),
+            "font_size": num(text.size_mm),
+            "font_family": FONT_FAMILY,
+            "text_anchor": text.anchor,
+            "fill": text.color,
+        }
+        if text.bold:
+            attrs["font_weight"] = "bold"
+        element = self.drawing.text(text.text, **attrs)
+        if text.angle:
+            element["transform"] = f"rotate({num(-text.angle)} {x} {y})"
+        parent.add(element)
+
+    def _group(self, parent, group: Group) -> None:
+        outer = parent
+        if group.clip is not None:
+            self.clips += 1
+            clip = self.drawing.defs.add(self.drawing.clipPath(id=f"clip{self.clips}"))
+            minx, miny, maxx, maxy = group.clip
+            x, y = self.flip((minx, maxy))
+            clip.add(self.drawing.rect(insert=(x, y), size=(num(maxx - minx), num(maxy - miny))))
+            outer = parent.add(self.drawing.g(clip_path=f"url(#clip{self.clips})"))
+        element = outer.add(self.drawing.g())
+        if group.transform != (1.0, 0.0, 0.0, 1.0, 0.0, 0.0):
+            element["transform"] = "matrix(" + " ".join(num(v) for v in self._flipped(group.transform)) + ")"
+        for item in group.items:
+            self.add(element, item)
+
+    def _flipped(self, m: Matrix) -> Matrix:
+        # The same transform seen in SVG's y-down frame: F·M·F with F(x, y) = (x, H - y).
+        a, b, c, d, e, f = m
+        h = self.height
+        return (a, -b, -c, d, e + c * h, h - f - d * h)
+
+
+def _paths(items) -> list[Path]:
+    found: list[Path] = []
+    for item in items:
+        if isinstance(item, Path):
+            found.append(item)
+        elif isinstance(item, Group):
+            found.extend(_paths(item.items))
+    return found
+
+
+def _shape_key(path: Path) -> tuple:
+    """The ring's shape relative to its first point, rounded: equal keys are equal shapes."""
+    if not path.closed or len(path.rings) != 1:
+        return ()
+    ring = path.rings[0]
+    x0, y0 = ring[0]
+    return tuple((round(x - x0, 3) + 0.0, round(y - y0, 3) + 0.0) for x, y in ring)
+
+
+def _paint(style: Style) -> dict[str, str]:
+    attrs = {"fill": style.fill or "none", "stroke": style.stroke or "none"}
+    if style.stroke:
+        attrs["stroke_width"] = num(style.stroke_mm)
+        attrs["stroke_linejoin"] = "round"
+        if style.dash_mm:
+            attrs["stroke_dasharray"] = ",".join(num(v) for v in style.dash_mm)
+    if style.opacity < 1.0:
+        attrs["opacity"] = num(style.opacity)
+    return attrs
+
+
+def scene_to_svg(scene: Scene) -> bytes:
+    """The scene as SVG bytes at true size (1 user unit = 1 mm)."""
+    writer = _Writer(scene)
+    for item in scene.items:
+        writer.add(writer.drawing, item)
+    return (writer.drawing.tostring() + "\n").encode("utf-8")

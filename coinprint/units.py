@@ -1,0 +1,181 @@
+"""Lengths, paper sizes and the coin catalogue. The canonical unit is the millimetre.
+
+>>> parse_length("1.25in")
+31.75
+>>> paper_size("a4")
+PaperSize(name='a4', width_mm=210.0, height_mm=297.0)
+>>> coin("quarter").diameter_mm
+24.26
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from coinprint.errors import UsageError
+
+MM_PER_UNIT: dict[str, float] = {
+    "mm": 1.0,
+    "cm": 10.0,
+    "in": 25.4,
+    "pt": 25.4 / 72.0,
+}
+"""Millimetres in one of each unit a length may be written in."""
+
+POINTS_PER_MM = 72.0 / 25.4
+
+_LENGTH = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*([a-zA-Z]*)\s*$")
+
+
+def parse_length(text: str | float | int, *, default_unit: str | None = None) -> float:
+    """Return the length written in ``text`` in millimetres (``"1.25in"`` → 31.75).
+
+    Units: mm, cm, in, pt. A bare number needs ``default_unit``. The length must be positive
+    and finite; anything else raises :class:`UsageError` naming the bad value.
+    """
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        value, unit = float(text), default_unit or "mm"
+    else:
+        match = _LENGTH.match(str(text))
+        if not match:
+            raise UsageError(
+                f"'{text}' is not a length; write a number and a unit, e.g. 1.25in, 31.75mm, 3cm, 72pt"
+            )
+        value, unit = float(match.group(1)), match.group(2).lower() or (default_unit or "")
+        if not unit:
+            raise UsageError(f"'{text}' has no unit; add one of: {', '.join(MM_PER_UNIT)}")
+    if unit not in MM_PER_UNIT:
+        raise UsageError(f"'{text}' has an unknown unit '{unit}'; use one of: {', '.join(MM_PER_UNIT)}")
+    if not value > 0 or value == float("inf"):
+        raise UsageError(f"'{text}' must be a positive length")
+    return value * MM_PER_UNIT[unit]
+
+
+def format_mm(mm: float) -> str:
+    """A length for people: ``31.75 mm (1.25 in)``."""
+    return f"{mm:.2f} mm ({mm / 25.4:.3g} in)"
+
+
+@dataclass(frozen=True)
+class PaperSize:
+    """A sheet of paper, portrait: the width is the shorter side."""
+
+    name: str
+    width_mm: float
+    height_mm: float
+
+    def landscape(self) -> "PaperSize":
+        return PaperSize(self.name, self.height_mm, self.width_mm)
+
+
+PAPER_SIZES: dict[str, tuple[float, float]] = {
+    "a5": (148.0, 210.0),
+    "a4": (210.0, 297.0),
+    "a3": (297.0, 420.0),
+    "letter": (215.9, 279.4),
+    "legal": (215.9, 355.6),
+    "tabloid": (279.4, 431.8),
+}
+"""Paper sizes in millimetres, portrait (DESIGN.md §3)."""
+
+CARD_SIZES: dict[str, tuple[float, float]] = {
+    "credit": (54.0, 85.6),
+    "poker": (63.5, 88.9),
+    "a6": (105.0, 148.0),
+}
+"""Card sizes in millimetres, portrait (DESIGN.md §3)."""
+
+_CUSTOM_SIZE = re.compile(r"^\s*([0-9.]+)\s*([a-z]*)\s*[x×]\s*([0-9.]+)\s*([a-z]*)\s*$")
+
+
+def _named_or_custom(text: str, table: dict[str, tuple[float, float]], what: str) -> tuple[str, float, float]:
+    key = text.strip().lower()
+    if key in table:
+        width, height = table[key]
+        return key, width, height
+    match = _CUSTOM_SIZE.match(key)
+    if not match:
+        raise UsageError(
+            f"unknown {what} '{text}'; use one of {', '.join(table)} or WxH with a unit, e.g. 200x300mm"
+        )
+    unit = match.group(4) or match.group(2)
+    if not unit:
+        raise UsageError(f"{what} '{text}' has no unit; write e.g. 200x300mm or 8x10in")
+    width = parse_length(match.group(1) + (match.group(2) or unit))
+    height = parse_length(match.group(3) + unit)
+    return f"{width:g}x{height:g}mm", width, height
+
+
+def paper_size(text: str) -> PaperSize:
+    """The paper named by ``text`` (a5, a4, a3, letter, legal, tabloid or ``WxH`` with a unit).
+
+    The result is portrait (width <= height); layout code decides the orientation.
+    """
+    name, width, height = _named_or_custom(text, PAPER_SIZES, "paper")
+    if min(width, height) < 50.0:
+        raise UsageError(f"paper '{text}' is too small; each side must be at least 50 mm")
+    return PaperSize(name, min(width, height), max(width, height))
+
+
+def card_size(text: str) -> PaperSize:
+    """A card size by name (credit, poker, a6) or ``WxH`` with a unit, portrait."""
+    name, width, height = _named_or_custom(text, CARD_SIZES, "card")
+    return PaperSize(name, min(width, height), max(width, height))
+
+
+@dataclass(frozen=True)
+class Coin:
+    """A coin from the catalogue: its name, what it is, its diameter and thickness in mm."""
+
+    name: str
+    title: str
+    diameter_mm: float
+    thickness_mm: float
+
+    @property
+    def radius_mm(self) -> float:
+        return self.diameter_mm / 2.0
+
+
+COINS: dict[str, Coin] = {
+    c.name: c
+    for c in (
+        Coin("dime", "US dime", 17.91, 1.35),
+        Coin("penny", "US penny", 19.05, 1.52),
+        Coin("nickel", "US nickel", 21.21, 1.95),
+        Coin("quarter", "US quarter", 24.26, 1.75),
+        Coin("eur-1c", "1 euro cent", 16.25, 1.67),
+        Coin("eur-2c", "2 euro cent", 18.75, 1.67),
+        Coin("eur-5c", "5 euro cent", 21.25, 1.67),
+        Coin("eur-10c", "10 euro cent", 19.75, 1.93),
+        Coin("eur-20c", "20 euro cent", 22.25, 2.14),
+        Coin("eur-50c", "50 euro cent", 24.25, 2.38),
+        Coin("eur-1", "1 euro", 23.25, 2.33),
+        Coin("eur-2", "2 euro", 25.75, 2.20),
+        Coin("uk-1p", "UK 1p", 20.3, 1.65),
+        Coin("uk-2p", "UK 2p", 25.9, 2.03),
+        Coin("uk-5p", "UK 5p", 18.0, 1.7),
+        Coin("uk-10p", "UK 10p", 24.5, 1.85),
+        Coin("uk-20p", "UK 20p", 21.4, 1.7),
+        Coin("uk-50p", "UK 50p", 27.3, 1.78),
+        Coin("uk-1", "UK £1", 23.43, 2.8),
+        Coin("uk-2", "UK £2", 28.4, 2.5),
+    )
+}
+"""The coin catalogue (DESIGN.md §3), by name: US, euro (``eur-…``) and UK (``uk-…``)."""
+
+_COIN_ALIASES = {
+    "us-dime": "dime", "us-penny": "penny", "us-nickel": "nickel", "us-quarter": "quarter",
+    "cent": "penny", "eur-100c": "eur-1", "eur-200c": "eur-2", "uk-100p": "uk-1", "uk-200p": "uk-2",
+    "uk-£1": "uk-1", "uk-£2": "uk-2",
+}
+
+
+def coin(name: str) -> Coin:
+    """The catalogue coin called ``name`` (``quarter``, ``eur-2``, ``uk-10p``; case-insensitive)."""
+    key = name.strip().lower().replace("_", "-").replace(" ", "-")
+    key = _COIN_ALIASES.get(key, key)
+    if key not in COINS:
+        raise UsageError(f"unknown coin '{name}'; use one of: {', '.join(COINS)}")
+    return COINS[key]
