@@ -191,3 +191,32 @@ def summarise(outcomes: list, players: tuple[str, str]) -> PlaySummary:
             wins[outcome.result.winner] += 1
     mean = sum(len(o.moves) for o in outcomes) / len(outcomes) if outcomes else 0.0
     return PlaySummary(len(outcomes), wins, ties, timeouts, mean)
+
+
+def play_to_folder(
+    layout_spec: str,
+    agents: dict[str, str],
+    games: int,
+    seed: int,
+    max_turns: int,
+    folder: str,
+    options: dict[str, Any] | None = None,
+) -> tuple[list[Path], PlaySummary]:
+    """Self-play ``games`` games and write one record per game into ``folder``
+    (``<game>-<seed>.json``); returns the paths and the summary."""
+    from coinprint.fileio import write_atomic
+
+    if games < 1:
+        raise UsageError(f"--games must be at least 1, not {games}")
+    if max_turns < 1:
+        raise UsageError(f"--max-turns must be at least 1, not {max_turns}")
+    target = Path(folder)
+    if target.exists() and not target.is_dir():
+        raise UsageError(f"-o {folder} is a file; give a folder for the records")
+    paths, outcomes = [], []
+    players: tuple[str, str] | None = None
+    for record, outcome in self_play(layout_spec, agents, games, seed, max_turns, options):
+        paths.append(write_atomic(target / f"{record.game}-{record.seed}.json", record.dumps()))
+        outcomes.append(outcome)
+        players = tuple(agents)  # type: ignore[assignment]
+    return paths, summarise(outcomes, players or tuple(agents))  # type: ignore[arg-type]
