@@ -72,11 +72,16 @@ class InfoBlock:
     height: float
 
 
+INFO_WIDTH_MM = 125.0
+"""Info lines are wrapped to this width, so the block fits beside a board."""
+
+
 def info_block(title: str, lines: list[str], *, compact: bool = False) -> InfoBlock:
     """The block printed on every page, drawn with its bottom-left at (0, 0)."""
+    from coinprint.render.document import wrap
     from coinprint.render.pdf import text_width_mm
 
-    shown = [] if compact else lines
+    shown = [] if compact else [part for line in lines for part in wrap(line, INFO_WIDTH_MM, 2.6)]
     items: list[Item] = list(ruler_items(0.0, 0.0))
     y = RULER_SIZE[1] + 1.5
     width = RULER_SIZE[0]
