@@ -1,5 +1,6 @@
 """The built wheel carries templates/ and an installed coinprint finds them."""
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -13,11 +14,15 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    build = tmp_path_factory.mktemp("build")
-    # Build offline from a copy, so the checkout is left as it was.
+    source = tmp_path_factory.mktemp("source")
+    # Build offline from a copy, so the checkout is left as it was (no build/ folder).
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    for folder in ("coinprint", "templates"):
+        shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q", str(ROOT), "-w", str(out)],
-        check=True, capture_output=True, cwd=build,
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q", str(source), "-w", str(out)],
+        check=True, capture_output=True, cwd=source,
     )
     (found,) = out.glob("coinprint-*.whl")
     return found
