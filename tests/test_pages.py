@@ -63,24 +63,36 @@ def test_every_cell_is_drawn_whole_on_some_page(tmp_path, cli, paper):
     assert len(labels) == STANDARD_CELLS
 
 
+def _crosses(path):
+    """Centres (mm, y down) of the alignment crosses' circles on each page."""
+    found = []
+    with pdfplumber.open(path) as pdf:
+        for page in pdf.pages:
+            centres = []
+            for curve in page.curves:
+                w, h = (curve["x1"] - curve["x0"]) * MM_PER_PT, (curve["bottom"] - curve["top"]) * MM_PER_PT
+                if any(op[0] == "c" for op in curve.get("path", [])) and abs(w - 3.6) < 0.1 and abs(h - 3.6) < 0.1:
+                    centres.append(((curve["x0"] + curve["x1"]) / 2 * MM_PER_PT, (curve["top"] + curve["bottom"]) / 2 * MM_PER_PT))
+            found.append(centres)
+    return found
+
+
 def test_tiles_line_up_across_the_overlap(tmp_path, cli):
     out = tmp_path / "board.pdf"
     assert cli("board", "cointable", "--paper", "a4", "-o", str(out)).code == 0
-    first, second = _cells_by_page(out)
-    shared = set(first) & set(second)
-    assert shared, "some cells lie whole in the overlap, on both pages"
-    # Every cell drawn on both pages is moved by one and the same shift, corner by corner:
-    # laying one page on the other at that shift puts every cell on itself.
-    shifts = {
-        (round(a[0] - b[0], 2), round(a[1] - b[1], 2))
-        for label in shared
-        for a, b in zip(first[label], second[label])
-    }
+    first, second = ([s for s in page if len(s) == 7] for page in pdf_polygons(out))
+    # Both pages draw the whole board (clipped to the window), in the same order: one single
+    # shift carries every corner of every cell on page 2 onto itself on page 1.
+    assert len(first) == len(second) == STANDARD_CELLS
+    shifts = {(round(a[0] - b[0], 2), round(a[1] - b[1], 2)) for s1, s2 in zip(first, second) for a, b in zip(s1, s2)}
     assert len(shifts) == 1
-    (dx, dy), = shifts
-    assert dy == 0.0
-    # The windows overlap by at least the 10 mm asked for: the shift is at most 190 - 10.
-    assert 0 < dx <= 180.0
+    ((dx, dy),) = shifts
+    assert dy == 0.0 and 0 < dx <= 190 - 10  # the windows overlap by at least 10 mm
+    # The alignment crosses mark the same spots of the board on both pages.
+    crosses_1, crosses_2 = _crosses(out)
+    assert len(crosses_1) == len(crosses_2) == 3
+    moved = sorted((round(x + dx, 2), round(y + dy, 2)) for x, y in crosses_2)
+    assert moved == sorted((round(x, 2), round(y, 2)) for x, y in crosses_1)
 
 
 def test_every_page_has_the_ruler_and_the_print_note(tmp_path, cli):

@@ -113,24 +113,27 @@ def window_starts(length: float, window: float, overlap: float, pieces: list[tup
     """Where each page's window starts along one direction of the content.
 
     Windows overlap by at least ``overlap``; each next window starts no later than the first
-    piece (an interval such as a cell's extent) that the previous window cut, so every piece
-    lies whole in some window. The windows are centred on the content when that costs no page.
+    piece (an interval such as a cell's extent, which may reach a little past the content)
+    that the previous window cut, so every piece lies whole in some window. The windows are
+    centred on what they cover when that costs no page.
     """
-    if length <= window + FIT_SLACK_MM:
-        return [-(window - length) / 2]
+    low = min([0.0, *(a for a, _ in pieces)])
+    high = max([length, *(b for _, b in pieces)])
+    if high - low <= window + FIT_SLACK_MM:
+        return [low - (window - (high - low)) / 2]
     fitting = [(a, b) for a, b in pieces if b - a <= window - overlap]
 
     def cover(first: float) -> list[float]:
         starts = [first]
-        while starts[-1] + window < length - FIT_SLACK_MM:
+        while starts[-1] + window < high - FIT_SLACK_MM:
             end = starts[-1] + window
             cut = [a for a, b in fitting if b > end + FIT_SLACK_MM and a > starts[-1]]
             starts.append(min([end - overlap, *cut]))
         return starts
 
-    plain = cover(0.0)
-    slack = plain[-1] + window - length
-    centred = cover(-slack / 2)
+    plain = cover(low)
+    slack = plain[-1] + window - high
+    centred = cover(low - slack / 2)
     return centred if len(centred) == len(plain) else plain
 
 
