@@ -357,3 +357,32 @@ def test_coin_outlines_follow_the_catalogue():
         centre = feature.shape.centroid
         ring = feature.geometry["coordinates"][0]
         assert max(abs(math.dist((centre.x, centre.y), p) - coin(name).radius_mm) for p in ring) < 1e-3
+
+
+# -- drawing a position --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("players,in_goal", [(2, {"h1", "t2"}), (4, {"h1", "h2", "t1", "t3", "t4"}), (4, set())])
+def test_a_position_puts_goal_coins_inside_and_the_rest_outside_without_overlaps(players, in_goal):
+    import shapely
+
+    from coinprint.games.flick import FlickRules
+    from coinprint.render.flick import arrange, position_sheet
+
+    layout = build(4, players=players)
+    rules = FlickRules(layout, {})
+    state = rules.initial_state()
+    for name in in_goal:
+        state.in_goal[name] = True
+    state.faces["h1"] = "tails"  # a coin that changed sides goes where its face's coins go
+    dots = arrange(layout, rules.places(state))
+    assert sorted(d.label for d in dots) == sorted(state.faces)
+    goal = layout.features_with_role("goal")[0].shape
+    for dot in dots:
+        disc = shapely.Point(dot.at).buffer(QUARTER / 2)
+        assert goal.contains(disc) == (dot.label in in_goal)
+        assert dot.face == state.faces[dot.label]
+        if dot.label not in in_goal:
+            assert disc.intersection(goal).area == 0
+    for a in range(len(dots)):
+        for b in range(a + 1, len(dots)):
+            assert math.dist(dots[a].at, dots[b].at) >= QUARTER
+    assert position_sheet(layout, rules.places(state)).content.items

@@ -333,6 +333,7 @@ def test_an_impossible_log_is_reported_at_its_event(log, message):
     ({"leave": "h1", "edge": "heads"}, "has no field(s) edge"),
     ({"enter": "h1", "edge": "north"}, "edge 'north' is neither a player"),
     ({"enter": "h1", "edge": 5}, "side number from 1 to 4"),
+    ({"enter": "h1"}, 'needs an "edge"'),
     ({"goal-coin-moved": 5}, "from 1 to 4"),
     ({"contact": "h1"}, "names two coins"),
 ])

@@ -201,6 +201,8 @@ class FlickRules(Rules[FlickState, Event]):
         if kind == "shot":
             return Event("shot", coin=_text_field(text, "coin"), player=_text_value(value, kind))
         if kind == "enter":
+            if "edge" not in text:
+                raise InvalidMoveError('an enter event needs an "edge": the player whose line it crossed, or a side number')
             return Event("enter", coin=_text_value(value, kind), side=self._side(text.get("edge")))
         if kind in ("leave", "flip", "move"):
             return Event(kind, coin=_text_value(value, kind))
@@ -398,8 +400,13 @@ class FlickRules(Rules[FlickState, Event]):
         return "\n".join(lines)
 
     def marks(self, state: FlickState) -> list[Mark]:
-        """Flick has no spaces to put marks on; positions are drawn by render.flick."""
+        """Flick has no spaces to put marks on; see :meth:`places` and render.flick."""
         return []
+
+    def places(self, state: FlickState) -> list[tuple[str, str, bool]]:
+        """Every score coin as (name, face shown, in the goal), for drawing a position with
+        :func:`coinprint.render.flick.position_sheet`."""
+        return [(c, state.faces[c], state.in_goal[c]) for c in state.faces]
 
 
 def _text_value(value: Any, kind: str) -> str:

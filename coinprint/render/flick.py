@@ -237,3 +237,54 @@ def rule_sheet_pdf(paper: str = "a4", lang: str = "en") -> bytes:
     from coinprint.render.pdf import pages_to_pdf
 
     return pages_to_pdf(rule_sheet_pages(paper, lang), title="Flick — rules", keywords={"game": "flick"})
+
+
+# -- a position ------------------------------------------------------------------------------------------
+def arrange(layout: "Layout", places: Sequence[tuple[str, str, bool]]) -> list[CoinDot]:
+    """Where to draw each coin of a position given as (name, face, in the goal): coins in the
+    goal on a grid round its centre, coins outside on the start spots of a player of their
+    face, further out when there are more coins than spots."""
+    import shapely
+
+    radius = coin(str(layout.params.get("score_coin", "quarter"))).radius_mm
+    pitch = 2 * radius + 2.0
+    goal = layout.features_with_role("goal")[0].shape
+    centre = goal.centroid
+    room = goal.buffer(-(radius + 1.0))
+    reach = int(math.sqrt(goal.area) / pitch) + 2
+    grid = [(centre.x + i * pitch, centre.y + j * pitch) for i in range(-reach, reach + 1) for j in range(-reach, reach + 1)]
+    inside = sorted((p for p in grid if room.contains(shapely.Point(p))),
+                    key=lambda p: (round(math.dist(p, (centre.x, centre.y)), 6), p[1], p[0]))
+    outside: dict[str, list[tuple[float, float]]] = {}
+    further: dict[str, list[tuple[int, int, tuple[float, float]]]] = {}
+    for number, zone in enumerate(layout.features_with_role("zone")):
+        spots = [tuple(s) for s in zone.properties.get("spots", [])]
+        middle = zone.shape.centroid
+        away = math.dist((middle.x, middle.y), (centre.x, centre.y)) or 1.0
+        ux, uy = (middle.x - centre.x) / away, (middle.y - centre.y) / away
+        face = str(zone.properties.get("face"))
+        outside.setdefault(face, []).extend(spots)
+        further.setdefault(face, []).extend(
+            (k, number, (x + ux * pitch * k, y + uy * pitch * k)) for k in range(1, 20) for x, y in spots
+        )
+    for face in outside:  # every zone's own spots first, then a row further out of each, …
+        outside[face] += [point for _, _, point in sorted(further[face], key=lambda e: e[:2])]
+    dots, used = [], {face: 0 for face in outside}
+    taken_inside = 0
+    for name, face, in_goal in places:
+        if in_goal and taken_inside < len(inside):
+            dots.append(CoinDot(inside[taken_inside], face, name))
+            taken_inside += 1
+        elif outside.get(face) and used[face] < len(outside[face]):
+            dots.append(CoinDot(outside[face][used[face]], face, name))
+            used[face] += 1
+    return dots
+
+
+def position_sheet(layout: "Layout", places: Sequence[tuple[str, str, bool]], title: str = "") -> "Sheet":
+    """A picture of a position (see :func:`arrange`), true size, for ``validate game --svg``."""
+    from coinprint.render.pages import Sheet
+
+    scene = diagram_scene(layout, arrange(layout, places))
+    legend = "gold: showing heads; blue: showing tails. Coins in the goal are drawn inside it, the rest in the zones."
+    return Sheet(scene, title or "Flick position", [legend], footprint=None)
