@@ -221,7 +221,7 @@ def test_G_a_goal_coin_moves():
     letter, loser, result = penalty_of(shot("heads", "h1", "heads") + [{"shot": "tails", "coin": "t1"}, {"goal-coin-moved": 3}])
     assert (letter, loser, result.winner) == ("G", "tails", "heads")
     # just avoided: touching a goal coin before the shot, without moving it
-    not_over([{"touch": "heads", "what": "goal-coin"}] + shot("heads", "h1", "heads"))
+    not_over([{"touch": "heads", "what": "goal-coin"}, {"touch": "heads", "what": "g4"}] + shot("heads", "h1", "heads"))
 
 
 def test_H_only_with_the_option():
@@ -316,6 +316,7 @@ def test_a_team_game_ends_when_every_player_is_skipped():
     ([{"shot": "heads", "coin": "h1"}, {"move": "h2"}], "during a shot coins may move"),
     ([{"touch": "umpire", "what": "table"}], "'umpire' is not a player"),
     ([{"touch": "heads", "what": "chair"}], "a touch is of"),
+    ([{"touch": "heads", "what": "g5"}], "g1…g4), not 'g5'"),
     ([{"shot": "heads", "coin": "h1"}, {"contact": ["h1", "h1"]}], "cannot touch itself"),
 ])
 def test_an_impossible_log_is_reported_at_its_event(log, message):
@@ -401,3 +402,23 @@ def test_validate_game_reads_event_logs(cli, tmp_path):
     assert done.code == 0, done.out
     assert "heads wins (every player was skipped (8)); score: heads 3, tails 1" in done.out
     assert "heads: in the goal h1 h2 t2" in done.out
+
+
+@pytest.mark.parametrize("sides,players", [(4, 2), (5, 2), (6, 3), (4, 4)])
+def test_a_hand_made_mat_without_seat_properties_seats_players_by_geometry(sides, players):
+    from coinprint.layout import from_geojson
+
+    doc = build(sides, players=players).to_geojson()
+    for feature in doc["features"]:
+        if feature["properties"]["role"] == "line":
+            for key in ("side", "seat", "face"):
+                feature["properties"].pop(key)
+        if feature["properties"]["role"] == "goal":
+            feature["properties"].pop("sides")
+    bare = FlickRules(from_geojson(doc), {})
+    full = FlickRules(build(sides, players=players), {})
+    assert bare.sides == sides
+    assert [(p.name, p.face, p.side) for p in bare.seated] == [(p.name, p.face, p.side) for p in full.seated]
+    # and F follows the geometry: the second player's line is their side
+    second = full.seated[1]
+    not_over(shot("heads" if players == 2 else "heads-1", "h1", 1) + shot(second.name, "t1", second.side), bare)

@@ -125,11 +125,10 @@ def build(
         raise UsageError(f"goal width {width} is too large; use at most {MAX_WIDTH_MM / 10:g} cm")
     points = corners(sides, side_mm)
     features = [Feature("goal", "goal", polygon_geometry([close_ring(points)]), {"sides": sides, "width_mm": round(side_mm, 4)})]
-    for k, (x, y) in enumerate(points):
-        number = k if k else sides  # corner 0 is corner n: goal coins g1…gn follow the sides
+    for number in range(1, sides + 1):  # goal coin gk sits where side k ends (corner n is corner 0)
+        x, y = points[number % sides]
         features.append(Feature(f"g{number}", "goal-coin", polygon_geometry([circle_ring(x, y, goal.radius_mm)]),
                                 {"coin": goal.name, "center": list(round_point(x, y))}))
-    features.sort(key=lambda f: (f.role != "goal", int(f.id[1:]) if f.role == "goal-coin" else 0))
     for seat in seats(players, sides):
         start, end = points[seat.side - 1], points[seat.side % sides]
         line = {"type": "LineString", "coordinates": [list(round_point(*start)), list(round_point(*end))]}

@@ -274,10 +274,16 @@ class FlickRules(Rules[FlickState, Event]):
             raise IllegalMoveError("no shot is under way")
         elif move.kind == "move" and state.in_shot:
             raise IllegalMoveError("during a shot coins may move; log only what enters or leaves the goal")
-        elif move.kind == "touch" and move.what != "table" and move.what not in state.faces and move.what != "goal-coin":
-            raise IllegalMoveError(f"a touch is of \"table\", \"goal-coin\" or a coin ({', '.join(state.faces)}), not {move.what!r}")
+        elif move.kind == "touch" and move.what not in self._touchable(state):
+            raise IllegalMoveError(
+                f"a touch is of \"table\", a coin ({', '.join(state.faces)}) or a goal coin (\"goal-coin\", g1…g{self.sides}), "
+                f"not {move.what!r}"
+            )
         elif move.kind == "contact" and move.coin == move.other:
             raise IllegalMoveError("a coin cannot touch itself")
+
+    def _touchable(self, state: FlickState) -> set[str]:
+        return {"table", "goal-coin", *state.faces, *(f"g{k}" for k in range(1, self.sides + 1))}
 
     def apply_unchecked(self, state: FlickState, move: Event) -> None:
         state.events += 1
