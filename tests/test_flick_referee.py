@@ -350,6 +350,10 @@ def test_unknown_options_are_usage_errors():
         referee({"penalty_x": True})
     with pytest.raises(UsageError, match="must be true or false"):
         referee({"penalty_h": "yes"})
+    with pytest.raises(UsageError, match="coins must be a whole number from 2 to 50, not 1"):
+        referee({"coins": 1})
+    assert sorted(referee({"coins": 3}).initial_state().faces) == ["h1", "h2", "h3", "t1", "t2", "t3"]
+    assert sorted(referee(coins=4).initial_state().faces) == ["h1", "h2", "h3", "h4", "t1", "t2", "t3", "t4"]
 
 
 # -- events as a game protocol ------------------------------------------------------------------------------------

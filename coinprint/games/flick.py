@@ -148,8 +148,8 @@ class FlickRules(Rules[FlickState, Event]):
         if value is None:
             zones = layout.features_with_role("zone")
             value = layout.params.get("coins") or (zones[0].properties.get("coins") if zones else None) or 2
-        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 50:
-            raise UsageError(f"flick option coins must be a whole number from 1 to 50, not {value!r}")
+        if not isinstance(value, int) or isinstance(value, bool) or not 2 <= value <= 50:
+            raise UsageError(f"flick option coins must be a whole number from 2 to 50, not {value!r}")
         return value
 
     def _first_player(self, who: Any) -> int:

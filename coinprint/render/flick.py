@@ -61,7 +61,23 @@ def mat_items(layout: "Layout", frame: Frame, style: str = "color", *, labels: b
             items.append(Text((x, y - 0.8), goal_coin.id, 2.4, "middle", colours.label))
     if labels:
         items += _side_labels(layout, frame, colours.label)
+        items += _centre_label(layout, frame, colours.label)
     return items
+
+
+def _centre_label(layout: "Layout", frame: Frame, colour: str) -> list[Item]:
+    """The goal's size in its middle, so a printed mat says how big it should be."""
+    goals = layout.features_with_role("goal")
+    width = layout.params.get("width_mm")
+    if not goals or not width:
+        return []
+    centre = goals[0].shape.centroid
+    x, y = frame.point(centre.x, centre.y)
+    size = max(2.0, min(3.2, float(width) / 45))
+    return [
+        Text((x, y + size * 0.6), "GOAL", size * 1.6, "middle", colour, bold=True),
+        Text((x, y - size * 1.4), f"{float(width):.2f} mm between goal-coin centres", size, "middle", colour),
+    ]
 
 
 def _side_labels(layout: "Layout", frame: Frame, colour: str) -> list[Item]:
