@@ -229,6 +229,17 @@ def test_check_reports_what_is_wrong_with_a_hand_made_mat():
 
     assert any("zone-heads: a starting zone must lie outside the goal" in p for p in _edited(zone_into_goal))
 
+    def zone_as_line(features):
+        zone = next(f for f in features if f["id"] == "zone-tails")
+        zone["geometry"] = {"type": "LineString", "coordinates": [[0, 100], [10, 100]]}
+
+    assert "zone-tails: a starting zone must be a Polygon, not a LineString" in _edited(zone_as_line)
+
+    def concave_goal(features):
+        features[0]["geometry"]["coordinates"] = [[[-75, -75], [75, -75], [0, 0], [75, 75], [-75, 75], [-75, -75]]]
+
+    assert "goal: the goal must be convex" in _edited(concave_goal)
+
     def add_space(features):
         features.append({"type": "Feature", "id": "s1", "properties": {"role": "space"},
                          "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 0]]]}})

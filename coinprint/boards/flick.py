@@ -327,6 +327,8 @@ def _zone_problems(layout: Layout, shapes: dict[str, Any], goal) -> list[Problem
     blockers = [(f.id, shapes[f.id]) for f in layout.features_with_role("goal-coin") if f.id in shapes]
     zones = [(f, shapes[f.id]) for f in layout.features_with_role("zone") if f.id in shapes]
     for index, (feature, shape) in enumerate(zones):
+        if shape.geom_type != "Polygon":
+            problems.append(Problem(feature.id, f"a starting zone must be a Polygon, not a {shape.geom_type}"))
         if feature.properties.get("player") not in line_players:
             problems.append(Problem(feature.id, f"the zone's player {feature.properties.get('player')!r} has no line"))
         if shape.intersection(goal).area > TOLERANCE_MM:
