@@ -426,3 +426,13 @@ def test_a_hand_made_mat_without_seat_properties_seats_players_by_geometry(sides
     # and F follows the geometry: the second player's line is their side
     second = full.seated[1]
     not_over(shot("heads" if players == 2 else "heads-1", "h1", 1) + shot(second.name, "t1", second.side), bare)
+
+
+def test_impossible_events_are_illegal_not_invalid():
+    rules = referee()
+    state = rules.initial_state()
+    for text in ({"leave": "h1"}, {"shot": "heads", "coin": "x1"}, {"stop": True}, {"shot": "tails", "coin": "t1"}):
+        event = rules.parse_move(state, text)  # well formed …
+        with pytest.raises(IllegalMoveError):  # … but impossible now
+            rules.apply(state, event)
+    assert state == rules.initial_state()  # nothing changed
