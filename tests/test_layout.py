@@ -105,3 +105,13 @@ def test_smaller_faults_are_kept_as_problems_not_raised():
     assert len(layout.read_problems) == 4  # no id; not a polygon; too few corners; not a feature
     assert any("#1" in p and "Polygon" in p for p in layout.read_problems)
     assert any(p.startswith("q:") for p in layout.read_problems)
+
+
+def test_a_layout_draws_itself_in_jupyter():
+    import xml.etree.ElementTree as ET
+
+    svg = build(2)._repr_svg_()
+    root = ET.fromstring(svg)
+    assert root.get("width").endswith("mm")
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert sorted(texts) == sorted(s.name for s in build(2).spaces)

@@ -118,3 +118,43 @@ def test_pdf_asks_viewers_not_to_scale_and_keeps_page_boxes(tmp_path, cli):
 )
 def test_tiles_needed(length, window, overlap, expected):
     assert tiles_needed(length, window, overlap) == expected
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from coinprint.boards.cointable import build  # noqa: E402
+from coinprint.render.cointable import board_sheet  # noqa: E402
+from coinprint.render.pages import _content_matrix, plans  # noqa: E402
+from coinprint.render.scene import apply  # noqa: E402
+from coinprint.units import paper_size  # noqa: E402
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    side=st.integers(2, 9),
+    hex_mm=st.floats(15, 60),
+    paper=st.sampled_from(["a5", "a4", "letter", "a3", "legal", "tabloid"]),
+    orientation=st.sampled_from(["pointy", "flat"]),
+    overlap=st.sampled_from([0.0, 5.0, 10.0, 25.0]),
+)
+def test_any_board_on_any_paper_keeps_every_cell_whole_somewhere(side, hex_mm, paper, orientation, overlap):
+    sheet = board_sheet(build(side, hex_mm, orientation=orientation, guide_coin=None))
+    margin = 10.0
+    plan = plans(sheet, paper_size(paper), margin, overlap, 0.0)[0]
+    windows = []
+    for row in range(plan.rows):
+        for column in range(plan.columns):
+            windows.append(_content_matrix(sheet, plan, margin, column, row))
+    width, height = plan.page.width_mm, plan.page.height_mm
+    for x0, y0, x1, y1 in sheet.pieces:
+        corners = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)]
+        assert any(
+            all(margin - 1e-6 <= px <= width - margin + 1e-6 and margin - 1e-6 <= py <= height - margin + 1e-6
+                for px, py in (apply(matrix, c) for c in corners))
+            for matrix in windows
+        )
+    # Neighbouring windows overlap by at least the overlap asked for.
+    window_w, window_h = width - 2 * margin, height - 2 * margin
+    assert all(b - a <= window_w - overlap + 1e-6 for a, b in zip(plan.xs, plan.xs[1:]))
+    assert all(b - a <= window_h - overlap + 1e-6 for a, b in zip(plan.ys, plan.ys[1:]))
