@@ -177,7 +177,7 @@ def test_A_a_player_who_is_not_active_touches_something():
 def test_B_the_active_player_touches_during_the_shot():
     letter, loser, result = penalty_of([{"shot": "heads", "coin": "h1"}, {"touch": "heads", "what": "h1"}])
     assert (letter, loser, result.winner) == ("B", "heads", "tails")
-    assert "penalty B (event 2)" in result.reason
+    assert result.reason == "penalty B: heads touched h1 during the shot (event 2); heads loses"
     # just avoided: touching before the shot begins
     not_over([{"touch": "heads", "what": "h1"}] + shot("heads", "h1", "heads"))
 
@@ -228,7 +228,7 @@ def test_H_only_with_the_option():
     parked = [{"shot": "heads", "coin": "h1"}, {"contact": ["h1", "h2"]}, {"enter": "h1", "edge": "heads"}, STOP]
     rules = referee({"penalty_h": True})
     letter, loser, result = penalty_of(parked, rules)
-    assert (letter, loser) == ("H", "heads") and "penalty H (event 2)" in result.reason
+    assert (letter, loser) == ("H", "heads") and result.reason.startswith("penalty H: h1 (in the goal during the shot) touched h2 (never in it) (event 2)")
     not_over(parked)  # without the option: no penalty
     # just avoided: both coins were in the goal during the shot
     log = shot("heads", "h1", "heads") + shot("tails", "t1", "tails")
@@ -240,7 +240,7 @@ def test_H_only_with_the_option():
 def test_the_penalty_ends_the_game_and_later_events_are_refused():
     log = [{"touch": "tails", "what": "table"}, {"shot": "heads", "coin": "h1"}]
     done = replay(referee(), log)
-    assert done.error == 'move 2 (heads): {"shot": "heads", "coin": "h1"} — the game is already over (penalty A (event 1): tails touched the table while heads was active; tails loses)'
+    assert done.error == 'move 2 (heads): {"shot": "heads", "coin": "h1"} — the game is already over (penalty A: tails touched the table while heads was active (event 1); tails loses)'
 
 
 # -- the seed's examples -----------------------------------------------------------------------------------
@@ -391,7 +391,7 @@ def test_validate_game_reads_event_logs(cli, tmp_path):
 
     example3 = shot("heads", "h1", "heads") + [{"shot": "tails", "coin": "t1"}, {"enter": "t1", "edge": "tails"}, {"goal-coin-moved": 2}]
     done = cli("validate", "game", record(example3, {"winner": "heads"}))
-    assert done.code == 0 and "heads wins (penalty G (event 6): goal coin 2 moved; tails loses)" in done.out
+    assert done.code == 0 and "heads wins (penalty G: goal coin 2 moved (event 6); tails loses)" in done.out
     done = cli("validate", "game", record(example3, {"winner": "tails"}))
     assert done.code == 1 and "winner 'tails', the moves give 'heads'" in done.out
     done = cli("validate", "game", record([{"shot": "tails", "coin": "t1"}]))

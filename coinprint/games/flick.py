@@ -22,7 +22,7 @@ Score coins are named by face and number: ``h1``, ``h2``, … start showing head
 for ``heads-2``). A coin is owned by the team whose face it shows (3.1).
 
 A penalty ends the game: :meth:`FlickRules.is_over` turns true and the result's reason says
-``penalty C (event 3): …``. An event that cannot have happened (a shot by a player who is not
+``penalty C: … (event 3); heads loses``. An event that cannot have happened (a shot by a player who is not
 active, a coin that is not on the table, a coin leaving the goal it is not in) is an
 :class:`IllegalMoveError`: the log is wrong, not the player. A malformed event is an
 :class:`InvalidMoveError`.
@@ -359,7 +359,7 @@ class FlickRules(Rules[FlickState, Event]):
     def _penalty(self, state: FlickState, letter: str, loser: str, number: int, what: str) -> None:
         state.over, state.loser, state.penalty = True, loser, letter
         state.in_shot = False
-        state.reason = f"penalty {letter} (event {number}): {what}; {loser} loses"
+        state.reason = f"penalty {letter}: {what} (event {number}); {loser} loses"
 
     def _side_name(self, side: int) -> str:
         owner = next((p.name for p in self.seated if p.side == side), None)
