@@ -105,11 +105,12 @@ def _keywords(layout: "Layout") -> dict[str, Any]:
 
 def write_position_svg(rules, state, path: str) -> Path:
     """Draw a game position (the rules' marks on its layout) as a true-size SVG."""
-    from coinprint.render.board import position_sheet
+    from coinprint.analysis import position_drawer
     from coinprint.render.pages import single_sheet
     from coinprint.render.svg import scene_to_svg
 
-    sheet = position_sheet(rules.layout, rules.marks(state), rules.players, title=rules.describe_title(state))
     if not str(path).lower().endswith(".svg"):
         raise UsageError(f"--svg needs a file name ending in .svg, not '{path}'")
+    draw = position_drawer(rules.layout.game)
+    sheet = draw(rules.layout, rules.marks(state), rules.players, title=rules.describe_title(state))
     return write_atomic(path, scene_to_svg(single_sheet(sheet, 10.0)))

@@ -376,7 +376,7 @@ def test_a_position_puts_goal_coins_inside_and_the_rest_outside_without_overlaps
     import shapely
 
     from coinprint.games.flick import FlickRules
-    from coinprint.render.flick import arrange, position_sheet
+    from coinprint.render.flick import arrange, marks_sheet
 
     layout = build(4, players=players)
     rules = FlickRules(layout, {})
@@ -384,7 +384,7 @@ def test_a_position_puts_goal_coins_inside_and_the_rest_outside_without_overlaps
     for name in in_goal:
         state.in_goal[name] = True
     state.faces["h1"] = "tails"  # a coin that changed sides goes where its face's coins go
-    dots = arrange(layout, rules.places(state))
+    dots = arrange(layout, rules.marks(state))
     assert sorted(d.label for d in dots) == sorted(state.faces)
     goal = layout.features_with_role("goal")[0].shape
     for dot in dots:
@@ -396,4 +396,4 @@ def test_a_position_puts_goal_coins_inside_and_the_rest_outside_without_overlaps
     for a in range(len(dots)):
         for b in range(a + 1, len(dots)):
             assert math.dist(dots[a].at, dots[b].at) >= QUARTER
-    assert position_sheet(layout, rules.places(state)).content.items
+    assert marks_sheet(layout, rules.marks(state)).content.items

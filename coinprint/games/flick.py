@@ -406,13 +406,9 @@ class FlickRules(Rules[FlickState, Event]):
         return "\n".join(lines)
 
     def marks(self, state: FlickState) -> list[Mark]:
-        """Flick has no spaces to put marks on; see :meth:`places` and render.flick."""
-        return []
-
-    def places(self, state: FlickState) -> list[tuple[str, str, bool]]:
-        """Every score coin as (name, face shown, in the goal), for drawing a position with
-        :func:`coinprint.render.flick.position_sheet`."""
-        return [(c, state.faces[c], state.in_goal[c]) for c in state.faces]
+        """Every score coin: its name, the face it shows (``side``), and ``space`` "goal"
+        when it is in the goal, else "" (the mat has no spaces; render.flick draws them)."""
+        return [Mark("goal" if state.in_goal[c] else "", text=c, side=state.faces[c]) for c in state.faces]
 
 
 def _text_value(value: Any, kind: str) -> str:

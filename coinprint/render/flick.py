@@ -19,7 +19,7 @@ from coinprint.render.style import palette
 from coinprint.units import coin
 
 if TYPE_CHECKING:
-    from coinprint.layout import Feature, Layout
+    from coinprint.layout import Feature, Layout, Mark
     from coinprint.render.pages import Sheet
 
 FACE_COLOURS = {"heads": "#c9a227", "tails": "#7a8fa6"}
@@ -256,8 +256,9 @@ def rule_sheet_pdf(paper: str = "a4", lang: str = "en") -> bytes:
 
 
 # -- a position ------------------------------------------------------------------------------------------
-def arrange(layout: "Layout", places: Sequence[tuple[str, str, bool]]) -> list[CoinDot]:
-    """Where to draw each coin of a position given as (name, face, in the goal): coins in the
+def arrange(layout: "Layout", marks: Sequence["Mark"]) -> list[CoinDot]:
+    """Where to draw each coin of a position given as marks (name, face shown, ``space``
+    "goal" when in the goal): coins in the
     goal on a grid round its centre, coins outside on the start spots of a player of their
     face, further out when there are more coins than spots."""
     import shapely
@@ -287,7 +288,7 @@ def arrange(layout: "Layout", places: Sequence[tuple[str, str, bool]]) -> list[C
         outside[face] += [point for _, _, point in sorted(further[face], key=lambda e: e[:2])]
     dots, used = [], {face: 0 for face in outside}
     taken_inside = 0
-    for name, face, in_goal in places:
+    for name, face, in_goal in ((m.text, m.side, m.space == "goal") for m in marks):
         if in_goal and taken_inside < len(inside):
             dots.append(CoinDot(inside[taken_inside], face, name))
             taken_inside += 1
@@ -297,10 +298,10 @@ def arrange(layout: "Layout", places: Sequence[tuple[str, str, bool]]) -> list[C
     return dots
 
 
-def position_sheet(layout: "Layout", places: Sequence[tuple[str, str, bool]], title: str = "") -> "Sheet":
+def marks_sheet(layout: "Layout", marks: Sequence["Mark"], players: Sequence[str] = (), title: str = "") -> "Sheet":
     """A picture of a position (see :func:`arrange`), true size, for ``validate game --svg``."""
     from coinprint.render.pages import Sheet
 
-    scene = diagram_scene(layout, arrange(layout, places))
+    scene = diagram_scene(layout, arrange(layout, marks))
     legend = "gold: showing heads; blue: showing tails. Coins in the goal are drawn inside it, the rest in the zones."
     return Sheet(scene, title or "Flick position", [legend], footprint=None)
