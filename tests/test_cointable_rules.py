@@ -528,12 +528,23 @@ def test_greedy_agents_finish_their_games():
         assert not outcome.timeout and outcome.result.finished
 
 
-def test_evaluate_counts_spaces_and_castled_coins():
+def test_evaluate_counts_spaces_castled_coins_and_coins_open_to_a_flip():
     rules = rules_for(5)
     state = play(rules, *CASTLE_READY, "castle d4 e4 e5")
-    # 3 spaces each; heads' three castled coins add 0.25 each.
-    assert rules.evaluate(state, "heads") == pytest.approx(0.75)
-    assert rules.evaluate(state, "tails") == pytest.approx(-0.75)
+    # 3 spaces each; heads' three castled coins count once more; nothing is open to a flip.
+    assert rules.evaluate(state, "heads") == 3.0
+    assert rules.evaluate(state, "tails") == -3.0
+    # Heads e5 d5 with tails d4 between them: after tails touches e5, d4 is open to heads.
+    state = play(rules, "place e5", "place d4", "place d5", "touch e5")
+    assert rules.evaluate(state, "tails") == (1 - 2) - 1
+    assert rules.evaluate(state, "heads") == 2 - 1
+
+
+def test_greedy_against_greedy_ends_without_flip_wars():
+    rules = rules_for(5)
+    for seed in range(3):
+        outcome = play_game(rules, {"heads": GreedyAgent(), "tails": GreedyAgent()}, random.Random(seed), 2000)
+        assert not outcome.timeout and outcome.result.finished
 
 
 def test_any_valid_coin_table_layout_works_including_one_read_from_geojson(tmp_path):
