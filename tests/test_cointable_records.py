@@ -325,3 +325,22 @@ def test_self_played_records_revalidate_and_edits_fail_at_the_edit(tmp_path_fact
         assert not broken.valid
         assert broken.error.startswith(f"move {number} ({rules.to_move(state)}): {text} — ")
         assert broken.moves_played == number - 1
+
+
+@pytest.mark.slow
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 10**6), size=st.sampled_from([2, 3, 4, 5, 6]), supply=st.integers(1, 150),
+       agents=st.sampled_from([("random", "random"), ("greedy", "random"), ("random", "greedy"), ("greedy", "greedy")]))
+def test_many_self_played_records_revalidate(tmp_path_factory, seed, size, supply, agents):
+    from coinprint.analysis import play_to_folder
+
+    folder = tmp_path_factory.mktemp("many")
+    paths, summary = play_to_folder(f"cointable:size={size}", dict(zip(("heads", "tails"), agents)),
+                                    3, seed, 5000, str(folder), {"supply": supply})
+    for path in paths:
+        rec, _, replayed = validate_record(str(path))
+        assert replayed.valid, replayed.report()
+        if rec.result is None:
+            assert rec.extra.get("timeout") is True
+        else:
+            assert rec.result == replayed.result.to_json()

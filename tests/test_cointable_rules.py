@@ -556,3 +556,43 @@ def test_any_valid_coin_table_layout_works_including_one_read_from_geojson(tmp_p
     assert len(rules.triangles) == 24
     state = play(rules, "place B2", "place c3")
     assert rules.result(state).score == {"heads": 1, "tails": 1}
+
+
+def relabelled_board(tmp_path, rename):
+    """The size-2 board as GeoJSON with every label changed by ``rename``."""
+    from coinprint.layout import load
+
+    doc = board(2).to_geojson()
+    for feature in doc["features"]:
+        if feature["properties"].get("role") == "space":
+            feature["properties"]["label"] = rename(feature["properties"]["label"])
+    path = tmp_path / "relabelled.geojson"
+    path.write_text(__import__("json").dumps(doc), encoding="utf-8")
+    return load(str(path))
+
+
+def test_moves_use_the_boards_own_labels_and_describe_falls_back_to_a_list(tmp_path):
+    rules = CoinTableRules(relabelled_board(tmp_path, lambda name: "Cell-" + name.upper()), {})
+    state = play(rules, "place cell-B2", "place CELL-A1")
+    assert rules.move_text(state, rules.parse_move(state, "touch cell-a1")) == "touch Cell-A1"
+    with pytest.raises(InvalidMoveError, match="no cell 'b2'"):
+        rules.parse_move(state, "place b2")
+    text = rules.describe(state)
+    assert "\nCell-B2  H\n" in text and "\nCell-A1 (T)\n" in text and "\nCell-C3  .\n" in text
+
+
+def test_letter_number_labels_that_disagree_with_the_grid_are_listed_not_drawn(tmp_path):
+    # Swap the row numbers: the names still look like a1, b3, … but a diagram built from them
+    # would put neighbours apart, so the position is listed instead.
+    swap = {"1": "3", "3": "1", "2": "2"}
+    rules = CoinTableRules(relabelled_board(tmp_path, lambda name: name[0] + swap[name[1]]), {})
+    assert rules.grid is None
+    state = play(rules, "place b2")
+    assert "\nb2 (H)\n" in rules.describe(state)
+
+
+def test_duplicate_or_unusable_cell_names_are_refused(tmp_path):
+    with pytest.raises(UsageError, match="two cells are both named"):
+        CoinTableRules(relabelled_board(tmp_path, lambda name: "A1" if name == "b1" else name), {})
+    with pytest.raises(UsageError, match="must be one word"):
+        CoinTableRules(relabelled_board(tmp_path, lambda name: name + " x"), {})

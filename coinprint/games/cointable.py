@@ -145,7 +145,7 @@ class CoinTableRules(Rules[CoinTableState, int]):
                 self.triangles_of[i].append(t)
         self._touch, self._flip, self._castle = n, 2 * n, 3 * n
         self._places, self._touches = range(n), range(n, 2 * n)
-        self.grid = _grid_positions(self.names)
+        self.grid = _grid_positions(self.names, self.neighbours)
 
     # -- the protocol -------------------------------------------------------------------------
     def initial_state(self) -> CoinTableState:
@@ -362,7 +362,8 @@ class CoinTableRules(Rules[CoinTableState, int]):
         if self.grid is not None:
             lines += _hex_diagram(self.names, self.grid, cells)
         else:
-            lines += [f"{name:>6} {text}" for name, text in zip(self.names, cells)]
+            width = max(len(name) for name in self.names)
+            lines += [f"{name:>{width}} {text}".rstrip() for name, text in zip(self.names, cells)]
         lines.append("key: H heads, T tails, . empty, [H] castled, (H) safe")
         return "\n".join(lines)
 
@@ -412,9 +413,10 @@ def _supply_option(options: dict[str, Any]) -> int:
     return supply
 
 
-def _grid_positions(names: list[str]) -> list[tuple[int, int]] | None:
+def _grid_positions(names: list[str], neighbours: list[tuple[int, ...]]) -> list[tuple[int, int]] | None:
     """(column, row) for every cell when all names read as a column letter and a row number
-    (as on the built-in boards), else None (the position is then shown as a list)."""
+    that agree with the adjacency (as on the built-in boards); else None, and the position
+    is shown as a list."""
     grid = []
     for name in names:
         match = _LABEL.match(name.lower())
@@ -423,6 +425,11 @@ def _grid_positions(names: list[str]) -> list[tuple[int, int]] | None:
         grid.append((ord(match.group(1)) - ord("a"), int(match.group(2))))
     if len(set(grid)) != len(grid):
         return None
+    steps = {(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1)}
+    for i, near in enumerate(neighbours):
+        for j in near:
+            if (grid[j][0] - grid[i][0], grid[j][1] - grid[i][1]) not in steps:
+                return None
     return grid
 
 
