@@ -95,10 +95,6 @@ class CoinTableState:
         other.plies = self.plies
         return other
 
-    def key(self) -> tuple:
-        """Everything that decides the game from here on (for comparing positions)."""
-        return (tuple(self.faces), tuple(sorted(self.castles)), self.safe, self.player, self.supply)
-
     def __repr__(self) -> str:
         return f"<CoinTableState {PLAYERS[self.player - 1]} to move, supply {self.supply}, faces {''.join('.HT'[f] for f in self.faces)}>"
 
@@ -143,7 +139,7 @@ class CoinTableRules(Rules[CoinTableState, int]):
         for t, tri in enumerate(self.triangles):
             for i in tri:
                 self.triangles_of[i].append(t)
-        self._touch, self._flip, self._castle = n, 2 * n, 3 * n
+        self._flip, self._castle = 2 * n, 3 * n
         self._places, self._touches = range(n), range(n, 2 * n)
         self.grid = _grid_positions(self.names, self.neighbours)
 
