@@ -499,6 +499,7 @@ def check_invariants(rules: CoinTableRules, state, castled_faces: dict[int, int]
         assert state.ready[p] == ready
         assert state.counts[p] == faces.count(p)
     assert state.empty == faces.count(0)
+    assert state.basic == [i + rules.size * (face != 0) for i, face in enumerate(faces)]
 
 
 @settings(max_examples=15, deadline=None)

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import re
 from itertools import compress
-from operator import not_
 from typing import Any
 
 from coinprint.errors import UsageError
@@ -55,7 +54,8 @@ _LABEL = re.compile(r"^([a-z])(\d+)$")
 class CoinTableState:
     """A Coin Table position. Everything is indexed by space number (layout order).
 
-    ``faces[i]`` is EMPTY, HEADS or TAILS; ``castled[i]`` how many castles stand on space i;
+    ``faces[i]`` is EMPTY, HEADS or TAILS; ``basic[i]`` the place or touch move on space i
+    (``i`` while it is empty, ``n + i`` once it holds a coin); ``castled[i]`` how many castles stand on space i;
     ``castles`` the set of castled triangle numbers; ``ready[p]`` the uncastled triangles
     whose three spaces all show player ``p``'s face (where ``p`` may castle); ``near[p][i]`` how many coins showing
     player ``p``'s face lie next to space i (kept up to date for fast flip checks);
@@ -63,10 +63,11 @@ class CoinTableState:
     HEADS or TAILS, the player to move; ``counts[p]`` the spaces showing ``p``'s face.
     """
 
-    __slots__ = ("faces", "castled", "castles", "ready", "near", "safe", "safe_how", "player", "supply", "empty", "counts", "plies")
+    __slots__ = ("faces", "basic", "castled", "castles", "ready", "near", "safe", "safe_how", "player", "supply", "empty", "counts", "plies")
 
     def __init__(self, spaces: int, supply: int) -> None:
         self.faces = [EMPTY] * spaces
+        self.basic = list(range(spaces))
         self.castled = [0] * spaces
         self.castles: set[int] = set()
         self.ready: list[set[int]] = [set(), set(), set()]
@@ -82,6 +83,7 @@ class CoinTableState:
     def copy(self) -> "CoinTableState":
         other = CoinTableState.__new__(CoinTableState)
         other.faces = self.faces[:]
+        other.basic = self.basic[:]
         other.castled = self.castled[:]
         other.castles = set(self.castles)
         other.ready = [self.ready[0], set(self.ready[1]), set(self.ready[2])]
@@ -140,7 +142,7 @@ class CoinTableRules(Rules[CoinTableState, int]):
             for i in tri:
                 self.triangles_of[i].append(t)
         self._flip, self._castle = 2 * n, 3 * n
-        self._places, self._touches = range(n), range(n, 2 * n)
+        self._places = range(n)
         self.grid = _grid_positions(self.names, self.neighbours)
 
     # -- the protocol -------------------------------------------------------------------------
@@ -154,16 +156,16 @@ class CoinTableRules(Rules[CoinTableState, int]):
         return state.empty == 0 or state.supply == 0
 
     def legal_moves(self, state: CoinTableState) -> list[int]:
-        """Places, then touches, then flips, then castles; empty when the game is over."""
+        """A place or a touch for every space (in layout order), then flips, then castles;
+        empty when the game is over."""
         if state.empty == 0 or state.supply == 0:
             return []
         faces, n, me = state.faces, self.size, state.player
-        # compress() and map() walk the board in C; only flip candidates are looked at here.
-        moves = list(compress(self._places, map(not_, faces)))
+        moves = state.basic[:]  # a place on every empty space, a touch on every coin
         if state.empty < n:
-            moves += compress(self._touches, faces)
             them = 3 - me
             near, castled, safe, flip = state.near[me], state.castled, state.safe, self._flip
+            # compress() walks the board in C; only the opponent's coins are looked at here.
             moves += [
                 flip + i
                 for i in compress(self._places, map(them.__eq__, faces))
@@ -226,6 +228,7 @@ class CoinTableRules(Rules[CoinTableState, int]):
         me = state.player
         if move < n:  # place
             state.faces[move] = me
+            state.basic[move] = n + move
             near = state.near[me]
             for j in self.neighbours[move]:
                 near[j] += 1
