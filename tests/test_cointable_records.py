@@ -201,6 +201,17 @@ def test_validate_show_prints_the_final_position(tmp_path, capsys):
     ]
 
 
+def test_validate_show_on_an_illegal_move_shows_the_position_before_it(tmp_path, capsys):
+    doc = record(edited(FULL_BOARD, 6, "touch a1"))
+    code, out, _ = run(capsys, "validate", "game", write(tmp_path, doc), "--show")
+    assert code == 1
+    lines = out.splitlines()
+    assert "move 7 (heads): flip a1 — a1 is safe: it was touched on the previous turn" in lines[0]
+    # After six moves: heads b2 b1 a2, tails a1 (touched, so safe) and c2; heads to move.
+    assert lines[1] == "heads to move; heads 3, tails 2; supply 95; castles 0"
+    assert [line.split() for line in lines[2:5]] == [["b3", ".", "."], ["a2", "H", "H", "T"], ["a1", "(T)", "H"]]
+
+
 def coin_circles(svg_path: Path) -> list[ET.Element]:
     from coinprint.render.board import SIDE_COLOURS
 
