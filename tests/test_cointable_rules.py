@@ -597,3 +597,13 @@ def test_duplicate_or_unusable_cell_names_are_refused(tmp_path):
         CoinTableRules(relabelled_board(tmp_path, lambda name: "A1" if name == "b1" else name), {})
     with pytest.raises(UsageError, match="must be one word"):
         CoinTableRules(relabelled_board(tmp_path, lambda name: name + " x"), {})
+
+
+def test_castled_coins_count_as_neighbours_for_a_flip():
+    rules = rules_for(5)
+    # Heads castles d4 e4 e5; tails places d5, which touches d4 and e5 (both castled heads).
+    state = play(rules, *CASTLE_READY, "castle d4 e4 e5", "place d5")
+    assert refused(rules, state, "flip d5") == "d5 is safe: it was placed on the previous turn"
+    state = play(rules, *CASTLE_READY, "castle d4 e4 e5", "place d5", "touch a1", "touch b1")
+    rules.apply(state, rules.parse_move(state, "flip d5"))
+    assert state.faces[rules.cell("d5")] == 1
