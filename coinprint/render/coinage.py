@@ -1,0 +1,149 @@
+"""Drawing Coin Age map cards: spaces filled by region colour, thick region borders, space
+labels, one badge per region giving its size, the card outline; several cards per page with
+cut lines; and a card with coins on it for a game position."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from coinprint.render.board import Frame, mark_items, region_border_items, space_items
+from coinprint.render.pages import Sheet
+from coinprint.render.scene import Circle, Group, Item, Path, Scene, Style, Text, polyline, translate
+from coinprint.render.style import palette
+from coinprint.units import PaperSize, coin, format_mm
+
+if TYPE_CHECKING:
+    from coinprint.layout import Layout, Mark, Space
+
+CUT_MARK_MM = 6.0
+"""How far cut lines run out beyond the cards."""
+INFO_ROOM_MM = 40.0
+"""Height kept free on a page of cards for the title, info lines and ruler."""
+
+
+def _centre_and_radius(space: "Space") -> tuple[float, float, float]:
+    import shapely
+
+    circle = shapely.maximum_inscribed_circle(space.polygon, tolerance=0.05)
+    (x, y), _ = circle.coords
+    return x, y, circle.length
+
+
+def card_size_of(layout: "Layout") -> tuple[float, float]:
+    """The card's width and height (landscape), from its outline feature or the map's bounds."""
+    cards = layout.features_with_role("card")
+    if cards:
+        minx, miny, maxx, maxy = cards[0].shape.bounds
+        return maxx - minx, maxy - miny
+    minx, miny, maxx, maxy = layout.bounds
+    return maxx - minx, maxy - miny
+
+
+def card_items(layout: "Layout", style: str = "color", *, marks: Sequence["Mark"] = (), players: Sequence[str] = ()) -> list[Item]:
+    """One card at true size with its bottom-left corner at (0, 0)."""
+    colours = palette(style)
+    frame = Frame(layout)
+    items: list[Item] = []
+    width, height = card_size_of(layout)
+    items.append(Path((((0, 0), (width, 0), (width, height), (0, height)),), Style(fill="#ffffff", stroke=colours.space_stroke, stroke_mm=0.2)))
+    items += space_items(layout, frame, colours, fill_by="color")
+    items += region_border_items(layout, frame, colours)
+    label_mm = max(2.2, min(3.6, height * 0.032))
+    shown_regions: set[str] = set()
+    for space in layout.spaces:
+        x, y, radius = _centre_and_radius(space)
+        x, y = frame.point(x, y)
+        # The label sits near the top of the space, clear of a coin in its middle.
+        items.append(Text((x, y + max(radius - label_mm * 1.3, label_mm * 0.2)), space.name, label_mm, "middle", colours.label, bold=True))
+        size = space.properties.get("region_size")
+        if size is not None and space.region not in shown_regions:
+            shown_regions.add(space.region)
+            badge = label_mm * 0.75
+            by = y - max(radius - badge * 1.6, badge)
+            items.append(Circle((x, by), badge, Style(fill="#ffffff", stroke=colours.space_stroke, stroke_mm=0.3)))
+            items.append(Text((x, by - badge * 0.45), str(size), badge * 1.3, "middle", colours.label, bold=True))
+    if marks:
+        items += mark_items(layout, frame, marks, players)
+    return items
+
+
+def card_scene(layout: "Layout", style: str = "color") -> Scene:
+    """One card as a scene (for pictures and the rule sheet's diagram)."""
+    width, height = card_size_of(layout)
+    scene = Scene(width, height, title=f"Coin Age map: {layout.params.get('map', 'custom')}")
+    scene.add(*card_items(layout, style))
+    return scene
+
+
+def position_scene(layout: "Layout", marks: Sequence["Mark"], players: Sequence[str], style: str = "color") -> Scene:
+    """A card with the coins of a position on it."""
+    width, height = card_size_of(layout)
+    scene = Scene(width, height, title="Coin Age position")
+    scene.add(*card_items(layout, style, marks=marks, players=players))
+    return scene
+
+
+def cards_per_page(card: tuple[float, float], paper: PaperSize, margin: float) -> tuple[int, int, bool]:
+    """(columns, rows, turned) for the most cards on one page of ``paper`` either way up,
+    leaving room for the info block; at least one card."""
+    best = (1, 1, False)
+    for page_w, page_h in ((paper.width_mm, paper.height_mm), (paper.height_mm, paper.width_mm)):
+        for turned in (False, True):
+            w, h = (card[1], card[0]) if turned else card
+            columns = int((page_w - 2 * margin - 2 * CUT_MARK_MM) // w)
+            rows = int((page_h - 2 * margin - 2 * CUT_MARK_MM - INFO_ROOM_MM) // h)
+            if columns * rows > best[0] * best[1]:
+                best = (columns, rows, turned)
+    return best
+
+
+def cards_scene(layout: "Layout", style: str, columns: int, rows: int, turned: bool) -> Scene:
+    """``columns`` × ``rows`` cards edge to edge, with dashed cut lines running out past them."""
+    card_w, card_h = card_size_of(layout)
+    w, h = (card_h, card_w) if turned else (card_w, card_h)
+    pad = CUT_MARK_MM
+    scene = Scene(columns * w + 2 * pad, rows * h + 2 * pad, title="Coin Age map cards")
+    card = tuple(card_items(layout, style))
+    for row in range(rows):
+        for column in range(columns):
+            x, y = pad + column * w, pad + row * h
+            matrix = (0.0, 1.0, -1.0, 0.0, x + w, y) if turned else translate(x, y)
+            scene.add(Group(card, matrix))
+    cut = Style(stroke="#000000", stroke_mm=0.2, dash_mm=(2.0, 1.0))
+    for column in range(columns + 1):
+        x = pad + column * w
+        scene.add(polyline([(x, 0.0), (x, scene.height_mm)], cut))
+    for row in range(rows + 1):
+        y = pad + row * h
+        scene.add(polyline([(0.0, y), (scene.width_mm, y)], cut))
+    return scene
+
+
+def board_sheet(layout: "Layout", style: str = "color", *, paper: PaperSize | None = None, margin: float = 10.0,
+                copies: int | None = None) -> Sheet:
+    """The printable map cards: as many as fit one page of ``paper`` (or ``copies``, at most
+    that many), with cut lines; without ``paper``, one card."""
+    card = card_size_of(layout)
+    if paper is None:
+        columns, rows, turned = 1, 1, False
+    else:
+        columns, rows, turned = cards_per_page(card, paper, margin)
+        if copies is not None:
+            while columns * rows > max(1, copies):
+                if rows > 1 and (rows - 1) * columns >= copies:
+                    rows -= 1
+                elif columns > 1:
+                    columns -= 1
+                else:
+                    rows -= 1
+    scene = cards_scene(layout, style, columns, rows, turned)
+    params = layout.params
+    quarter = coin("quarter")
+    name = params.get("map", "custom")
+    lines = [
+        f"Map: {name}" + (f", regions {params.get('regions')}, seed {params.get('seed')}" if name == "random" else "")
+        + f"; card {card[0]:.1f} × {card[1]:.1f} mm ({params.get('card', 'custom')}); {len(layout)} spaces.",
+        "Cut along the dashed lines. The number in a white circle is the size of its region (spaces in it).",
+        f"A {quarter.title} is {format_mm(quarter.diameter_mm)} across.",
+    ]
+    return Sheet(scene, "Coin Age map card", lines, footprint=None, rotatable=False)
