@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from coinprint.render.board import Frame, mark_items, region_border_items, space_items
+from coinprint.render.board import Frame, mark_items, space_items
 from coinprint.render.pages import Sheet
-from coinprint.render.scene import Circle, Group, Item, Path, Scene, Style, Text, polyline, translate
+from coinprint.render.scene import Circle, Group, Item, Path, Scene, Style, Text, translate
 from coinprint.render.style import palette
 from coinprint.units import PaperSize, coin, format_mm
 
@@ -47,7 +47,7 @@ def card_items(layout: "Layout", style: str = "color", *, marks: Sequence["Mark"
     width, height = card_size_of(layout)
     items.append(Path((((0, 0), (width, 0), (width, height), (0, height)),), Style(fill="#ffffff", stroke=colours.space_stroke, stroke_mm=0.2)))
     items += space_items(layout, frame, colours, fill_by="color")
-    items += region_border_items(layout, frame, colours)
+    items += _region_outlines(layout, frame, colours.space_stroke, colours.region_stroke_mm)
     label_mm = max(2.2, min(3.6, height * 0.032))
     shown_regions: set[str] = set()
     for space in layout.spaces:
@@ -65,6 +65,29 @@ def card_items(layout: "Layout", style: str = "color", *, marks: Sequence["Mark"
     if marks:
         items += mark_items(layout, frame, marks, players)
     return items
+
+
+def _region_outlines(layout: "Layout", frame: Frame, stroke: str, width_mm: float) -> list[Item]:
+    """Each region's outline as closed rings (closed paths, so the SVG backend keeps them)."""
+    import shapely
+
+    regions: dict[str, list] = {}
+    for space in layout.spaces:
+        regions.setdefault(space.region or space.id, []).append(space.polygon)
+    style = Style(fill=None, stroke=stroke, stroke_mm=width_mm)
+    items: list[Item] = []
+    for name in sorted(regions):
+        union = shapely.union_all(regions[name])
+        for polygon in getattr(union, "geoms", [union]):
+            for ring in [polygon.exterior, *polygon.interiors]:
+                items.append(Path((frame.ring(ring.coords),), style))
+    return items
+
+
+def _line(points: list[tuple[float, float]], style: Style) -> Path:
+    """An open line drawn as a closed path that runs there and back (the SVG backend merges
+    open paths into one empty shape, so they must not be open)."""
+    return Path((tuple(points + points[-2:0:-1]),), style)
 
 
 def card_scene(layout: "Layout", style: str = "color") -> Scene:
@@ -112,10 +135,10 @@ def cards_scene(layout: "Layout", style: str, columns: int, rows: int, turned: b
     cut = Style(stroke="#000000", stroke_mm=0.2, dash_mm=(2.0, 1.0))
     for column in range(columns + 1):
         x = pad + column * w
-        scene.add(polyline([(x, 0.0), (x, scene.height_mm)], cut))
+        scene.add(_line([(x, 0.0), (x, scene.height_mm)], cut))
     for row in range(rows + 1):
         y = pad + row * h
-        scene.add(polyline([(0.0, y), (scene.width_mm, y)], cut))
+        scene.add(_line([(0.0, y), (scene.width_mm, y)], cut))
     return scene
 
 
