@@ -373,31 +373,42 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         return "; ".join([self.throw_text(move.throw)] + [self.action_text(a) for a in move.actions])
 
     # -- scoring -----------------------------------------------------------------------------------
-    def scores(self, state: CoinAgeState) -> dict[str, Any]:
-        """Points by player with their parts: ``board`` (after region doubling), ``bank``,
-        ``bank_value`` (the tie-break) and ``doubled`` (regions doubled, by player)."""
-        board = [0, 0]
-        doubled: list[list[str]] = [[], []]
+    def region_scores(self, state: CoinAgeState) -> list[dict[str, Any]]:
+        """Per region: its name, its spaces' labels, spaces held and points (after doubling)
+        by player, and who doubled (or None)."""
+        found = []
         for name, members in zip(self.region_names, self.regions):
-            points, control = [0, 0], [0, 0]
+            points, held = [0, 0], [0, 0]
             for space in members:
                 if state.stacks[space]:
                     rank, owner = state.stacks[space][-1]
                     points[owner] += VALUES[rank]
-                    control[owner] += 1
-            for player in (0, 1):
-                if control[player] > control[1 - player]:
-                    points[player] *= 2
-                    doubled[player].append(name)
-                board[player] += points[player]
-        bank = [sum(b) for b in state.banks]
-        value = [sum(n * v for n, v in zip(b, VALUES)) for b in state.banks]
+                    held[owner] += 1
+            doubler = next((p for p in (0, 1) if held[p] > held[1 - p]), None)
+            if doubler is not None:
+                points[doubler] *= 2
+            found.append({
+                "region": name,
+                "spaces": [self.labels[i] for i in members],
+                "held": {PLAYERS[p]: held[p] for p in (0, 1)},
+                "points": {PLAYERS[p]: points[p] for p in (0, 1)},
+                "doubled": PLAYERS[doubler] if doubler is not None else None,
+            })
+        return found
+
+    def scores(self, state: CoinAgeState) -> dict[str, Any]:
+        """Points by player with their parts: ``board`` (after region doubling), ``bank``,
+        ``bank_value`` (the tie-break) and ``doubled`` (regions doubled, by player)."""
+        regions = self.region_scores(state)
+        bank = {PLAYERS[p]: sum(state.banks[p]) for p in (0, 1)}
+        value = {PLAYERS[p]: sum(n * v for n, v in zip(state.banks[p], VALUES)) for p in (0, 1)}
+        board = {p: sum(r["points"][p] for r in regions) for p in PLAYERS}
         return {
-            "total": {PLAYERS[p]: board[p] + bank[p] for p in (0, 1)},
-            "board": {PLAYERS[p]: board[p] for p in (0, 1)},
-            "bank": {PLAYERS[p]: bank[p] for p in (0, 1)},
-            "bank_value": {PLAYERS[p]: value[p] for p in (0, 1)},
-            "doubled": {PLAYERS[p]: doubled[p] for p in (0, 1)},
+            "total": {p: board[p] + bank[p] for p in PLAYERS},
+            "board": board,
+            "bank": bank,
+            "bank_value": value,
+            "doubled": {p: [r["region"] for r in regions if r["doubled"] == p] for p in PLAYERS},
         }
 
     def result(self, state: CoinAgeState) -> Result:
@@ -441,3 +452,46 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
 
 def _copy_allowance(a: _Allowance) -> _Allowance:
     return _Allowance(list(a.matched), a.placements, a.moves, a.captures, a.can_pay, a.paid, list(a.used))
+
+
+def worked_example(layout: Layout, first_seed: int = 1) -> tuple[CoinAgeRules, CoinAgeState, list[str]]:
+    """A finished game for the rule sheet's scoring example: greedy against greedy from
+    ``first_seed`` upward, the first game whose final position has a stack of two or more
+    coins and a doubled region. Returns the rules, the final state and the turns played."""
+    from coinprint.games.core import GreedyAgent
+
+    rules = CoinAgeRules(layout, {})
+    for seed in range(first_seed, first_seed + 500):
+        rng = random.Random(seed)
+        state = rules.initial_state()
+        turns: list[str] = []
+        while not state.ended and len(turns) < 200:
+            rules.begin_turn(state, rng)
+            turn = GreedyAgent().choose(rules, state, rng)
+            turns.append(rules.move_text(state, turn))
+            rules.apply_unchecked(state, turn)
+        doubled = rules.scores(state)["doubled"]
+        held = [sum(1 for s in state.stacks if s and s[-1][1] == p) for p in (0, 1)]
+        if state.ended and any(len(s) > 1 for s in state.stacks) and any(doubled.values()) and min(held) >= 4:
+            return rules, state, turns
+    raise RuntimeError("no example game found")  # pragma: no cover
+
+
+def sheet_example(layout: Layout) -> dict[str, Any]:
+    """The rule sheet's scoring example as plain data (see render.coinage.rule_sheet_pages)."""
+    rules, state, turns = worked_example(layout)
+    parts = rules.scores(state)
+    ended = "filled" if state.ended == "every space is filled" else state.ended.split()[0]
+    return {
+        "layout": layout,
+        "marks": rules.marks(state),
+        "players": PLAYERS,
+        "regions": rules.region_scores(state),
+        "board": parts["board"],
+        "bank": parts["bank"],
+        "bank_value": parts["bank_value"],
+        "total": parts["total"],
+        "winner": rules.result(state).winner,
+        "ended_by": ended,
+        "turns": len(turns),
+    }
