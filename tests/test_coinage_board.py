@@ -254,3 +254,35 @@ def test_layout_name_round_trips():
 
     assert builtin_layout(name).dumps() == layout.dumps()
     assert coinage.layout_name(coinage.build("classic")) == "coinage:map=classic"
+
+
+def test_check_finds_borders_that_are_not_shared_exactly():
+    layout = coinage.build("classic")
+
+    def nudge(features):
+        for f in features:
+            if f["id"] == "B2":
+                ring = f["geometry"]["coordinates"][0]
+                middle = len(ring) // 2
+                ring[middle] = [ring[middle][0] + 0.3, ring[middle][1] + 0.3]
+
+    problems = coinage.check(_with_spaces(layout, nudge))
+    assert any("share their borders exactly" in p.message or "overlaps" in p.message for p in errors(problems))
+
+
+def test_check_finds_duplicate_labels_and_wrong_space_count():
+    layout = coinage.build("classic")
+
+    def relabel(features):
+        for f in features:
+            if f["id"] == "C3":
+                f["properties"]["label"] = "c2"
+
+    text = " | ".join(map(str, errors(coinage.check(_with_spaces(layout, relabel)))))
+    assert "c2: the label is used by more than one space" in text
+
+    def keep_five(features):
+        features[:] = [f for f in features if f["id"] in ("A1", "A2", "B1", "B2", "C1", "card")]
+
+    text = " | ".join(map(str, errors(coinage.check(_with_spaces(layout, keep_five)))))
+    assert "5 spaces" in text

@@ -316,3 +316,19 @@ def test_a_tampered_record_fails_at_the_right_move(tmp_path):
     paths[0].write_text(json.dumps(doc))
     _, _, replayed = validate_record(str(paths[0]))
     assert not replayed.valid and replayed.error.startswith("move 2 (tails):")
+
+
+def test_the_rule_sheet_example_is_a_real_game_that_replays():
+    from coinprint.games.coinage import sheet_example, worked_example
+
+    layout = coinage.build("classic")
+    rules, state, turns = worked_example(layout)
+    replayed = replay(CoinAgeRules(layout, {}), turns)
+    assert replayed.error is None and replayed.result.finished
+    assert replayed.state.key() == state.key()
+    example = sheet_example(layout)
+    # the table's rows add up to the totals the engine gives
+    for player in ("heads", "tails"):
+        board = sum(r["points"][player] for r in example["regions"])
+        assert board + example["bank"][player] == example["total"][player] == replayed.result.score[player]
+    assert any(r["doubled"] for r in example["regions"])

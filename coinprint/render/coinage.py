@@ -41,6 +41,8 @@ def card_size_of(layout: "Layout") -> tuple[float, float]:
 
 def card_items(layout: "Layout", style: str = "color", *, marks: Sequence["Mark"] = (), players: Sequence[str] = ()) -> list[Item]:
     """One card at true size with its bottom-left corner at (0, 0)."""
+    from coinprint.render.pdf import text_width_mm
+
     colours = palette(style)
     frame = Frame(layout)
     items: list[Item] = []
@@ -54,14 +56,17 @@ def card_items(layout: "Layout", style: str = "color", *, marks: Sequence["Mark"
         x, y, radius = _centre_and_radius(space)
         x, y = frame.point(x, y)
         # The label sits near the top of the space, clear of a coin in its middle.
-        items.append(Text((x, y + max(radius - label_mm * 1.3, label_mm * 0.2)), space.name, label_mm, "middle", colours.label, bold=True))
+        baseline = y + max(radius - label_mm * 1.3, label_mm * 0.2)
+        items.append(Text((x, baseline), space.name, label_mm, "middle", colours.label, bold=True))
         size = space.properties.get("region_size")
         if size is not None and space.region not in shown_regions:
+            # One badge per region, beside the label of its first space: the region's size.
             shown_regions.add(space.region)
             badge = label_mm * 0.75
-            by = y - max(radius - badge * 1.6, badge)
-            items.append(Circle((x, by), badge, Style(fill="#ffffff", stroke=colours.space_stroke, stroke_mm=0.3)))
-            items.append(Text((x, by - badge * 0.45), str(size), badge * 1.3, "middle", colours.label, bold=True))
+            bx = x + text_width_mm(space.name, label_mm, bold=True) / 2 + badge * 1.6
+            by = baseline + label_mm * 0.35
+            items.append(Circle((bx, by), badge, Style(fill="#ffffff", stroke=colours.space_stroke, stroke_mm=0.3)))
+            items.append(Text((bx, by - badge * 0.45), str(size), badge * 1.3, "middle", colours.label, bold=True))
     if marks:
         items += mark_items(layout, frame, marks, players)
     return items
