@@ -332,3 +332,29 @@ def test_the_rule_sheet_example_is_a_real_game_that_replays():
         board = sum(r["points"][player] for r in example["regions"])
         assert board + example["bank"][player] == example["total"][player] == replayed.result.score[player]
     assert any(r["doubled"] for r in example["regions"])
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_random_games_round_trip_their_notation_and_replay(seed):
+    rules = CoinAgeRules(coinage.build("terraces"), {})
+    rng = random.Random(seed)
+    state = rules.initial_state()
+    moves = []
+    while not rules.is_over(state) and len(moves) < 200:
+        rules.begin_turn(state, rng)
+        turn = rng.choice(rules.legal_moves(state))
+        text = rules.move_text(state, turn)
+        assert rules.parse_move(state, text) == turn
+        moves.append(text)
+        rules.apply(state, turn)
+        # coins are neither made nor lost: 10 each, on the map or in a bank
+        on_map = sum(len(s) for s in state.stacks)
+        assert on_map + sum(map(sum, state.banks)) == 20
+        assert all(all(a[0] > b[0] for a, b in zip(s, s[1:])) for s in state.stacks)  # ranks fall upward
+    replayed = replay(rules, moves)
+    assert replayed.error is None and replayed.state.key() == state.key()
