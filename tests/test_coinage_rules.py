@@ -358,3 +358,14 @@ def test_random_games_round_trip_their_notation_and_replay(seed):
         assert all(all(a[0] > b[0] for a, b in zip(s, s[1:])) for s in state.stacks)  # ranks fall upward
     replayed = replay(rules, moves)
     assert replayed.error is None and replayed.state.key() == state.key()
+
+
+def test_the_quick_evaluation_agrees_with_the_score():
+    rules = CoinAgeRules(coinage.build("classic"), {})
+    rng = random.Random(5)
+    state = rules.initial_state()
+    while not rules.is_over(state):
+        rules.begin_turn(state, rng)
+        rules.apply(state, rng.choice(rules.legal_moves(state)))
+        total = rules.scores(state)["total"]
+        assert rules.evaluate(state, "heads") == total["heads"] - total["tails"] == -rules.evaluate(state, "tails")

@@ -427,8 +427,23 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         return Result(winner if state.ended else None, total, reason, finished=state.ended is not None)
 
     def evaluate(self, state: CoinAgeState, player: str) -> float:
-        total = self.scores(state)["total"]
-        return float(total[player] - total[self.other(player)])
+        """The score difference for ``player`` (the same sums as :meth:`scores`, lean)."""
+        total = [sum(state.banks[0]), sum(state.banks[1])]
+        stacks = state.stacks
+        for members in self.regions:
+            points, held = [0, 0], [0, 0]
+            for space in members:
+                stack = stacks[space]
+                if stack:
+                    rank, owner = stack[-1]
+                    points[owner] += VALUES[rank]
+                    held[owner] += 1
+            if held[0] != held[1]:
+                points[0 if held[0] > held[1] else 1] *= 2
+            total[0] += points[0]
+            total[1] += points[1]
+        me = PLAYERS.index(player)
+        return float(total[me] - total[1 - me])
 
     # -- showing ---------------------------------------------------------------------------------
     def marks(self, state: CoinAgeState) -> list[Mark]:
