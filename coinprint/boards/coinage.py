@@ -53,6 +53,8 @@ FIT_MARGIN_MM = 1.0
 MAX_COLOURS = 4
 BUILTIN_MAPS = ("classic", "terraces", "steps", "patchwork")
 MAP_NAMES = BUILTIN_MAPS + ("random",)
+DEFAULT_REGIONS = "4-3-2-1"
+"""Region sizes of a random map when none are given (the classic map's)."""
 
 
 @dataclass(frozen=True)
@@ -474,11 +476,10 @@ def _assemble(faces, labels, regions, reference, card: str | None, params: dict,
 
 def build(map_name: str = "classic", *, regions: str | Sequence[int] | None = None, seed: int | None = None,
           card: str | None = None) -> Layout:
-    """Any Coin Age map: a built-in one by name, or ``random`` with ``regions`` and ``seed``."""
+    """Any Coin Age map: a built-in one by name, or ``random`` with ``regions`` (default
+    4-3-2-1) and ``seed`` (default 0)."""
     if map_name == "random":
-        if regions is None:
-            raise UsageError("a random map needs region sizes, e.g. --regions 4,3,2,1")
-        return build_random(regions, 0 if seed is None else seed, card)
+        return build_random(DEFAULT_REGIONS if regions is None else regions, 0 if seed is None else seed, card)
     if regions is not None or seed is not None:
         raise UsageError(f"--regions and --seed are for --map random; the {map_name} map is fixed")
     return build_builtin(map_name, card)

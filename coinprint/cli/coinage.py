@@ -13,7 +13,7 @@ _MAPS = ["classic", "terraces", "steps", "patchwork", "random"]
 @board.command("coinage")
 @click.option("--map", "map_name", type=click.Choice(_MAPS), default="classic", show_default=True,
               help="A built-in map, or random (with --regions and --seed).")
-@click.option("--regions", default=None, metavar="SIZES", help="Random maps: region sizes, e.g. 4,3,2,1 (6 to 20 spaces in all).")
+@click.option("--regions", default=None, metavar="SIZES", help="Random maps: region sizes, e.g. 3,3,2,2 (6 to 20 spaces in all; default 4,3,2,1).")
 @click.option("--seed", default=None, type=int, help="Random maps: the seed (same seed, same map; default 0).")
 @click.option("--card", default=None, metavar="a6|poker|credit|WxH",
               help="Card size (default: A6, larger for more than 10 spaces, so a quarter fits every space).")
