@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from coinprint.render.board import Frame, mark_items, space_items
 from coinprint.render.pages import Sheet
-from coinprint.render.scene import Circle, Group, Item, Path, Scene, Style, Text, translate
+from coinprint.render.scene import Circle, Group, Item, Path, Scene, Style, Text, polyline, translate
 from coinprint.render.style import palette
 from coinprint.units import PaperSize, coin, format_mm
 
@@ -73,7 +73,7 @@ def card_items(layout: "Layout", style: str = "color", *, marks: Sequence["Mark"
 
 
 def _region_outlines(layout: "Layout", frame: Frame, stroke: str, width_mm: float) -> list[Item]:
-    """Each region's outline as closed rings (closed paths, so the SVG backend keeps them)."""
+    """Each region's outline as closed rings (holes included), drawn thick."""
     import shapely
 
     regions: dict[str, list] = {}
@@ -87,12 +87,6 @@ def _region_outlines(layout: "Layout", frame: Frame, stroke: str, width_mm: floa
             for ring in [polygon.exterior, *polygon.interiors]:
                 items.append(Path((frame.ring(ring.coords),), style))
     return items
-
-
-def _line(points: list[tuple[float, float]], style: Style) -> Path:
-    """An open line drawn as a closed path that runs there and back (the SVG backend merges
-    open paths into one empty shape, so they must not be open)."""
-    return Path((tuple(points + points[-2:0:-1]),), style)
 
 
 def card_scene(layout: "Layout", style: str = "color") -> Scene:
@@ -140,10 +134,10 @@ def cards_scene(layout: "Layout", style: str, columns: int, rows: int, turned: b
     cut = Style(stroke="#000000", stroke_mm=0.2, dash_mm=(2.0, 1.0))
     for column in range(columns + 1):
         x = pad + column * w
-        scene.add(_line([(x, 0.0), (x, scene.height_mm)], cut))
+        scene.add(polyline([(x, 0.0), (x, scene.height_mm)], cut))
     for row in range(rows + 1):
         y = pad + row * h
-        scene.add(_line([(0.0, y), (scene.width_mm, y)], cut))
+        scene.add(polyline([(0.0, y), (scene.width_mm, y)], cut))
     return scene
 
 
@@ -174,7 +168,12 @@ def board_sheet(layout: "Layout", style: str = "color", *, paper: PaperSize | No
         "Cut along the dashed lines. The number in a white circle is the size of its region (spaces in it).",
         f"A {quarter.title} is {format_mm(quarter.diameter_mm)} across.",
     ]
-    return Sheet(scene, "Coin Age map card", lines, footprint=None, rotatable=False)
+    w, h = (card[1], card[0]) if turned else card
+    pieces = [
+        (CUT_MARK_MM + c * w, CUT_MARK_MM + r * h, CUT_MARK_MM + (c + 1) * w, CUT_MARK_MM + (r + 1) * h)
+        for r in range(rows) for c in range(columns)
+    ]
+    return Sheet(scene, "Coin Age map card", lines, footprint=None, rotatable=False, pieces=pieces)
 
 
 # -- the rule sheet ----------------------------------------------------------------------------------
