@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from coinprint.boards.checks import Problem, common_problems
 from coinprint.errors import UsageError
@@ -51,6 +51,11 @@ FIT_COIN = "quarter"
 FIT_MARGIN_MM = 1.0
 """A space must hold a quarter with this much room all round (inscribed radius ≥ r + margin)."""
 MAX_COLOURS = 4
+
+XY = tuple[float, float]
+Segment = tuple[XY, XY]
+Box = tuple[float, float, float, float]
+"""(minx, miny, maxx, maxy) in mm."""
 BUILTIN_MAPS = ("classic", "terraces", "steps", "patchwork")
 MAP_NAMES = BUILTIN_MAPS + ("random",)
 DEFAULT_REGIONS = "4-3-2-1"
@@ -108,7 +113,7 @@ def default_card(spaces: int) -> PaperSize:
     return PaperSize(f"{width:g}x{height:g}mm", width, height)
 
 
-def map_box(card: PaperSize) -> tuple[float, float, float, float]:
+def map_box(card: PaperSize) -> Box:
     """The map area on a landscape card: (minx, miny, maxx, maxy) in mm."""
     long, short = card.height_mm, card.width_mm
     return (CARD_MARGIN_MM, CARD_MARGIN_MM, long - CARD_MARGIN_MM, short - CARD_MARGIN_MM)
@@ -127,7 +132,7 @@ def fit_radius(coin_name: str = FIT_COIN) -> float:
 
 
 # -- the planar network: straight partition → wobbly faces -----------------------------------------
-def _noded_segments(lines: "shapely.Geometry") -> list[tuple[tuple[float, float], tuple[float, float]]]:
+def _noded_segments(lines: "shapely.Geometry") -> list[Segment]:
     """The line network split at every crossing, as 2-point segments in a stable order."""
     import shapely
 
@@ -141,13 +146,13 @@ def _noded_segments(lines: "shapely.Geometry") -> list[tuple[tuple[float, float]
     return sorted(segments)
 
 
-def _on_box(point: tuple[float, float], box: Sequence[float]) -> tuple[bool, bool]:
+def _on_box(point: XY, box: Box) -> tuple[bool, bool]:
     """Whether ``point`` lies on a vertical / horizontal side of ``box``."""
     x, y = point
     return (abs(x - box[0]) < 1e-6 or abs(x - box[2]) < 1e-6, abs(y - box[1]) < 1e-6 or abs(y - box[3]) < 1e-6)
 
 
-def _jitter_nodes(segments, box, amount: float, rng: random.Random) -> dict:
+def _jitter_nodes(segments: list[Segment], box: Box, amount: float, rng: random.Random) -> dict[XY, XY]:
     """A new place for every node: inner nodes move freely by up to ``amount``, nodes on
     the card edge slide along it, corners stay."""
     nodes = sorted({p for s in segments for p in s})
@@ -160,7 +165,7 @@ def _jitter_nodes(segments, box, amount: float, rng: random.Random) -> dict:
     return moved
 
 
-def _wobble(a, b, amplitude: float, rng: random.Random) -> list[tuple[float, float]]:
+def _wobble(a: XY, b: XY, amplitude: float, rng: random.Random) -> list[XY]:
     """A hand-drawn-looking line from ``a`` to ``b``: two smooth random waves across the
     line, fading to nothing at both ends."""
     length = math.dist(a, b)
@@ -184,7 +189,7 @@ def _faces(lines: "shapely.Geometry") -> list["shapely.Polygon"]:
 
 
 def organic_faces(
-    base_lines: "shapely.Geometry", box: Sequence[float], cells: int, rng: random.Random,
+    base_lines: "shapely.Geometry", box: Box, cells: int, rng: random.Random,
     jitter: float, amplitude: float,
 ) -> list["shapely.Polygon"] | None:
     """Wobbly faces for the straight partition ``base_lines`` (which includes the box
@@ -219,7 +224,7 @@ def organic_faces(
 
 
 # -- built-in maps ------------------------------------------------------------------------------------
-def _rows_lines(spec: RowsMap, box: Sequence[float]) -> "shapely.Geometry":
+def _rows_lines(spec: RowsMap, box: Box) -> "shapely.Geometry":
     import shapely
 
     x0, y0, x1, y1 = box
@@ -237,7 +242,7 @@ def _rows_lines(spec: RowsMap, box: Sequence[float]) -> "shapely.Geometry":
     return shapely.MultiLineString([list(line.coords) for line in lines])
 
 
-def _fits(faces, need: float) -> bool:
+def _fits(faces: Sequence["shapely.Polygon"], need: float) -> bool:
     return all(inscribed_radius(face) >= need for face in faces)
 
 
@@ -284,7 +289,7 @@ def parse_regions(text: str | Sequence[int]) -> list[int]:
     return sizes
 
 
-def _relaxed_points(count: int, box: Sequence[float], rng: random.Random) -> list[tuple[float, float]]:
+def _relaxed_points(count: int, box: Box, rng: random.Random) -> list[XY]:
     """Well-spread points: best-candidate sampling, then three Lloyd steps."""
     import shapely
 
@@ -307,7 +312,7 @@ def _relaxed_points(count: int, box: Sequence[float], rng: random.Random) -> lis
     return points
 
 
-def _voronoi_lines(points, box) -> "shapely.Geometry":
+def _voronoi_lines(points: Sequence[XY], box: Box) -> "shapely.Geometry":
     import shapely
 
     area = shapely.box(*box)
@@ -316,7 +321,7 @@ def _voronoi_lines(points, box) -> "shapely.Geometry":
     return shapely.union_all([inside, area.exterior])
 
 
-def _short_edges(lines, box, minimum: float) -> bool:
+def _short_edges(lines: "shapely.Geometry", box: Box, minimum: float) -> bool:
     """Whether any inner edge of the straight partition is shorter than ``minimum``."""
     for a, b in _noded_segments(lines):
         on_edge = any(x and y for x, y in zip(_on_box(a, box), _on_box(b, box)))
@@ -390,7 +395,7 @@ def build_random(regions: str | Sequence[int], seed: int, card: str | None = Non
     raise UsageError(f"no map with regions {'-'.join(map(str, sizes))} was found for seed {seed}; try another seed")
 
 
-def _reading_labels(faces, box) -> list[str]:
+def _reading_labels(faces: Sequence["shapely.Polygon"], box: Box) -> list[str]:
     """Labels in reading order: rows (letters from the top) by centroid height, then numbers
     from the left."""
     rows = max(1, round(math.sqrt(len(faces) * (box[3] - box[1]) / (box[2] - box[0]))))
@@ -435,7 +440,8 @@ def colour_regions(regions: Sequence[str], touching: Iterable[tuple[str, str]], 
     return dict(colour) if place(0) else None
 
 
-def _assemble(faces, labels, regions, reference, card: str | None, params: dict, seed: int | None) -> Layout:
+def _assemble(faces: Sequence["shapely.Polygon"], labels: list[str], regions: list[str], reference: Box,
+              card: str | None, params: dict[str, Any], seed: int | None) -> Layout:
     """The layout: faces stretched from the reference box to ``card``'s map box, labelled,
     coloured by region, with the card outline as a feature."""
     import shapely
