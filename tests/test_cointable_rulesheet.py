@@ -11,7 +11,7 @@ import pytest
 from coinprint.cli import main
 from coinprint.errors import CoinprintError
 from coinprint.render.board import SIDE_COLOURS
-from coinprint.render.cointable_rules import example_scene
+from coinprint.kit.cointable import example_scene
 from coinprint.render.document import load_template
 from coinprint.render.scene import Circle
 

@@ -48,18 +48,12 @@ def board_coinage(map_name, regions, seed, card, copies, paper, style, margin, o
 @click.option("-o", "--output", "output", default=None, metavar="PATH", help="Output PDF file or folder (default: output/).")
 def rules_coinage(lang, paper, output) -> None:
     """The Coin Age rule sheet as a PDF (set-up, turn table, scoring example, our readings)."""
-    from coinprint.boards.coinage import build
-    from coinprint.fileio import write_atomic
-    from coinprint.games.coinage import sheet_example
-    from coinprint.kit import resolve_output
-    from coinprint.render.coinage import rule_sheet_pages
-    from coinprint.render.pdf import pages_to_pdf
+    from coinprint.kit import write_pages
+    from coinprint.kit.coinage import rule_sheet_pages
     from coinprint.units import paper_size
 
-    path, _ = resolve_output(output, "pdf", f"coinage-rules-{lang}", formats=("pdf",))
-    layout = build("classic")
-    pages = rule_sheet_pages(lang, paper_size(paper), layout, sheet_example(layout))
-    written = write_atomic(path, pages_to_pdf(pages, title="Coin Age rules", keywords={"game": "coinage", "lang": lang}))
+    pages = rule_sheet_pages(paper_size(paper), lang)
+    written = write_pages(pages, output, f"coinage-rules-{lang}", title="Coin Age rules", keywords={"game": "coinage", "lang": lang})
     click.echo(f"wrote {written}")
 
 

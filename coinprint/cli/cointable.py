@@ -70,10 +70,8 @@ def rules_cointable(paper, size, supply, output, fmt) -> None:
     """The Coin Table rule sheet (PDF): the rules, two example positions, the move notation."""
     from coinprint.boards.cointable import MAX_SIDE, MIN_SIDE
     from coinprint.errors import UsageError
-    from coinprint.fileio import write_atomic
-    from coinprint.kit import resolve_output
-    from coinprint.render.cointable_rules import rule_sheet_pages
-    from coinprint.render.pdf import pages_to_pdf
+    from coinprint.kit import resolve_output, write_pages
+    from coinprint.kit.cointable import rule_sheet_pages
     from coinprint.units import paper_size
 
     if not MIN_SIDE <= size <= MAX_SIDE:
@@ -82,4 +80,4 @@ def rules_cointable(paper, size, supply, output, fmt) -> None:
         raise UsageError(f"--supply must be at least 1, not {supply}")
     path, _ = resolve_output(output, fmt, "cointable-rules", ("pdf",))
     pages = rule_sheet_pages(paper_size(paper), supply=supply, side=size)
-    click.echo(f"wrote {write_atomic(path, pages_to_pdf(pages, title='Coin Table rules'))}")
+    click.echo(f"wrote {write_pages(pages, str(path), 'cointable-rules', title='Coin Table rules', keywords={'game': 'cointable'})}")

@@ -43,9 +43,9 @@ def board_flick(sides, width, goal_coin, score_coin, coins, players, paper, styl
               help="Output PDF file, or a folder for flick-rules.pdf (default: output/).")
 def rules_flick(paper, lang, output) -> None:
     """The Flick rule sheet (PDF): the rules in our words, penalties A–H, the examples drawn."""
-    from coinprint.fileio import write_atomic
-    from coinprint.kit import resolve_output
-    from coinprint.render.flick import rule_sheet_pdf
+    from coinprint.kit import write_pages
+    from coinprint.render.flick import rule_sheet_pages
+    from coinprint.units import paper_size
 
-    path, _ = resolve_output(output, None, "flick-rules", formats=("pdf",))
-    click.echo(f"wrote {write_atomic(path, rule_sheet_pdf(paper, lang))}")
+    pages = rule_sheet_pages(paper_size(paper), lang)
+    click.echo(f"wrote {write_pages(pages, output, 'flick-rules', title='Flick — rules', keywords={'game': 'flick', 'lang': lang})}")

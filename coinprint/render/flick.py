@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Sequence
 from coinprint.render.board import Frame
 from coinprint.render.scene import Circle, Item, Path, Scene, Style, Text, polygon, polyline
 from coinprint.render.style import palette
-from coinprint.units import coin
+from coinprint.units import PaperSize, coin
 
 if TYPE_CHECKING:
     from coinprint.layout import Feature, Layout, Mark
@@ -228,13 +228,12 @@ def example_figures(layout: "Layout", template: dict) -> dict[str, Scene]:
     return figures
 
 
-def rule_sheet_pages(paper: str = "a4", lang: str = "en") -> list[Scene]:
+def rule_sheet_pages(paper: PaperSize, lang: str = "en") -> list[Scene]:
     """The rule sheet as pages: the template's text, the mat and the example diagrams."""
     from coinprint.boards.flick import build
     from coinprint.render.document import blocks_from_json, layout_document
-    from coinprint.units import format_mm, paper_size
+    from coinprint.units import format_mm
 
-    sheet = paper_size(paper)
     template = rule_sheet_template(lang)
     layout = build()
     params = layout.params
@@ -245,14 +244,7 @@ def rule_sheet_pages(paper: str = "a4", lang: str = "en") -> list[Scene]:
     }
     figures = {"mat": mat_scene(layout), **example_figures(layout, template)}
     blocks = blocks_from_json(template["blocks"], values=values, figures=figures, source=f"flick.{lang}.json")
-    return layout_document(blocks, sheet, title=template.get("title", "Flick"))
-
-
-def rule_sheet_pdf(paper: str = "a4", lang: str = "en") -> bytes:
-    """The rule sheet as PDF bytes."""
-    from coinprint.render.pdf import pages_to_pdf
-
-    return pages_to_pdf(rule_sheet_pages(paper, lang), title="Flick — rules", keywords={"game": "flick"})
+    return layout_document(blocks, paper, title=template.get("title", "Flick"))
 
 
 # -- a position ------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""The Coin Table rule sheet: the text of ``templates/cointable.<lang>.json`` flowed onto
-pages by :mod:`coinprint.render.document`, with example positions drawn from move lists.
+"""The Coin Table kit: the rule sheet (the text of ``templates/cointable.<lang>.json``
+flowed onto pages by :mod:`coinprint.render.document`, with example positions drawn from
+move lists) and the standard board.
 
 The template holds everything a reader sees: the blocks, and for each figure a board, the
 moves that lead to the position, and its caption. The moves are replayed by the rules
@@ -13,8 +14,19 @@ from typing import TYPE_CHECKING, Any
 from coinprint.errors import CoinprintError
 
 if TYPE_CHECKING:
+    from coinprint.kit import PrintSettings
     from coinprint.render.scene import Scene
     from coinprint.units import PaperSize
+
+
+def kit_pages(settings: "PrintSettings", lang: str = "en") -> list["Scene"]:
+    """The rule sheet, then the standard board tiled on the kit's paper."""
+    from coinprint.boards.cointable import build
+    from coinprint.kit import board_pages
+    from coinprint.render.cointable import board_sheet
+
+    layout = build()
+    return rule_sheet_pages(settings.paper, lang) + board_pages(layout, board_sheet(layout, settings.style), settings)
 
 
 def rule_sheet_pages(paper: "PaperSize", lang: str = "en", supply: int = 100, side: int = 5) -> list["Scene"]:
