@@ -80,7 +80,8 @@ def validate_layout(path: str) -> int:
     if bad:
         click.echo(f"{path}: invalid {layout.game} layout: {len(bad)} problem(s)")
         return 1
-    click.echo(f"{path}: valid {layout.game} layout with {len(layout)} spaces")
+    counted = f"{len(layout)} spaces" if layout.spaces else f"{len(layout.features)} features"
+    click.echo(f"{path}: valid {layout.game} layout with {counted}")
     return 0
 
 
