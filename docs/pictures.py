@@ -8,25 +8,34 @@ Every picture is made by coinprint itself, so the README shows what users get.
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-PICTURES = [
-    ["board", "cointable", "--size", "5", "-o", "docs/images/cointable-board.svg"],
-]
+
+def coinprint(*args: str) -> None:
+    from coinprint.cli import main
+
+    try:
+        main(list(args))
+    except SystemExit as done:
+        if done.code:
+            raise
 
 
 def main() -> None:
-    from coinprint.cli import main as coinprint
-
-    for args in PICTURES:
-        try:
-            coinprint(args)
-        except SystemExit as done:
-            if done.code:
-                raise
+    images = "docs/images"
+    coinprint("board", "cointable", "-o", f"{images}/cointable-board.svg")
+    coinprint("board", "coinage", "--map", "classic", "-o", f"{images}/coinage-classic.svg")
+    coinprint("board", "coinage", "--map", "random", "--regions", "3,3,2,2", "--seed", "5", "-o", f"{images}/coinage-random.svg")
+    coinprint("board", "mapgame", "--seed", "3", "-o", f"{images}/mapgame-3.svg")
+    coinprint("board", "flick", "-o", f"{images}/flick-mat.svg")
+    with tempfile.TemporaryDirectory() as games:
+        coinprint("play", "cointable", "--size", "4", "--heads", "greedy", "--tails", "greedy", "--games", "1",
+                  "--seed", "7", "-o", games)
+        coinprint("validate", "game", f"{games}/cointable-7.json", "--svg", f"{images}/cointable-position.svg")
 
 
 if __name__ == "__main__":
