@@ -224,6 +224,19 @@ def build(
     return Layout(GAME, spaces, meta=meta)
 
 
+def circle_radius_mm(coins: Sequence[str] = DEFAULT_COINS) -> float:
+    """Radius of country 1, the circle, for these coins."""
+    return round((max(coin(name).radius_mm for name in coins) + COIN_MARGIN_MM) * 1.3, 4)
+
+
+def blank_layout(coins: Sequence[str] = DEFAULT_COINS) -> Layout:
+    """A map with only country 1, the circle: what players start drawing from."""
+    ring = _circle(circle_radius_mm(coins))
+    space = Space("c1", (tuple(ring + [ring[0]]),), label="1", order=1, properties={"color": 0})
+    names = [coin(name).name for name in coins]
+    return Layout(GAME, [space], meta={"params": {"countries": 1, "coins": {"O": names[0], "X": names[1]}}})
+
+
 def layout_name(layout: Layout) -> str:
     """The built-in name that rebuilds ``layout`` (``mapgame:countries=21,seed=3``)."""
     params = layout.params
@@ -261,7 +274,7 @@ def grow(params: MapParams, stats: GrowthStats) -> tuple[list[list[Point]], list
     rng = random.Random(params.seed)
     need = params.coin_radius_mm + COIN_MARGIN_MM
     frame = ONE_PAGE_FRAME_MM if params.countries <= ONE_PAGE_COUNTRIES else (1.0, 1.0)
-    circle = _circle(need * 1.3)
+    circle = _circle(circle_radius_mm(params.coins))
     steps: list[_Grown] = [_Grown(_Outline(np.asarray(circle), [0] * len(circle), frame), circle + [circle[0]], frozenset())]
     failures = [0]
     while len(steps) < params.countries:
