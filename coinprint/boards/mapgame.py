@@ -575,9 +575,7 @@ def check(layout: Layout) -> list[Problem]:
         where = ", ".join(f"({r.centroid.x:.1f}, {r.centroid.y:.1f})" for r in union.interiors)
         problems.append(Problem(None, f"{RULE_HOLE}: the map encloses {len(union.interiors)} hole(s) at {where}"))
     problems += _coin_problems(layout)
-    if problems:
-        return problems
-    return _replay_problems(layout)
+    return problems + _replay_problems(layout)
 
 
 def _order_problems(layout: Layout) -> list[Problem]:
