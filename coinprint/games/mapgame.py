@@ -133,7 +133,8 @@ class MapRules(Rules[MapState, MapMove]):
             state.coins[rival] = move.send
         state.coins[player] = move.to
         previous = state.owner[move.to]
-        if previous != player:
+        # Claim an unclaimed country; a capture also takes over the opponent's claim.
+        if previous is None or (move.send is not None and previous != player):
             if previous is not None:
                 state.claimed[previous] -= 1
             state.owner[move.to] = player
