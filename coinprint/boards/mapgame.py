@@ -47,6 +47,8 @@ COIN_MARGIN_MM = 1.0
 MIN_VISIBLE_BORDER_MM = 2.0
 """The generator never makes a border shorter than this (a player must see it is a border)."""
 CIRCLE_POINTS = 72
+BEND_WINDOW = 5
+"""Outline points over which the generator measures how the outline bends."""
 ARC_SPACING_MM = 2.5
 """Rough distance between the points of an arc: smooth in print, small polygons."""
 TRIES_PER_STEP = 60
@@ -123,27 +125,71 @@ class _Outline:
     the next country reuses them.
     """
 
-    def __init__(self, points: "numpy.ndarray", owners: list[int], frame: tuple[float, float]) -> None:
+    def __init__(
+        self, points: "numpy.ndarray", owners: list[int], frame: tuple[float, float], closed: "numpy.ndarray | None" = None
+    ) -> None:
         import numpy as np
         import shapely
 
         self.points = points
         self.owners = owners
         self.count = len(points)
-        self.doubled = np.concatenate((points, points))  # a stretch may run past the end
-        self.owners_doubled = owners + owners
-        steps = np.roll(points, -1, axis=0) - points
+        # Three laps of the outline: a stretch round point k of the middle lap may run past
+        # either end of the list.
+        self.doubled = np.concatenate((points, points, points))
+        self.owners_doubled = owners * 3
+        ends = np.concatenate((points[1:], points[:1]))
+        steps = ends - points
         self.steps = steps
+        self.low = np.minimum(points, ends)  # each edge's bounding box
+        self.high = np.maximum(points, ends)
         self.step_length2 = np.maximum((steps * steps).sum(axis=1), 1e-12)
         edges = np.sqrt(self.step_length2)
-        self.edges_doubled = np.concatenate((edges, edges))
+        self.edges_doubled = np.concatenate((edges, edges, edges))
         self.travelled = np.concatenate(([0.0], np.cumsum(self.edges_doubled)))
         # Start near the middle of the map: the map grows round and compact.
         radii = np.hypot(points[:, 0] / frame[0], points[:, 1] / frame[1]) * frame[1]
-        weights = 1.0 / (1.0 + ((radii - radii.min()) / 40.0) ** 2)
-        self.weights = np.cumsum(weights)
+        self.weights = 1.0 / (1.0 + ((radii - radii.min()) / 40.0) ** 2)
+        # Skip the hollows (where the outline turns clockwise, summed over ~10 mm): a coin
+        # seldom fits in there.
+        following = np.concatenate((steps[1:], steps[:1]))
+        turn = (steps[:, 0] * following[:, 1] - steps[:, 1] * following[:, 0]) / self.step_length2
+        window = np.ones(BEND_WINDOW)
+        bend = np.convolve(np.concatenate((turn[-BEND_WINDOW:], turn, turn[:BEND_WINDOW])), window, "same")[BEND_WINDOW:-BEND_WINDOW]
+        self.weights[bend < 0.05] = 0.0
+        # Points found without room on an earlier outline stay without room: the map only grows.
+        self.closed = np.zeros(self.count, dtype=bool) if closed is None else closed
+        self.weights[self.closed] = 0.0
+        self.cumulative = np.cumsum(self.weights)
         self.polygon = shapely.polygons(points)
         shapely.prepare(self.polygon)
+
+    def pick(self, rng: random.Random) -> int | None:
+        """A point of the outline to grow from (the middle of the map first); None when no
+        point is left."""
+        import numpy as np
+
+        total = float(self.cumulative[-1])
+        if total <= 1e-12:
+            return None
+        return min(int(np.searchsorted(self.cumulative, rng.random() * total)), self.count - 1)
+
+    def close(self, index: int, spread: int = 12) -> None:
+        """Stop growing from around point ``index``: it has no room for a coin."""
+        import numpy as np
+
+        near = [(index + k) % self.count for k in range(-spread, spread + 1)]
+        self.weights[near] = 0.0
+        self.closed[near] = True
+        self.cumulative = np.cumsum(self.weights)
+
+    def normal(self, index: int) -> "numpy.ndarray":
+        """The outward unit normal at point ``index`` (the map lies left of its anticlockwise
+        outline, so "out" is to the right of the way it runs)."""
+        import numpy as np
+
+        tangent = self.points[(index + 2) % self.count] - self.points[(index - 2) % self.count]
+        return np.array([tangent[1], -tangent[0]]) / max(float(np.hypot(*tangent)), 1e-9)
 
     def distances(self, spots: "numpy.ndarray", cap: float) -> "numpy.ndarray":
         """Distance from each of ``spots`` (k × 2) to the outline, or ``cap`` where it is
@@ -151,10 +197,8 @@ class _Outline:
         import numpy as np
 
         low, high = spots.min(axis=0) - cap, spots.max(axis=0) + cap
-        ends = self.points + self.steps
         near = np.flatnonzero(
-            (np.minimum(self.points[:, 0], ends[:, 0]) <= high[0]) & (np.maximum(self.points[:, 0], ends[:, 0]) >= low[0])
-            & (np.minimum(self.points[:, 1], ends[:, 1]) <= high[1]) & (np.maximum(self.points[:, 1], ends[:, 1]) >= low[1])
+            (self.low[:, 0] <= high[0]) & (self.high[:, 0] >= low[0]) & (self.low[:, 1] <= high[1]) & (self.high[:, 1] >= low[1])
         )
         if not len(near):
             return np.full(len(spots), cap)
@@ -303,19 +347,35 @@ def _circle(radius: float) -> list[Point]:
 def _try_arc(
     outline: _Outline, new: int, max_neighbours: int, need: float, frame: tuple[float, float], rng: random.Random, stats: GrowthStats
 ) -> _Grown | None:
-    """One attempt at the next country (index ``new``); None when this arc is rejected."""
+    """One attempt at the next country (index ``new``); None when this arc is rejected.
+
+    First a spot for the coin just outside the outline, then the stretch of outline around
+    it, then the arc round the spot. A point of the outline with no room for a coin is not
+    tried again on this outline.
+    """
     import numpy as np
 
     stats.arcs_tried += 1
     count = outline.count
-    start = min(int(np.searchsorted(outline.weights, rng.random() * outline.weights[-1])), count - 1)
-    wanted = rng.uniform(1.4, 3.4) * need
-    end = int(np.searchsorted(outline.travelled, outline.travelled[start] + wanted))
-    if end >= start + count - 2:
+    mouth = outline.pick(rng)
+    if mouth is None:
+        stats.reject("no room")
+        return None
+    normal = outline.normal(mouth)
+    centre = _coin_spot(outline, outline.points[mouth], normal, need + 0.2, rng.randrange(3))
+    if centre is None or (frame != (1.0, 1.0) and np.hypot(centre[0] / frame[0], centre[1] / frame[1]) * min(frame) > min(frame) - need):
+        outline.close(mouth)
+        stats.reject("no coin spot")
+        return None
+    wanted, share = rng.uniform(1.4, 3.4) * need, rng.uniform(0.35, 0.65)
+    middle = mouth + count  # in the middle lap, so the stretch may start before it
+    first = int(np.searchsorted(outline.travelled, outline.travelled[middle] - wanted * share))
+    end = int(np.searchsorted(outline.travelled, outline.travelled[middle] + wanted * (1 - share)))
+    if end - first >= count - 2:
         stats.reject("stretch")
         return None
     owners, edges = outline.owners_doubled, outline.edges_doubled
-    first, end = _trim_stretch(owners, edges, start, end)
+    first, end = _trim_stretch(owners, edges, first, end)
     if first is None:
         stats.reject("short border")
         return None
@@ -325,9 +385,9 @@ def _try_arc(
         stats.reject("neighbours")
         return None
     stretch = outline.doubled[first : end + 1]
-    arc = _hand_drawn_arc(outline, stretch, need, rng)
+    arc = _hand_drawn_arc(stretch, centre, normal, need, rng)
     if arc is None:
-        stats.reject("coin")
+        stats.reject("arc near coin")
         return None
     if frame != (1.0, 1.0) and np.hypot(arc[:, 0] / frame[0], arc[:, 1] / frame[1]).max() > 1.0:
         stats.reject("frame")
@@ -339,11 +399,15 @@ def _try_arc(
     if not _arc_clear(outline, arc, stats):
         return None
     # The new outline: from B round the old outline to A, then the arc from A to B.
+    first, end = first % count, end % count
+    if end < first:
+        end += count
     new_points = np.concatenate((outline.doubled[end : first + count + 1], arc[1:-1]))
     new_owners = owners[end : first + count] + [new] * (len(arc) - 1)
-    ring_points = [(float(x), float(y)) for x, y in country[::-1]]  # anticlockwise for GeoJSON
+    closed = np.concatenate((np.tile(outline.closed, 3)[end : first + count + 1], np.zeros(len(arc) - 2, dtype=bool)))
+    ring_points = [tuple(p) for p in country[::-1].tolist()]  # anticlockwise for GeoJSON
     ring_points.append(ring_points[0])
-    return _Grown(_Outline(new_points, new_owners, frame), ring_points, neighbours)
+    return _Grown(_Outline(new_points, new_owners, frame, closed), ring_points, neighbours)
 
 
 def _trim_stretch(owners: list[int], edges: "numpy.ndarray", first: int, end: int) -> tuple[int | None, int]:
@@ -372,34 +436,19 @@ def _owner_runs(owners: Sequence[int], edges: "numpy.ndarray") -> list[tuple[int
     return runs
 
 
-def _hand_drawn_arc(outline: _Outline, stretch: "numpy.ndarray", need: float, rng: random.Random) -> "numpy.ndarray | None":
-    """A smooth, slightly wobbly arc from the stretch's first point to its last, round a spot
-    outside the map where the coin will lie. None when no such spot is found.
+def _hand_drawn_arc(
+    stretch: "numpy.ndarray", centre: "numpy.ndarray", outward: "numpy.ndarray", need: float, rng: random.Random
+) -> "numpy.ndarray | None":
+    """A smooth, slightly wobbly arc from the stretch's first point to its last, round the
+    coin's spot ``centre`` on the ``outward`` side; None if it would pass too near the spot.
 
-    The spot C sits off the middle of the stretch, at least ``need`` from the whole outline;
-    the arc goes round C the far way, never nearer to C than the nearer of its two ends, so
-    a disc of radius ``need`` about C lies inside the new country.
+    The spot is at least ``need`` from the whole outline and the arc never comes nearer to
+    it than ``need`` (plus the sag of a chord between arc points), so a disc of radius
+    ``need`` about the spot lies inside the new country.
     """
     import numpy as np
 
     a, b = stretch[0], stretch[-1]
-    chord = b - a
-    width = float(np.hypot(*chord))
-    if width < 0.8 * need:
-        return None
-    # Look for the coin's spot straight out from the middle of the stretch, else from a
-    # third of the way along either side (the map lies left of its anticlockwise outline,
-    # so "out" is to the right of the way it runs).
-    mouths, normals = [], []
-    for share in (0.5,):
-        mid = int(round(share * (len(stretch) - 1)))
-        tangent = stretch[min(mid + 2, len(stretch) - 1)] - stretch[max(mid - 2, 0)]
-        mouths.append(stretch[mid])
-        normals.append(np.array([tangent[1], -tangent[0]]) / max(float(np.hypot(*tangent)), 1e-9))
-    found = _coin_spot(outline, np.array(mouths), np.array(normals), need + 0.2, rng.uniform(0.0, 0.3 * need))
-    if found is None:
-        return None
-    centre, outward = found
     start_angle = math.atan2(a[1] - centre[1], a[0] - centre[0])
     end_angle = math.atan2(b[1] - centre[1], b[0] - centre[0])
     out_angle = math.atan2(outward[1], outward[0])
@@ -419,8 +468,8 @@ def _hand_drawn_arc(outline: _Outline, stretch: "numpy.ndarray", need: float, rn
     radius = body + (near_a - body) * _ease_out(t / reach) + (near_b - body) * _ease_out((1 - t) / reach)
     middle = np.sin(np.pi * t) ** 2
     radius = radius + middle * (body * stretchy * np.cos(2 * (angle - stretch_angle)) + ripple * np.sin(5 * np.pi * t + ripple_phase))
-    if radius.min() < need + 0.15:  # the coin needs need, the chords between points sag a little
-        return None
+    # Keep clear of the coin (need, plus the sag of a chord between arc points).
+    radius = np.maximum(radius, need + 0.2)
     arc = centre + np.column_stack((radius * np.cos(angle), radius * np.sin(angle)))
     arc = np.round(arc, 4) + 0.0
     arc[0], arc[-1] = a, b
@@ -435,32 +484,24 @@ def _ease_out(x: "numpy.ndarray") -> "numpy.ndarray":
     return 1.0 - x * x * (3.0 - 2.0 * x)
 
 
-SPOT_STEPS_MM = tuple(k * 1.5 for k in range(-4, 24))
+SPOT_STEPS_MM = tuple(k * 1.5 for k in range(-2, 16))
 """How far out from the outline (mm) the generator looks for a coin's spot."""
 
 
-def _coin_spot(
-    outline: _Outline, mouths: "numpy.ndarray", normals: "numpy.ndarray", room: float, extra: float
-) -> "tuple[numpy.ndarray, numpy.ndarray] | None":
-    """Out from each of ``mouths`` along its normal in turn: the first point outside the map
-    at least ``room`` from its outline, moved ``extra`` further, and that normal; None if
-    there is none."""
+def _coin_spot(outline: _Outline, mouth: "numpy.ndarray", normal: "numpy.ndarray", room: float, extra: int) -> "numpy.ndarray | None":
+    """Out from ``mouth`` along ``normal``: a point outside the map at least ``room`` from
+    its outline — the first such, or up to ``extra`` steps further; None if there is none."""
     import numpy as np
     import shapely
 
-    steps = np.asarray(SPOT_STEPS_MM)
-    for mouth, normal in zip(mouths, normals):
-        spots = mouth + normal * steps[:, None]
-        roomy = np.flatnonzero(outline.distances(spots, room) >= room)
-        if not len(roomy):
-            continue
-        outside = roomy[~shapely.contains_xy(outline.polygon, spots[roomy, 0], spots[roomy, 1])]
-        if not len(outside):
-            continue
-        spot = spots[int(outside[0])] + normal * extra  # the nearest the outline
-        if outline.distances(spot[None, :], room)[0] >= room:
-            return spot, normal
-    return None
+    spots = mouth + normal * np.asarray(SPOT_STEPS_MM)[:, None]
+    roomy = np.flatnonzero(outline.distances(spots, room) >= room)
+    if not len(roomy):
+        return None
+    outside = roomy[~shapely.contains_xy(outline.polygon, spots[roomy, 0], spots[roomy, 1])]
+    if not len(outside):
+        return None
+    return spots[int(outside[min(extra, len(outside) - 1)])]
 
 
 def _signed_area(ring: "numpy.ndarray") -> float:
@@ -468,7 +509,7 @@ def _signed_area(ring: "numpy.ndarray") -> float:
     import numpy as np
 
     x, y = ring[:, 0], ring[:, 1]
-    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
+    return 0.5 * float(np.dot(x[:-1], y[1:]) - np.dot(x[1:], y[:-1]) + x[-1] * y[0] - x[0] * y[-1])
 
 
 def _arc_clear(outline: _Outline, arc: "numpy.ndarray", stats: GrowthStats) -> bool:
