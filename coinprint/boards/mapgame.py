@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Sequence
 
 from coinprint.boards.checks import Problem, common_problems
@@ -46,11 +47,14 @@ COIN_MARGIN_MM = 1.0
 """Room the generator leaves around the coin on every side."""
 MIN_VISIBLE_BORDER_MM = 2.0
 """The generator never makes a border shorter than this (a player must see it is a border)."""
-CIRCLE_POINTS = 72
+CIRCLE_POINTS = 48
 BEND_WINDOW = 5
 """Outline points over which the generator measures how the outline bends."""
-ARC_SPACING_MM = 2.5
+ARC_SPACING_MM = 3.5
 """Rough distance between the points of an arc: smooth in print, small polygons."""
+ARCS_PER_SPOT = 2
+"""Arcs tried round one coin spot (the second over a shorter stretch) before looking for
+another spot."""
 TRIES_PER_STEP = 60
 """Failed arcs before the generator gives up on a step and backtracks one country."""
 ONE_PAGE_FRAME_MM = (92.0, 118.0)
@@ -174,7 +178,7 @@ class _Outline:
             return None
         return min(int(np.searchsorted(self.cumulative, rng.random() * total)), self.count - 1)
 
-    def close(self, index: int, spread: int = 12) -> None:
+    def close(self, index: int, spread: int = 6) -> None:
         """Stop growing from around point ``index``: it has no room for a coin."""
         import numpy as np
 
@@ -367,7 +371,39 @@ def _try_arc(
         outline.close(mouth)
         stats.reject("no coin spot")
         return None
-    wanted, share = rng.uniform(1.4, 3.4) * need, rng.uniform(0.35, 0.65)
+    wanted = rng.uniform(1.4, 3.4) * need
+    for attempt in range(ARCS_PER_SPOT):
+        found = _arc_round(outline, mouth, centre, normal, wanted, max_neighbours, need, frame, rng, stats)
+        if found is not None:
+            break
+        wanted *= 0.7  # a smaller country round the same spot is less in the way
+    else:
+        return None
+    first, end, stretch, arc, neighbours = found
+    owners = outline.owners_doubled
+    country = np.concatenate((stretch, arc[-2:0:-1]))
+    # The new outline: from B round the old outline to A, then the arc from A to B.
+    first, end = first % count, end % count
+    if end < first:
+        end += count
+    new_points = np.concatenate((outline.doubled[end : first + count + 1], arc[1:-1]))
+    new_owners = owners[end : first + count] + [new] * (len(arc) - 1)
+    closed = np.concatenate((np.tile(outline.closed, 3)[end : first + count + 1], np.zeros(len(arc) - 2, dtype=bool)))
+    ring_points = [tuple(p) for p in country[::-1].tolist()]  # anticlockwise for GeoJSON
+    ring_points.append(ring_points[0])
+    return _Grown(_Outline(new_points, new_owners, frame, closed), ring_points, neighbours)
+
+
+def _arc_round(
+    outline: _Outline, mouth: int, centre: "numpy.ndarray", normal: "numpy.ndarray", wanted: float,
+    max_neighbours: int, need: float, frame: tuple[float, float], rng: random.Random, stats: GrowthStats,
+) -> "tuple[int, int, numpy.ndarray, numpy.ndarray, frozenset[int]] | None":
+    """A stretch of about ``wanted`` mm round point ``mouth`` and an arc over it round the
+    coin's spot: (first, end, stretch, arc, neighbours), or None with the reason counted."""
+    import numpy as np
+
+    count = outline.count
+    share = rng.uniform(0.35, 0.65)
     middle = mouth + count  # in the middle lap, so the stretch may start before it
     first = int(np.searchsorted(outline.travelled, outline.travelled[middle] - wanted * share))
     end = int(np.searchsorted(outline.travelled, outline.travelled[middle] + wanted * (1 - share)))
@@ -398,16 +434,7 @@ def _try_arc(
         return None
     if not _arc_clear(outline, arc, stats):
         return None
-    # The new outline: from B round the old outline to A, then the arc from A to B.
-    first, end = first % count, end % count
-    if end < first:
-        end += count
-    new_points = np.concatenate((outline.doubled[end : first + count + 1], arc[1:-1]))
-    new_owners = owners[end : first + count] + [new] * (len(arc) - 1)
-    closed = np.concatenate((np.tile(outline.closed, 3)[end : first + count + 1], np.zeros(len(arc) - 2, dtype=bool)))
-    ring_points = [tuple(p) for p in country[::-1].tolist()]  # anticlockwise for GeoJSON
-    ring_points.append(ring_points[0])
-    return _Grown(_Outline(new_points, new_owners, frame, closed), ring_points, neighbours)
+    return first, end, stretch, arc, neighbours
 
 
 def _trim_stretch(owners: list[int], edges: "numpy.ndarray", first: int, end: int) -> tuple[int | None, int]:
@@ -462,18 +489,27 @@ def _hand_drawn_arc(
     ripple, ripple_phase = rng.uniform(0.15, 0.45), rng.uniform(0, 2 * math.pi)
     length = abs(sweep) * (body + 0.3 * (near_a + near_b))
     n = max(12, min(60, int(length / ARC_SPACING_MM)))
-    t = np.linspace(0.0, 1.0, n)
+    t, middle, sin5, cos5 = _arc_steps(n)
     angle = start_angle + sweep * t
     # Leave each end round C (no sudden turn), then settle to the body radius.
     radius = body + (near_a - body) * _ease_out(t / reach) + (near_b - body) * _ease_out((1 - t) / reach)
-    middle = np.sin(np.pi * t) ** 2
-    radius = radius + middle * (body * stretchy * np.cos(2 * (angle - stretch_angle)) + ripple * np.sin(5 * np.pi * t + ripple_phase))
+    wobble = body * stretchy * np.cos(2 * (angle - stretch_angle)) + ripple * (sin5 * math.cos(ripple_phase) + cos5 * math.sin(ripple_phase))
+    radius = radius + middle * wobble
     # Keep clear of the coin (need, plus the sag of a chord between arc points).
     radius = np.maximum(radius, need + 0.2)
     arc = centre + np.column_stack((radius * np.cos(angle), radius * np.sin(angle)))
     arc = np.round(arc, 4) + 0.0
     arc[0], arc[-1] = a, b
     return arc
+
+
+@lru_cache(maxsize=None)
+def _arc_steps(n: int) -> "tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray]":
+    """For an arc of ``n`` points: t from 0 to 1, sin²(πt) (0 at both ends), sin 5πt, cos 5πt."""
+    import numpy as np
+
+    t = np.linspace(0.0, 1.0, n)
+    return t, np.sin(np.pi * t) ** 2, np.sin(5 * np.pi * t), np.cos(5 * np.pi * t)
 
 
 def _ease_out(x: "numpy.ndarray") -> "numpy.ndarray":
