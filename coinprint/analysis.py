@@ -28,6 +28,8 @@ class GameEntry:
     """Returns the problems of a layout of this game."""
     rules: str
     """The :class:`coinprint.games.core.Rules` subclass, built as ``Rules(layout, options)``."""
+    position: str = "coinprint.render.board:position_sheet"
+    """Draws a position: ``f(layout, marks, players, title=…) -> Sheet``."""
 
 
 GAMES: dict[str, GameEntry] = {
@@ -54,6 +56,7 @@ GAMES: dict[str, GameEntry] = {
         "coinprint.boards.flick:from_params",
         "coinprint.boards.flick:check",
         "coinprint.games.flick:FlickRules",
+        "coinprint.render.flick:marks_sheet",
     ),
 }
 """Every game coinprint knows, by its command-line name."""
@@ -102,6 +105,11 @@ def check_layout(layout: Layout) -> list[Problem]:
     if layout.game not in GAMES:
         return [Problem(None, f"unknown game {layout.game!r}; coinprint knows {', '.join(GAMES)}")]
     return _load(GAMES[layout.game].check)(layout)
+
+
+def position_drawer(game: str) -> Callable[..., Any]:
+    """The function that draws a position of ``game`` from its marks."""
+    return _load(game_entry(game).position)
 
 
 def rules_for(layout: Layout, options: dict[str, Any] | None = None):

@@ -345,6 +345,8 @@ def _polygon_rings(geometry: Any) -> tuple[Ring, ...] | None:
 class Mark:
     """Something on a space in a picture of a position, as a rules engine describes it.
 
+    ``space`` is the id of the space the coin is on (on a board without spaces, such as a
+    Flick mat, the id of the feature it is in, e.g. ``goal``, or "" for off the board).
     Renderers draw marks without knowing the rules: ``text`` is printed on a coin drawn in
     ``side``'s colour (``side`` is a player name, or "" for a neutral coin); ``stack`` coins
     sit there; ``ring`` draws a ring around the space's coin (a castle, a safe coin, …).

@@ -18,11 +18,11 @@ class Problem:
     feature: str | None
     message: str
     severity: str = "error"
-    """``error`` makes the layout invalid; ``warning`` is reported but allowed."""
+    """``error`` makes the layout invalid; ``warning`` and ``info`` are reported but allowed."""
 
     def __str__(self) -> str:
         where = f"{self.feature}: " if self.feature else ""
-        tag = "warning: " if self.severity == "warning" else ""
+        tag = {"warning": "warning: ", "info": "note: "}.get(self.severity, "")
         return f"{tag}{where}{self.message}"
 
 

@@ -1,11 +1,15 @@
-"""Command-line wiring for Coin Table: ``board cointable``."""
+"""Command-line wiring for Coin Table: ``board cointable``, ``rules cointable`` and ``play cointable``."""
 
 from __future__ import annotations
 
 import click
 
-from coinprint.cli import board
+from coinprint.cli import board, play, rules
 from coinprint.cli.common import output_options, paper_option, print_options
+
+MAX_TURNS = 2000
+"""Default move limit for self-play: random games take about 330 moves on the standard board,
+but two agents can touch back and forth for ever."""
 
 
 @board.command("cointable")
@@ -29,3 +33,51 @@ def board_cointable(size, hex_size, measure, orientation, coin, paper, style, ma
     settings = PrintSettings.parse(paper=paper, margin=margin, overlap=overlap, style=style)
     for path in export_board(layout, board_sheet(layout, settings.style), settings, output, fmt, "cointable-board"):
         click.echo(f"wrote {path}")
+
+
+@play.command("cointable")
+@click.option("--size", default=5, show_default=True, type=int, help="Hexes along each side of the board (2 to 13).")
+@click.option("--heads", "heads_agent", default="random", show_default=True, metavar="AGENT",
+              help="Agent playing heads (moves first): random, greedy or montecarlo.")
+@click.option("--tails", "tails_agent", default="random", show_default=True, metavar="AGENT",
+              help="Agent playing tails: random, greedy or montecarlo.")
+@click.option("--games", default=10, show_default=True, type=int, help="How many games to play.")
+@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game; game i uses seed + i.")
+@click.option("--max-turns", default=MAX_TURNS, show_default=True, type=int,
+              help="Cut a game after this many moves; it counts as a timeout, never a win.")
+@click.option("--supply", default=100, show_default=True, type=int, help="Coins in the shared supply.")
+@click.option("-o", "--output", "output", default="output/games/cointable", show_default=True, metavar="DIR",
+              help="Folder for the records (one cointable-SEED.json per game).")
+def play_cointable(size, heads_agent, tails_agent, games, seed, max_turns, supply, output) -> None:
+    """Let two agents play Coin Table; write one record per game and print a summary."""
+    from coinprint.analysis import play_to_folder
+
+    click.echo(f"seed {seed}: {games} games of Coin Table (size {size}), heads {heads_agent} v tails {tails_agent}")
+    paths, summary = play_to_folder(
+        f"cointable:size={size}", {"heads": heads_agent, "tails": tails_agent},
+        games, seed, max_turns, output, {"supply": supply},
+    )
+    click.echo(f"wrote {len(paths)} records to {output}")
+    click.echo(summary.describe())
+
+
+@rules.command("cointable")
+@paper_option()
+@click.option("--size", default=5, show_default=True, type=int, help="Board side the sheet describes (2 to 13).")
+@click.option("--supply", default=100, show_default=True, type=int, help="Coins in the shared supply, as the sheet states it.")
+@output_options(("pdf",))
+def rules_cointable(paper, size, supply, output, fmt) -> None:
+    """The Coin Table rule sheet (PDF): the rules, two example positions, the move notation."""
+    from coinprint.boards.cointable import MAX_SIDE, MIN_SIDE
+    from coinprint.errors import UsageError
+    from coinprint.kit import resolve_output, write_pages
+    from coinprint.kit.cointable import rule_sheet_pages
+    from coinprint.units import paper_size
+
+    if not MIN_SIDE <= size <= MAX_SIDE:
+        raise UsageError(f"board size {size} is out of range; use a side from {MIN_SIDE} to {MAX_SIDE} hexes")
+    if supply < 1:
+        raise UsageError(f"--supply must be at least 1, not {supply}")
+    path, _ = resolve_output(output, fmt, "cointable-rules", ("pdf",))
+    pages = rule_sheet_pages(paper_size(paper), supply=supply, side=size)
+    click.echo(f"wrote {write_pages(pages, str(path), 'cointable-rules', title='Coin Table rules', keywords={'game': 'cointable'})}")

@@ -6,7 +6,8 @@ from typing import Callable
 
 import click
 
-from coinprint.cli import validate
+from coinprint import GAMES
+from coinprint.cli import cli, validate
 
 FORMATS = ("pdf", "svg", "geojson")
 
@@ -39,6 +40,30 @@ def output_options(formats: tuple[str, ...] = FORMATS) -> Callable:
     return decorate
 
 
+@cli.command("kit")
+@click.argument("game", type=click.Choice([*GAMES, "all"]), metavar="GAME|all")
+@paper_option()
+@click.option("--style", type=click.Choice(["color", "ink-saver"]), default="color", show_default=True,
+              help="color fills the spaces; ink-saver draws outlines only.")
+@click.option("--lang", default="en", show_default=True, metavar="CODE",
+              help="Language of the rule sheets (English where a game has no sheet in it).")
+@click.option("-o", "--output", "output", default=None, metavar="FOLDER",
+              help="Folder for the kits (default: output/); a .pdf file name for a single game.")
+def kit(game: str, paper: str, style: str, lang: str, output: str | None) -> None:
+    """Print-and-play kits: each game's rule sheet and board in one PDF (GAME is cointable,
+    coinage, mapgame, flick, or all)."""
+    from coinprint.kit import PrintSettings, make_kit
+
+    settings = PrintSettings.parse(paper=paper, style=style)
+    if game == "all" and output is not None and output.lower().endswith(".pdf"):
+        raise click.BadParameter("kit all writes one PDF per game; give a folder", param_hint="-o")
+    folder = output if output is None or output.lower().endswith(".pdf") else output.rstrip("/\\") + "/"
+    for name in GAMES if game == "all" else (game,):
+        path, used = make_kit(name, settings, lang, folder)
+        note = f" (no {lang} rule sheet; English)" if used != lang else ""
+        click.echo(f"wrote {path}{note}")
+
+
 @validate.command("layout")
 @click.argument("path", metavar="FILE.geojson")
 def validate_layout(path: str) -> int:
@@ -55,7 +80,8 @@ def validate_layout(path: str) -> int:
     if bad:
         click.echo(f"{path}: invalid {layout.game} layout: {len(bad)} problem(s)")
         return 1
-    click.echo(f"{path}: valid {layout.game} layout with {len(layout)} spaces")
+    counted = f"{len(layout)} spaces" if layout.spaces else f"{len(layout.features)} features"
+    click.echo(f"{path}: valid {layout.game} layout with {counted}")
     return 0
 
 

@@ -112,6 +112,10 @@ class Rules(ABC, Generic[S, M]):
     def move_text(self, state: S, move: M) -> Any:
         """A move in notation; ``parse_move(state, move_text(state, m)) == m``."""
 
+    def random_move(self, state: S, rng: random.Random) -> M:
+        """A uniformly random legal move (games with very many moves may do this faster)."""
+        return rng.choice(self.legal_moves(state))
+
     def describe(self, state: S) -> str:
         """The position as text, for error messages and ``--show``."""
         return repr(state)
@@ -296,7 +300,7 @@ class RandomAgent(Agent):
     name = "random"
 
     def choose(self, rules: Rules, state: Any, rng: random.Random) -> Any:
-        return rng.choice(rules.legal_moves(state))
+        return rules.random_move(state, rng)
 
 
 class GreedyAgent(Agent):
@@ -320,19 +324,21 @@ class GreedyAgent(Agent):
 
 
 class MonteCarloAgent(Agent):
-    """Flat Monte Carlo: each legal move gets an equal share of ``playouts`` random games
-    (cut at ``depth`` moves and then judged by the evaluation); the best average wins."""
+    """Flat Monte Carlo: each legal move gets an equal share of ``playouts`` random games,
+    but at least ``min_per_move`` (cut at ``depth`` moves and then judged by the
+    evaluation); the best average wins."""
 
     name = "montecarlo"
 
-    def __init__(self, playouts: int = 200, depth: int = 60) -> None:
+    def __init__(self, playouts: int = 200, depth: int = 60, min_per_move: int = 8) -> None:
         self.playouts = playouts
         self.depth = depth
+        self.min_per_move = min_per_move
 
     def choose(self, rules: Rules, state: Any, rng: random.Random) -> Any:
         player = rules.to_move(state)
         moves = rules.legal_moves(state)
-        per_move = max(1, self.playouts // len(moves))
+        per_move = max(self.min_per_move, self.playouts // len(moves))
         best, best_value = moves[0], float("-inf")
         for move in moves:
             total = 0.0
@@ -351,7 +357,7 @@ def _playout_value(rules: Rules, state: Any, player: str, rng: random.Random, de
             winner = rules.result(state).winner
             return 1.0 if winner == player else (0.5 if winner is None else 0.0)
         rules.begin_turn(state, rng)
-        rules.apply_unchecked(state, rng.choice(rules.legal_moves(state)))
+        rules.apply_unchecked(state, rules.random_move(state, rng))
     value = rules.evaluate(state, player)
     return 0.5 + (0.25 if value > 0 else -0.25 if value < 0 else 0.0)
 

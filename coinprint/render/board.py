@@ -108,8 +108,9 @@ def mark_items(layout: "Layout", frame: Frame, marks: Sequence["Mark"], players:
         radius = min(9.0, 0.42 * _inradius(space))
         colour = SIDE_COLOURS[players.index(mark.side) % len(SIDE_COLOURS)] if mark.side in players else "#dddddd"
         items.append(Circle((x, y), radius, Style(fill=colour, stroke="#222222", stroke_mm=0.4)))
-        if mark.ring:
-            items.append(Circle((x, y), radius + 1.6, Style(fill=None, stroke="#222222", stroke_mm=0.8)))
+        if mark.ring:  # a castle gets a solid ring, anything else (a safe coin) a dashed one
+            dash = None if mark.ring == "castle" else (1.0, 1.0)
+            items.append(Circle((x, y), radius + 1.6, Style(fill=None, stroke="#222222", stroke_mm=0.8, dash_mm=dash)))
         if mark.text:
             items.append(Text((x, y - radius * 0.35), mark.text, radius, "middle", "#111111", bold=True))
         if mark.stack > 1:

@@ -52,4 +52,7 @@ def board_sheet(layout: "Layout", style: str = "color") -> Sheet:
     guide = layout.params.get("coin")
     if guide:
         lines.append(f"Dotted circles show a {coin(guide).title} ({coin(guide).diameter_mm} mm).")
-    return Sheet(board_scene(layout, style), "Coin Table", lines, footprint=footprint)
+    pieces = [tuple(s.polygon.bounds) for s in layout.spaces]
+    pad = 1.0  # keep each cell's outline stroke on the page too
+    pieces = [(x0 + frame.dx - pad, y0 + frame.dy - pad, x1 + frame.dx + pad, y1 + frame.dy + pad) for x0, y0, x1, y1 in pieces]
+    return Sheet(board_scene(layout, style), "Coin Table", lines, footprint=footprint, pieces=pieces)

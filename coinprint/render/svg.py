@@ -39,14 +39,19 @@ class _Writer:
     # Shapes (single closed rings) that appear at least twice are defined once.
     def _repeated_shapes(self, items: list[Item]) -> dict[tuple, str]:
         counts: Counter[tuple] = Counter()
+        first: dict[tuple, Path] = {}
         for path in _paths(items):
-            counts[_shape_key(path)] += 1
+            key = _shape_key(path)
+            counts[key] += 1
+            first.setdefault(key, path)
         names: dict[tuple, str] = {}
         for key, count in counts.items():
-            if count >= 2:
+            if key and count >= 2:
                 name = f"shape{len(names) + 1}"
                 names[key] = name
-                d = "M" + " L".join(f"{num(x)},{num(-y)}" for x, y in key) + " Z"
+                ring = first[key].rings[0]
+                x0, y0 = ring[0]
+                d = "M" + " L".join(f"{num(x - x0)},{num(y0 - y)}" for x, y in ring) + " Z"
                 self.drawing.defs.add(self.drawing.path(d=d, id=name))
         return names
 
@@ -132,12 +137,13 @@ def _paths(items) -> list[Path]:
 
 
 def _shape_key(path: Path) -> tuple:
-    """The ring's shape relative to its first point, rounded: equal keys are equal shapes."""
+    """The ring's shape relative to its first point, to 0.01 mm: equal keys are the same
+    shape (layouts keep 0.1 µm, so true copies differ only by rounding noise)."""
     if not path.closed or len(path.rings) != 1:
         return ()
     ring = path.rings[0]
     x0, y0 = ring[0]
-    return tuple((round(x - x0, 3) + 0.0, round(y - y0, 3) + 0.0) for x, y in ring)
+    return tuple((round(x - x0, 2) + 0.0, round(y - y0, 2) + 0.0) for x, y in ring)
 
 
 def _paint(style: Style) -> dict[str, str]:

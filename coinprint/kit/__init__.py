@@ -1,5 +1,10 @@
-"""Writing boards, positions and (later) whole kits to files: the layer the CLI calls to
-turn a layout and its drawing into PDF, SVG or GeoJSON on disk."""
+"""Writing boards, rule sheets, positions and whole kits to files: the layer the CLI calls
+to turn layouts, rules and drawings into PDF, SVG or GeoJSON on disk.
+
+One module per game (``kit/<game>.py``) puts that game's rule sheet together (where the
+examples are replayed by its rules engine and drawn by its renderer) and its kit: the rule
+sheet followed by the board, in one PDF.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ from coinprint.units import PaperSize, paper_size, parse_length
 if TYPE_CHECKING:
     from coinprint.layout import Layout
     from coinprint.render.pages import Sheet
+    from coinprint.render.scene import Scene
 
 DEFAULT_FOLDER = Path("output")
 SUFFIXES = {".pdf": "pdf", ".svg": "svg", ".geojson": "geojson", ".json": "geojson"}
@@ -94,6 +100,44 @@ def export_board(
     return [write_atomic(path, data)]
 
 
+def write_pages(pages: "list[Scene]", output: str | None, default_name: str, *, title: str,
+                keywords: dict[str, Any] | None = None) -> Path:
+    """Write PDF pages (a rule sheet, a kit) to ``-o`` (a .pdf file or a folder)."""
+    from coinprint.render.pdf import pages_to_pdf
+
+    path, _ = resolve_output(output, None, default_name, ("pdf",))
+    return write_atomic(path, pages_to_pdf(pages, title=title, keywords=keywords))
+
+
+def languages(game: str) -> list[str]:
+    """The languages ``game``'s rule sheet is written in (``templates/<game>.<lang>.json``)."""
+    from coinprint.resources import templates_dir
+
+    return sorted(p.name.split(".")[1] for p in templates_dir().glob(f"{game}.*.json") if p.name.count(".") == 2)
+
+
+def board_pages(layout: "Layout", sheet: "Sheet", settings: PrintSettings) -> "list[Scene]":
+    """A board's sheet tiled on the paper of ``settings`` (the pages of its PDF)."""
+    from coinprint.render.pages import paginate
+
+    return paginate(sheet, settings.paper, settings.margin_mm, settings.overlap_mm)
+
+
+def make_kit(game: str, settings: PrintSettings, lang: str, output: str | None) -> tuple[Path, str]:
+    """Write ``game``'s kit (rule sheet, then board) as one PDF; returns the path and the
+    language used (English when the sheet is not written in ``lang``)."""
+    import importlib
+
+    from coinprint.analysis import game_entry
+
+    entry = game_entry(game)
+    used = lang if lang in languages(game) else "en"
+    pages = importlib.import_module(f"coinprint.kit.{game}").kit_pages(settings, used)
+    path = write_pages(pages, output, f"{game}-kit", title=f"{entry.title} — print-and-play kit",
+                       keywords={"game": game, "lang": used, "paper": settings.paper.name})
+    return path, used
+
+
 def _keywords(layout: "Layout") -> dict[str, Any]:
     words: dict[str, Any] = {"game": layout.game}
     if layout.meta.get("seed") is not None:
@@ -105,11 +149,12 @@ def _keywords(layout: "Layout") -> dict[str, Any]:
 
 def write_position_svg(rules, state, path: str) -> Path:
     """Draw a game position (the rules' marks on its layout) as a true-size SVG."""
-    from coinprint.render.board import position_sheet
+    from coinprint.analysis import position_drawer
     from coinprint.render.pages import single_sheet
     from coinprint.render.svg import scene_to_svg
 
-    sheet = position_sheet(rules.layout, rules.marks(state), rules.players, title=rules.describe_title(state))
     if not str(path).lower().endswith(".svg"):
         raise UsageError(f"--svg needs a file name ending in .svg, not '{path}'")
+    draw = position_drawer(rules.layout.game)
+    sheet = draw(rules.layout, rules.marks(state), rules.players, title=rules.describe_title(state))
     return write_atomic(path, scene_to_svg(single_sheet(sheet, 10.0)))

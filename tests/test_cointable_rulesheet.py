@@ -1,0 +1,87 @@
+"""The Coin Table rule sheet: `rules cointable` writes a PDF whose text (read back with
+pdfplumber) states the rules and the notation, and whose example positions replay legally."""
+
+from __future__ import annotations
+
+import json
+
+import pdfplumber
+import pytest
+
+from coinprint.cli import main
+from coinprint.errors import CoinprintError
+from coinprint.render.board import SIDE_COLOURS
+from coinprint.kit.cointable import example_scene
+from coinprint.render.document import load_template
+from coinprint.render.scene import Circle
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exited:
+        main(list(args))
+    out = capsys.readouterr()
+    return exited.value.code, out.out, out.err
+
+
+def pdf_text(path) -> tuple[list[tuple[float, float]], str]:
+    with pdfplumber.open(path) as pdf:
+        sizes = [(round(p.width), round(p.height)) for p in pdf.pages]
+        text = "\n".join(p.extract_text() or "" for p in pdf.pages)
+    return sizes, " ".join(text.split())
+
+
+def test_rule_sheet_states_the_rules_and_the_notation(tmp_path, capsys):
+    target = tmp_path / "rules.pdf"
+    code, out, _ = run(capsys, "rules", "cointable", "-o", str(target))
+    assert code == 0 and f"wrote {target}" in out
+    sizes, text = pdf_text(target)
+    assert sizes and all(size == (595, 842) for size in sizes)  # A4 in points
+    for phrase in ("On your turn", "61 hexes, 5 along each side", "100 coins", "Heads moves first",
+                   "two of your coins must lie on spaces next to it", "after a castle no coin is safe",
+                   "place e5", "touch e5", "flip d4", "castle d4 e4 e5", "e5 in the centre",
+                   "coinprint validate game"):
+        assert phrase in text, phrase
+
+
+def test_rule_sheet_follows_size_supply_and_paper(tmp_path, capsys):
+    target = tmp_path / "small.pdf"
+    code, _, _ = run(capsys, "rules", "cointable", "--size", "4", "--supply", "60", "--paper", "letter", "-o", str(target))
+    assert code == 0
+    sizes, text = pdf_text(target)
+    assert all(size == (612, 792) for size in sizes)
+    assert "37 hexes, 4 along each side" in text and "60 coins" in text and "d4 in the centre" in text
+
+
+def test_rule_sheet_is_byte_identical_run_to_run(tmp_path, capsys):
+    for name in ("a.pdf", "b.pdf"):
+        run(capsys, "rules", "cointable", "-o", str(tmp_path / name))
+    assert (tmp_path / "a.pdf").read_bytes() == (tmp_path / "b.pdf").read_bytes()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-o", "rules.svg"], "format svg is not available here; use one of: pdf"),
+    (["--size", "20"], "board size 20 is out of range"),
+    (["--supply", "0"], "--supply must be at least 1"),
+])
+def test_rule_sheet_refuses_bad_options(tmp_path, capsys, args, message):
+    code, _, err = run(capsys, "rules", "cointable", *[a if not a.endswith(".svg") else str(tmp_path / a) for a in args])
+    assert code == 2 and message in err
+
+
+def coins(scene) -> list[Circle]:
+    return [item for item in scene.items if isinstance(item, Circle) and item.style.fill in SIDE_COLOURS]
+
+
+def test_example_positions_replay_and_show_their_coins():
+    figures = load_template("cointable.en.json")["figures"]
+    # flip: heads c3 b3, tails b2 → 3 coins; castle: heads c3 c2 d3, tails a1 e5 → 5 coins.
+    assert len(coins(example_scene(figures["flip"]))) == 3
+    castle = example_scene(figures["castle"])
+    assert len(coins(castle)) == 5
+    assert [c.style.fill for c in coins(castle)].count(SIDE_COLOURS[0]) == 3
+
+
+def test_an_illegal_example_in_a_template_is_reported():
+    spec = {"layout": "cointable:size=3", "moves": ["place c3", "flip c3"]}
+    with pytest.raises(CoinprintError, match=r"example move 2 \(flip c3\) is not legal: c3 is safe"):
+        example_scene(spec)
