@@ -105,3 +105,30 @@ def test_bad_options(tmp_path, args, words) -> None:
     assert run.returncode == 2
     assert run.stderr.count("\n") == 1 and words in run.stderr
     assert not (tmp_path / "x.pdf").exists()
+
+
+def test_rule_sheet_and_kit(tmp_path) -> None:
+    runner = CliRunner()
+    rules_pdf, kit_pdf = tmp_path / "rules.pdf", tmp_path / "kit.pdf"
+    assert runner.invoke(cli, ["rules", "mapgame", "-o", str(rules_pdf)]).exit_code == 0
+    assert runner.invoke(cli, ["kit", "mapgame", "-o", str(kit_pdf)]).exit_code == 0
+    with pdfplumber.open(rules_pdf) as pdf:
+        text = " ".join(page.extract_text() for page in pdf.pages)
+        last = pdf.pages[-1].extract_text()
+    assert "move 12 send 3" in text and "at most four countries" in text
+    assert "ONE arc" in last, "the blank sheet follows the rule sheet"
+    with pdfplumber.open(kit_pdf) as pdf:
+        pages = len(pdf.pages)
+        words = {w["text"] for w in pdf.pages[-1].extract_words()}
+    with pdfplumber.open(rules_pdf) as pdf:
+        assert pages == len(pdf.pages) + 1, "the kit adds the ready-made map on one page"
+    assert {str(k) for k in range(1, 22)} <= words
+
+
+def test_rule_sheet_example_is_replayed_by_the_engine() -> None:
+    from coinprint.errors import CoinprintError
+    from coinprint.kit.mapgame import example_scene
+
+    example_scene({"layout": "mapgame:countries=9,seed=2", "moves": ["move 6", "move 1", "move 1 send 5"]})
+    with pytest.raises(CoinprintError, match="example move 1"):
+        example_scene({"layout": "mapgame:countries=9,seed=2", "moves": ["move 2"]})

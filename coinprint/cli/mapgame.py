@@ -28,8 +28,7 @@ def board_mapgame(countries, seed, max_neighbours, coin, blank, paper, style, ma
     coins = parse_coins(coin)
     if blank:
         layout = blank_layout(coins)
-        sheet = blank_sheet(layout.spaces[0].polygon.exterior.distance(layout.spaces[0].polygon.centroid))
-        name = "mapgame-blank"
+        sheet, name = blank_sheet(layout), "mapgame-blank"
     else:
         layout = build(countries, seed, max_neighbours, coins)
         click.echo(f"seed {seed}: {len(layout)} countries")
@@ -40,18 +39,19 @@ def board_mapgame(countries, seed, max_neighbours, coin, blank, paper, style, ma
 
 @rules.command("mapgame")
 @paper_option()
-@output_options(("pdf", "svg"))
-def rules_mapgame(paper, output, fmt) -> None:
-    """The blank Map sheet with the rules summary (same as 'board mapgame --blank')."""
-    from coinprint.boards.mapgame import DEFAULT_COINS, blank_layout
-    from coinprint.kit import PrintSettings, export_board
-    from coinprint.render.mapgame import blank_sheet
+@click.option("--lang", default="en", show_default=True, metavar="CODE", help="Language of the rule sheet.")
+@click.option("-o", "--output", "output", default=None, metavar="PATH", help="Output .pdf file or folder (default: output/).")
+def rules_mapgame(paper, lang, output) -> None:
+    """The Map rule sheet (PDF): the rules, the notation, an example, then the blank sheet."""
+    from coinprint.kit import PrintSettings, languages, write_pages
+    from coinprint.kit.mapgame import blank_pages, rule_sheet_pages
 
+    if lang not in languages("mapgame"):
+        raise click.BadParameter(f"no Map rule sheet in '{lang}'; use one of: {', '.join(languages('mapgame'))}", param_hint="--lang")
     settings = PrintSettings.parse(paper=paper)
-    layout = blank_layout(DEFAULT_COINS)
-    sheet = blank_sheet(layout.spaces[0].polygon.exterior.distance(layout.spaces[0].polygon.centroid))
-    for path in export_board(layout, sheet, settings, output, fmt, "mapgame-rules"):
-        click.echo(f"wrote {path}")
+    pages = rule_sheet_pages(settings.paper, lang) + blank_pages(settings)
+    path = write_pages(pages, output, "mapgame-rules", title="Map rules", keywords={"game": "mapgame", "lang": lang})
+    click.echo(f"wrote {path}")
 
 
 @play.command("mapgame")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from coinprint.render.board import Frame, space_items
 from coinprint.render.pages import Sheet
-from coinprint.render.scene import Circle, Item, Scene, Style, Text
+from coinprint.render.scene import Circle, Path, Scene, Style, Text
 from coinprint.render.style import palette
 from coinprint.resources import template_path
 
@@ -103,27 +103,13 @@ def map_sheet(layout: "Layout", style: str = "color") -> Sheet:
     return Sheet(map_scene(layout, style), title, lines, footprint=footprint, rotatable=False)
 
 
-def wrap(text: str, width_mm: float, size_mm: float) -> list[str]:
-    """``text`` broken into lines no wider than ``width_mm`` at ``size_mm``."""
-    from coinprint.render.pdf import text_width_mm
+def blank_sheet(layout: "Layout") -> Sheet:
+    """The sheet for drawing a map by hand: the circle (``layout``'s country 1, true size)
+    in a drawing area, and the rules summary under it."""
+    import shapely
 
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        candidate = f"{current} {word}".strip()
-        if current and text_width_mm(candidate, size_mm) > width_mm:
-            lines.append(current)
-            current = word
-        else:
-            current = candidate
-    if current:
-        lines.append(current)
-    return lines
+    from coinprint.render.document import wrap
 
-
-def blank_sheet(circle_radius_mm: float) -> Sheet:
-    """The sheet for drawing a map by hand: the circle (country 1) in a drawing area, and
-    the rules summary under it."""
     width, height = BLANK_AREA_MM
     words = texts()
     size, leading = 2.9, 3.9
@@ -134,17 +120,17 @@ def blank_sheet(circle_radius_mm: float) -> Sheet:
         rule_lines += [f"    {line}" for line in wrapped[1:]]
     text_height = leading * (len(rule_lines) + 1) + 2.0
     scene = Scene(width, height + text_height, title=words["blank_title"])
-    items: list[Item] = []
     y = text_height - leading
-    items.append(Text((0.0, y), words["blank_heading"], 3.6, "start", "#000000", bold=True))
+    scene.add(Text((0.0, y), words["blank_heading"], 3.6, "start", "#000000", bold=True))
     for line in rule_lines:
         y -= leading
-        items.append(Text((0.0, y), line, size, "start", "#000000"))
+        scene.add(Text((0.0, y), line, size, "start", "#000000"))
+    circle = layout.spaces[0].polygon
+    minx, miny, maxx, maxy = circle.bounds
     centre = (width / 2, text_height + height / 2)
-    items.append(Circle(centre, circle_radius_mm, Style(stroke="#000000", stroke_mm=0.5)))
-    items.append(Text((centre[0], centre[1] - 1.5), "1", 4.6, "middle", "#000000", bold=True))
-    scene.add(*items)
-    import shapely
-
+    shift = (centre[0] - (minx + maxx) / 2, centre[1] - (miny + maxy) / 2)
+    ring = tuple((x + shift[0], y + shift[1]) for x, y in circle.exterior.coords)
+    scene.add(Path((ring,), Style(stroke="#000000", stroke_mm=0.5)))
+    scene.add(Text((centre[0], centre[1] - 1.5), "1", 4.6, "middle", "#000000", bold=True))
     footprint = shapely.box(0, 0, width, text_height + height)
     return Sheet(scene, words["blank_title"], [], footprint=footprint, rotatable=False)
