@@ -56,6 +56,8 @@ ARCS_PER_SPOT = 2
 """Arcs tried round one coin spot (the second over a shorter stretch) before looking for
 another spot."""
 TRIES_PER_STEP = 60
+FRAME_GIVE_UP = 15
+"""Backtracks after which a map that will not fit the one-page frame grows without it."""
 """Failed arcs before the generator gives up on a step and backtracks one country."""
 ONE_PAGE_FRAME_MM = (92.0, 118.0)
 """Half-axes (across, up) of the ellipse a map of up to ONE_PAGE_COUNTRIES countries is grown
@@ -145,8 +147,11 @@ class _Outline:
         ends = np.concatenate((points[1:], points[:1]))
         steps = ends - points
         self.steps = steps
-        self.low = np.minimum(points, ends)  # each edge's bounding box
-        self.high = np.maximum(points, ends)
+        low, high = np.minimum(points, ends), np.maximum(points, ends)  # each edge's box
+        self.low_x, self.low_y = low[:, 0].copy(), low[:, 1].copy()
+        self.high_x, self.high_y = high[:, 0].copy(), high[:, 1].copy()
+        self.x, self.y = points[:, 0].copy(), points[:, 1].copy()
+        self.dx, self.dy = steps[:, 0].copy(), steps[:, 1].copy()
         self.step_length2 = np.maximum((steps * steps).sum(axis=1), 1e-12)
         edges = np.sqrt(self.step_length2)
         self.edges_doubled = np.concatenate((edges, edges, edges))
@@ -187,6 +192,14 @@ class _Outline:
         self.closed[near] = True
         self.cumulative = np.cumsum(self.weights)
 
+    def reopen(self) -> None:
+        """Forget the points found without room (they may have been shut by the frame)."""
+        import numpy as np
+
+        self.closed[:] = False
+        self.weights[:] = 1.0
+        self.cumulative = np.cumsum(self.weights)
+
     def normal(self, index: int) -> "numpy.ndarray":
         """The outward unit normal at point ``index`` (the map lies left of its anticlockwise
         outline, so "out" is to the right of the way it runs)."""
@@ -201,16 +214,16 @@ class _Outline:
         import numpy as np
 
         low, high = spots.min(axis=0) - cap, spots.max(axis=0) + cap
-        near = np.flatnonzero(
-            (self.low[:, 0] <= high[0]) & (self.high[:, 0] >= low[0]) & (self.low[:, 1] <= high[1]) & (self.high[:, 1] >= low[1])
-        )
+        near = np.flatnonzero((self.low_x <= high[0]) & (self.high_x >= low[0]) & (self.low_y <= high[1]) & (self.high_y >= low[1]))
         if not len(near):
             return np.full(len(spots), cap)
-        starts, steps = self.points[near], self.steps[near]
-        rel = spots[:, None, :] - starts[None, :, :]
-        along = np.clip((rel * steps[None, :, :]).sum(axis=2) / self.step_length2[near][None, :], 0.0, 1.0)
-        gap = rel - steps[None, :, :] * along[:, :, None]
-        return np.minimum(np.sqrt((gap * gap).sum(axis=2).min(axis=1)), cap)
+        # x and y apart: numpy is slow at summing over an axis of length 2.
+        sx, sy, dx, dy = self.x[near], self.y[near], self.dx[near], self.dy[near]
+        rx = spots[:, 0, None] - sx[None, :]
+        ry = spots[:, 1, None] - sy[None, :]
+        along = np.minimum(np.maximum((rx * dx + ry * dy) / self.step_length2[near], 0.0), 1.0)
+        gx, gy = rx - dx * along, ry - dy * along
+        return np.minimum(np.sqrt((gx * gx + gy * gy).min(axis=1)), cap)
 
 
 @dataclass
@@ -325,6 +338,7 @@ def grow(params: MapParams, stats: GrowthStats) -> tuple[list[list[Point]], list
     circle = _circle(circle_radius_mm(params.coins))
     steps: list[_Grown] = [_Grown(_Outline(np.asarray(circle), [0] * len(circle), frame), circle + [circle[0]], frozenset())]
     failures = [0]
+    backtracks_before = stats.backtracks
     while len(steps) < params.countries:
         grown = _try_arc(steps[-1].outline, len(steps), params.max_neighbours, need, frame, rng, stats)
         if grown is not None:
@@ -338,6 +352,12 @@ def grow(params: MapParams, stats: GrowthStats) -> tuple[list[list[Point]], list
             failures.pop()
             failures[-1] = TRIES_PER_STEP // 2
             stats.backtracks += 1
+            if stats.backtracks - backtracks_before >= FRAME_GIVE_UP and frame != (1.0, 1.0):
+                # The page frame is too tight for these coins: grow on without it (the map
+                # then tiles over more pages, but generation never fails).
+                frame = (1.0, 1.0)
+                for step in steps:
+                    step.outline.reopen()
     return [s.ring for s in steps], [s.neighbours for s in steps]
 
 
@@ -367,7 +387,7 @@ def _try_arc(
         return None
     normal = outline.normal(mouth)
     centre = _coin_spot(outline, outline.points[mouth], normal, need + 0.2, rng.randrange(3))
-    if centre is None or (frame != (1.0, 1.0) and np.hypot(centre[0] / frame[0], centre[1] / frame[1]) * min(frame) > min(frame) - need):
+    if centre is None or (frame != (1.0, 1.0) and math.hypot(centre[0] / frame[0], centre[1] / frame[1]) * min(frame) > min(frame) - need):
         outline.close(mouth)
         stats.reject("no coin spot")
         return None
@@ -482,7 +502,8 @@ def _hand_drawn_arc(
     sweep = (end_angle - start_angle) % (2 * math.pi)
     if (out_angle - start_angle) % (2 * math.pi) > sweep:
         sweep -= 2 * math.pi  # go round clockwise instead, still through the outward side
-    near_a, near_b = float(np.hypot(*(a - centre))), float(np.hypot(*(b - centre)))
+    near_a = math.hypot(a[0] - centre[0], a[1] - centre[1])
+    near_b = math.hypot(b[0] - centre[0], b[1] - centre[1])
     body = need + 0.3 + rng.uniform(0.0, 0.2) * need  # the radius the arc settles to round C
     reach = rng.uniform(0.2, 0.4)  # how soon (as a share of the arc) it settles
     stretchy, stretch_angle = rng.uniform(0.0, 0.12), rng.uniform(0, math.pi)
@@ -497,7 +518,9 @@ def _hand_drawn_arc(
     radius = radius + middle * wobble
     # Keep clear of the coin (need, plus the sag of a chord between arc points).
     radius = np.maximum(radius, need + 0.2)
-    arc = centre + np.column_stack((radius * np.cos(angle), radius * np.sin(angle)))
+    arc = np.empty((n, 2))
+    arc[:, 0] = centre[0] + radius * np.cos(angle)
+    arc[:, 1] = centre[1] + radius * np.sin(angle)
     arc = np.round(arc, 4) + 0.0
     arc[0], arc[-1] = a, b
     return arc
@@ -516,7 +539,7 @@ def _ease_out(x: "numpy.ndarray") -> "numpy.ndarray":
     """1 at 0, falling smoothly (flat at both ends) to 0 at 1 and beyond."""
     import numpy as np
 
-    x = np.clip(x, 0.0, 1.0)
+    x = np.minimum(x, 1.0)  # x >= 0 here
     return 1.0 - x * x * (3.0 - 2.0 * x)
 
 
