@@ -138,3 +138,26 @@ def test_validate_layout_command(tmp_path) -> None:
     failed = runner.invoke(cli, ["validate", "layout", str(bad)], standalone_mode=False)
     assert failed.return_value == 1
     assert "c2: country 2 breaks the rule 'holds the coin'" in failed.output
+
+
+@pytest.mark.parametrize("params, words", [
+    ({"coins": {"O": "penny", "X": "pebble"}}, "params.coins: unknown coin 'pebble'"),
+    ({"coins": {"O": "penny"}}, "params.coins must name both coins"),
+    ({"coins": 7}, "params.coins must name O's and X's coins"),
+    ({"max_neighbours": "four"}, "params.max_neighbours must be a whole number"),
+])
+def test_bad_params_in_a_hand_made_map(params, words) -> None:
+    found = problems(map_doc(GOOD, params))
+    assert len(found) == 1 and words in found[0]
+
+
+def test_a_generated_map_shrunk_too_small_names_each_country() -> None:
+    from shapely import affinity
+
+    doc = json.loads(mapgame.build(9, 4).dumps())
+    for feature in doc["features"]:
+        shape = affinity.scale(shapely.geometry.shape(feature["geometry"]), 0.5, 0.5, origin=(0, 0))
+        feature["geometry"] = shapely.geometry.mapping(shape)
+    found = problems(doc)
+    named = {line.split(":")[0] for line in found if "'holds the coin'" in line}
+    assert named == {f"c{k}" for k in range(1, 10)}

@@ -678,8 +678,35 @@ def check(layout: Layout) -> list[Problem]:
     return problems + _replay_problems(layout)
 
 
-def _order_problems(layout: Layout) -> list[Problem]:
+def _neighbour_limit(layout: Layout) -> int:
+    value = layout.params.get("max_neighbours", DEFAULT_MAX_NEIGHBOURS)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else DEFAULT_MAX_NEIGHBOURS
+
+
+def _param_problems(layout: Layout) -> list[Problem]:
+    """Bad ``params`` a hand-made map may carry (coins, max_neighbours)."""
     problems = []
+    value = layout.params.get("max_neighbours", DEFAULT_MAX_NEIGHBOURS)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        problems.append(Problem(None, f"params.max_neighbours must be a whole number of at least 1, not {value!r}"))
+    stored = layout.params.get("coins")
+    if stored is not None:
+        try:
+            if isinstance(stored, dict):
+                coin(str(stored["O"])), coin(str(stored["X"]))
+            elif isinstance(stored, str):
+                parse_coins(stored)
+            else:
+                raise UsageError(f"params.coins must name O's and X's coins, e.g. {{\"O\": \"penny\", \"X\": \"nickel\"}}, not {stored!r}")
+        except KeyError:
+            problems.append(Problem(None, "params.coins must name both coins, e.g. {\"O\": \"penny\", \"X\": \"nickel\"}"))
+        except UsageError as exc:
+            problems.append(Problem(None, f"params.coins: {exc}"))
+    return problems
+
+
+def _order_problems(layout: Layout) -> list[Problem]:
+    problems = _param_problems(layout)
     orders = [s.order for s in layout.spaces]
     for space in layout.spaces:
         if space.order is None:
@@ -722,7 +749,7 @@ def _replay_problems(layout: Layout) -> list[Problem]:
     bordering 1 to max_neighbours countries then."""
     import shapely
 
-    limit = int(layout.params.get("max_neighbours", DEFAULT_MAX_NEIGHBOURS) or DEFAULT_MAX_NEIGHBOURS)
+    limit = _neighbour_limit(layout)
     ordered = sorted(layout.spaces, key=lambda s: s.order or 0)
     first = ordered[0]
     problems = []
