@@ -132,3 +132,18 @@ def test_rule_sheet_example_is_replayed_by_the_engine() -> None:
     example_scene({"layout": "mapgame:countries=9,seed=2", "moves": ["move 6", "move 1", "move 1 send 5"]})
     with pytest.raises(CoinprintError, match="example move 1"):
         example_scene({"layout": "mapgame:countries=9,seed=2", "moves": ["move 2"]})
+
+
+def test_a_hand_made_map_without_colours_gets_four_colours() -> None:
+    from coinprint.layout import from_geojson
+    from coinprint.render.mapgame import map_sheet
+    from coinprint.render.scene import Path
+
+    features = []
+    for k in range(1, 6):
+        ring = [[30 * (k - 1), 0], [30 * k, 0], [30 * k, 30], [30 * (k - 1), 30], [30 * (k - 1), 0]]
+        features.append({"type": "Feature", "id": f"c{k}", "geometry": {"type": "Polygon", "coordinates": [ring]},
+                         "properties": {"role": "space", "label": str(k), "order": k}})
+    layout = from_geojson({"type": "FeatureCollection", "coinprint": {"game": "mapgame"}, "features": features})
+    fills = [item.style.fill for item in map_sheet(layout).content.items if isinstance(item, Path)][:5]
+    assert all(fills) and all(a != b for a, b in zip(fills, fills[1:])), "neighbours in a row never share a colour"

@@ -28,11 +28,6 @@ def texts(language: str = "en") -> dict[str, Any]:
     return json.loads(template_path(f"mapgame.{language}.json").read_text(encoding="utf-8"))
 
 
-def coin_spots(layout: "Layout") -> dict[str, tuple[float, float, float]]:
-    """For each country the centre and radius of the widest disc inside it (layout mm)."""
-    return {space.id: _spot(space) for space in layout.spaces}
-
-
 def map_scene(layout: "Layout", style: str = "color") -> Scene:
     """The map at true size: countries filled by their ``color`` number, each with its
     number, a dotted outline of the larger coin, a small circle for O or X, and the start
@@ -49,8 +44,7 @@ def map_scene(layout: "Layout", style: str = "color") -> Scene:
     guide = Style(stroke=colours.guide, stroke_mm=0.2, dash_mm=(1.0, 1.0))
     pencil = Style(fill="#ffffff" if colours.filled else None, stroke=colours.space_stroke, stroke_mm=0.3)
     for space in layout.spaces:
-        x, y, _ = _spot(space)
-        cx, cy = frame.point(x, y)
+        cx, cy = frame.point(*coin_spot(space))
         scene.add(Circle((cx, cy), big.radius_mm, guide))
         scene.add(Text((cx, cy + 2.2), space.name, 4.6, "middle", colours.label, bold=True))
         scene.add(Circle((cx, cy - 3.6), PENCIL_RADIUS_MM, pencil))
@@ -60,12 +54,12 @@ def map_scene(layout: "Layout", style: str = "color") -> Scene:
     return scene
 
 
-def _spot(space) -> tuple[float, float, float]:
+def coin_spot(space) -> tuple[float, float]:
+    """The centre of the widest disc inside a country (layout mm): where its coin fits."""
     import shapely
 
-    circle = shapely.maximum_inscribed_circle(space.polygon, 0.05)
-    (x, y), _ = circle.coords
-    return x, y, float(circle.length)
+    (x, y), _ = shapely.maximum_inscribed_circle(space.polygon, 0.05).coords
+    return x, y
 
 
 def _coloured(layout: "Layout", colouring) -> "Layout":
