@@ -193,8 +193,11 @@ class MapRules(Rules[MapState, MapMove]):
         return f"Map after {state.turn} moves: {self.result(state).describe()}"
 
     def evaluate(self, state: MapState, player: str) -> float:
-        """Claimed countries ahead, and a little for unclaimed countries next to your coin."""
+        """Claimed countries ahead, and a little for unclaimed countries next to your coin
+        and fewer next to the opponent's (so a captured coin is sent where it claims least)."""
         other = self.other(player)
         lead = state.claimed[player] - state.claimed[other]
-        reach = sum(1 for s in self.neighbours[state.coins[player]] if state.owner[s] is None)
-        return float(lead) + 0.1 * reach
+        return float(lead) + 0.1 * (self._reach(state, player) - self._reach(state, other))
+
+    def _reach(self, state: MapState, player: str) -> int:
+        return sum(1 for s in self.neighbours[state.coins[player]] if state.owner[s] is None)
