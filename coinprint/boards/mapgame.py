@@ -1,0 +1,794 @@
+"""The Map game's map: grown one hand-drawn arc at a time, and the check for hand-made maps.
+
+Country 1 is a circle. Every next country is bounded by **one** new arc whose two ends lie on
+the map's current outline, plus the stretch of outline between those ends (DESIGN.md §4).
+The generator keeps the outline as a ring of points, each outline edge tagged with the
+country it belongs to; a new country's polygon is the outline stretch (the very same points
+as its neighbours' polygons) plus the new arc, so every border is built once and shared
+exactly by both sides. Its neighbours when drawn are the owners of the stretch.
+
+Each step first finds a spot just outside the map where the coin will lie (at least the
+coin's radius plus a margin from the whole outline), then a stretch of outline round it, then
+an arc from one end of the stretch round the spot to the other. A candidate is rejected by
+the cheapest test that fails, in this order: no spot (that part of the outline is then not
+tried again), too many neighbours or a sliver of a border along the stretch, the page frame,
+the country turned inside out, the arc crossing itself or touching the map anywhere but its
+ends. A step that keeps failing takes back the country before it and tries again.
+
+>>> layout = build(countries=5, seed=1)
+>>> [space.order for space in layout.spaces]
+[1, 2, 3, 4, 5]
+>>> [space.start for space in layout.spaces][-2:]
+['O', 'X']
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING, Sequence
+
+from coinprint.boards.checks import Problem, common_problems
+from coinprint.errors import UsageError
+from coinprint.layout import MIN_BORDER_MM, Layout, Space, round_point
+from coinprint.units import Coin, coin
+
+if TYPE_CHECKING:
+    import numpy
+
+GAME = "mapgame"
+PLAYERS = ("O", "X")
+DEFAULT_COUNTRIES = 21
+MIN_COUNTRIES = 3
+MAX_COUNTRIES = 401
+"""Largest map the generator makes (201 countries take about 0.2 s, 401 about a second)."""
+DEFAULT_MAX_NEIGHBOURS = 4
+DEFAULT_COINS = ("penny", "nickel")
+"""O's coin and X's coin; the larger one must fit in every country."""
+COIN_MARGIN_MM = 1.0
+"""Room the generator leaves around the coin on every side."""
+MIN_VISIBLE_BORDER_MM = 2.0
+"""The generator never makes a border shorter than this (a player must see it is a border)."""
+CIRCLE_POINTS = 48
+BEND_WINDOW = 5
+"""Outline points over which the generator measures how the outline bends."""
+ARC_SPACING_MM = 3.5
+"""Rough distance between the points of an arc: smooth in print, small polygons."""
+ARCS_PER_SPOT = 2
+"""Arcs tried round one coin spot (the second over a shorter stretch) before looking for
+another spot."""
+TRIES_PER_STEP = 60
+"""Failed arcs before the generator gives up on a step and backtracks one country."""
+FRAME_GIVE_UP = 15
+"""Backtracks after which a map that will not fit the one-page frame grows without it."""
+ONE_PAGE_FRAME_MM = (92.0, 118.0)
+"""Half-axes (across, up) of the ellipse a map of up to ONE_PAGE_COUNTRIES countries is grown
+inside, so that it prints on one A4 or Letter page (190 × 259 mm inside 10 mm margins) with
+room for its info block in a corner."""
+ONE_PAGE_COUNTRIES = 25
+
+Point = tuple[float, float]
+
+
+# -- parameters ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class MapParams:
+    """What a map is grown from (see :func:`build`)."""
+
+    countries: int = DEFAULT_COUNTRIES
+    seed: int = 0
+    max_neighbours: int = DEFAULT_MAX_NEIGHBOURS
+    coins: tuple[str, str] = DEFAULT_COINS
+
+    def validated(self) -> "MapParams":
+        """These parameters, checked; raises UsageError naming a bad value."""
+        n = self.countries
+        if isinstance(n, bool) or not isinstance(n, int) or not MIN_COUNTRIES <= n <= MAX_COUNTRIES or n % 2 == 0:
+            raise UsageError(
+                f"--countries {n!r} is not allowed; use an odd number from {MIN_COUNTRIES} to {MAX_COUNTRIES} "
+                "(each player draws the same number of countries after the circle)"
+            )
+        if isinstance(self.max_neighbours, bool) or not isinstance(self.max_neighbours, int) or not 1 <= self.max_neighbours <= 8:
+            raise UsageError(f"--max-neighbours {self.max_neighbours!r} is out of range; use 1 to 8")
+        if not isinstance(self.seed, int) or isinstance(self.seed, bool):
+            raise UsageError(f"--seed must be a whole number, not {self.seed!r}")
+        names = tuple(coin(name).name for name in self.coins)
+        return MapParams(n, self.seed, self.max_neighbours, names)  # type: ignore[arg-type]
+
+    @property
+    def coin_radius_mm(self) -> float:
+        """Radius of the larger coin: the disc every country must hold."""
+        return max(coin(name).radius_mm for name in self.coins)
+
+
+def parse_coins(text: str) -> tuple[str, str]:
+    """``"penny"`` (both players) or ``"penny/nickel"`` (O's coin, X's coin) → catalogue names."""
+    parts = [p for p in text.replace(",", "/").split("/")]
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2 or not all(p.strip() for p in parts):
+        raise UsageError(f"--coin '{text}' must be one coin name or two joined by '/', e.g. penny/nickel")
+    return coin(parts[0]).name, coin(parts[1]).name
+
+
+def coins_of(layout: Layout) -> tuple[Coin, Coin]:
+    """The coins a layout is meant for (its ``params["coins"]``; default penny and nickel)."""
+    stored = layout.params.get("coins")
+    try:
+        if isinstance(stored, dict):
+            return coin(str(stored["O"])), coin(str(stored["X"]))
+        if isinstance(stored, str):
+            o, x = parse_coins(stored)
+            return coin(o), coin(x)
+    except (UsageError, KeyError):
+        pass
+    return coin(DEFAULT_COINS[0]), coin(DEFAULT_COINS[1])
+
+
+# -- the growing map ------------------------------------------------------------------------------------
+class _Outline:
+    """The map's outline, anticlockwise: ``points[k]`` → ``points[k+1]`` belongs to ``owners[k]``.
+
+    The numpy arrays and the shapely polygon are made once per outline: every attempt at
+    the next country reuses them.
+    """
+
+    def __init__(
+        self, points: "numpy.ndarray", owners: list[int], frame: tuple[float, float], closed: "numpy.ndarray | None" = None
+    ) -> None:
+        import numpy as np
+        import shapely
+
+        self.points = points
+        self.owners = owners
+        self.count = len(points)
+        # Three laps of the outline: a stretch round point k of the middle lap may run past
+        # either end of the list.
+        self.laps = np.concatenate((points, points, points))
+        self.owner_laps = owners * 3
+        ends = np.concatenate((points[1:], points[:1]))
+        steps = ends - points
+        self.steps = steps
+        low, high = np.minimum(points, ends), np.maximum(points, ends)  # each edge's box
+        self.low_x, self.low_y = low[:, 0].copy(), low[:, 1].copy()
+        self.high_x, self.high_y = high[:, 0].copy(), high[:, 1].copy()
+        self.x, self.y = points[:, 0].copy(), points[:, 1].copy()
+        self.dx, self.dy = steps[:, 0].copy(), steps[:, 1].copy()
+        self.step_length2 = np.maximum((steps * steps).sum(axis=1), 1e-12)
+        edges = np.sqrt(self.step_length2)
+        self.edge_laps = np.concatenate((edges, edges, edges))
+        self.travelled = np.concatenate(([0.0], np.cumsum(self.edge_laps)))
+        # Start near the middle of the map: the map grows round and compact.
+        radii = np.hypot(points[:, 0] / frame[0], points[:, 1] / frame[1]) * frame[1]
+        self.weights = 1.0 / (1.0 + ((radii - radii.min()) / 40.0) ** 2)
+        # Grow only from where the outline bulges out (turning anticlockwise over a few
+        # points, ~15 mm): in hollows and along flat stretches a coin seldom fits.
+        following = np.concatenate((steps[1:], steps[:1]))
+        turn = (steps[:, 0] * following[:, 1] - steps[:, 1] * following[:, 0]) / self.step_length2
+        window = np.ones(BEND_WINDOW)
+        bend = np.convolve(np.concatenate((turn[-BEND_WINDOW:], turn, turn[:BEND_WINDOW])), window, "same")[BEND_WINDOW:-BEND_WINDOW]
+        bulging = bend >= 0.05
+        if bulging.any():
+            self.weights[~bulging] = 0.0
+        # Points found without room on an earlier outline stay without room: the map only grows.
+        self.closed = np.zeros(self.count, dtype=bool) if closed is None else closed
+        self.weights[self.closed] = 0.0
+        self.cumulative = np.cumsum(self.weights)
+        self.polygon = shapely.polygons(points)
+        shapely.prepare(self.polygon)
+
+    def pick(self, rng: random.Random) -> int | None:
+        """A point of the outline to grow from (the middle of the map first); None when no
+        point is left."""
+        import numpy as np
+
+        total = float(self.cumulative[-1])
+        if total <= 1e-12:
+            return None
+        return min(int(np.searchsorted(self.cumulative, rng.random() * total)), self.count - 1)
+
+    def close(self, index: int, spread: int = 6) -> None:
+        """Stop growing from around point ``index``: it has no room for a coin."""
+        import numpy as np
+
+        near = [(index + k) % self.count for k in range(-spread, spread + 1)]
+        self.weights[near] = 0.0
+        self.closed[near] = True
+        self.cumulative = np.cumsum(self.weights)
+
+    def reopen(self) -> None:
+        """Forget the points found without room (they may have been shut by the frame)."""
+        import numpy as np
+
+        self.closed[:] = False
+        self.weights[:] = 1.0
+        self.cumulative = np.cumsum(self.weights)
+
+    def normal(self, index: int) -> "numpy.ndarray":
+        """The outward unit normal at point ``index`` (the map lies left of its anticlockwise
+        outline, so "out" is to the right of the way it runs)."""
+        import numpy as np
+
+        tangent = self.points[(index + 2) % self.count] - self.points[(index - 2) % self.count]
+        return np.array([tangent[1], -tangent[0]]) / max(float(np.hypot(*tangent)), 1e-9)
+
+    def distances(self, spots: "numpy.ndarray", cap: float) -> "numpy.ndarray":
+        """Distance from each of ``spots`` (k × 2) to the outline, or ``cap`` where it is
+        larger than ``cap`` (numpy, no shapely; only outline edges near the spots count)."""
+        import numpy as np
+
+        low, high = spots.min(axis=0) - cap, spots.max(axis=0) + cap
+        near = np.flatnonzero((self.low_x <= high[0]) & (self.high_x >= low[0]) & (self.low_y <= high[1]) & (self.high_y >= low[1]))
+        if not len(near):
+            return np.full(len(spots), cap)
+        # x and y apart: numpy is slow at summing over an axis of length 2.
+        sx, sy, dx, dy = self.x[near], self.y[near], self.dx[near], self.dy[near]
+        rx = spots[:, 0, None] - sx[None, :]
+        ry = spots[:, 1, None] - sy[None, :]
+        along = np.minimum(np.maximum((rx * dx + ry * dy) / self.step_length2[near], 0.0), 1.0)
+        gx, gy = rx - dx * along, ry - dy * along
+        return np.minimum(np.sqrt((gx * gx + gy * gy).min(axis=1)), cap)
+
+
+@dataclass
+class _Grown:
+    """One step of the growth: the outline after it, the country's ring and its neighbours."""
+
+    outline: _Outline
+    ring: list[Point]
+    neighbours: frozenset[int]
+
+
+@dataclass
+class GrowthStats:
+    """How hard the generator worked (for the bench)."""
+
+    arcs_tried: int = 0
+    backtracks: int = 0
+    rejections: dict[str, int] = field(default_factory=dict)
+
+    def reject(self, why: str) -> None:
+        self.rejections[why] = self.rejections.get(why, 0) + 1
+
+
+def build(
+    countries: int = DEFAULT_COUNTRIES,
+    seed: int = 0,
+    max_neighbours: int = DEFAULT_MAX_NEIGHBOURS,
+    coins: Sequence[str] = DEFAULT_COINS,
+    stats: GrowthStats | None = None,
+) -> Layout:
+    """A valid map of ``countries`` countries grown from ``seed``.
+
+    Every country holds a disc of the larger coin's diameter plus COIN_MARGIN_MM all round,
+    bordered between 1 and ``max_neighbours`` countries when drawn, and the map never has a
+    hole. Same arguments ⇒ the same map. Country ``k`` has id ``c{k}``, label ``"k"``,
+    ``order`` k, property ``drawn_by`` (``"O"`` for even k, ``"X"`` for odd k > 1) and colour
+    number ``color`` (0–3, neighbours differ); the last two carry ``start`` O and X.
+    """
+    params = MapParams(countries, seed, max_neighbours, tuple(coins)).validated()  # type: ignore[arg-type]
+    rings, neighbours = grow(params, stats or GrowthStats())
+    colours = four_colouring(neighbours, len(rings))
+    spaces = []
+    for index, ring in enumerate(rings):
+        order = index + 1
+        properties: dict[str, object] = {"color": colours[index]}
+        if order > 1:
+            properties["drawn_by"] = PLAYERS[order % 2]
+        start = "O" if order == params.countries - 1 else "X" if order == params.countries else None
+        spaces.append(Space(f"c{order}", (tuple(ring),), label=str(order), order=order, start=start, properties=properties))
+    meta = {
+        "seed": params.seed,
+        "params": {
+            "countries": params.countries,
+            "max_neighbours": params.max_neighbours,
+            "coins": {"O": params.coins[0], "X": params.coins[1]},
+            "coin_margin_mm": COIN_MARGIN_MM,
+        },
+    }
+    return Layout(GAME, spaces, meta=meta)
+
+
+def circle_radius_mm(coins: Sequence[str] = DEFAULT_COINS) -> float:
+    """Radius of country 1, the circle, for these coins."""
+    return round((max(coin(name).radius_mm for name in coins) + COIN_MARGIN_MM) * 1.3, 4)
+
+
+def blank_layout(coins: Sequence[str] = DEFAULT_COINS) -> Layout:
+    """A map with only country 1, the circle: what players start drawing from."""
+    ring = _circle(circle_radius_mm(coins))
+    space = Space("c1", (tuple(ring + [ring[0]]),), label="1", order=1, properties={"color": 0})
+    names = [coin(name).name for name in coins]
+    return Layout(GAME, [space], meta={"params": {"countries": 1, "coins": {"O": names[0], "X": names[1]}}})
+
+
+def layout_name(layout: Layout) -> str:
+    """The built-in name that rebuilds ``layout`` (``mapgame:countries=21,seed=3``)."""
+    params = layout.params
+    parts = [f"countries={params.get('countries', DEFAULT_COUNTRIES)}", f"seed={layout.meta.get('seed', 0)}"]
+    if params.get("max_neighbours", DEFAULT_MAX_NEIGHBOURS) != DEFAULT_MAX_NEIGHBOURS:
+        parts.append(f"max_neighbours={params['max_neighbours']}")
+    o, x = coins_of(layout)
+    if (o.name, x.name) != DEFAULT_COINS:
+        parts.append(f"coin={o.name}/{x.name}")
+    return "mapgame:" + ",".join(parts)
+
+
+def from_params(params: dict[str, str]) -> Layout:
+    """The map named ``mapgame:countries=21,seed=3,max_neighbours=4,coin=penny/nickel``
+    (every parameter optional)."""
+    known = {"countries", "seed", "max_neighbours", "coin"}
+    unknown = set(params) - known
+    if unknown:
+        raise UsageError(f"unknown mapgame layout parameter(s) {', '.join(sorted(unknown))}; use {', '.join(sorted(known))}")
+    values = {}
+    for key, default in (("countries", DEFAULT_COUNTRIES), ("seed", 0), ("max_neighbours", DEFAULT_MAX_NEIGHBOURS)):
+        try:
+            values[key] = int(params.get(key, default))
+        except ValueError:
+            raise UsageError(f"mapgame {key} must be a whole number, not {params[key]!r}") from None
+    coins = parse_coins(params["coin"]) if "coin" in params else DEFAULT_COINS
+    return build(values["countries"], values["seed"], values["max_neighbours"], coins)
+
+
+def grow(params: MapParams, stats: GrowthStats) -> tuple[list[list[Point]], list[frozenset[int]]]:
+    """The countries' rings (anticlockwise, closed) and each one's neighbours when drawn
+    (0-based indices). Never fails: a step that keeps failing backtracks one country."""
+    import numpy as np
+
+    rng = random.Random(params.seed)
+    need = params.coin_radius_mm + COIN_MARGIN_MM
+    frame = ONE_PAGE_FRAME_MM if params.countries <= ONE_PAGE_COUNTRIES else (1.0, 1.0)
+    circle = _circle(circle_radius_mm(params.coins))
+    steps: list[_Grown] = [_Grown(_Outline(np.asarray(circle), [0] * len(circle), frame), circle + [circle[0]], frozenset())]
+    failures = [0]
+    backtracks_before = stats.backtracks
+    while len(steps) < params.countries:
+        grown = _try_arc(steps[-1].outline, len(steps), params.max_neighbours, need, frame, rng, stats)
+        if grown is not None:
+            steps.append(grown)
+            failures.append(0)
+            continue
+        failures[-1] += 1
+        if failures[-1] >= TRIES_PER_STEP and len(steps) > 1:
+            # Stuck: take back the last country and try that step again.
+            steps.pop()
+            failures.pop()
+            failures[-1] = TRIES_PER_STEP // 2
+            stats.backtracks += 1
+            if stats.backtracks - backtracks_before >= FRAME_GIVE_UP and frame != (1.0, 1.0):
+                # The page frame is too tight for these coins: grow on without it (the map
+                # then tiles over more pages, but generation never fails).
+                frame = (1.0, 1.0)
+                for step in steps:
+                    step.outline.reopen()
+    return [s.ring for s in steps], [s.neighbours for s in steps]
+
+
+def _circle(radius: float) -> list[Point]:
+    return [
+        round_point(radius * math.cos(2 * math.pi * k / CIRCLE_POINTS), radius * math.sin(2 * math.pi * k / CIRCLE_POINTS))
+        for k in range(CIRCLE_POINTS)
+    ]
+
+
+def _try_arc(
+    outline: _Outline, new: int, max_neighbours: int, need: float, frame: tuple[float, float], rng: random.Random, stats: GrowthStats
+) -> _Grown | None:
+    """One attempt at the next country (index ``new``); None when this arc is rejected.
+
+    First a spot for the coin just outside the outline, then the stretch of outline around
+    it, then the arc round the spot. A point of the outline with no room for a coin is not
+    tried again on this outline.
+    """
+    import numpy as np
+
+    stats.arcs_tried += 1
+    count = outline.count
+    mouth = outline.pick(rng)
+    if mouth is None:
+        stats.reject("no room")
+        return None
+    normal = outline.normal(mouth)
+    centre = _coin_spot(outline, outline.points[mouth], normal, need + 0.2, rng.randrange(3))
+    if centre is None or (frame != (1.0, 1.0) and math.hypot(centre[0] / frame[0], centre[1] / frame[1]) * min(frame) > min(frame) - need):
+        outline.close(mouth)
+        stats.reject("no coin spot")
+        return None
+    wanted = rng.uniform(1.4, 3.4) * need
+    for attempt in range(ARCS_PER_SPOT):
+        found = _arc_round(outline, mouth, centre, normal, wanted, max_neighbours, need, frame, rng, stats)
+        if found is not None:
+            break
+        wanted *= 0.7  # a smaller country round the same spot is less in the way
+    else:
+        return None
+    first, end, stretch, arc, neighbours = found
+    owners = outline.owner_laps
+    country = np.concatenate((stretch, arc[-2:0:-1]))
+    # The new outline: from B round the old outline to A, then the arc from A to B.
+    first, end = first % count, end % count
+    if end < first:
+        end += count
+    new_points = np.concatenate((outline.laps[end : first + count + 1], arc[1:-1]))
+    new_owners = owners[end : first + count] + [new] * (len(arc) - 1)
+    closed = np.concatenate((np.tile(outline.closed, 3)[end : first + count + 1], np.zeros(len(arc) - 2, dtype=bool)))
+    ring_points = [tuple(p) for p in country[::-1].tolist()]  # anticlockwise for GeoJSON
+    ring_points.append(ring_points[0])
+    return _Grown(_Outline(new_points, new_owners, frame, closed), ring_points, neighbours)
+
+
+def _arc_round(
+    outline: _Outline, mouth: int, centre: "numpy.ndarray", normal: "numpy.ndarray", wanted: float,
+    max_neighbours: int, need: float, frame: tuple[float, float], rng: random.Random, stats: GrowthStats,
+) -> "tuple[int, int, numpy.ndarray, numpy.ndarray, frozenset[int]] | None":
+    """A stretch of about ``wanted`` mm round point ``mouth`` and an arc over it round the
+    coin's spot: (first, end, stretch, arc, neighbours), or None with the reason counted."""
+    import numpy as np
+
+    count = outline.count
+    share = rng.uniform(0.35, 0.65)
+    middle = mouth + count  # in the middle lap, so the stretch may start before it
+    first = int(np.searchsorted(outline.travelled, outline.travelled[middle] - wanted * share))
+    end = int(np.searchsorted(outline.travelled, outline.travelled[middle] + wanted * (1 - share)))
+    if end - first >= count - 2:
+        stats.reject("stretch")
+        return None
+    owners, edges = outline.owner_laps, outline.edge_laps
+    first, end = _trim_stretch(owners, edges, first, end)
+    if first is None:
+        stats.reject("short border")
+        return None
+    runs = _owner_runs(owners[first:end], edges[first:end])
+    neighbours = frozenset(owner for owner, length, _ in runs if length > MIN_BORDER_MM)
+    if not 1 <= len(neighbours) <= max_neighbours:
+        stats.reject("neighbours")
+        return None
+    stretch = outline.laps[first : end + 1]
+    arc = _hand_drawn_arc(stretch, centre, normal, need, rng)
+    if arc is None:
+        stats.reject("arc near coin")
+        return None
+    if frame != (1.0, 1.0) and np.hypot(arc[:, 0] / frame[0], arc[:, 1] / frame[1]).max() > 1.0:
+        stats.reject("frame")
+        return None
+    country = np.concatenate((stretch, arc[-2:0:-1]))  # stretch A→B, then the arc back to A
+    if _signed_area(country) >= 0:  # clockwise when it lies outside the map
+        stats.reject("inside out")
+        return None
+    if not _arc_clear(outline, arc, stats):
+        return None
+    return first, end, stretch, arc, neighbours
+
+
+def _trim_stretch(owners: list[int], edges: "numpy.ndarray", first: int, end: int) -> tuple[int | None, int]:
+    """Drop a sliver of a country at either end of the stretch (the arc then starts at the
+    corner between two countries); None when a sliver is left in the middle."""
+    runs = _owner_runs(owners[first:end], edges[first:end])
+    if len(runs) > 1 and runs[0][1] < MIN_VISIBLE_BORDER_MM:
+        first += runs[0][2]
+        runs = runs[1:]
+    if len(runs) > 1 and runs[-1][1] < MIN_VISIBLE_BORDER_MM:
+        end -= runs[-1][2]
+        runs = runs[:-1]
+    if any(length < MIN_VISIBLE_BORDER_MM for _, length, _ in runs):
+        return None, end
+    return first, end
+
+
+def _owner_runs(owners: Sequence[int], edges: "numpy.ndarray") -> list[tuple[int, float, int]]:
+    """Consecutive edges of one owner: (owner, length, edge count)."""
+    runs: list[tuple[int, float, int]] = []
+    for owner, length in zip(owners, edges.tolist()):
+        if runs and runs[-1][0] == owner:
+            runs[-1] = (owner, runs[-1][1] + length, runs[-1][2] + 1)
+        else:
+            runs.append((owner, length, 1))
+    return runs
+
+
+def _hand_drawn_arc(
+    stretch: "numpy.ndarray", centre: "numpy.ndarray", outward: "numpy.ndarray", need: float, rng: random.Random
+) -> "numpy.ndarray | None":
+    """A smooth, slightly wobbly arc from the stretch's first point to its last, round the
+    coin's spot ``centre`` on the ``outward`` side; None if it would pass too near the spot.
+
+    The spot is at least ``need`` from the whole outline and the arc never comes nearer to
+    it than ``need`` (plus the sag of a chord between arc points), so a disc of radius
+    ``need`` about the spot lies inside the new country.
+    """
+    import numpy as np
+
+    a, b = stretch[0], stretch[-1]
+    start_angle = math.atan2(a[1] - centre[1], a[0] - centre[0])
+    end_angle = math.atan2(b[1] - centre[1], b[0] - centre[0])
+    out_angle = math.atan2(outward[1], outward[0])
+    sweep = (end_angle - start_angle) % (2 * math.pi)
+    if (out_angle - start_angle) % (2 * math.pi) > sweep:
+        sweep -= 2 * math.pi  # go round clockwise instead, still through the outward side
+    near_a = math.hypot(a[0] - centre[0], a[1] - centre[1])
+    near_b = math.hypot(b[0] - centre[0], b[1] - centre[1])
+    body = need + 0.3 + rng.uniform(0.0, 0.2) * need  # the radius the arc settles to round C
+    reach = rng.uniform(0.2, 0.4)  # how soon (as a share of the arc) it settles
+    stretchy, stretch_angle = rng.uniform(0.0, 0.12), rng.uniform(0, math.pi)
+    ripple, ripple_phase = rng.uniform(0.15, 0.45), rng.uniform(0, 2 * math.pi)
+    length = abs(sweep) * (body + 0.3 * (near_a + near_b))
+    n = max(12, min(60, int(length / ARC_SPACING_MM)))
+    t, middle, sin5, cos5 = _arc_steps(n)
+    angle = start_angle + sweep * t
+    # Leave each end round C (no sudden turn), then settle to the body radius.
+    radius = body + (near_a - body) * _ease_out(t / reach) + (near_b - body) * _ease_out((1 - t) / reach)
+    wobble = body * stretchy * np.cos(2 * (angle - stretch_angle)) + ripple * (sin5 * math.cos(ripple_phase) + cos5 * math.sin(ripple_phase))
+    radius = radius + middle * wobble
+    # Keep clear of the coin (need, plus the sag of a chord between arc points).
+    radius = np.maximum(radius, need + 0.2)
+    arc = np.empty((n, 2))
+    arc[:, 0] = centre[0] + radius * np.cos(angle)
+    arc[:, 1] = centre[1] + radius * np.sin(angle)
+    arc = np.round(arc, 4) + 0.0
+    arc[0], arc[-1] = a, b
+    return arc
+
+
+@lru_cache(maxsize=None)
+def _arc_steps(n: int) -> "tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray]":
+    """For an arc of ``n`` points: t from 0 to 1, sin²(πt) (0 at both ends), sin 5πt, cos 5πt."""
+    import numpy as np
+
+    t = np.linspace(0.0, 1.0, n)
+    return t, np.sin(np.pi * t) ** 2, np.sin(5 * np.pi * t), np.cos(5 * np.pi * t)
+
+
+def _ease_out(x: "numpy.ndarray") -> "numpy.ndarray":
+    """1 at 0, falling smoothly (flat at both ends) to 0 at 1 and beyond."""
+    import numpy as np
+
+    x = np.minimum(x, 1.0)  # x >= 0 here
+    return 1.0 - x * x * (3.0 - 2.0 * x)
+
+
+SPOT_STEPS_MM = tuple(k * 1.5 for k in range(-2, 16))
+"""How far out from the outline (mm) the generator looks for a coin's spot."""
+
+
+def _coin_spot(outline: _Outline, mouth: "numpy.ndarray", normal: "numpy.ndarray", room: float, extra: int) -> "numpy.ndarray | None":
+    """Out from ``mouth`` along ``normal``: a point outside the map at least ``room`` from
+    its outline — the first such, or up to ``extra`` steps further; None if there is none."""
+    import numpy as np
+    import shapely
+
+    spots = mouth + normal * np.asarray(SPOT_STEPS_MM)[:, None]
+    roomy = np.flatnonzero(outline.distances(spots, room) >= room)
+    if not len(roomy):
+        return None
+    outside = roomy[~shapely.contains_xy(outline.polygon, spots[roomy, 0], spots[roomy, 1])]
+    if not len(outside):
+        return None
+    return spots[int(outside[min(extra, len(outside) - 1)])]
+
+
+def _signed_area(ring: "numpy.ndarray") -> float:
+    """Shoelace area of an open ring: positive when anticlockwise."""
+    import numpy as np
+
+    x, y = ring[:, 0], ring[:, 1]
+    return 0.5 * float(np.dot(x[:-1], y[1:]) - np.dot(x[1:], y[:-1]) + x[-1] * y[0] - x[0] * y[-1])
+
+
+def _arc_clear(outline: _Outline, arc: "numpy.ndarray", stats: GrowthStats) -> bool:
+    """The arc does not cross itself and meets the map only at its two ends."""
+    import shapely
+
+    line = shapely.linestrings(arc)
+    if not shapely.is_simple(line):
+        stats.reject("self-crossing")
+        return False
+    # The arc without its end points, starting and ending a hair away from the outline.
+    inner = arc.copy()
+    inner[0] = arc[0] + 1e-3 * (arc[1] - arc[0])
+    inner[-1] = arc[-1] + 1e-3 * (arc[-2] - arc[-1])
+    if shapely.intersects(outline.polygon, shapely.linestrings(inner)):
+        stats.reject("touches map")
+        return False
+    return True
+
+
+def four_colouring(neighbours: Sequence[frozenset[int]], count: int) -> list[int]:
+    """Colour numbers 0–3, neighbours different, by backtracking (most constrained first).
+
+    ``neighbours[k]`` holds the earlier countries country k borders; borders are symmetric.
+    """
+    adjacent: list[set[int]] = [set() for _ in range(count)]
+    for k, near in enumerate(neighbours):
+        for other in near:
+            adjacent[k].add(other)
+            adjacent[other].add(k)
+    colours: list[int | None] = [None] * count
+
+    def choose() -> int | None:
+        best, best_key = None, None
+        for k in range(count):
+            if colours[k] is None:
+                used = {colours[j] for j in adjacent[k]} - {None}
+                key = (len(used), len(adjacent[k]), -k)
+                if best_key is None or key > best_key:
+                    best, best_key = k, key
+        return best
+
+    def solve() -> bool:
+        k = choose()
+        if k is None:
+            return True
+        used = {colours[j] for j in adjacent[k]}
+        for colour in range(4):
+            if colour not in used:
+                colours[k] = colour
+                if solve():
+                    return True
+        colours[k] = None
+        return False
+
+    import sys
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, count * 4 + 100))
+    try:
+        if not solve():  # cannot happen for a map (four colour theorem); keep a safe answer
+            return [k % 4 for k in range(count)]
+    finally:
+        sys.setrecursionlimit(limit)
+    return [int(c) for c in colours]  # type: ignore[arg-type]
+
+
+# -- checking hand-made maps -------------------------------------------------------------------------------
+RULE_COIN = "holds the coin"
+RULE_ONE_ARC = "one arc on the outline"
+RULE_NEIGHBOURS = "at most {max} neighbours when drawn"
+RULE_HOLE = "no holes"
+COIN_TOLERANCE_MM = 0.05
+
+
+def check(layout: Layout) -> list[Problem]:
+    """Every problem with a Map layout, each naming the country and the rule it breaks:
+    the common checks (valid, non-overlapping polygons), exact shared borders, one region
+    without holes, the coin fits every country, orders 1…N, start countries, and — replaying
+    the drawing order — each country added by one arc on the outline, bordering at most
+    ``max_neighbours`` (4) countries when drawn."""
+    import shapely
+
+    problems = common_problems(layout)
+    if problems:
+        return problems
+    spaces = layout.spaces
+    problems += _order_problems(layout)
+    polygons = [s.polygon for s in spaces]
+    for space in spaces:
+        if space.polygon.interiors:
+            problems.append(Problem(space.id, f"country {space.name} has a hole; a country is one piece without holes"))
+    if problems:
+        return problems
+    if not bool(shapely.coverage_is_valid(polygons, gap_width=0.0)):
+        invalid = shapely.coverage_invalid_edges(polygons)
+        for space, edges in zip(spaces, invalid):
+            if not edges.is_empty:
+                problems.append(Problem(space.id, f"country {space.name}: its border does not match its neighbours' exactly (shared borders must use the same points)"))
+    union = shapely.union_all(polygons)
+    if union.geom_type != "Polygon":
+        problems.append(Problem(None, f"{RULE_HOLE}: the map is not one connected region ({len(union.geoms)} pieces)"))
+    elif union.interiors:
+        where = ", ".join(f"({r.centroid.x:.1f}, {r.centroid.y:.1f})" for r in union.interiors)
+        problems.append(Problem(None, f"{RULE_HOLE}: the map encloses {len(union.interiors)} hole(s) at {where}"))
+    problems += _coin_problems(layout)
+    return problems + _replay_problems(layout)
+
+
+def _neighbour_limit(layout: Layout) -> int:
+    value = layout.params.get("max_neighbours", DEFAULT_MAX_NEIGHBOURS)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else DEFAULT_MAX_NEIGHBOURS
+
+
+def _param_problems(layout: Layout) -> list[Problem]:
+    """Bad ``params`` a hand-made map may carry (coins, max_neighbours)."""
+    problems = []
+    value = layout.params.get("max_neighbours", DEFAULT_MAX_NEIGHBOURS)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        problems.append(Problem(None, f"params.max_neighbours must be a whole number of at least 1, not {value!r}"))
+    stored = layout.params.get("coins")
+    if stored is not None:
+        try:
+            if isinstance(stored, dict):
+                coin(str(stored["O"])), coin(str(stored["X"]))
+            elif isinstance(stored, str):
+                parse_coins(stored)
+            else:
+                raise UsageError(f"params.coins must name O's and X's coins, e.g. {{\"O\": \"penny\", \"X\": \"nickel\"}}, not {stored!r}")
+        except KeyError:
+            problems.append(Problem(None, "params.coins must name both coins, e.g. {\"O\": \"penny\", \"X\": \"nickel\"}"))
+        except UsageError as exc:
+            problems.append(Problem(None, f"params.coins: {exc}"))
+    return problems
+
+
+def _order_problems(layout: Layout) -> list[Problem]:
+    problems = _param_problems(layout)
+    orders = [s.order for s in layout.spaces]
+    for space in layout.spaces:
+        if space.order is None:
+            problems.append(Problem(space.id, "has no \"order\" property (the drawing order, 1 = the circle)"))
+    given = sorted(o for o in orders if o is not None)
+    if len(given) == len(orders) and given != list(range(1, len(orders) + 1)):
+        problems.append(Problem(None, f"the \"order\" properties must be 1 to {len(orders)}, each once; found {given}"))
+    starts = {s.start: s for s in layout.spaces if s.start is not None}
+    for space in layout.spaces:
+        if space.start is not None and space.start not in PLAYERS:
+            problems.append(Problem(space.id, f"start must be \"O\" or \"X\", not {space.start!r}"))
+    for player in PLAYERS:
+        if sum(1 for s in layout.spaces if s.start == player) > 1:
+            problems.append(Problem(None, f"more than one country has start \"{player}\""))
+        elif player not in starts:
+            problems.append(Problem(None, f"no country has start \"{player}\" (O starts in country N-1, X in country N)"))
+    return problems
+
+
+def _coin_problems(layout: Layout) -> list[Problem]:
+    import shapely
+
+    o, x = coins_of(layout)
+    big = max((o, x), key=lambda c: c.diameter_mm)
+    problems = []
+    for space in layout.spaces:
+        circle = shapely.maximum_inscribed_circle(space.polygon, 0.01)
+        room = 2 * float(circle.length)
+        if room + COIN_TOLERANCE_MM < big.diameter_mm:
+            problems.append(Problem(
+                space.id,
+                f"country {space.name} breaks the rule '{RULE_COIN}': the widest disc inside it is {room:.2f} mm across, "
+                f"a {big.title} needs {big.diameter_mm} mm",
+            ))
+    return problems
+
+
+def _replay_problems(layout: Layout) -> list[Problem]:
+    """Add the countries in drawing order and check each was one arc on the outline,
+    bordering 1 to max_neighbours countries then."""
+    import shapely
+
+    limit = _neighbour_limit(layout)
+    ordered = sorted(layout.spaces, key=lambda s: s.order or 0)
+    first = ordered[0]
+    problems = []
+    drawn = [first]
+    outline = first.polygon
+    for space in ordered[1:]:
+        polygon = space.polygon
+        boundary = polygon.exterior
+        shared = boundary.intersection(outline.exterior)
+        new_line = shapely.line_merge(boundary.difference(outline.exterior))
+        pieces = list(getattr(new_line, "geoms", [new_line])) if not new_line.is_empty else []
+        name = f"country {space.name}"
+        if shared.length <= MIN_BORDER_MM:
+            problems.append(Problem(space.id, f"{name} breaks the rule '{RULE_ONE_ARC}': it does not border the map drawn before it"))
+        elif len(pieces) != 1:
+            problems.append(Problem(space.id, f"{name} breaks the rule '{RULE_ONE_ARC}': it is drawn with {len(pieces)} separate new lines, not one arc"))
+        else:
+            arc = pieces[0]
+            ends = [shapely.Point(arc.coords[0]), shapely.Point(arc.coords[-1])]
+            if arc.is_ring or any(outline.exterior.distance(p) > 1e-6 for p in ends):
+                problems.append(Problem(space.id, f"{name} breaks the rule '{RULE_ONE_ARC}': its new line does not end on the map's outline at both ends"))
+            elif polygon.intersection(outline).area > 0.01:
+                problems.append(Problem(space.id, f"{name} breaks the rule '{RULE_ONE_ARC}': it lies over countries drawn before it"))
+        near = [d for d in drawn if boundary.intersection(d.polygon.exterior).length > MIN_BORDER_MM]
+        if len(near) > limit:
+            names = ", ".join(d.name for d in near)
+            problems.append(Problem(space.id, f"{name} breaks the rule '{RULE_NEIGHBOURS.format(max=limit)}': when drawn it bordered {len(near)} countries ({names})"))
+        drawn.append(space)
+        merged = shapely.union_all([outline, polygon])
+        if merged.geom_type == "Polygon" and merged.interiors:
+            problems.append(Problem(space.id, f"{name} breaks the rule '{RULE_HOLE}': drawing it closed off a hole in the map"))
+            merged = shapely.Polygon(merged.exterior)
+        if merged.geom_type != "Polygon":
+            merged = shapely.union_all([merged.convex_hull])  # keep replaying; the problem is already reported
+        outline = merged
+    return problems

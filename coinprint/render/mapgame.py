@@ -1,0 +1,130 @@
+"""Drawing the Map game: the printed map (coloured countries, numbers, a circle to pencil
+O or X in, the coin's outline, the start countries) and the blank sheet for drawing one."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from coinprint.render.board import Frame, space_items
+from coinprint.render.pages import Sheet
+from coinprint.render.scene import Circle, Path, Scene, Style, Text
+from coinprint.render.style import palette
+from coinprint.resources import template_path
+
+if TYPE_CHECKING:
+    from coinprint.layout import Layout
+
+PENCIL_RADIUS_MM = 3.2
+"""The small empty circle in each country where a player pencils in O or X."""
+BLANK_AREA_MM = (190.0, 185.0)
+"""The drawing area on the blank sheet (fits A4 and Letter inside 10 mm margins)."""
+
+
+@lru_cache(maxsize=None)
+def texts(language: str = "en") -> dict[str, Any]:
+    """The printed texts of the Map game (``templates/mapgame.<language>.json``)."""
+    return json.loads(template_path(f"mapgame.{language}.json").read_text(encoding="utf-8"))
+
+
+def map_scene(layout: "Layout", style: str = "color") -> Scene:
+    """The map at true size: countries filled by their ``color`` number, each with its
+    number, a dotted outline of the larger coin, a small circle for O or X, and the start
+    countries' letters printed in their circles."""
+    from coinprint.boards.mapgame import coins_of, four_colouring
+
+    colours = palette(style)
+    frame = Frame(layout, pad=1.0)
+    scene = frame.scene(title="Map")
+    if any("color" not in s.properties for s in layout.spaces):
+        layout = _coloured(layout, four_colouring)
+    scene.add(*space_items(layout, frame, colours))
+    big = max(coins_of(layout), key=lambda c: c.diameter_mm)
+    guide = Style(stroke=colours.guide, stroke_mm=0.2, dash_mm=(1.0, 1.0))
+    pencil = Style(fill="#ffffff" if colours.filled else None, stroke=colours.space_stroke, stroke_mm=0.3)
+    for space in layout.spaces:
+        cx, cy = frame.point(*coin_spot(space))
+        scene.add(Circle((cx, cy), big.radius_mm, guide))
+        scene.add(Text((cx, cy + 2.2), space.name, 4.6, "middle", colours.label, bold=True))
+        scene.add(Circle((cx, cy - 3.6), PENCIL_RADIUS_MM, pencil))
+        if space.start:
+            scene.add(Text((cx, cy - 3.6 - 1.4), space.start, 4.0, "middle", colours.accent, bold=True))
+            scene.add(Text((cx, cy - 9.2), f"{space.start} starts", 2.3, "middle", colours.accent, bold=True))
+    return scene
+
+
+def coin_spot(space) -> tuple[float, float]:
+    """The centre of the widest disc inside a country (layout mm): where its coin fits."""
+    import shapely
+
+    (x, y), _ = shapely.maximum_inscribed_circle(space.polygon, 0.05).coords
+    return x, y
+
+
+def _coloured(layout: "Layout", colouring) -> "Layout":
+    """A copy of a hand-made layout with four-colour numbers in its ``color`` properties."""
+    from dataclasses import replace
+
+    from coinprint.layout import Layout
+
+    index = {s.id: k for k, s in enumerate(layout.spaces)}
+    earlier = [frozenset(index[n] for n in layout.neighbours(s.id) if index[n] < k) for k, s in enumerate(layout.spaces)]
+    numbers = colouring(earlier, len(layout.spaces))
+    spaces = [replace(s, properties={**s.properties, "color": numbers[k]}) for k, s in enumerate(layout.spaces)]
+    return Layout(layout.game, spaces, list(layout.features), dict(layout.meta))
+
+
+def map_sheet(layout: "Layout", style: str = "color") -> Sheet:
+    """The printable map: its scene, where it puts ink, its title and info lines."""
+    import shapely
+
+    from coinprint.boards.mapgame import coins_of
+
+    frame = Frame(layout, pad=1.0)
+    land = shapely.union_all([s.polygon for s in layout.spaces])
+    footprint = shapely.affinity.translate(land, frame.dx, frame.dy)
+    o, x = coins_of(layout)
+    big = max((o, x), key=lambda c: c.diameter_mm)
+    starts = {s.start: s.name for s in layout.spaces if s.start}
+    values = {
+        "countries": len(layout), "seed": layout.meta.get("seed", "-"),
+        "coin_o": f"{o.title} ({o.diameter_mm} mm)", "coin_x": f"{x.title} ({x.diameter_mm} mm)",
+        "big_mm": big.diameter_mm, "start_o": starts.get("O", "?"), "start_x": starts.get("X", "?"),
+    }
+    lines = [line.format(**values) for line in texts()["board_lines"]]
+    title = f"{texts()['title']}, seed {values['seed']}"
+    return Sheet(map_scene(layout, style), title, lines, footprint=footprint, rotatable=False)
+
+
+def blank_sheet(layout: "Layout") -> Sheet:
+    """The sheet for drawing a map by hand: the circle (``layout``'s country 1, true size)
+    in a drawing area, and the rules summary under it."""
+    import shapely
+
+    from coinprint.render.document import wrap
+
+    width, height = BLANK_AREA_MM
+    words = texts()
+    size, leading = 2.9, 3.9
+    rule_lines: list[str] = []
+    for number, rule in enumerate(words["rules"], start=1):
+        wrapped = wrap(rule, width - 8.0, size)
+        rule_lines.append(f"{number}. {wrapped[0]}")
+        rule_lines += [f"    {line}" for line in wrapped[1:]]
+    text_height = leading * (len(rule_lines) + 1) + 2.0
+    scene = Scene(width, height + text_height, title=words["blank_title"])
+    y = text_height - leading
+    scene.add(Text((0.0, y), words["blank_heading"], 3.6, "start", "#000000", bold=True))
+    for line in rule_lines:
+        y -= leading
+        scene.add(Text((0.0, y), line, size, "start", "#000000"))
+    circle = layout.spaces[0].polygon
+    minx, miny, maxx, maxy = circle.bounds
+    centre = (width / 2, text_height + height / 2)
+    shift = (centre[0] - (minx + maxx) / 2, centre[1] - (miny + maxy) / 2)
+    ring = tuple((x + shift[0], y + shift[1]) for x, y in circle.exterior.coords)
+    scene.add(Path((ring,), Style(stroke="#000000", stroke_mm=0.5)))
+    scene.add(Text((centre[0], centre[1] - 1.5), "1", 4.6, "middle", "#000000", bold=True))
+    footprint = shapely.box(0, 0, width, text_height + height)
+    return Sheet(scene, words["blank_title"], [], footprint=footprint, rotatable=False)
