@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 SIDE_COLOURS = ("#c9a227", "#7a8fa6", "#b5553c", "#4f7f4f")
 """Coin colours for the first, second, … player in position drawings."""
+SIDE_COLOUR_NAMES = ("gold", "grey-blue", "brick-red", "green")
 
 
 class Frame:
@@ -126,11 +127,21 @@ def _inradius(space: "Space") -> float:
 
 
 def position_sheet(layout: "Layout", marks: Sequence["Mark"], players: Sequence[str], *, title: str = "") -> "Sheet":
-    """A picture of a game position: the layout in ink-saver style with the marks on it."""
+    """A picture of a game position: the layout in ink-saver style, each space's name low in
+    the space so the coin on it leaves it readable, and the marks."""
     from coinprint.render.pages import Sheet
 
-    scene = layout_scene(layout, "ink-saver", label_mm=2.5)
+    colours = palette("ink-saver")
     frame = Frame(layout)
+    scene = frame.scene(title=title or layout.game)
+    scene.add(*space_items(layout, frame, colours))
+    scene.add(*region_border_items(layout, frame, colours))
+    for space in layout.spaces:
+        x, y = frame.point(*label_point(space))
+        scene.add(Text((x, y - 0.8 * _inradius(space)), space.name, 2.2, "middle", colours.label))
     scene.add(*mark_items(layout, frame, marks, players))
-    legend = ", ".join(f"{p}: {SIDE_COLOURS[i]}" for i, p in enumerate(players))
+    legend = "; ".join(f"{p}: {SIDE_COLOUR_NAMES[i % 4]} coins" for i, p in enumerate(players))
+    rings = sorted({m.ring for m in marks if m.ring})
+    if rings:
+        legend += "; " + ", ".join(f"{'solid' if r == 'castle' else 'dashed'} ring: {r}" for r in rings)
     return Sheet(scene, title or layout.game, [legend], footprint=None)
