@@ -46,7 +46,7 @@ def board_cointable(size, hex_size, measure, orientation, coin, paper, style, ma
 @click.option("--max-turns", default=MAX_TURNS, show_default=True, type=int,
               help="Cut a game after this many moves; it counts as a timeout, never a win.")
 @click.option("--supply", default=100, show_default=True, type=int, help="Coins in the shared supply.")
-@click.option("-o", "--output", "output", default="output/games/cointable", show_default=True, metavar="DIR",
+@click.option("-o", "--output", "output", default="output/cointable-games", show_default=True, metavar="FOLDER",
               help="Folder for the records (one cointable-SEED.json per game).")
 def play_cointable(size, heads_agent, tails_agent, games, seed, max_turns, supply, output) -> None:
     """Let two agents play Coin Table; write one record per game and print a summary."""
