@@ -6,6 +6,7 @@ checks, record validation and self-play. The command line calls into this module
 from __future__ import annotations
 
 import importlib
+import os
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -223,7 +224,12 @@ def play_to_folder(
         raise UsageError(f"-o {folder} is a file; give a folder for the records")
     paths, outcomes = [], []
     players: tuple[str, str] | None = None
+    # Records name a layout file relative to themselves, as validate_record reads it.
+    recorded = layout_spec
+    if layout_spec.partition(":")[0] not in GAMES and Path(layout_spec).is_file():
+        recorded = Path(os.path.relpath(Path(layout_spec).resolve(), target.resolve())).as_posix()
     for record, outcome in self_play(layout_spec, agents, games, seed, max_turns, options):
+        record.layout = recorded
         paths.append(write_atomic(target / f"{record.game}-{record.seed}.json", record.dumps()))
         outcomes.append(outcome)
         players = tuple(agents)  # type: ignore[assignment]
