@@ -29,9 +29,13 @@ def test_python_dash_m_runs_the_same_cli():
 
 
 def test_help_does_not_import_the_heavy_libraries():
+    commands = [["--help"], ["kit", "--help"]] + [
+        [group, game, "--help"] for group in ("board", "rules") for game in ("cointable", "coinage", "mapgame", "flick")
+    ] + [["play", game, "--help"] for game in ("cointable", "coinage", "mapgame")]
     code = (
         "import sys; from coinprint.cli import main\n"
-        "try:\n    main(['board', 'cointable', '--help'])\nexcept SystemExit:\n    pass\n"
+        f"for args in {commands!r}:\n"
+        "    try:\n        main(args)\n    except SystemExit as done:\n        assert done.code == 0, args\n"
         "heavy = {'shapely', 'reportlab', 'networkx', 'svgwrite', 'numpy'}\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))"
     )
