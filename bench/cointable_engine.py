@@ -11,6 +11,12 @@ Run from the repository root: ``python bench/cointable_engine.py [--games N]``.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run from a checkout: the repository root goes first on the path.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 import argparse
 import random
 import time

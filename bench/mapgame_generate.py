@@ -9,6 +9,12 @@ Targets: median under 10 ms for 21 countries with 100 % success; 201 countries u
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run from a checkout: the repository root goes first on the path.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 import argparse
 import statistics
 import time
