@@ -234,3 +234,58 @@ def play_to_folder(
         outcomes.append(outcome)
         players = tuple(agents)  # type: ignore[assignment]
     return paths, summarise(outcomes, players or tuple(agents))  # type: ignore[arg-type]
+
+
+SIMULATED_GAMES = ("cointable", "coinage", "mapgame")
+"""Games agents can play; Flick is refereed from what happened at the table, not simulated."""
+
+
+@dataclass
+class Balance:
+    """How fair a board looks from self-play between equal agents."""
+
+    layout: str
+    agent: str
+    first: str
+    summary: PlaySummary
+
+    @property
+    def decided(self) -> int:
+        return self.summary.games - self.summary.ties - self.summary.timeouts
+
+    def first_player_share(self) -> tuple[float, float, float]:
+        """The first player's share of decided games, with a 95 % Wilson interval."""
+        n = self.decided
+        if n == 0:
+            return (0.5, 0.0, 1.0)
+        p = self.summary.wins[self.first] / n
+        z = 1.96
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+        return (p, max(0.0, centre - half), min(1.0, centre + half))
+
+    def describe(self) -> str:
+        share, low, high = self.first_player_share()
+        verdict = "no clear first-player edge" if low <= 0.5 <= high else (
+            f"{self.first} (moving first) has the edge" if low > 0.5 else f"{self.first} (moving first) is behind")
+        return (
+            f"{self.layout}, {self.agent} v {self.agent}: {self.summary.describe()}\n"
+            f"{self.first} won {share:.1%} of {self.decided} decided games "
+            f"(95% interval {low:.1%} to {high:.1%}): {verdict}"
+        )
+
+
+def balance(game: str, layout_spec: str, agent: str, games: int, seed: int, max_turns: int,
+            options: dict[str, Any] | None = None) -> Balance:
+    """Self-play ``games`` games of ``agent`` against itself on ``layout_spec`` (a layout of
+    ``game``; no records written) and judge the first player's edge."""
+    if game not in SIMULATED_GAMES:
+        raise UsageError(f"{game_entry(game).title} is not simulated; balance works for {', '.join(SIMULATED_GAMES)}")
+    if games < 1:
+        raise UsageError(f"--games must be at least 1, not {games}")
+    layout = resolve_layout(layout_spec)
+    if layout.game != game:
+        raise UsageError(f"--layout {layout_spec} is a {layout.game} layout, not {game}")
+    players = rules_for(layout, options).players
+    outcomes = [o for _, o in self_play(layout_spec, {p: agent for p in players}, games, seed, max_turns, options)]
+    return Balance(layout_spec, agent, players[0], summarise(outcomes, players))

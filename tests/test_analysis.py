@@ -41,3 +41,33 @@ def test_self_play_refuses_bad_counts_and_agents(tmp_path):
         play_to_folder("cointable:size=2", {"heads": "random", "tails": "random"}, 0, 1, 10, str(tmp_path))
     with pytest.raises(UsageError, match="unknown agent 'clever'"):
         play_to_folder("cointable:size=2", {"heads": "clever", "tails": "random"}, 1, 1, 10, str(tmp_path))
+
+
+def test_wilson_interval_matches_the_textbook_value():
+    from coinprint.analysis import Balance, PlaySummary
+
+    # 50 of 100: the 95 % Wilson interval is 0.4038 to 0.5962 (z = 1.96; worked by hand).
+    report = Balance("x", "random", "heads", PlaySummary(100, {"heads": 50, "tails": 50}, 0, 0, 10.0))
+    share, low, high = report.first_player_share()
+    assert share == 0.5 and low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
+    assert "no clear first-player edge" in report.describe()
+    lopsided = Balance("x", "random", "heads", PlaySummary(100, {"heads": 80, "tails": 20}, 0, 0, 10.0))
+    assert "heads (moving first) has the edge" in lopsided.describe()
+
+
+def test_balance_counts_the_same_games_self_play_writes(tmp_path):
+    from coinprint.analysis import balance
+
+    report = balance("cointable", "cointable:size=3", "random", 12, 40, 500)
+    paths, summary = play_to_folder("cointable:size=3", {"heads": "random", "tails": "random"}, 12, 40, 500, str(tmp_path))
+    results = [json.loads(p.read_text()).get("result") for p in paths]
+    heads_wins = sum(1 for r in results if r and r["winner"] == "heads")
+    assert report.summary.wins["heads"] == heads_wins == summary.wins["heads"]
+    assert report.summary.games == 12
+
+
+def test_balance_refuses_flick_and_a_layout_of_another_game(cli):
+    result = cli("balance", "cointable", "--layout", "mapgame", "--games", "2")
+    assert result.code == 2 and "is a mapgame layout, not cointable" in result.err
+    result = cli("balance", "flick")
+    assert result.code == 2 and "'flick' is not one of" in result.err

@@ -52,6 +52,22 @@ def play() -> None:
     """Let agents play a game against each other and write the records."""
 
 
+@cli.command("balance")
+@click.argument("game", type=click.Choice(["cointable", "coinage", "mapgame"]), metavar="GAME")
+@click.option("--layout", default=None, metavar="SPEC",
+              help="Built-in layout with parameters (e.g. cointable:size=4, mapgame:countries=31,seed=2) or a GeoJSON file.")
+@click.option("--agent", default="random", show_default=True, help="Agent playing both sides: random, greedy or montecarlo.")
+@click.option("--games", default=200, show_default=True, type=int, help="Games to play.")
+@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game (game i uses seed + i).")
+@click.option("--max-turns", default=2000, show_default=True, type=int, help="Moves before a game counts as a timeout.")
+def balance(game: str, layout: str | None, agent: str, games: int, seed: int, max_turns: int) -> None:
+    """Is the first player favoured? Self-play equal agents and report the first player's share
+    of decided games with a 95 % interval (GAME is cointable, coinage or mapgame)."""
+    from coinprint.analysis import balance as judge
+
+    click.echo(judge(game, layout or game, agent, games, seed, max_turns).describe())
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the command line; errors become one line on stderr and the contract's exit code."""
     try:
