@@ -92,11 +92,9 @@ def export_board(
 
         data = scene_to_svg(single_sheet(sheet, settings.margin_mm))
     else:
-        from coinprint.render.pages import paginate
         from coinprint.render.pdf import pages_to_pdf
 
-        pages = paginate(sheet, settings.paper, settings.margin_mm, settings.overlap_mm)
-        data = pages_to_pdf(pages, title=sheet.title, keywords=_keywords(layout))
+        data = pages_to_pdf(board_pages(sheet, settings), title=sheet.title, keywords=_keywords(layout))
     return [write_atomic(path, data)]
 
 
@@ -116,7 +114,7 @@ def languages(game: str) -> list[str]:
     return sorted(p.name.split(".")[1] for p in templates_dir().glob(f"{game}.*.json") if p.name.count(".") == 2)
 
 
-def board_pages(layout: "Layout", sheet: "Sheet", settings: PrintSettings) -> "list[Scene]":
+def board_pages(sheet: "Sheet", settings: PrintSettings) -> "list[Scene]":
     """A board's sheet tiled on the paper of ``settings`` (the pages of its PDF)."""
     from coinprint.render.pages import paginate
 

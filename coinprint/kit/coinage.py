@@ -29,4 +29,4 @@ def kit_pages(settings: "PrintSettings", lang: str = "en") -> list["Scene"]:
 
     layout = build("classic")
     sheet = board_sheet(layout, settings.style, paper=settings.paper, margin=settings.margin_mm)
-    return rule_sheet_pages(settings.paper, lang) + board_pages(layout, sheet, settings)
+    return rule_sheet_pages(settings.paper, lang) + board_pages(sheet, settings)

@@ -26,7 +26,7 @@ def kit_pages(settings: "PrintSettings", lang: str = "en") -> list["Scene"]:
     from coinprint.render.cointable import board_sheet
 
     layout = build()
-    return rule_sheet_pages(settings.paper, lang) + board_pages(layout, board_sheet(layout, settings.style), settings)
+    return rule_sheet_pages(settings.paper, lang) + board_pages(board_sheet(layout, settings.style), settings)
 
 
 def rule_sheet_pages(paper: "PaperSize", lang: str = "en", supply: int = 100, side: int = 5) -> list["Scene"]:

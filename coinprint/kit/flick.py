@@ -16,4 +16,4 @@ def kit_pages(settings: "PrintSettings", lang: str = "en") -> list["Scene"]:
     from coinprint.render.flick import mat_sheet, rule_sheet_pages
 
     layout = build()
-    return rule_sheet_pages(settings.paper, lang) + board_pages(layout, mat_sheet(layout, settings.style), settings)
+    return rule_sheet_pages(settings.paper, lang) + board_pages(mat_sheet(layout, settings.style), settings)

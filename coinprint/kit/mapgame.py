@@ -21,7 +21,7 @@ def kit_pages(settings: "PrintSettings", lang: str = "en", seed: int = 0) -> lis
     from coinprint.render.mapgame import map_sheet
 
     layout = build(seed=seed)
-    return rule_sheet_pages(settings.paper, lang) + blank_pages(settings) + board_pages(layout, map_sheet(layout, settings.style), settings)
+    return rule_sheet_pages(settings.paper, lang) + blank_pages(settings) + board_pages(map_sheet(layout, settings.style), settings)
 
 
 def blank_pages(settings: "PrintSettings", coins: tuple[str, str] | None = None) -> list["Scene"]:
@@ -31,7 +31,7 @@ def blank_pages(settings: "PrintSettings", coins: tuple[str, str] | None = None)
     from coinprint.render.mapgame import blank_sheet
 
     layout = blank_layout(coins or DEFAULT_COINS)
-    return board_pages(layout, blank_sheet(layout), settings)
+    return board_pages(blank_sheet(layout), settings)
 
 
 def rule_sheet_pages(paper: "PaperSize", lang: str = "en", countries: int = 21) -> list["Scene"]:

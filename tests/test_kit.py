@@ -1,0 +1,64 @@
+"""Print-and-play kits: one PDF per game, rule sheet first, then the board at true size."""
+
+import pdfplumber
+import pytest
+
+from tests.conftest import MM_PER_PT, hexagon_flat_to_flat, pdf_polygons
+
+
+@pytest.fixture(scope="module")
+def kits(tmp_path_factory):
+    from tests.conftest import run_cli
+
+    folder = tmp_path_factory.mktemp("kits")
+    result = run_cli("kit", "all", "-o", str(folder))
+    assert result.code == 0, result.err
+    return folder, result
+
+
+def test_kit_all_writes_one_pdf_per_game(kits):
+    folder, result = kits
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == ["coinage-kit.pdf", "cointable-kit.pdf", "flick-kit.pdf", "mapgame-kit.pdf"]
+    assert result.out.count("wrote ") == 4
+
+
+@pytest.mark.parametrize("game, title", [("cointable", "Coin Table"), ("coinage", "Coin Age"), ("mapgame", "Map"), ("flick", "Flick")])
+def test_each_kit_starts_with_the_rules_and_ends_with_the_board(kits, game, title):
+    folder, _ = kits
+    with pdfplumber.open(folder / f"{game}-kit.pdf") as pdf:
+        first = pdf.pages[0].extract_text()
+        last = pdf.pages[-1].extract_text().replace("\n", " ")
+        assert title in first and "print at 100%" not in first.replace("\n", " ")  # the rule sheet
+        assert "print at 100% / actual size" in last  # a board page
+        for page in pdf.pages:  # every page is A4
+            assert (round(float(page.width) * MM_PER_PT, 1), round(float(page.height) * MM_PER_PT, 1)) in ((210.0, 297.0), (297.0, 210.0))
+
+
+def test_the_kit_board_is_true_size(kits):
+    folder, _ = kits
+    hexes = [s for page in pdf_polygons(folder / "cointable-kit.pdf") for s in page if len(s) == 7]
+    # The rule sheet's diagrams are scaled; the board's 61 cells (on both tiles) measure 31.75 mm.
+    true_size = [s for s in hexes if hexagon_flat_to_flat(s) == pytest.approx(31.75, abs=0.01)]
+    assert len(true_size) >= 61 * 2
+
+
+def test_kits_are_byte_identical_run_to_run(tmp_path, cli):
+    for run in ("a", "b"):
+        assert cli("kit", "coinage", "--lang", "sv", "-o", str(tmp_path / run) + "/").code == 0
+    assert (tmp_path / "a" / "coinage-kit.pdf").read_bytes() == (tmp_path / "b" / "coinage-kit.pdf").read_bytes()
+
+
+def test_a_language_a_game_lacks_falls_back_to_english(tmp_path, cli):
+    result = cli("kit", "flick", "--lang", "sv", "-o", str(tmp_path / "flick.pdf"))
+    assert result.code == 0 and "no sv rule sheet; English" in result.out
+    assert (tmp_path / "flick.pdf").is_file()
+
+
+def test_kit_errors(tmp_path, cli):
+    result = cli("kit", "chess")
+    assert result.code == 2 and "'chess' is not one of" in result.err
+    result = cli("kit", "all", "-o", str(tmp_path / "all.pdf"))
+    assert result.code == 2 and "give a folder" in result.err
+    result = cli("kit", "cointable", "--paper", "b9")
+    assert result.code == 2 and "unknown paper 'b9'" in result.err
