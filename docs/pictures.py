@@ -25,8 +25,8 @@ def coinprint(*args: str) -> None:
             raise
 
 
-def main() -> None:
-    images = "docs/images"
+def main(images: str = "docs/images") -> None:
+    """Write every README picture into ``images``."""
     coinprint("board", "cointable", "-o", f"{images}/cointable-board.svg")
     coinprint("board", "coinage", "--map", "classic", "-o", f"{images}/coinage-classic.svg")
     coinprint("board", "coinage", "--map", "random", "--regions", "3,3,2,2", "--seed", "5", "-o", f"{images}/coinage-random.svg")
