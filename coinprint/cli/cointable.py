@@ -52,11 +52,11 @@ def play_cointable(size, heads_agent, tails_agent, games, seed, max_turns, suppl
     """Let two agents play Coin Table; write one record per game and print a summary."""
     from coinprint.analysis import play_to_folder
 
-    click.echo(f"seed {seed}: {games} games of Coin Table (size {size}), heads {heads_agent} v tails {tails_agent}")
     paths, summary = play_to_folder(
         f"cointable:size={size}", {"heads": heads_agent, "tails": tails_agent},
         games, seed, max_turns, output, {"supply": supply},
     )
+    click.echo(f"seed {seed}: {games} games of Coin Table (size {size}), heads {heads_agent} v tails {tails_agent}")
     click.echo(f"wrote {len(paths)} records to {output}")
     click.echo(summary.describe())
 
