@@ -142,15 +142,29 @@ from coinprint.render.scene import apply  # noqa: E402
 from coinprint.units import paper_size  # noqa: E402
 
 
-@settings(max_examples=40, deadline=None)
-@given(
+BOARDS_ON_PAPER = dict(
     side=st.integers(2, 9),
     hex_mm=st.floats(15, 60),
     paper=st.sampled_from(["a5", "a4", "letter", "a3", "legal", "tabloid"]),
     orientation=st.sampled_from(["pointy", "flat"]),
     overlap=st.sampled_from([0.0, 5.0, 10.0, 25.0]),
 )
+
+
+@settings(max_examples=40, deadline=None)
+@given(**BOARDS_ON_PAPER)
 def test_any_board_on_any_paper_keeps_every_cell_whole_somewhere(side, hex_mm, paper, orientation, overlap):
+    _check_every_cell_whole(side, hex_mm, paper, orientation, overlap)
+
+
+@pytest.mark.slow
+@settings(max_examples=500, deadline=None)
+@given(**BOARDS_ON_PAPER)
+def test_many_boards_on_paper_keep_every_cell_whole(side, hex_mm, paper, orientation, overlap):
+    _check_every_cell_whole(side, hex_mm, paper, orientation, overlap)
+
+
+def _check_every_cell_whole(side, hex_mm, paper, orientation, overlap):
     sheet = board_sheet(build(side, hex_mm, orientation=orientation, guide_coin=None))
     margin = 10.0
     plan = plans(sheet, paper_size(paper), margin, overlap, 0.0)[0]
