@@ -369,3 +369,25 @@ def test_the_quick_evaluation_agrees_with_the_score():
         rules.apply(state, rng.choice(rules.legal_moves(state)))
         total = rules.scores(state)["total"]
         assert rules.evaluate(state, "heads") == total["heads"] - total["tails"] == -rules.evaluate(state, "tails")
+
+
+def test_playout_turns_are_always_legal():
+    """Monte Carlo play-outs build random turns action by action; every one must pass the
+    same checks a recorded turn does."""
+    import random
+
+    from coinprint.boards.coinage import build
+    from coinprint.games.coinage import CoinAgeRules
+
+    rules = CoinAgeRules(build("classic"), {})
+    rng = random.Random(11)
+    kinds = set()
+    for _ in range(30):
+        state = rules.initial_state()
+        while not rules.is_over(state):
+            rules.begin_turn(state, rng)
+            turn = rules.playout_move(state, rng)
+            kinds.update(action[0] for action in turn.actions)
+            assert rules.parse_move(state, rules.move_text(state, turn)) == turn
+            rules.apply(state, turn)  # checked: raises IllegalMoveError if the turn is not legal
+    assert kinds == {"place", "pay", "move", "capture"}

@@ -291,6 +291,22 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         search(state.copy(), _Allowance.for_throw(throw), ())
         return list(seen.values())
 
+    def playout_move(self, state: CoinAgeState, rng: random.Random) -> Turn:
+        """A random turn built one action at a time (at each step: stop, or one of the actions
+        still allowed, all equally likely). Far cheaper than listing every turn; Monte Carlo
+        play-outs use it. The random agent still picks uniformly among distinct turns."""
+        if state.throw is None:
+            raise IllegalMoveError("no throw yet this turn; call begin_turn first (the throw comes before any action)")
+        current, allowance, actions = state.copy(), _Allowance.for_throw(state.throw), []
+        while not current.ended:
+            options = list(self._candidate_actions(current, allowance))
+            pick = rng.randrange(len(options) + 1)
+            if pick == len(options):
+                break
+            self._do(current, allowance, options[pick])
+            actions.append(options[pick])
+        return Turn(state.throw, tuple(actions))
+
     def _candidate_actions(self, state: CoinAgeState, allowance: _Allowance) -> Iterator[Action]:
         free = [r for r in allowance.matched if r not in allowance.used]
         if allowance.can_pay and not allowance.paid:

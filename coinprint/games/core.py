@@ -116,6 +116,11 @@ class Rules(ABC, Generic[S, M]):
         """A uniformly random legal move (games with very many moves may do this faster)."""
         return rng.choice(self.legal_moves(state))
 
+    def playout_move(self, state: S, rng: random.Random) -> M:
+        """A cheap random legal move for Monte Carlo play-outs. It need not be uniform: a game
+        whose moves are costly to list (Coin Age's whole turns) builds one directly."""
+        return self.random_move(state, rng)
+
     def describe(self, state: S) -> str:
         """The position as text, for error messages and ``--show``."""
         return repr(state)
@@ -357,7 +362,7 @@ def _playout_value(rules: Rules, state: Any, player: str, rng: random.Random, de
             winner = rules.result(state).winner
             return 1.0 if winner == player else (0.5 if winner is None else 0.0)
         rules.begin_turn(state, rng)
-        rules.apply_unchecked(state, rules.random_move(state, rng))
+        rules.apply_unchecked(state, rules.playout_move(state, rng))
     value = rules.evaluate(state, player)
     return 0.5 + (0.25 if value > 0 else -0.25 if value < 0 else 0.0)
 
