@@ -136,6 +136,28 @@ def make_kit(game: str, settings: PrintSettings, lang: str, output: str | None) 
     return path, used
 
 
+def example_position(game: str, spec: dict[str, Any], *, source: str = "template") -> "Scene":
+    """A rule sheet's example: the position after ``spec["moves"]`` on ``spec["layout"]`` (a
+    built-in ``game:…`` name), replayed by the rules engine so an example is never illegal,
+    and drawn by the game's position drawer."""
+    from coinprint.analysis import builtin_layout, position_drawer, rules_for
+    from coinprint.errors import CoinprintError
+    from coinprint.games.core import IllegalMoveError, InvalidMoveError
+
+    spec_layout = str(spec.get("layout", game))
+    if spec_layout.partition(":")[0] != game:
+        raise CoinprintError(f"{source}: an example must be on a {game} layout, not {spec_layout!r}")
+    layout = builtin_layout(spec_layout)
+    rules = rules_for(layout, spec.get("options", {}))
+    state = rules.initial_state()
+    for number, text in enumerate(spec.get("moves", []), start=1):
+        try:
+            rules.apply(state, rules.parse_move(state, text))
+        except (InvalidMoveError, IllegalMoveError) as exc:
+            raise CoinprintError(f"{source}: example move {number} ({text}) is not legal: {exc}") from None
+    return position_drawer(game)(layout, rules.marks(state), rules.players).content
+
+
 def _keywords(layout: "Layout") -> dict[str, Any]:
     words: dict[str, Any] = {"game": layout.game}
     if layout.meta.get("seed") is not None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from coinprint.errors import CoinprintError
 
 if TYPE_CHECKING:
     from coinprint.kit import PrintSettings
@@ -54,20 +53,6 @@ def rule_sheet_pages(paper: "PaperSize", lang: str = "en", countries: int = 21) 
 
 def example_scene(spec: dict[str, Any], *, source: str = "template") -> "Scene":
     """The position after ``spec["moves"]`` on ``spec["layout"]`` (a ``mapgame:…`` name)."""
-    from coinprint.boards.mapgame import from_params
-    from coinprint.games.core import IllegalMoveError, InvalidMoveError, parse_layout_name
-    from coinprint.games.mapgame import MapRules
-    from coinprint.render.board import position_sheet
+    from coinprint.kit import example_position
 
-    game, params = parse_layout_name(spec.get("layout", "mapgame"))
-    if game != "mapgame":
-        raise CoinprintError(f"{source}: an example must be on a mapgame map, not {spec.get('layout')!r}")
-    layout = from_params(params)
-    rules = MapRules(layout, {})
-    state = rules.initial_state()
-    for number, text in enumerate(spec.get("moves", []), start=1):
-        try:
-            rules.apply(state, rules.parse_move(state, text))
-        except (InvalidMoveError, IllegalMoveError) as exc:
-            raise CoinprintError(f"{source}: example move {number} ({text}) is not legal: {exc}") from None
-    return position_sheet(layout, rules.marks(state), rules.players).content
+    return example_position("mapgame", spec, source=source)
