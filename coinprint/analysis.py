@@ -223,7 +223,6 @@ def play_to_folder(
     if target.exists() and not target.is_dir():
         raise UsageError(f"-o {folder} is a file; give a folder for the records")
     paths, outcomes = [], []
-    players: tuple[str, str] | None = None
     # Records name a layout file relative to themselves, as validate_record reads it.
     recorded = layout_spec
     if layout_spec.partition(":")[0] not in GAMES and Path(layout_spec).is_file():
@@ -232,8 +231,7 @@ def play_to_folder(
         record.layout = recorded
         paths.append(write_atomic(target / f"{record.game}-{record.seed}.json", record.dumps()))
         outcomes.append(outcome)
-        players = tuple(agents)  # type: ignore[assignment]
-    return paths, summarise(outcomes, players or tuple(agents))  # type: ignore[arg-type]
+    return paths, summarise(outcomes, tuple(agents))  # type: ignore[arg-type]
 
 
 SIMULATED_GAMES = ("cointable", "coinage", "mapgame")
