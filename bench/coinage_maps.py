@@ -29,11 +29,13 @@ def timed(work) -> float:
 def main() -> None:
     coinage.build("classic")  # warm up the imports
     for name in coinage.BUILTIN_MAPS:
-        print(f"built-in {name:10s}: {timed(lambda: coinage.build(name)) * 1000:7.1f} ms")
+        print(f"built-in {name:10s}: {timed(lambda name=name: coinage.build(name)) * 1000:7.1f} ms")
     for regions in REGION_LISTS:
-        times = [timed(lambda s=seed: coinage.build("random", regions=regions, seed=s)) for seed in range(SEEDS)]
-        print(f"random {regions:10s} ({sum(map(int, regions.split(','))):2d} spaces): median {statistics.median(times) * 1000:6.1f} ms, "
-              f"worst {max(times) * 1000:6.1f} ms over {SEEDS} seeds")
+        times = [timed(lambda s=seed, r=regions: coinage.build("random", regions=r, seed=s)) for seed in range(SEEDS)]
+        print(
+            f"random {regions:10s} ({sum(map(int, regions.split(','))):2d} spaces): median {statistics.median(times) * 1000:6.1f} ms, "
+            f"worst {max(times) * 1000:6.1f} ms over {SEEDS} seeds"
+        )
     from coinprint.render.coinage import board_sheet
     from coinprint.render.pages import paginate
     from coinprint.render.pdf import pages_to_pdf

@@ -34,11 +34,13 @@ def main() -> None:
             turns += len(outcome.moves)
             wins[outcome.result.winner] += 1
         seconds = time.perf_counter() - start
-        print(f"{heads:6s} vs {tails:6s}: {GAMES / seconds:6.1f} games/s, {turns / seconds:7.0f} turns/s, "
-              f"{turns / GAMES:4.1f} turns/game; heads {wins['heads']}, tails {wins['tails']}, ties {wins[None]}")
+        print(
+            f"{heads:6s} vs {tails:6s}: {GAMES / seconds:6.1f} games/s, {turns / seconds:7.0f} turns/s, "
+            f"{turns / GAMES:4.1f} turns/game; heads {wins['heads']}, tails {wins['tails']}, ties {wins[None]}"
+        )
     sizes = []
     rng = random.Random(1)
-    for seed in range(30):
+    for _ in range(30):
         state = rules.initial_state()
         while not rules.is_over(state):
             rules.begin_turn(state, rng)

@@ -40,9 +40,11 @@ def main() -> None:
     elapsed = time.perf_counter() - start
     moves = sum(len(o.moves) for o in outcomes)
     print(f"board: side {args.size}, {rules.size} cells, {len(rules.triangles)} triangles")
-    print(f"random self-play: {args.games} games, {moves} moves in {elapsed:.2f} s: "
-          f"{moves / elapsed:,.0f} moves/s, {args.games / elapsed:,.1f} games/s "
-          f"(mean {moves / args.games:.0f} moves a game)")
+    print(
+        f"random self-play: {args.games} games, {moves} moves in {elapsed:.2f} s: "
+        f"{moves / elapsed:,.0f} moves/s, {args.games / elapsed:,.1f} games/s "
+        f"(mean {moves / args.games:.0f} moves a game)"
+    )
 
     start = time.perf_counter()
     for outcome in outcomes:
@@ -63,8 +65,10 @@ def main() -> None:
             rules.apply_unchecked(state, rng.choice(legal))
             played += 1
     elapsed = time.perf_counter() - start
-    print(f"raw random play-outs (legal_moves + apply_unchecked): {played / elapsed:,.0f} moves/s, "
-          f"{args.games / elapsed:,.1f} games/s")
+    print(
+        f"raw random play-outs (legal_moves + apply_unchecked): {played / elapsed:,.0f} moves/s, "
+        f"{args.games / elapsed:,.1f} games/s"
+    )
 
 
 if __name__ == "__main__":

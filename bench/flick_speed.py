@@ -54,8 +54,12 @@ def main() -> None:
     print(f"build an 8-sided mat, 8 players: {timed(20, lambda: build(8, '20cm', players=8)) * 1000:7.1f} ms")
     layout = build()
     a4 = paper_size("a4")
-    print(f"standard mat to PDF:             {timed(5, lambda: pages_to_pdf(paginate(mat_sheet(layout), a4))) * 1000:7.1f} ms")
-    print(f"standard mat to SVG:             {timed(5, lambda: scene_to_svg(single_sheet(mat_sheet(layout)))) * 1000:7.1f} ms")
+    print(
+        f"standard mat to PDF:             {timed(5, lambda: pages_to_pdf(paginate(mat_sheet(layout), a4))) * 1000:7.1f} ms"
+    )
+    print(
+        f"standard mat to SVG:             {timed(5, lambda: scene_to_svg(single_sheet(mat_sheet(layout)))) * 1000:7.1f} ms"
+    )
     print(f"rule sheet to PDF:               {timed(3, lambda: pages_to_pdf(rule_sheet_pages(a4))) * 1000:7.1f} ms")
 
     # A long game without penalties: shots that enter over the shooter's line, knock-outs.

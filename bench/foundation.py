@@ -52,12 +52,16 @@ def main() -> None:
     print(f"draw + write SVG:                       median {med * 1000:.1f} ms (best {best * 1000:.1f} ms)")
     print(f"SVG size:                               {len(svg) / 1024:.1f} KiB")
     med, best = best_of(15, lambda: command("--help"))
-    print(f"`coinprint --help` wall:                median {med * 1000:.0f} ms (best {best * 1000:.0f} ms; target < 150 ms)")
+    print(
+        f"`coinprint --help` wall:                median {med * 1000:.0f} ms (best {best * 1000:.0f} ms; target < 150 ms)"
+    )
     with tempfile.TemporaryDirectory() as folder:
         out = str(Path(folder) / "board.pdf")
         med, best = best_of(5, lambda: command("board", "cointable", "--paper", "a4", "-o", out))
         size = Path(out).stat().st_size
-    print(f"`coinprint board cointable` to PDF wall: median {med * 1000:.0f} ms (best {best * 1000:.0f} ms; target < 1000 ms)")
+    print(
+        f"`coinprint board cointable` to PDF wall: median {med * 1000:.0f} ms (best {best * 1000:.0f} ms; target < 1000 ms)"
+    )
     print(f"PDF size:                               {size / 1024:.1f} KiB")
 
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 import importlib
 import os
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from coinprint.boards.checks import Problem
 from coinprint.errors import UnreadableInputError, UsageError
@@ -35,25 +36,29 @@ class GameEntry:
 
 GAMES: dict[str, GameEntry] = {
     "cointable": GameEntry(
-        "cointable", "Coin Table",
+        "cointable",
+        "Coin Table",
         "coinprint.boards.cointable:from_params",
         "coinprint.boards.cointable:check",
         "coinprint.games.cointable:CoinTableRules",
     ),
     "coinage": GameEntry(
-        "coinage", "Coin Age",
+        "coinage",
+        "Coin Age",
         "coinprint.boards.coinage:from_params",
         "coinprint.boards.coinage:check",
         "coinprint.games.coinage:CoinAgeRules",
     ),
     "mapgame": GameEntry(
-        "mapgame", "Map",
+        "mapgame",
+        "Map",
         "coinprint.boards.mapgame:from_params",
         "coinprint.boards.mapgame:check",
         "coinprint.games.mapgame:MapRules",
     ),
     "flick": GameEntry(
-        "flick", "Flick",
+        "flick",
+        "Flick",
         "coinprint.boards.flick:from_params",
         "coinprint.boards.flick:check",
         "coinprint.games.flick:FlickRules",
@@ -182,8 +187,14 @@ def self_play(
         result = outcome.result.to_json() if not outcome.timeout else None
         extra = {"timeout": True} if outcome.timeout else {}
         record = Record(
-            rules.name, layout_spec, outcome.moves, dict(options or {}),
-            {p: a for p, a in agents.items()}, game_seed, result, extra,
+            rules.name,
+            layout_spec,
+            outcome.moves,
+            dict(options or {}),
+            {p: a for p, a in agents.items()},
+            game_seed,
+            result,
+            extra,
         )
         yield record, outcome
 
@@ -264,8 +275,13 @@ class Balance:
 
     def describe(self) -> str:
         share, low, high = self.first_player_share()
-        verdict = "no clear first-player edge" if low <= 0.5 <= high else (
-            f"{self.first} (moving first) has the edge" if low > 0.5 else f"{self.first} (moving first) is behind")
+        verdict = (
+            "no clear first-player edge"
+            if low <= 0.5 <= high
+            else (
+                f"{self.first} (moving first) has the edge" if low > 0.5 else f"{self.first} (moving first) is behind"
+            )
+        )
         return (
             f"{self.layout}, {self.agent} v {self.agent}: {self.summary.describe()}\n"
             f"{self.first} won {share:.1%} of {self.decided} decided games "
@@ -273,8 +289,15 @@ class Balance:
         )
 
 
-def balance(game: str, layout_spec: str, agent: str, games: int, seed: int, max_turns: int,
-            options: dict[str, Any] | None = None) -> Balance:
+def balance(
+    game: str,
+    layout_spec: str,
+    agent: str,
+    games: int,
+    seed: int,
+    max_turns: int,
+    options: dict[str, Any] | None = None,
+) -> Balance:
     """Self-play ``games`` games of ``agent`` against itself on ``layout_spec`` (a layout of
     ``game``; no records written) and judge the first player's edge."""
     if game not in SIMULATED_GAMES:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from coinprint import __version__
 from coinprint.errors import UnreadableInputError
@@ -62,7 +63,7 @@ class Space:
     properties: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @cached_property
-    def polygon(self) -> "shapely.Polygon":
+    def polygon(self) -> shapely.Polygon:
         import shapely
 
         exterior, *holes = self.rings
@@ -92,7 +93,7 @@ class Feature:
     properties: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @cached_property
-    def shape(self) -> "shapely.Geometry":
+    def shape(self) -> shapely.Geometry:
         import shapely.geometry
 
         return shapely.geometry.shape(self.geometry)
@@ -102,7 +103,7 @@ def polygon_geometry(rings: Sequence[Ring]) -> dict[str, Any]:
     return {"type": "Polygon", "coordinates": [[list(p) for p in ring] for ring in rings]}
 
 
-def shape_geometry(geometry: "shapely.Geometry") -> dict[str, Any]:
+def shape_geometry(geometry: shapely.Geometry) -> dict[str, Any]:
     """A shapely geometry as a GeoJSON geometry with coordinates rounded to the precision."""
     import shapely
 
@@ -166,7 +167,7 @@ class Layout:
 
     # -- geometry -----------------------------------------------------------------------------
     @cached_property
-    def graph(self) -> "networkx.Graph":
+    def graph(self) -> networkx.Graph:
         """Adjacency graph over space ids; edge attribute ``border_mm`` is the shared length."""
         import networkx
 
@@ -281,11 +282,11 @@ def from_geojson(doc: Any, *, source: str = "layout") -> Layout:
     meta = doc.get("coinprint")
     if not isinstance(meta, dict) or not isinstance(meta.get("game"), str):
         raise UnreadableInputError(
-            f"{source} is GeoJSON but not a coinprint layout: it needs a \"coinprint\" member naming the game"
+            f'{source} is GeoJSON but not a coinprint layout: it needs a "coinprint" member naming the game'
         )
     raw_features = doc.get("features")
     if not isinstance(raw_features, list):
-        raise UnreadableInputError(f"{source}: \"features\" must be a list")
+        raise UnreadableInputError(f'{source}: "features" must be a list')
     layout = Layout(game=meta["game"], spaces=[], meta=dict(meta))
     for index, raw in enumerate(raw_features):
         _read_feature(layout, raw, index)

@@ -39,9 +39,7 @@ def parse_length(text: str | float | int, *, default_unit: str | None = None) ->
     else:
         match = _LENGTH.match(str(text))
         if not match:
-            raise UsageError(
-                f"'{text}' is not a length; write a number and a unit, e.g. 1.25in, 31.75mm, 3cm, 72pt"
-            )
+            raise UsageError(f"'{text}' is not a length; write a number and a unit, e.g. 1.25in, 31.75mm, 3cm, 72pt")
         value, unit = float(match.group(1)), match.group(2).lower() or (default_unit or "")
         if not unit:
             raise UsageError(f"'{text}' has no unit; add one of: {', '.join(MM_PER_UNIT)}")
@@ -65,7 +63,7 @@ class PaperSize:
     width_mm: float
     height_mm: float
 
-    def landscape(self) -> "PaperSize":
+    def landscape(self) -> PaperSize:
         return PaperSize(self.name, self.height_mm, self.width_mm)
 
 
@@ -96,9 +94,7 @@ def _named_or_custom(text: str, table: dict[str, tuple[float, float]], what: str
         return key, width, height
     match = _CUSTOM_SIZE.match(key)
     if not match:
-        raise UsageError(
-            f"unknown {what} '{text}'; use one of {', '.join(table)} or WxH with a unit, e.g. 200x300mm"
-        )
+        raise UsageError(f"unknown {what} '{text}'; use one of {', '.join(table)} or WxH with a unit, e.g. 200x300mm")
     unit = match.group(4) or match.group(2)
     if not unit:
         raise UsageError(f"{what} '{text}' has no unit; write e.g. 200x300mm or 8x10in")
@@ -166,9 +162,17 @@ COINS: dict[str, Coin] = {
 """The coin catalogue (DESIGN.md §3), by name: US, euro (``eur-…``) and UK (``uk-…``)."""
 
 _COIN_ALIASES = {
-    "us-dime": "dime", "us-penny": "penny", "us-nickel": "nickel", "us-quarter": "quarter",
-    "cent": "penny", "eur-100c": "eur-1", "eur-200c": "eur-2", "uk-100p": "uk-1", "uk-200p": "uk-2",
-    "uk-£1": "uk-1", "uk-£2": "uk-2",
+    "us-dime": "dime",
+    "us-penny": "penny",
+    "us-nickel": "nickel",
+    "us-quarter": "quarter",
+    "cent": "penny",
+    "eur-100c": "eur-1",
+    "eur-200c": "eur-2",
+    "uk-100p": "uk-1",
+    "uk-200p": "uk-2",
+    "uk-£1": "uk-1",
+    "uk-£2": "uk-2",
 }
 
 

@@ -29,12 +29,37 @@ def main(images: str = "docs/images") -> None:
     """Write every README picture into ``images``."""
     coinprint("board", "cointable", "-o", f"{images}/cointable-board.svg")
     coinprint("board", "coinage", "--map", "classic", "-o", f"{images}/coinage-classic.svg")
-    coinprint("board", "coinage", "--map", "random", "--regions", "3,3,2,2", "--seed", "5", "-o", f"{images}/coinage-random.svg")
+    coinprint(
+        "board",
+        "coinage",
+        "--map",
+        "random",
+        "--regions",
+        "3,3,2,2",
+        "--seed",
+        "5",
+        "-o",
+        f"{images}/coinage-random.svg",
+    )
     coinprint("board", "mapgame", "--seed", "3", "-o", f"{images}/mapgame-3.svg")
     coinprint("board", "flick", "-o", f"{images}/flick-mat.svg")
     with tempfile.TemporaryDirectory() as games:
-        coinprint("play", "cointable", "--size", "4", "--heads", "greedy", "--tails", "greedy", "--games", "1",
-                  "--seed", "7", "-o", games)
+        coinprint(
+            "play",
+            "cointable",
+            "--size",
+            "4",
+            "--heads",
+            "greedy",
+            "--tails",
+            "greedy",
+            "--games",
+            "1",
+            "--seed",
+            "7",
+            "-o",
+            games,
+        )
         coinprint("validate", "game", f"{games}/cointable-7.json", "--svg", f"{images}/cointable-position.svg")
 
 

@@ -59,7 +59,9 @@ def test_balance_counts_the_same_games_self_play_writes(tmp_path):
     from coinprint.analysis import balance
 
     report = balance("cointable", "cointable:size=3", "random", 12, 40, 500)
-    paths, summary = play_to_folder("cointable:size=3", {"heads": "random", "tails": "random"}, 12, 40, 500, str(tmp_path))
+    paths, summary = play_to_folder(
+        "cointable:size=3", {"heads": "random", "tails": "random"}, 12, 40, 500, str(tmp_path)
+    )
     results = [json.loads(p.read_text()).get("result") for p in paths]
     heads_wins = sum(1 for r in results if r and r["winner"] == "heads")
     assert report.summary.wins["heads"] == heads_wins == summary.wins["heads"]

@@ -18,7 +18,15 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_version_and_help(cli):
     result = cli("--version")
     assert result.code == 0 and coinprint.__version__ in result.out
-    for command in ([], ["board"], ["board", "cointable"], ["validate", "layout"], ["validate", "game"], ["play"], ["rules"]):
+    for command in (
+        [],
+        ["board"],
+        ["board", "cointable"],
+        ["validate", "layout"],
+        ["validate", "game"],
+        ["play"],
+        ["rules"],
+    ):
         result = cli(*command, "--help")
         assert result.code == 0 and "Usage:" in result.out, command
 
@@ -29,9 +37,15 @@ def test_python_dash_m_runs_the_same_cli():
 
 
 def test_help_does_not_import_the_heavy_libraries():
-    commands = [["--help"], ["kit", "--help"]] + [
-        [group, game, "--help"] for group in ("board", "rules") for game in ("cointable", "coinage", "mapgame", "flick")
-    ] + [["play", game, "--help"] for game in ("cointable", "coinage", "mapgame")]
+    commands = (
+        [["--help"], ["kit", "--help"]]
+        + [
+            [group, game, "--help"]
+            for group in ("board", "rules")
+            for game in ("cointable", "coinage", "mapgame", "flick")
+        ]
+        + [["play", game, "--help"] for game in ("cointable", "coinage", "mapgame")]
+    )
     code = (
         "import sys; from coinprint.cli import main\n"
         f"for args in {commands!r}:\n"
@@ -74,8 +88,13 @@ def test_identical_bytes_across_processes(tmp_path):
     outputs = []
     for run in range(2):
         out = tmp_path / f"{run}.pdf"
-        subprocess.run([sys.executable, "-m", "coinprint", "board", "cointable", "-o", str(out)], check=True, cwd=ROOT,
-                       capture_output=True, env={**os.environ, "PYTHONHASHSEED": str(run + 1)})
+        subprocess.run(
+            [sys.executable, "-m", "coinprint", "board", "cointable", "-o", str(out)],
+            check=True,
+            cwd=ROOT,
+            capture_output=True,
+            env={**os.environ, "PYTHONHASHSEED": str(run + 1)},
+        )
         outputs.append(out.read_bytes())
     assert outputs[0] == outputs[1]
 
@@ -172,7 +191,7 @@ def test_validate_layout_reports_every_problem_with_ids(cli, tmp_path):
     lines = result.out.strip().splitlines()
     assert any(doc["features"][0]["id"] in line and "used by 2 features" in line for line in lines)
     assert any(doc["features"][5]["id"] in line and "invalid" in line for line in lines)
-    assert lines[-1].endswith("invalid cointable layout: %d problem(s)" % (len(lines) - 1))
+    assert lines[-1].endswith(f"invalid cointable layout: {len(lines) - 1} problem(s)")
 
 
 @pytest.mark.parametrize(

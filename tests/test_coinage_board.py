@@ -3,10 +3,10 @@ shapely directly, not with the generator's helpers), colouring, card sizes, the 
 
 from __future__ import annotations
 
+import pytest
 import shapely
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-import pytest
 
 from coinprint.boards import coinage
 from coinprint.boards.checks import errors
@@ -25,7 +25,7 @@ def borders_by_geometry(layout) -> set[frozenset[str]]:
     found = set()
     spaces = layout.spaces
     for i, a in enumerate(spaces):
-        for b in spaces[i + 1:]:
+        for b in spaces[i + 1 :]:
             if a.polygon.boundary.intersection(b.polygon.boundary).length > 0.1:
                 found.add(frozenset((a.name, b.name)))
     return found
@@ -124,7 +124,10 @@ def test_builtin_maps_have_different_region_sizes():
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**6), sizes=st.lists(st.integers(1, 5), min_size=1, max_size=6).filter(lambda s: 6 <= sum(s) <= 20))
+@given(
+    seed=st.integers(0, 10**6),
+    sizes=st.lists(st.integers(1, 5), min_size=1, max_size=6).filter(lambda s: 6 <= sum(s) <= 20),
+)
 def test_random_maps_meet_every_constraint(seed, sizes):
     layout = coinage.build("random", regions=sizes, seed=seed)
     assert len(layout) == sum(sizes)
@@ -134,7 +137,10 @@ def test_random_maps_meet_every_constraint(seed, sizes):
 
 @pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**9), sizes=st.lists(st.integers(1, 8), min_size=1, max_size=10).filter(lambda s: 6 <= sum(s) <= 20))
+@given(
+    seed=st.integers(0, 10**9),
+    sizes=st.lists(st.integers(1, 8), min_size=1, max_size=10).filter(lambda s: 6 <= sum(s) <= 20),
+)
 def test_random_maps_meet_every_constraint_many(seed, sizes):
     layout = coinage.build("random", regions=sizes, seed=seed)
     assert_valid_map(layout, sizes)
@@ -182,7 +188,7 @@ def test_colouring_needs_backtracking_and_stays_within_four():
     assert colours is not None and max(colours.values()) <= 3
     assert all(colours[a] != colours[b] for a, b in touching)
     # K5 has no 4-colouring
-    k5 = [(a, b) for i, a in enumerate(rim) for b in rim[i + 1:]]
+    k5 = [(a, b) for i, a in enumerate(rim) for b in rim[i + 1 :]]
     assert coinage.colour_regions(rim, k5) is None
 
 

@@ -35,7 +35,13 @@ def pdf_spaces_and_card(path) -> tuple[list[shapely.Polygon], tuple[float, float
         spaces = []
         for curve in page.curves:
             colour = curve.get("non_stroking_color")
-            if curve.get("fill") and colour and len(colour) == 3 and colour not in ((1, 1, 1), (0, 0, 0)) and len(curve["pts"]) > 8:
+            if (
+                curve.get("fill")
+                and colour
+                and len(colour) == 3
+                and colour not in ((1, 1, 1), (0, 0, 0))
+                and len(curve["pts"]) > 8
+            ):
                 spaces.append(shapely.Polygon([(x * PT_MM, (height - y) * PT_MM) for x, y in curve["pts"]]))
         cards = [r for r in page.rects if r.get("fill") and tuple(r.get("non_stroking_color") or ()) == (1, 1, 1)]
         card = cards[0]
@@ -56,12 +62,16 @@ def test_classic_card_pdf_measures_true_size_and_a_quarter_fits(tmp_path):
 
 def test_random_card_pdf_a_quarter_fits(tmp_path):
     out = tmp_path / "random.pdf"
-    code, text = run("board", "coinage", "--map", "random", "--regions", "3,3,2,2", "--seed", "5", "--copies", "1", "-o", str(out))
+    code, text = run(
+        "board", "coinage", "--map", "random", "--regions", "3,3,2,2", "--seed", "5", "--copies", "1", "-o", str(out)
+    )
     assert code == 0, text
     assert "seed 5" in text
     spaces, _ = pdf_spaces_and_card(out)
     assert len(spaces) == 10
-    assert all(shapely.maximum_inscribed_circle(p.buffer(0), tolerance=0.02).length >= QUARTER_RADIUS + 0.5 for p in spaces)
+    assert all(
+        shapely.maximum_inscribed_circle(p.buffer(0), tolerance=0.02).length >= QUARTER_RADIUS + 0.5 for p in spaces
+    )
 
 
 def test_a_page_holds_several_cards_with_cut_lines(tmp_path):
@@ -112,17 +122,31 @@ def test_small_card_warns_but_succeeds(tmp_path):
 def test_same_seed_gives_byte_identical_files(tmp_path):
     for name in ("a", "b"):
         for ext in ("pdf", "svg", "geojson"):
-            run("board", "coinage", "--map", "random", "--regions", "5,3,2", "--seed", "2", "-o", str(tmp_path / f"{name}.{ext}"))
+            run(
+                "board",
+                "coinage",
+                "--map",
+                "random",
+                "--regions",
+                "5,3,2",
+                "--seed",
+                "2",
+                "-o",
+                str(tmp_path / f"{name}.{ext}"),
+            )
     for ext in ("pdf", "svg", "geojson"):
         assert (tmp_path / f"a.{ext}").read_bytes() == (tmp_path / f"b.{ext}").read_bytes()
 
 
-@pytest.mark.parametrize("args, words", [
-    (("--map", "random", "--regions", "1,1"), "6 to 20"),
-    (("--map", "classic", "--regions", "4,3,2,1"), "for --map random"),
-    (("--card", "tiny"), "unknown card"),
-    (("--map", "atlantis"), "is not one of"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (("--map", "random", "--regions", "1,1"), "6 to 20"),
+        (("--map", "classic", "--regions", "4,3,2,1"), "for --map random"),
+        (("--card", "tiny"), "unknown card"),
+        (("--map", "atlantis"), "is not one of"),
+    ],
+)
 def test_bad_board_options_are_usage_errors(tmp_path, args, words):
     code, text = run("board", "coinage", *args, "-o", str(tmp_path / "x.pdf"))
     assert code == 2 and words in text
@@ -148,7 +172,20 @@ def test_rule_sheet_unknown_language(tmp_path):
 
 
 def test_play_writes_records_that_validate(tmp_path):
-    code, text = run("play", "coinage", "--games", "5", "--map", "random", "--regions", "3,3,2,2", "--map-seed", "5", "-o", str(tmp_path))
+    code, text = run(
+        "play",
+        "coinage",
+        "--games",
+        "5",
+        "--map",
+        "random",
+        "--regions",
+        "3,3,2,2",
+        "--map-seed",
+        "5",
+        "-o",
+        str(tmp_path),
+    )
     assert code == 0, text
     assert "coinage:map=random,regions=3-3-2-2,seed=5" in text
     records = sorted(tmp_path.glob("coinage-*.json"))

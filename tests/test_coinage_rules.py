@@ -111,7 +111,12 @@ def test_paying_rules(rules):
 def test_two_or_three_matches_place_two_of_the_matching_coins(rules):
     for throw in ("throw Q+ N+ P- D-", "throw Q+ N+ P+ D-"):
         play(rules, rules.initial_state(), f"{throw}; place Q a1; place N a2")
-        illegal(rules, rules.initial_state(), f"{throw}; place Q a1; place N a2; place P a3", "no more placements|not a matching")
+        illegal(
+            rules,
+            rules.initial_state(),
+            f"{throw}; place Q a1; place N a2; place P a3",
+            "no more placements|not a matching",
+        )
         illegal(rules, rules.initial_state(), f"{throw}; place Q a1; move a1 a2", "allows no move")
     illegal(rules, rules.initial_state(), "throw Q+ N+ P- D-; place P a1", "penny is not a matching coin")
 
@@ -175,7 +180,9 @@ def test_capture_takes_the_top_coin_into_your_bank(rules):
 def test_filling_the_last_space_ends_the_game_at_once(rules):
     stacks = {s.name: [(D, TAILS)] for s in rules.layout.spaces if s.name != "C3"}
     start = position(rules, stacks, banks=[[4, 3, 2, 1], [0, 3, 2, 1]])
-    illegal(rules, start.copy(), "throw Q+ N+ P- D-; place Q c3; place N a1", "ended at once \\(every space is filled\\)")
+    illegal(
+        rules, start.copy(), "throw Q+ N+ P- D-; place Q c3; place N a1", "ended at once \\(every space is filled\\)"
+    )
     state = play(rules, start.copy(), "throw Q+ N+ P- D-; place Q c3")
     assert rules.is_over(state)
     with pytest.raises(IllegalMoveError, match="already over"):
@@ -206,12 +213,20 @@ def test_acting_after_the_end_in_a_record(rules):
 # -- scoring, worked by hand ---------------------------------------------------------------------------
 def test_scoring_with_region_doubling_and_bank_points(rules):
     # Regions: r1 {A1 A2 A3 B1}, r2 {C1 B2 B3}, r3 {B4 C3}, r4 {C2}.
-    state = position(rules, {
-        "A1": [(Q, HEADS)], "A2": [(D, TAILS)], "A3": [(N, TAILS), (P, HEADS)],
-        "C1": [(N, TAILS)], "B2": [(D, HEADS)],
-        "B4": [(P, TAILS)], "C3": [(D, TAILS)],
-        "C2": [(N, HEADS)],
-    }, banks=[[3, 2, 1, 0], [2, 2, 0, 1]])
+    state = position(
+        rules,
+        {
+            "A1": [(Q, HEADS)],
+            "A2": [(D, TAILS)],
+            "A3": [(N, TAILS), (P, HEADS)],
+            "C1": [(N, TAILS)],
+            "B2": [(D, HEADS)],
+            "B4": [(P, TAILS)],
+            "C3": [(D, TAILS)],
+            "C2": [(N, HEADS)],
+        },
+        banks=[[3, 2, 1, 0], [2, 2, 0, 1]],
+    )
     state.ended = "test"
     parts = rules.scores(state)
     # r1: heads holds A1 (4) and A3 (2) against tails' A2 (1): heads doubles, 12; tails 1.
@@ -243,12 +258,15 @@ def test_an_unfinished_game_has_no_winner(rules):
 
 
 # -- notation --------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("text", [
-    "throw Q+ N- P+ D+; place P b2; place D a1",
-    "throw N- P- D+; place D b2",
-    "throw Q- N- P- D-",
-    "throw Q+ N+ P+ D+; pay N; place Q a1; place P a2; place D a3",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "throw Q+ N- P+ D+; place P b2; place D a1",
+        "throw N- P- D+; place D b2",
+        "throw Q- N- P- D-",
+        "throw Q+ N+ P+ D+; pay N; place Q a1; place P a2; place D a3",
+    ],
+)
 def test_notation_round_trips(rules, text):
     state = rules.initial_state()
     if text.startswith("throw N-"):
@@ -258,15 +276,18 @@ def test_notation_round_trips(rules, text):
     assert rules.parse_move(state, text.upper().replace("THROW", "throw")) == turn
 
 
-@pytest.mark.parametrize("text, words", [
-    ("place P b2", "starts with its throw"),
-    ("throw Q* N-", "not a thrown coin"),
-    ("throw Q+ N+ P+ D+; put Q a1", "unknown action"),
-    ("throw Q+ N+ P+ D+; place X a1", "not a coin"),
-    ("throw Q+ N+ P+ D+; place Q z9", "no space called 'z9'"),
-    ("throw Q+ N+ P+ D+; place Q", "should read like"),
-    ("throw Q+ N+ P+ D+; ; place Q a1", "empty action"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("place P b2", "starts with its throw"),
+        ("throw Q* N-", "not a thrown coin"),
+        ("throw Q+ N+ P+ D+; put Q a1", "unknown action"),
+        ("throw Q+ N+ P+ D+; place X a1", "not a coin"),
+        ("throw Q+ N+ P+ D+; place Q z9", "no space called 'z9'"),
+        ("throw Q+ N+ P+ D+; place Q", "should read like"),
+        ("throw Q+ N+ P+ D+; ; place Q a1", "empty action"),
+    ],
+)
 def test_bad_notation_says_what_is_wrong(rules, text, words):
     with pytest.raises(InvalidMoveError, match=words):
         rules.parse_move(rules.initial_state(), text)

@@ -19,7 +19,11 @@ def test_cell_counts_and_degrees(side):
     assert len(layout) == 3 * side * (side - 1) + 1 == cell_count(side)
     degrees = Counter(d for _, d in layout.graph.degree())
     # Corners have 3 neighbours, other edge cells 4, inner cells 6 (counted by hand on paper).
-    assert degrees == {3: 6, 4: 6 * (side - 2), 6: cell_count(side - 1) if side > 2 else 1} if side > 2 else degrees == {3: 6, 6: 1}
+    assert (
+        degrees == {3: 6, 4: 6 * (side - 2), 6: cell_count(side - 1) if side > 2 else 1}
+        if side > 2
+        else degrees == {3: 6, 6: 1}
+    )
     # The derived graph equals the lattice rule, cell by cell.
     for c, k in cointable.cells(side):
         expected = {cointable.cell_name(*n) for n in cointable.neighbours(c, k, side)}
@@ -42,7 +46,9 @@ def test_standard_board_names_like_havannah():
 
 
 @pytest.mark.parametrize("orientation", ["pointy", "flat"])
-@pytest.mark.parametrize("hex_text, measure, flat_mm", [("1.25in", "flat-to-flat", 31.75), ("40mm", "corner-to-corner", 20 * math.sqrt(3))])
+@pytest.mark.parametrize(
+    "hex_text, measure, flat_mm", [("1.25in", "flat-to-flat", 31.75), ("40mm", "corner-to-corner", 20 * math.sqrt(3))]
+)
 def test_layout_hexes_have_the_requested_size(orientation, hex_text, measure, flat_mm):
     layout = build(5, hex_text, measure, orientation, guide_coin=None)
     for space in layout.spaces:
@@ -129,7 +135,10 @@ def test_check_reports_a_stretched_cell_by_id(tmp_path):
     doc = _doc(build(3))
     ring = doc["features"][2]["geometry"]["coordinates"][0]
     centre = [sum(p[i] for p in ring[:-1]) / 6 for i in (0, 1)]
-    ring[1] = [ring[1][0] + (centre[0] - ring[1][0]) * 0.1, ring[1][1] + (centre[1] - ring[1][1]) * 0.1]  # pull a corner in
+    ring[1] = [
+        ring[1][0] + (centre[0] - ring[1][0]) * 0.1,
+        ring[1][1] + (centre[1] - ring[1][1]) * 0.1,
+    ]  # pull a corner in
     problems = check(loads(json.dumps(doc)))
     assert problems and problems[0].feature == doc["features"][2]["id"]
     assert "regular hexagon" in problems[0].message

@@ -11,7 +11,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coinprint.analysis import builtin_layout, validate_record
 from coinprint.cli import main
@@ -22,16 +23,16 @@ from coinprint.games.cointable import CoinTableRules
 #     a2  b2  c2
 #       a1  b1
 FULL_BOARD = [
-    "place b2",         # 1 heads
-    "place a1",         # 2 tails
-    "place b1",         # 3 heads
-    "place c2",         # 4 tails
-    "place a2",         # 5 heads
-    "touch b2",         # 6 tails: b2 is safe, which does not help a1
-    "flip a1",          # 7 heads: a1 has b1, a2, b2 (heads) next to it and is not safe
-    "place c3",         # 8 tails
+    "place b2",  # 1 heads
+    "place a1",  # 2 tails
+    "place b1",  # 3 heads
+    "place c2",  # 4 tails
+    "place a2",  # 5 heads
+    "touch b2",  # 6 tails: b2 is safe, which does not help a1
+    "flip a1",  # 7 heads: a1 has b1, a2, b2 (heads) next to it and is not safe
+    "place c3",  # 8 tails
     "castle b2 a1 b1",  # 9 heads: a1 b1 b2 all heads, mutually adjacent
-    "place b3",         # 10 tails: the 7th cell is filled, the game ends
+    "place b3",  # 10 tails: the 7th cell is filled, the game ends
 ]
 # By hand: heads a1 b1 a2 b2 = 4, tails c2 c3 b3 = 3; supply 100 - 7 places - 1 castle = 92.
 FULL_BOARD_RESULT = {"winner": "heads", "score": {"heads": 4, "tails": 3}, "reason": "board full"}
@@ -42,7 +43,7 @@ SUPPLY_RUNS_OUT = [
     "place d4",  # 2 tails (4)
     "place d5",  # 3 heads (3)
     "touch e5",  # 4 tails
-    "flip d4",   # 5 heads: d5 and e5 are next to d4; e5, not d4, is safe
+    "flip d4",  # 5 heads: d5 and e5 are next to d4; e5, not d4, is safe
     "place e4",  # 6 tails (2)
     "place c4",  # 7 heads (1)
     "place f5",  # 8 tails (0): the supply is empty, the game ends
@@ -52,9 +53,14 @@ SUPPLY_RESULT = {"winner": "heads", "score": {"heads": 4, "tails": 2}, "reason":
 
 
 def record(moves, layout="cointable:size=2", options=None, result=None, **extra) -> dict:
-    doc = {"format": "coinprint-record/1", "game": "cointable", "layout": layout,
-           "options": options if options is not None else {"supply": 100},
-           "players": {"heads": "Ada", "tails": "Bo"}, "moves": list(moves)}
+    doc = {
+        "format": "coinprint-record/1",
+        "game": "cointable",
+        "layout": layout,
+        "options": options if options is not None else {"supply": 100},
+        "players": {"heads": "Ada", "tails": "Bo"},
+        "moves": list(moves),
+    }
     if result is not None:
         doc["result"] = result
     doc.update(extra)
@@ -93,8 +99,12 @@ def test_supply_game_gives_the_hand_counted_result(tmp_path):
 
 def test_a_tie(tmp_path):
     # Four coins, two each, nobody flips: 2 - 2, a tie when the supply runs out.
-    doc = record(["place a1", "place i9", "place b1", "place h9"], layout="cointable:size=5",
-                 options={"supply": 4}, result={"winner": None, "score": {"heads": 2, "tails": 2}})
+    doc = record(
+        ["place a1", "place i9", "place b1", "place h9"],
+        layout="cointable:size=5",
+        options={"supply": 4},
+        result={"winner": None, "score": {"heads": 2, "tails": 2}},
+    )
     _, _, replayed = validate_record(write(tmp_path, doc))
     assert replayed.valid and replayed.result.winner is None and replayed.result.reason == "supply empty"
 
@@ -132,24 +142,37 @@ def edited(moves: list[str], number: int, text: str | None) -> list[str]:
     return changed
 
 
-@pytest.mark.parametrize("base, number, text, message", [
-    # flip with one neighbour: without d5, only e5 touches d4.
-    ("supply", 3, "place a1", "move 5 (heads): flip d4 — only 1 of your coins touches d4; a flip needs 2"),
-    # flip a safe coin: tails touched d4 on the move before.
-    ("supply", 4, "touch d4", "move 5 (heads): flip d4 — d4 is safe: it was touched on the previous turn"),
-    # flip a castled coin.
-    ("full", 10, "flip b1", "move 10 (tails): flip b1 — b1 is part of the castle on a1 b1 b2: castled coins never flip"),
-    # castle on a non-triangle.
-    ("full", 9, "castle a1 b1 a2", "move 9 (heads): castle a1 b1 a2 — a1 b1 a2 is not a triangle: b1 and a2 do not touch"),
-    # place on an occupied space.
-    ("full", 10, "place a2", "move 10 (tails): place a2 — a2 already holds a coin (heads up)"),
-    # a move after the end (board full / supply empty).
-    ("full", 11, "touch a1", "move 11 (heads): touch a1 — the game is already over (board full)"),
-    ("supply", 9, "place a1", "move 9 (heads): place a1 — the game is already over (supply empty)"),
-    # malformed moves.
-    ("full", 3, "place z9", "move 3 (heads): place z9 — there is no cell 'z9' on this board (cells a1 to c3)"),
-    ("full", 3, "jump b1", "move 3 (heads): jump b1 — unknown move 'jump'; use place, touch, flip or castle"),
-])
+@pytest.mark.parametrize(
+    "base, number, text, message",
+    [
+        # flip with one neighbour: without d5, only e5 touches d4.
+        ("supply", 3, "place a1", "move 5 (heads): flip d4 — only 1 of your coins touches d4; a flip needs 2"),
+        # flip a safe coin: tails touched d4 on the move before.
+        ("supply", 4, "touch d4", "move 5 (heads): flip d4 — d4 is safe: it was touched on the previous turn"),
+        # flip a castled coin.
+        (
+            "full",
+            10,
+            "flip b1",
+            "move 10 (tails): flip b1 — b1 is part of the castle on a1 b1 b2: castled coins never flip",
+        ),
+        # castle on a non-triangle.
+        (
+            "full",
+            9,
+            "castle a1 b1 a2",
+            "move 9 (heads): castle a1 b1 a2 — a1 b1 a2 is not a triangle: b1 and a2 do not touch",
+        ),
+        # place on an occupied space.
+        ("full", 10, "place a2", "move 10 (tails): place a2 — a2 already holds a coin (heads up)"),
+        # a move after the end (board full / supply empty).
+        ("full", 11, "touch a1", "move 11 (heads): touch a1 — the game is already over (board full)"),
+        ("supply", 9, "place a1", "move 9 (heads): place a1 — the game is already over (supply empty)"),
+        # malformed moves.
+        ("full", 3, "place z9", "move 3 (heads): place z9 — there is no cell 'z9' on this board (cells a1 to c3)"),
+        ("full", 3, "jump b1", "move 3 (heads): jump b1 — unknown move 'jump'; use place, touch, flip or castle"),
+    ],
+)
 def test_an_edited_record_fails_at_that_move_with_the_reason(tmp_path, capsys, base, number, text, message):
     if base == "full":
         doc = record(edited(FULL_BOARD, number, text))
@@ -164,13 +187,30 @@ def test_castle_twice_on_one_triangle_fails(tmp_path, capsys):
     moves = FULL_BOARD[:9] + ["touch c3", "castle a1 b2 b1"]
     code, out, _ = run(capsys, "validate", "game", write(tmp_path, record(moves)))
     assert code == 1
-    assert "move 11 (heads): castle a1 b2 b1 — there is already a castle on a1 b1 b2; a triangle holds one castle" in out
+    assert (
+        "move 11 (heads): castle a1 b2 b1 — there is already a castle on a1 b1 b2; a triangle holds one castle" in out
+    )
 
 
-@pytest.mark.parametrize("doc, message", [
-    ({"format": "coinprint-record/1", "game": "cointable", "layout": "cointable:size=99", "moves": []}, "board size 99 is out of range"),
-    ({"format": "coinprint-record/1", "game": "cointable", "layout": "cointable:size=2", "options": {"supply": -1}, "moves": []}, "supply must be"),
-])
+@pytest.mark.parametrize(
+    "doc, message",
+    [
+        (
+            {"format": "coinprint-record/1", "game": "cointable", "layout": "cointable:size=99", "moves": []},
+            "board size 99 is out of range",
+        ),
+        (
+            {
+                "format": "coinprint-record/1",
+                "game": "cointable",
+                "layout": "cointable:size=2",
+                "options": {"supply": -1},
+                "moves": [],
+            },
+            "supply must be",
+        ),
+    ],
+)
 def test_unusable_records_exit_2_with_one_line(tmp_path, capsys, doc, message):
     code, _, err = run(capsys, "validate", "game", write(tmp_path, doc))
     assert code == 2
@@ -182,8 +222,10 @@ def test_a_record_on_a_geojson_board_file_and_an_inline_board(tmp_path):
     layout = builtin_layout("cointable:size=2")
     (tmp_path / "boards").mkdir()
     (tmp_path / "boards" / "small.geojson").write_text(layout.dumps(), encoding="utf-8")
-    for doc in (record(FULL_BOARD, layout="boards/small.geojson", result=FULL_BOARD_RESULT),
-                record(FULL_BOARD, layout=layout.to_geojson(), result=FULL_BOARD_RESULT)):
+    for doc in (
+        record(FULL_BOARD, layout="boards/small.geojson", result=FULL_BOARD_RESULT),
+        record(FULL_BOARD, layout=layout.to_geojson(), result=FULL_BOARD_RESULT),
+    ):
         _, _, replayed = validate_record(write(tmp_path, doc))
         assert replayed.valid, replayed.report()
 
@@ -196,8 +238,10 @@ def test_validate_show_prints_the_final_position(tmp_path, capsys):
     start = next(i for i, line in enumerate(lines) if line.startswith("game over"))
     assert lines[start] == "game over (board full); heads 4, tails 3; supply 92; castles 1"
     # Row 3: b3 c3 (tails); row 2: a2 b2 c2 (b2 castled); row 1: a1 b1 (both castled).
-    assert [line.split() for line in lines[start + 1:start + 4]] == [
-        ["b3", "(T)", "T"], ["a2", "H", "[H]", "T"], ["a1", "[H]", "[H]"],
+    assert [line.split() for line in lines[start + 1 : start + 4]] == [
+        ["b3", "(T)", "T"],
+        ["a2", "H", "[H]", "T"],
+        ["a1", "[H]", "[H]"],
     ]
 
 
@@ -226,6 +270,7 @@ def test_validate_svg_draws_one_coin_per_occupied_cell(tmp_path, capsys):
     coins = coin_circles(target)
     assert len(coins) == 7  # the board is full
     from coinprint.render.board import SIDE_COLOURS
+
     fills = [c.get("fill") for c in coins]
     assert fills.count(SIDE_COLOURS[0]) == 4 and fills.count(SIDE_COLOURS[1]) == 3
     # Castled coins (a1 b1 b2) carry a ring: an unfilled circle centred on the coin.
@@ -250,7 +295,8 @@ def test_play_writes_records_that_all_validate(tmp_path, capsys):
     assert "seed 1" in out and "6 games: wins heads" in out
     paths = sorted(folder.glob("cointable-*.json"))
     assert [p.name for p in sorted(paths, key=lambda p: int(re.search(r"(\d+)", p.name).group(1)))] == [
-        f"cointable-{s}.json" for s in range(1, 7)]
+        f"cointable-{s}.json" for s in range(1, 7)
+    ]
     wins = {"heads": 0, "tails": 0, None: 0}
     for path in paths:
         rec, _, replayed = validate_record(str(path))
@@ -268,12 +314,31 @@ def test_play_is_deterministic_for_a_seed(tmp_path, capsys):
 
 
 def test_play_with_every_agent_and_a_small_supply(tmp_path, capsys):
-    code, out, _ = run(capsys, "play", "cointable", "--size", "2", "--heads", "greedy", "--tails", "montecarlo",
-                       "--games", "2", "--supply", "5", "-o", str(tmp_path))
+    code, out, _ = run(
+        capsys,
+        "play",
+        "cointable",
+        "--size",
+        "2",
+        "--heads",
+        "greedy",
+        "--tails",
+        "montecarlo",
+        "--games",
+        "2",
+        "--supply",
+        "5",
+        "-o",
+        str(tmp_path),
+    )
     assert code == 0 and "2 games" in out
     for path in tmp_path.glob("*.json"):
         rec, _, replayed = validate_record(str(path))
-        assert replayed.valid and rec.options == {"supply": 5} and rec.players == {"heads": "greedy", "tails": "montecarlo"}
+        assert (
+            replayed.valid
+            and rec.options == {"supply": 5}
+            and rec.players == {"heads": "greedy", "tails": "montecarlo"}
+        )
         assert replayed.result.reason in ("board full", "supply empty")
 
 
@@ -287,12 +352,15 @@ def test_a_game_cut_at_the_turn_limit_is_a_timeout(tmp_path, capsys):
         assert replayed.valid and not replayed.result.finished
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--heads", "clever"], "unknown agent 'clever' for heads"),
-    (["--games", "0"], "--games must be at least 1"),
-    (["--supply", "0"], "supply must be a whole number"),
-    (["--size", "1"], "board size 1 is out of range"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--heads", "clever"], "unknown agent 'clever' for heads"),
+        (["--games", "0"], "--games must be at least 1"),
+        (["--supply", "0"], "supply must be a whole number"),
+        (["--size", "1"], "board size 1 is out of range"),
+    ],
+)
 def test_play_refuses_bad_options_in_one_line(tmp_path, capsys, args, message):
     code, _, err = run(capsys, "play", "cointable", *args, "-o", str(tmp_path / "x"))
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
@@ -314,8 +382,9 @@ def test_self_played_records_revalidate_and_edits_fail_at_the_edit(tmp_path_fact
     from coinprint.analysis import play_to_folder
 
     folder = tmp_path_factory.mktemp("games")
-    paths, summary = play_to_folder(f"cointable:size={size}", {"heads": "random", "tails": "random"},
-                                    2, seed, 5000, str(folder), {"supply": supply})
+    paths, summary = play_to_folder(
+        f"cointable:size={size}", {"heads": "random", "tails": "random"}, 2, seed, 5000, str(folder), {"supply": supply}
+    )
     assert summary.timeouts == 0
     rng = random.Random(seed)
     for path in paths:
@@ -324,7 +393,7 @@ def test_self_played_records_revalidate_and_edits_fail_at_the_edit(tmp_path_fact
         # Replace one move with an illegal one: validation stops exactly there.
         number = rng.randrange(1, len(rec.moves) + 1)
         state = rules.initial_state()
-        for text in rec.moves[:number - 1]:
+        for text in rec.moves[: number - 1]:
             rules.apply(state, rules.parse_move(state, text))
         text = illegal_replacement(rules, state, rng)
         if text is None:
@@ -340,14 +409,19 @@ def test_self_played_records_revalidate_and_edits_fail_at_the_edit(tmp_path_fact
 
 @pytest.mark.slow
 @settings(max_examples=200, deadline=None)
-@given(seed=st.integers(0, 10**6), size=st.sampled_from([2, 3, 4, 5, 6]), supply=st.integers(1, 150),
-       agents=st.sampled_from([("random", "random"), ("greedy", "random"), ("random", "greedy"), ("greedy", "greedy")]))
+@given(
+    seed=st.integers(0, 10**6),
+    size=st.sampled_from([2, 3, 4, 5, 6]),
+    supply=st.integers(1, 150),
+    agents=st.sampled_from([("random", "random"), ("greedy", "random"), ("random", "greedy"), ("greedy", "greedy")]),
+)
 def test_many_self_played_records_revalidate(tmp_path_factory, seed, size, supply, agents):
     from coinprint.analysis import play_to_folder
 
     folder = tmp_path_factory.mktemp("many")
-    paths, summary = play_to_folder(f"cointable:size={size}", dict(zip(("heads", "tails"), agents)),
-                                    3, seed, 5000, str(folder), {"supply": supply})
+    paths, summary = play_to_folder(
+        f"cointable:size={size}", dict(zip(("heads", "tails"), agents)), 3, seed, 5000, str(folder), {"supply": supply}
+    )
     for path in paths:
         rec, _, replayed = validate_record(str(path))
         assert replayed.valid, replayed.report()

@@ -14,18 +14,19 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coinprint.analysis import builtin_layout
 from coinprint.errors import UsageError
 from coinprint.games.cointable import CoinTableRules
-from coinprint.games.core import IllegalMoveError, InvalidMoveError, RandomAgent, GreedyAgent, play_game
+from coinprint.games.core import GreedyAgent, IllegalMoveError, InvalidMoveError, RandomAgent, play_game
 
 
-@lru_cache(maxsize=None)
+@cache
 def board(size: int):
     return builtin_layout(f"cointable:size={size}")
 
@@ -179,8 +180,7 @@ def test_after_a_castle_nothing_is_safe():
     rules = rules_for(5)
     # Tails touches heads' b2 (so b2 is the safe coin), then heads castles: a castle is a coin
     # put on the board, so b2 stops being safe and tails (a1, b1, a2 next to it) flips it.
-    state = play(rules, "place b2", "place a1", "place d4", "place b1", "place e4", "place a2",
-                 "place e5", "touch b2")
+    state = play(rules, "place b2", "place a1", "place d4", "place b1", "place e4", "place a2", "place e5", "touch b2")
     assert state.safe == rules.cell("b2")
     rules.apply(state, rules.parse_move(state, "castle d4 e4 e5"))
     assert state.safe == -1
@@ -201,15 +201,22 @@ def test_castle_on_a_non_triangle_is_illegal():
 def test_castle_needs_three_spaces_showing_your_face():
     rules = rules_for(5)
     state = play(rules, "place d4", "place e5", "place e4", "touch d4")
-    assert refused(rules, state, "castle d4 e4 e5") == "e5 shows tails; a castle needs three spaces showing your face (heads)"
+    assert (
+        refused(rules, state, "castle d4 e4 e5")
+        == "e5 shows tails; a castle needs three spaces showing your face (heads)"
+    )
     state = play(rules, "place d4", "place a1", "place e4", "touch a1")
-    assert refused(rules, state, "castle d4 e4 e5") == "e5 is empty; a castle needs three spaces showing your face (heads)"
+    assert (
+        refused(rules, state, "castle d4 e4 e5") == "e5 is empty; a castle needs three spaces showing your face (heads)"
+    )
 
 
 def test_one_castle_per_triangle_but_a_space_may_be_in_several():
     rules = rules_for(5)
     state = play(rules, *CASTLE_READY, "castle d4 e4 e5", "touch a1")
-    assert refused(rules, state, "castle d4 e5 e4") == "there is already a castle on d4 e4 e5; a triangle holds one castle"
+    assert (
+        refused(rules, state, "castle d4 e5 e4") == "there is already a castle on d4 e4 e5; a triangle holds one castle"
+    )
     assert "castle d4 e4 e5" not in legal_texts(rules, state)
     # d5 joins d4 and e5 in a second triangle: a second castle shares two coins with the first.
     rules.apply(state, rules.parse_move(state, "place d5"))
@@ -293,17 +300,20 @@ def test_castle_cells_in_any_order_are_written_back_in_board_order():
     assert rules.move_text(state, moves.pop()) == "castle d4 e4 e5"
 
 
-@pytest.mark.parametrize("text, why", [
-    ("", "the move is empty"),
-    ("jump e5", "unknown move 'jump'; use place, touch, flip or castle"),
-    ("place", "'place' takes one cell"),
-    ("place e5 e4", "'place' takes one cell"),
-    ("place z9", "there is no cell 'z9' on this board (cells a1 to i9)"),
-    ("flip e10", "there is no cell 'e10'"),
-    ("castle d4 e4", "'castle' takes three cells"),
-    ("castle d4 d4 e5", "three different cells"),
-    ("castle d4 e4 q1", "there is no cell 'q1'"),
-])
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("", "the move is empty"),
+        ("jump e5", "unknown move 'jump'; use place, touch, flip or castle"),
+        ("place", "'place' takes one cell"),
+        ("place e5 e4", "'place' takes one cell"),
+        ("place z9", "there is no cell 'z9' on this board (cells a1 to i9)"),
+        ("flip e10", "there is no cell 'e10'"),
+        ("castle d4 e4", "'castle' takes three cells"),
+        ("castle d4 d4 e5", "three different cells"),
+        ("castle d4 e4 q1", "there is no cell 'q1'"),
+    ],
+)
 def test_malformed_moves_are_invalid(text, why):
     rules = rules_for(5)
     with pytest.raises(InvalidMoveError) as caught:
@@ -319,12 +329,15 @@ def test_a_move_that_is_not_text_is_invalid():
 
 
 # -- options ------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("options, why", [
-    ({"supply": 0}, "supply must be a whole number of coins from 1 to"),
-    ({"supply": "100"}, "not '100'"),
-    ({"supply": True}, "supply must be"),
-    ({"coins": 100}, "unknown Coin Table option(s) coins"),
-])
+@pytest.mark.parametrize(
+    "options, why",
+    [
+        ({"supply": 0}, "supply must be a whole number of coins from 1 to"),
+        ({"supply": "100"}, "not '100'"),
+        ({"supply": True}, "supply must be"),
+        ({"coins": 100}, "unknown Coin Table option(s) coins"),
+    ],
+)
 def test_bad_options_are_usage_errors(options, why):
     with pytest.raises(UsageError) as caught:
         CoinTableRules(board(2), options)
@@ -393,8 +406,12 @@ class SimpleCoinTable:
             for b in self.near[a]:
                 for c in self.near[b]:
                     tri = frozenset((a, b, c))
-                    if len(tri) == 3 and a in self.near[c] and tri not in pos["castles"] \
-                            and all(coins.get(x) == me for x in tri):
+                    if (
+                        len(tri) == 3
+                        and a in self.near[c]
+                        and tri not in pos["castles"]
+                        and all(coins.get(x) == me for x in tri)
+                    ):
                         found.append("castle " + " ".join(sorted(tri)))
         return sorted(set(found))
 
@@ -495,7 +512,9 @@ def check_invariants(rules: CoinTableRules, state, castled_faces: dict[int, int]
     for p in (1, 2):
         for i in range(rules.size):
             assert state.near[p][i] == sum(1 for j in rules.neighbours[i] if faces[j] == p)
-        ready = {t for t, tri in enumerate(rules.triangles) if t not in state.castles and all(faces[i] == p for i in tri)}
+        ready = {
+            t for t, tri in enumerate(rules.triangles) if t not in state.castles and all(faces[i] == p for i in tri)
+        }
         assert state.ready[p] == ready
         assert state.counts[p] == faces.count(p)
     assert state.empty == faces.count(0)

@@ -3,15 +3,13 @@ pdfplumber) states the rules and the notation, and whose example positions repla
 
 from __future__ import annotations
 
-import json
-
 import pdfplumber
 import pytest
 
 from coinprint.cli import main
 from coinprint.errors import CoinprintError
-from coinprint.render.board import SIDE_COLOURS
 from coinprint.kit.cointable import example_scene
+from coinprint.render.board import SIDE_COLOURS
 from coinprint.render.document import load_template
 from coinprint.render.scene import Circle
 
@@ -36,16 +34,28 @@ def test_rule_sheet_states_the_rules_and_the_notation(tmp_path, capsys):
     assert code == 0 and f"wrote {target}" in out
     sizes, text = pdf_text(target)
     assert sizes and all(size == (595, 842) for size in sizes)  # A4 in points
-    for phrase in ("On your turn", "61 hexes, 5 along each side", "100 coins", "Heads moves first",
-                   "two of your coins must lie on spaces next to it", "after a castle no coin is safe",
-                   "place e5", "touch e5", "flip d4", "castle d4 e4 e5", "e5 in the centre",
-                   "coinprint validate game"):
+    for phrase in (
+        "On your turn",
+        "61 hexes, 5 along each side",
+        "100 coins",
+        "Heads moves first",
+        "two of your coins must lie on spaces next to it",
+        "after a castle no coin is safe",
+        "place e5",
+        "touch e5",
+        "flip d4",
+        "castle d4 e4 e5",
+        "e5 in the centre",
+        "coinprint validate game",
+    ):
         assert phrase in text, phrase
 
 
 def test_rule_sheet_follows_size_supply_and_paper(tmp_path, capsys):
     target = tmp_path / "small.pdf"
-    code, _, _ = run(capsys, "rules", "cointable", "--size", "4", "--supply", "60", "--paper", "letter", "-o", str(target))
+    code, _, _ = run(
+        capsys, "rules", "cointable", "--size", "4", "--supply", "60", "--paper", "letter", "-o", str(target)
+    )
     assert code == 0
     sizes, text = pdf_text(target)
     assert all(size == (612, 792) for size in sizes)
@@ -58,13 +68,18 @@ def test_rule_sheet_is_byte_identical_run_to_run(tmp_path, capsys):
     assert (tmp_path / "a.pdf").read_bytes() == (tmp_path / "b.pdf").read_bytes()
 
 
-@pytest.mark.parametrize("args, message", [
-    (["-o", "rules.svg"], "format svg is not available here; use one of: pdf"),
-    (["--size", "20"], "board size 20 is out of range"),
-    (["--supply", "0"], "--supply must be at least 1"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["-o", "rules.svg"], "format svg is not available here; use one of: pdf"),
+        (["--size", "20"], "board size 20 is out of range"),
+        (["--supply", "0"], "--supply must be at least 1"),
+    ],
+)
 def test_rule_sheet_refuses_bad_options(tmp_path, capsys, args, message):
-    code, _, err = run(capsys, "rules", "cointable", *[a if not a.endswith(".svg") else str(tmp_path / a) for a in args])
+    code, _, err = run(
+        capsys, "rules", "cointable", *[a if not a.endswith(".svg") else str(tmp_path / a) for a in args]
+    )
     assert code == 2 and message in err
 
 

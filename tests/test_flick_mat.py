@@ -32,8 +32,14 @@ def _matrix(text: str | None):
 def _compose(outer, inner):
     a1, b1, c1, d1, e1, f1 = outer
     a2, b2, c2, d2, e2, f2 = inner
-    return (a1 * a2 + c1 * b2, b1 * a2 + d1 * b2, a1 * c2 + c1 * d2, b1 * c2 + d1 * d2,
-            a1 * e2 + c1 * f2 + e1, b1 * e2 + d1 * f2 + f1)
+    return (
+        a1 * a2 + c1 * b2,
+        b1 * a2 + d1 * b2,
+        a1 * c2 + c1 * d2,
+        b1 * c2 + d1 * d2,
+        a1 * e2 + c1 * f2 + e1,
+        b1 * e2 + d1 * f2 + f1,
+    )
 
 
 def svg_circles(path) -> list[tuple[float, float, float]]:
@@ -156,7 +162,6 @@ def test_team_players_alternate_faces_round_the_table():
 
 def test_many_coins_wrap_into_rows_that_fit_beside_the_goal_coins():
     layout = build(3, "10cm", coins=7)
-    import shapely
 
     for zone in layout.features_with_role("zone"):
         for other in layout.features_with_role("goal-coin"):
@@ -173,20 +178,23 @@ def test_layout_names_build_mats():
         from_params({"size": "4"})
 
 
-@pytest.mark.parametrize("kwargs,message", [
-    ({"sides": 2}, "--sides 2 is out of range; use 3 to 8"),
-    ({"sides": 9}, "--sides 9 is out of range"),
-    ({"sides": "four"}, "--sides must be a whole number"),
-    ({"width": "0cm"}, "must be a positive length"),
-    ({"width": "wide"}, "is not a length"),
-    ({"width": "4cm"}, "too small"),
-    ({"width": "2m"}, "unknown unit"),
-    ({"width": "120cm"}, "too large"),
-    ({"goal_coin": "doubloon"}, "unknown coin 'doubloon'"),
-    ({"score_coin": "doubloon"}, "unknown coin 'doubloon'"),
-    ({"coins": 1}, "--coins 1 is out of range"),
-    ({"players": 5}, "--players 5 is out of range; use 2 to 4"),
-])
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"sides": 2}, "--sides 2 is out of range; use 3 to 8"),
+        ({"sides": 9}, "--sides 9 is out of range"),
+        ({"sides": "four"}, "--sides must be a whole number"),
+        ({"width": "0cm"}, "must be a positive length"),
+        ({"width": "wide"}, "is not a length"),
+        ({"width": "4cm"}, "too small"),
+        ({"width": "2m"}, "unknown unit"),
+        ({"width": "120cm"}, "too large"),
+        ({"goal_coin": "doubloon"}, "unknown coin 'doubloon'"),
+        ({"score_coin": "doubloon"}, "unknown coin 'doubloon'"),
+        ({"coins": 1}, "--coins 1 is out of range"),
+        ({"players": 5}, "--players 5 is out of range; use 2 to 4"),
+    ],
+)
 def test_bad_options_name_the_value(kwargs, message):
     with pytest.raises(UsageError, match=re.escape(message)):
         build(**kwargs)
@@ -241,8 +249,14 @@ def test_check_reports_what_is_wrong_with_a_hand_made_mat():
     assert "goal: the goal must be convex" in _edited(concave_goal)
 
     def add_space(features):
-        features.append({"type": "Feature", "id": "s1", "properties": {"role": "space"},
-                         "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 0]]]}})
+        features.append(
+            {
+                "type": "Feature",
+                "id": "s1",
+                "properties": {"role": "space"},
+                "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 0]]]},
+            }
+        )
 
     assert any("has no spaces" in p for p in _edited(add_space))
 
@@ -342,16 +356,19 @@ def test_same_options_give_identical_bytes(cli, tmp_path):
         assert a.read_bytes() == b.read_bytes()
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--sides", "2"], "--sides 2 is out of range; use 3 to 8"),
-    (["--sides", "9"], "--sides 9 is out of range; use 3 to 8"),
-    (["--width", "-3cm"], "must be a positive length"),
-    (["--width", "fifteen"], "'fifteen' is not a length"),
-    (["--goal-coin", "zloty"], "unknown coin 'zloty'"),
-    (["--score-coin", "zloty"], "unknown coin 'zloty'"),
-    (["--players", "7"], "--players 7 is out of range; use 2 to 4"),
-    (["--sides", "x"], "'x' is not a valid integer"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--sides", "2"], "--sides 2 is out of range; use 3 to 8"),
+        (["--sides", "9"], "--sides 9 is out of range; use 3 to 8"),
+        (["--width", "-3cm"], "must be a positive length"),
+        (["--width", "fifteen"], "'fifteen' is not a length"),
+        (["--goal-coin", "zloty"], "unknown coin 'zloty'"),
+        (["--score-coin", "zloty"], "unknown coin 'zloty'"),
+        (["--players", "7"], "--players 7 is out of range; use 2 to 4"),
+        (["--sides", "x"], "'x' is not a valid integer"),
+    ],
+)
 def test_cli_bad_options_one_line_exit_2_and_no_file(cli, tmp_path, args, message):
     path = tmp_path / "mat.pdf"
     done = cli("board", "flick", *args, "-o", str(path))

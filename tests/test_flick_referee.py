@@ -75,7 +75,10 @@ def test_a_coin_leaving_the_goal_flips_and_changes_owner():
     assert state.faces["h1"] == "tails" and not state.in_goal["h1"]
     assert rules.score(state) == {"heads": 0, "tails": 1}
     # Knocked out, back in, out again: two flips, heads again.
-    rules, state = not_over(shot("heads", "h1", "heads") + shot("tails", "t1", "tails", {"leave": "h1"}, {"enter": "h1", "edge": "tails"}, {"leave": "h1"}))
+    rules, state = not_over(
+        shot("heads", "h1", "heads")
+        + shot("tails", "t1", "tails", {"leave": "h1"}, {"enter": "h1", "edge": "tails"}, {"leave": "h1"})
+    )
     assert state.faces["h1"] == "heads"
 
 
@@ -195,14 +198,21 @@ def test_D_a_coin_flipped_by_hand():
     letter, loser, result = penalty_of([{"flip": "t2"}])
     assert (letter, loser) == ("D", "heads")
     # just avoided: the flips ordered by 3.3 and 5.3 are no penalty
-    not_over(shot("heads", "h1", "heads") + shot("tails", "t1", None, {"enter": "t1", "edge": "tails"}, {"leave": "h1"}) + shot("heads", "h2"))
+    not_over(
+        shot("heads", "h1", "heads")
+        + shot("tails", "t1", None, {"enter": "t1", "edge": "tails"}, {"leave": "h1"})
+        + shot("heads", "h2")
+    )
 
 
 def test_E_a_coin_the_active_player_does_not_own_enters():
     letter, loser, result = penalty_of(shot("heads", "h1", None, {"enter": "t1", "edge": "heads"})[:-1])
     assert (letter, loser, result.winner) == ("E", "heads", "tails")
     # even the active player's own coin, once knocked out and turned over, is no longer theirs
-    assert penalty_of(shot("heads", "h1", "heads") + shot("tails", "t1", "tails", {"leave": "t1"}, {"enter": "t1", "edge": "tails"})[:-1])[:2] == ("E", "tails")
+    assert penalty_of(
+        shot("heads", "h1", "heads")
+        + shot("tails", "t1", "tails", {"leave": "t1"}, {"enter": "t1", "edge": "tails"})[:-1]
+    )[:2] == ("E", "tails")
     # just avoided: two of the player's own coins enter
     not_over(shot("heads", "h1", "heads", {"enter": "h2", "edge": "heads"}))
 
@@ -218,7 +228,9 @@ def test_F_a_coin_enters_over_another_side():
 
 
 def test_G_a_goal_coin_moves():
-    letter, loser, result = penalty_of(shot("heads", "h1", "heads") + [{"shot": "tails", "coin": "t1"}, {"goal-coin-moved": 3}])
+    letter, loser, result = penalty_of(
+        shot("heads", "h1", "heads") + [{"shot": "tails", "coin": "t1"}, {"goal-coin-moved": 3}]
+    )
     assert (letter, loser, result.winner) == ("G", "tails", "heads")
     # just avoided: touching a goal coin before the shot, without moving it
     not_over([{"touch": "heads", "what": "goal-coin"}, {"touch": "heads", "what": "g4"}] + shot("heads", "h1", "heads"))
@@ -228,11 +240,16 @@ def test_H_only_with_the_option():
     parked = [{"shot": "heads", "coin": "h1"}, {"contact": ["h1", "h2"]}, {"enter": "h1", "edge": "heads"}, STOP]
     rules = referee({"penalty_h": True})
     letter, loser, result = penalty_of(parked, rules)
-    assert (letter, loser) == ("H", "heads") and result.reason.startswith("penalty H: h1 (in the goal during the shot) touched h2 (never in it) (event 2)")
+    assert (letter, loser) == ("H", "heads") and result.reason.startswith(
+        "penalty H: h1 (in the goal during the shot) touched h2 (never in it) (event 2)"
+    )
     not_over(parked)  # without the option: no penalty
     # just avoided: both coins were in the goal during the shot
     log = shot("heads", "h1", "heads") + shot("tails", "t1", "tails")
-    not_over(log + [{"shot": "heads", "coin": "h2"}, {"enter": "h2", "edge": "heads"}, {"contact": ["h2", "h1"]}, STOP], rules)
+    not_over(
+        log + [{"shot": "heads", "coin": "h2"}, {"enter": "h2", "edge": "heads"}, {"contact": ["h2", "h1"]}, STOP],
+        rules,
+    )
     # just avoided: neither was ever in the goal
     not_over([{"shot": "heads", "coin": "h1"}, {"contact": ["h1", "t2"]}, STOP], referee({"penalty_h": True}))
 
@@ -240,7 +257,10 @@ def test_H_only_with_the_option():
 def test_the_penalty_ends_the_game_and_later_events_are_refused():
     log = [{"touch": "tails", "what": "table"}, {"shot": "heads", "coin": "h1"}]
     done = replay(referee(), log)
-    assert done.error == 'move 2 (heads): {"shot": "heads", "coin": "h1"} — the game is already over (penalty A: tails touched the table while heads was active (event 1); tails loses)'
+    assert (
+        done.error
+        == 'move 2 (heads): {"shot": "heads", "coin": "h1"} — the game is already over (penalty A: tails touched the table while heads was active (event 1); tails loses)'
+    )
 
 
 # -- the seed's examples -----------------------------------------------------------------------------------
@@ -260,12 +280,17 @@ def test_seed_example_2():
 
 
 def test_seed_example_3():
-    letter, loser, result = penalty_of(shot("heads", "h1", "heads") + [{"shot": "tails", "coin": "t1"}, {"enter": "t1", "edge": "tails"}, {"goal-coin-moved": 2}])
+    letter, loser, result = penalty_of(
+        shot("heads", "h1", "heads")
+        + [{"shot": "tails", "coin": "t1"}, {"enter": "t1", "edge": "tails"}, {"goal-coin-moved": 2}]
+    )
     assert (letter, loser, result.winner) == ("G", "tails", "heads")
 
 
 def test_seed_example_4():
-    letter, loser, result = penalty_of([{"touch": "heads", "what": "h1"}, {"move": "h1"}, {"enter": "h1", "edge": "heads"}])
+    letter, loser, result = penalty_of(
+        [{"touch": "heads", "what": "h1"}, {"move": "h1"}, {"enter": "h1", "edge": "heads"}]
+    )
     assert (letter, loser, result.winner) == ("C", "heads", "tails")
 
 
@@ -287,9 +312,14 @@ def test_team_turns_go_round_the_table():
 def test_a_team_owns_its_face_and_each_player_has_their_own_line():
     rules = referee(sides=4, players=4)
     # heads-2 may shoot heads-1's coin: the team owns every coin showing heads
-    not_over(shot("heads-1", "h1", "heads-1") + shot("tails-1", "t1", "tails-1") + shot("heads-2", "h2", "heads-2"), rules)
+    not_over(
+        shot("heads-1", "h1", "heads-1") + shot("tails-1", "t1", "tails-1") + shot("heads-2", "h2", "heads-2"), rules
+    )
     # but heads-2 must bring it in over their own line, not their team mate's
-    letter, loser, result = penalty_of(shot("heads-1", "h1", "heads-1") + shot("tails-1", "t1", "tails-1") + shot("heads-2", "h2", "heads-1")[:-1], rules)
+    letter, loser, result = penalty_of(
+        shot("heads-1", "h1", "heads-1") + shot("tails-1", "t1", "tails-1") + shot("heads-2", "h2", "heads-1")[:-1],
+        rules,
+    )
     assert (letter, loser, result.winner) == ("F", "heads-2", "tails")
     # a team mate who touches out of turn loses the game for the team
     letter, loser, result = penalty_of([{"touch": "heads-2", "what": "table"}], referee(sides=4, players=4))
@@ -308,36 +338,45 @@ def test_a_team_game_ends_when_every_player_is_skipped():
 
 
 # -- impossible and malformed logs -----------------------------------------------------------------------------
-@pytest.mark.parametrize("log,message", [
-    ([{"shot": "heads", "coin": "h9"}], "there is no coin 'h9'"),
-    ([{"leave": "h1"}], "h1 is not in the goal"),
-    (shot("heads", "h1", "heads") + [{"shot": "tails", "coin": "t1"}, {"enter": "h1", "edge": "tails"}], "already in the goal"),
-    ([STOP], "no shot is under way"),
-    ([{"shot": "heads", "coin": "h1"}, {"move": "h2"}], "during a shot coins may move"),
-    ([{"touch": "umpire", "what": "table"}], "'umpire' is not a player"),
-    ([{"touch": "heads", "what": "chair"}], "a touch is of"),
-    ([{"touch": "heads", "what": "g5"}], "g1…g4), not 'g5'"),
-    ([{"shot": "heads", "coin": "h1"}, {"contact": ["h1", "h1"]}], "cannot touch itself"),
-])
+@pytest.mark.parametrize(
+    "log,message",
+    [
+        ([{"shot": "heads", "coin": "h9"}], "there is no coin 'h9'"),
+        ([{"leave": "h1"}], "h1 is not in the goal"),
+        (
+            shot("heads", "h1", "heads") + [{"shot": "tails", "coin": "t1"}, {"enter": "h1", "edge": "tails"}],
+            "already in the goal",
+        ),
+        ([STOP], "no shot is under way"),
+        ([{"shot": "heads", "coin": "h1"}, {"move": "h2"}], "during a shot coins may move"),
+        ([{"touch": "umpire", "what": "table"}], "'umpire' is not a player"),
+        ([{"touch": "heads", "what": "chair"}], "a touch is of"),
+        ([{"touch": "heads", "what": "g5"}], "g1…g4), not 'g5'"),
+        ([{"shot": "heads", "coin": "h1"}, {"contact": ["h1", "h1"]}], "cannot touch itself"),
+    ],
+)
 def test_an_impossible_log_is_reported_at_its_event(log, message):
     error = error_of(log)
     assert f"move {len(log)} (" in error and message in error
 
 
-@pytest.mark.parametrize("event,message", [
-    ("shot heads h1", "an event is a JSON object"),
-    ({"shot": "heads", "leave": "h1"}, "exactly one of"),
-    ({"jump": "h1"}, "exactly one of"),
-    ({"shot": "heads"}, 'needs a "coin" field'),
-    ({"shot": "heads", "coin": 3}, '"coin" must be text'),
-    ({"stop": False}, '{"stop": true}'),
-    ({"leave": "h1", "edge": "heads"}, "has no field(s) edge"),
-    ({"enter": "h1", "edge": "north"}, "edge 'north' is neither a player"),
-    ({"enter": "h1", "edge": 5}, "side number from 1 to 4"),
-    ({"enter": "h1"}, 'needs an "edge"'),
-    ({"goal-coin-moved": 5}, "from 1 to 4"),
-    ({"contact": "h1"}, "names two coins"),
-])
+@pytest.mark.parametrize(
+    "event,message",
+    [
+        ("shot heads h1", "an event is a JSON object"),
+        ({"shot": "heads", "leave": "h1"}, "exactly one of"),
+        ({"jump": "h1"}, "exactly one of"),
+        ({"shot": "heads"}, 'needs a "coin" field'),
+        ({"shot": "heads", "coin": 3}, '"coin" must be text'),
+        ({"stop": False}, '{"stop": true}'),
+        ({"leave": "h1", "edge": "heads"}, "has no field(s) edge"),
+        ({"enter": "h1", "edge": "north"}, "edge 'north' is neither a player"),
+        ({"enter": "h1", "edge": 5}, "side number from 1 to 4"),
+        ({"enter": "h1"}, 'needs an "edge"'),
+        ({"goal-coin-moved": 5}, "from 1 to 4"),
+        ({"contact": "h1"}, "names two coins"),
+    ],
+)
 def test_a_malformed_event_is_invalid(event, message):
     rules = referee()
     with pytest.raises(InvalidMoveError) as caught:
@@ -381,15 +420,25 @@ def test_random_possible_events_replay_and_round_trip(choices, penalty_h, player
 
 def test_validate_game_reads_event_logs(cli, tmp_path):
     def record(moves, result=None, options=None):
-        doc = {"format": "coinprint-record/1", "game": "flick", "layout": "flick:sides=4,width=15cm",
-               "options": options or {}, "players": {"heads": "Ada", "tails": "Bo"}, "moves": moves}
+        doc = {
+            "format": "coinprint-record/1",
+            "game": "flick",
+            "layout": "flick:sides=4,width=15cm",
+            "options": options or {},
+            "players": {"heads": "Ada", "tails": "Bo"},
+            "moves": moves,
+        }
         if result:
             doc["result"] = result
         path = tmp_path / f"log{len(list(tmp_path.iterdir()))}.json"
         path.write_text(json.dumps(doc))
         return str(path)
 
-    example3 = shot("heads", "h1", "heads") + [{"shot": "tails", "coin": "t1"}, {"enter": "t1", "edge": "tails"}, {"goal-coin-moved": 2}]
+    example3 = shot("heads", "h1", "heads") + [
+        {"shot": "tails", "coin": "t1"},
+        {"enter": "t1", "edge": "tails"},
+        {"goal-coin-moved": 2},
+    ]
     done = cli("validate", "game", record(example3, {"winner": "heads"}))
     assert done.code == 0 and "heads wins (penalty G: goal coin 2 moved (event 6); tails loses)" in done.out
     done = cli("validate", "game", record(example3, {"winner": "tails"}))
@@ -400,7 +449,9 @@ def test_validate_game_reads_event_logs(cli, tmp_path):
     assert done.code == 1 and '{"stop": true}' in done.out
     done = cli("validate", "game", record([], options={"teams": 2}))
     assert done.code == 2 and "unknown flick option" in done.err
-    full = shot("heads", "h1", "heads") + shot("tails", "t1", "tails") + shot("heads", "h2", "heads") + shot("tails", "t2")
+    full = (
+        shot("heads", "h1", "heads") + shot("tails", "t1", "tails") + shot("heads", "h2", "heads") + shot("tails", "t2")
+    )
     full += shot("heads", "t2", "heads")
     done = cli("validate", "game", record(full, {"winner": "heads", "score": {"heads": 3, "tails": 1}}), "--show")
     assert done.code == 0, done.out

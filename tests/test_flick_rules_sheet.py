@@ -33,9 +33,18 @@ def _pages_text(path) -> list[str]:
 
 def test_the_sheet_states_the_rules_and_letters_the_penalties(sheet):
     text = "\n".join(_pages_text(sheet))
-    for heading in ("Flick", "Setting up", "Who owns what", "Playing", "Penalties", "Variants", "Examples", "event log"):
+    for heading in (
+        "Flick",
+        "Setting up",
+        "Who owns what",
+        "Playing",
+        "Penalties",
+        "Variants",
+        "Examples",
+        "event log",
+    ):
         assert heading in text
-    penalties = text[text.index("Penalties"):text.index("Variants")]
+    penalties = text[text.index("Penalties") : text.index("Variants")]
     assert re.findall(r"^([A-G])\.", penalties, flags=re.M) == list("ABCDEFG")
     assert "Penalty H" in text and "Without F" in text and "Teams" in text
     assert "150.00 mm" in text and "US dime" in text and "US quarter" in text
@@ -79,7 +88,11 @@ def test_each_example_log_gives_what_the_sheet_says(name):
     state, expect = done.state, spec["expect"]
     if "penalty" in expect:
         assert rules.is_over(state)
-        assert (state.penalty, state.loser, rules.result(state).winner) == (expect["penalty"], expect["loser"], expect["winner"])
+        assert (state.penalty, state.loser, rules.result(state).winner) == (
+            expect["penalty"],
+            expect["loser"],
+            expect["winner"],
+        )
     else:
         assert not rules.is_over(state)
         assert rules.to_move(state) == expect["active"]

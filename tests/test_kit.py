@@ -23,7 +23,9 @@ def test_kit_all_writes_one_pdf_per_game(kits):
     assert result.out.count("wrote ") == 4
 
 
-@pytest.mark.parametrize("game, title", [("cointable", "Coin Table"), ("coinage", "Coin Age"), ("mapgame", "Map"), ("flick", "Flick")])
+@pytest.mark.parametrize(
+    "game, title", [("cointable", "Coin Table"), ("coinage", "Coin Age"), ("mapgame", "Map"), ("flick", "Flick")]
+)
 def test_each_kit_starts_with_the_rules_and_ends_with_the_board(kits, game, title):
     folder, _ = kits
     with pdfplumber.open(folder / f"{game}-kit.pdf") as pdf:
@@ -32,7 +34,10 @@ def test_each_kit_starts_with_the_rules_and_ends_with_the_board(kits, game, titl
         assert title in first and "print at 100%" not in first.replace("\n", " ")  # the rule sheet
         assert "print at 100% / actual size" in last  # a board page
         for page in pdf.pages:  # every page is A4
-            assert (round(float(page.width) * MM_PER_PT, 1), round(float(page.height) * MM_PER_PT, 1)) in ((210.0, 297.0), (297.0, 210.0))
+            assert (round(float(page.width) * MM_PER_PT, 1), round(float(page.height) * MM_PER_PT, 1)) in (
+                (210.0, 297.0),
+                (297.0, 210.0),
+            )
 
 
 def test_the_kit_board_is_true_size(kits):

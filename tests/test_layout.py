@@ -64,13 +64,19 @@ def test_geojson_follows_the_contract():
 @given(
     st.lists(
         # Points on a 0.01 mm grid, so no two distinct points round to the same one.
-        st.tuples(st.integers(-10**6, 10**6).map(lambda v: v / 100), st.integers(-10**6, 10**6).map(lambda v: v / 100)),
-        min_size=3, max_size=12, unique=True,
+        st.tuples(
+            st.integers(-(10**6), 10**6).map(lambda v: v / 100), st.integers(-(10**6), 10**6).map(lambda v: v / 100)
+        ),
+        min_size=3,
+        max_size=12,
+        unique=True,
     ),
     st.dictionaries(st.sampled_from(["note", "color", "x"]), st.integers(0, 9), max_size=3),
 )
 def test_any_space_round_trips(points, extra):
-    layout = Layout("test", [Space("p", (close_ring(points),), label="P", region="r", order=3, properties=extra)], meta={"seed": 5})
+    layout = Layout(
+        "test", [Space("p", (close_ring(points),), label="P", region="r", order=3, properties=extra)], meta={"seed": 5}
+    )
     again = loads(layout.dumps())
     assert again.dumps() == layout.dumps()
     assert again.spaces[0].properties == extra and again.spaces[0].order == 3
@@ -96,7 +102,12 @@ def test_smaller_faults_are_kept_as_problems_not_raised():
         "coinprint": {"game": "cointable"},
         "features": [
             {"type": "Feature", "properties": {"role": "space"}, "geometry": {"type": "Point", "coordinates": [0, 0]}},
-            {"type": "Feature", "id": "q", "properties": {"role": "space"}, "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [1, 0]]]}},
+            {
+                "type": "Feature",
+                "id": "q",
+                "properties": {"role": "space"},
+                "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [1, 0]]]},
+            },
             "junk",
         ],
     }

@@ -37,7 +37,14 @@ def map_doc(rings, params=None):
             props["start"] = "O"
         if k == n:
             props["start"] = "X"
-        features.append({"type": "Feature", "id": f"c{k}", "geometry": {"type": "Polygon", "coordinates": [ring]}, "properties": props})
+        features.append(
+            {
+                "type": "Feature",
+                "id": f"c{k}",
+                "geometry": {"type": "Polygon", "coordinates": [ring]},
+                "properties": props,
+            }
+        )
     meta = {"format": 1, "game": "mapgame", "units": "mm", "params": params or {}}
     return {"type": "FeatureCollection", "coinprint": meta, "features": features}
 
@@ -93,12 +100,24 @@ def test_two_arcs_and_the_hole_they_close_off() -> None:
     lid = box(0, 60, 90, 90, (30, 60), (60, 60))
     found = problems(map_doc([bar, left, right, lid, box(90, 0, 120, 30)]))
     assert any(line.startswith("no holes: the map encloses 1 hole(s)") for line in found)
-    assert "c4: country 4 breaks the rule 'one arc on the outline': it is drawn with 2 separate new lines, not one arc" in found
+    assert (
+        "c4: country 4 breaks the rule 'one arc on the outline': it is drawn with 2 separate new lines, not one arc"
+        in found
+    )
     assert "c4: country 4 breaks the rule 'no holes': drawing it closed off a hole in the map" in found
 
 
 def test_a_country_not_touching_the_map_when_drawn() -> None:
-    rings = [box(0, 0, 30, 30), box(60, 0, 90, 30), box(30, 0, 60, 30, )]
+    rings = [
+        box(0, 0, 30, 30),
+        box(60, 0, 90, 30),
+        box(
+            30,
+            0,
+            60,
+            30,
+        ),
+    ]
     found = problems(map_doc(rings))
     assert "c2: country 2 breaks the rule 'one arc on the outline': it does not border the map drawn before it" in found
 
@@ -123,8 +142,8 @@ def test_missing_orders_and_starts() -> None:
     del doc["features"][0]["properties"]["order"]
     del doc["features"][2]["properties"]["start"]
     found = problems(doc)
-    assert "c1: has no \"order\" property (the drawing order, 1 = the circle)" in found
-    assert "no country has start \"X\" (O starts in country N-1, X in country N)" in found
+    assert 'c1: has no "order" property (the drawing order, 1 = the circle)' in found
+    assert 'no country has start "X" (O starts in country N-1, X in country N)' in found
 
 
 def test_validate_layout_command(tmp_path) -> None:
@@ -140,12 +159,15 @@ def test_validate_layout_command(tmp_path) -> None:
     assert "c2: country 2 breaks the rule 'holds the coin'" in failed.output
 
 
-@pytest.mark.parametrize("params, words", [
-    ({"coins": {"O": "penny", "X": "pebble"}}, "params.coins: unknown coin 'pebble'"),
-    ({"coins": {"O": "penny"}}, "params.coins must name both coins"),
-    ({"coins": 7}, "params.coins must name O's and X's coins"),
-    ({"max_neighbours": "four"}, "params.max_neighbours must be a whole number"),
-])
+@pytest.mark.parametrize(
+    "params, words",
+    [
+        ({"coins": {"O": "penny", "X": "pebble"}}, "params.coins: unknown coin 'pebble'"),
+        ({"coins": {"O": "penny"}}, "params.coins must name both coins"),
+        ({"coins": 7}, "params.coins must name O's and X's coins"),
+        ({"max_neighbours": "four"}, "params.max_neighbours must be a whole number"),
+    ],
+)
 def test_bad_params_in_a_hand_made_map(params, words) -> None:
     found = problems(map_doc(GOOD, params))
     assert len(found) == 1 and words in found[0]

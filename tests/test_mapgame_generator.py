@@ -127,12 +127,15 @@ def test_bad_country_counts_are_refused(countries: int) -> None:
         mapgame.build(countries)
 
 
-@pytest.mark.parametrize("params, words", [
-    ({"countries": "x"}, "whole number"),
-    ({"size": "3"}, "unknown mapgame layout parameter"),
-    ({"coin": "pebble"}, "unknown coin"),
-    ({"max_neighbours": "0"}, "max-neighbours"),
-])
+@pytest.mark.parametrize(
+    "params, words",
+    [
+        ({"countries": "x"}, "whole number"),
+        ({"size": "3"}, "unknown mapgame layout parameter"),
+        ({"coin": "pebble"}, "unknown coin"),
+        ({"max_neighbours": "0"}, "max-neighbours"),
+    ],
+)
 def test_bad_layout_names_are_refused(params, words) -> None:
     with pytest.raises(UsageError, match=words):
         mapgame.from_params(params)

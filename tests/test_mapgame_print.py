@@ -85,22 +85,28 @@ def test_blank_sheet(tmp_path, paper) -> None:
         text = page.extract_text()
         assert "draw ONE arc" in text and "at most four countries" in text
         assert "more countries wins" in text
-        circles = [c for c in page.curves if abs((c["x1"] - c["x0"]) * PT - 2 * 1.3 * (coin("nickel").radius_mm + 1.0)) < 0.3]
+        circles = [
+            c for c in page.curves if abs((c["x1"] - c["x0"]) * PT - 2 * 1.3 * (coin("nickel").radius_mm + 1.0)) < 0.3
+        ]
         assert len(circles) == 1, "the circle, country 1, sized for the coins"
 
 
-@pytest.mark.parametrize("args, words", [
-    (["--countries", "20"], "--countries 20"),
-    (["--coin", "pebble"], "unknown coin 'pebble'"),
-    (["--max-neighbours", "0"], "--max-neighbours 0"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--countries", "20"], "--countries 20"),
+        (["--coin", "pebble"], "unknown coin 'pebble'"),
+        (["--max-neighbours", "0"], "--max-neighbours 0"),
+    ],
+)
 def test_bad_options(tmp_path, args, words) -> None:
     import subprocess
     import sys
 
     run = subprocess.run(
         [sys.executable, "-m", "coinprint", "board", "mapgame", *args, "-o", str(tmp_path / "x.pdf")],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert run.returncode == 2
     assert run.stderr.count("\n") == 1 and words in run.stderr
@@ -142,8 +148,14 @@ def test_a_hand_made_map_without_colours_gets_four_colours() -> None:
     features = []
     for k in range(1, 6):
         ring = [[30 * (k - 1), 0], [30 * k, 0], [30 * k, 30], [30 * (k - 1), 30], [30 * (k - 1), 0]]
-        features.append({"type": "Feature", "id": f"c{k}", "geometry": {"type": "Polygon", "coordinates": [ring]},
-                         "properties": {"role": "space", "label": str(k), "order": k}})
+        features.append(
+            {
+                "type": "Feature",
+                "id": f"c{k}",
+                "geometry": {"type": "Polygon", "coordinates": [ring]},
+                "properties": {"role": "space", "label": str(k), "order": k},
+            }
+        )
     layout = from_geojson({"type": "FeatureCollection", "coinprint": {"game": "mapgame"}, "features": features})
     fills = [item.style.fill for item in map_sheet(layout).content.items if isinstance(item, Path)][:5]
     assert all(fills) and all(a != b for a, b in zip(fills, fills[1:])), "neighbours in a row never share a colour"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from click.testing import CliRunner
 
 from coinprint.analysis import play_to_folder, validate_record
 from coinprint.boards import mapgame
@@ -29,7 +29,14 @@ def row_of_five():
             props["start"] = "O"
         if k == 5:
             props["start"] = "X"
-        features.append({"type": "Feature", "id": f"c{k}", "geometry": {"type": "Polygon", "coordinates": [ring]}, "properties": props})
+        features.append(
+            {
+                "type": "Feature",
+                "id": f"c{k}",
+                "geometry": {"type": "Polygon", "coordinates": [ring]},
+                "properties": props,
+            }
+        )
     return from_geojson({"type": "FeatureCollection", "coinprint": {"game": "mapgame"}, "features": features})
 
 
@@ -79,13 +86,16 @@ def test_capture_sends_the_coin_away_and_claims_the_country(rules) -> None:
     assert state.coins == {"O": "c5", "X": "c4"} and state.owner["c4"] == "O"
 
 
-@pytest.mark.parametrize("moves, why", [
-    (["move 2"], "does not border country 4"),
-    (["move 4"], "already in country 4"),
-    (["move 5"], "say where it goes"),
-    (["move 3 send 1"], "nothing to send"),
-    (["move 5 send 5"], "another country"),
-])
+@pytest.mark.parametrize(
+    "moves, why",
+    [
+        (["move 2"], "does not border country 4"),
+        (["move 4"], "already in country 4"),
+        (["move 5"], "say where it goes"),
+        (["move 3 send 1"], "nothing to send"),
+        (["move 5 send 5"], "another country"),
+    ],
+)
 def test_illegal_moves_say_why(rules, moves, why) -> None:
     state = rules.initial_state()
     with pytest.raises(IllegalMoveError, match=why):
@@ -138,7 +148,9 @@ def test_options_are_refused() -> None:
 
 
 def test_self_play_records_validate(tmp_path) -> None:
-    paths, summary = play_to_folder("mapgame:countries=21,seed=3", {"O": "greedy", "X": "random"}, 12, 5, 300, str(tmp_path))
+    paths, summary = play_to_folder(
+        "mapgame:countries=21,seed=3", {"O": "greedy", "X": "random"}, 12, 5, 300, str(tmp_path)
+    )
     assert len(paths) == 12 and summary.games == 12
     for path in paths:
         record, rules, replayed = validate_record(str(path))
@@ -151,7 +163,9 @@ def test_self_play_records_validate(tmp_path) -> None:
 
 
 def test_timeouts_are_reported_not_scored(tmp_path) -> None:
-    paths, summary = play_to_folder("mapgame:countries=21,seed=3", {"O": "random", "X": "random"}, 4, 0, 5, str(tmp_path))
+    paths, summary = play_to_folder(
+        "mapgame:countries=21,seed=3", {"O": "random", "X": "random"}, 4, 0, 5, str(tmp_path)
+    )
     assert summary.timeouts == 4 and sum(summary.wins.values()) == 0
     assert all(json.loads(p.read_text())["timeout"] is True for p in paths)
 
@@ -175,7 +189,9 @@ def test_play_command_writes_valid_records(tmp_path) -> None:
     assert result.exit_code == 0, result.output
     assert "wrote 5 records" in result.output
     for path in sorted(out.glob("*.json")):
-        check = runner.invoke(cli, ["validate", "game", str(path), "--svg", str(tmp_path / "final.svg")], standalone_mode=False)
+        check = runner.invoke(
+            cli, ["validate", "game", str(path), "--svg", str(tmp_path / "final.svg")], standalone_mode=False
+        )
         assert check.return_value == 0, check.output
     assert "Map after" in (tmp_path / "final.svg").read_text()
 

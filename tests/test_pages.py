@@ -48,7 +48,12 @@ def _cells_by_page(path, margin=10.0):
                 for word in words:
                     cx = (word["x0"] + word["x1"]) / 2 * MM_PER_PT
                     cy = (word["top"] + word["bottom"]) / 2 * MM_PER_PT
-                    if min(xs) < cx < max(xs) and min(ys) < cy < max(ys) and word["text"][0].isalpha() and len(word["text"]) <= 3:
+                    if (
+                        min(xs) < cx < max(xs)
+                        and min(ys) < cy < max(ys)
+                        and word["text"][0].isalpha()
+                        and len(word["text"]) <= 3
+                    ):
                         whole[word["text"]] = shape
             found.append(whole)
     return found
@@ -72,7 +77,9 @@ def _crosses(path):
             for curve in page.curves:
                 w, h = (curve["x1"] - curve["x0"]) * MM_PER_PT, (curve["bottom"] - curve["top"]) * MM_PER_PT
                 if any(op[0] == "c" for op in curve.get("path", [])) and abs(w - 3.6) < 0.1 and abs(h - 3.6) < 0.1:
-                    centres.append(((curve["x0"] + curve["x1"]) / 2 * MM_PER_PT, (curve["top"] + curve["bottom"]) / 2 * MM_PER_PT))
+                    centres.append(
+                        ((curve["x0"] + curve["x1"]) / 2 * MM_PER_PT, (curve["top"] + curve["bottom"]) / 2 * MM_PER_PT)
+                    )
             found.append(centres)
     return found
 
@@ -141,7 +148,6 @@ from coinprint.render.pages import _content_matrix, plans  # noqa: E402
 from coinprint.render.scene import apply  # noqa: E402
 from coinprint.units import paper_size  # noqa: E402
 
-
 BOARDS_ON_PAPER = dict(
     side=st.integers(2, 9),
     hex_mm=st.floats(15, 60),
@@ -176,8 +182,10 @@ def _check_every_cell_whole(side, hex_mm, paper, orientation, overlap):
     for x0, y0, x1, y1 in sheet.pieces:
         corners = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)]
         assert any(
-            all(margin - 1e-6 <= px <= width - margin + 1e-6 and margin - 1e-6 <= py <= height - margin + 1e-6
-                for px, py in (apply(matrix, c) for c in corners))
+            all(
+                margin - 1e-6 <= px <= width - margin + 1e-6 and margin - 1e-6 <= py <= height - margin + 1e-6
+                for px, py in (apply(matrix, c) for c in corners)
+            )
             for matrix in windows
         )
     # Neighbouring windows overlap by at least the overlap asked for.

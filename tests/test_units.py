@@ -10,7 +10,15 @@ from coinprint.units import COINS, card_size, coin, paper_size, parse_length
 
 @pytest.mark.parametrize(
     "text, mm",
-    [("1.25in", 31.75), ("31.75mm", 31.75), ("3cm", 30.0), ("72pt", 25.4), ("1 in", 25.4), (".5IN", 12.7), ("2.0 mm", 2.0)],
+    [
+        ("1.25in", 31.75),
+        ("31.75mm", 31.75),
+        ("3cm", 30.0),
+        ("72pt", 25.4),
+        ("1 in", 25.4),
+        (".5IN", 12.7),
+        ("2.0 mm", 2.0),
+    ],
 )
 def test_lengths_in_every_unit(text, mm):
     assert parse_length(text) == pytest.approx(mm, abs=1e-12)
@@ -38,8 +46,14 @@ def test_bare_number_uses_default_unit():
 
 @pytest.mark.parametrize(
     "name, size",
-    [("a5", (148, 210)), ("A4", (210, 297)), ("a3", (297, 420)), ("letter", (215.9, 279.4)),
-     ("legal", (215.9, 355.6)), ("tabloid", (279.4, 431.8))],
+    [
+        ("a5", (148, 210)),
+        ("A4", (210, 297)),
+        ("a3", (297, 420)),
+        ("letter", (215.9, 279.4)),
+        ("legal", (215.9, 355.6)),
+        ("tabloid", (279.4, 431.8)),
+    ],
 )
 def test_named_paper_is_portrait_and_exact(name, size):
     paper = paper_size(name)

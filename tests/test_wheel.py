@@ -21,8 +21,22 @@ def wheel(tmp_path_factory) -> Path:
     for folder in ("coinprint", "templates"):
         shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q", str(source), "-w", str(out)],
-        check=True, capture_output=True, cwd=source,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "-q",
+            str(source),
+            "-w",
+            str(out),
+        ],
+        check=True,
+        capture_output=True,
+        cwd=source,
     )
     (found,) = out.glob("coinprint-*.whl")
     return found
@@ -41,10 +55,13 @@ def test_wheel_in_a_fresh_venv_finds_its_templates(wheel, tmp_path):
     python = venv / "bin" / "python"
     subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", "--no-index", str(wheel)],
-        check=True, capture_output=True,
+        check=True,
+        capture_output=True,
     )
-    code = "from coinprint.resources import templates_dir; from coinprint.render.style import palette; " \
-           "print(templates_dir()); print(palette('ink-saver').space_stroke)"
+    code = (
+        "from coinprint.resources import templates_dir; from coinprint.render.style import palette; "
+        "print(templates_dir()); print(palette('ink-saver').space_stroke)"
+    )
     done = subprocess.run([str(python), "-c", code], capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     folder, stroke = done.stdout.strip().splitlines()

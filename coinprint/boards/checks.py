@@ -37,9 +37,9 @@ def common_problems(layout: Layout) -> list[Problem]:
 
     problems = [Problem(None, text) for text in layout.read_problems]
     if layout.meta.get("units", "mm") != "mm":
-        problems.append(Problem(None, f"units must be \"mm\", not {layout.meta.get('units')!r}"))
+        problems.append(Problem(None, f'units must be "mm", not {layout.meta.get("units")!r}'))
     if not layout.spaces:
-        problems.append(Problem(None, "the layout has no spaces (features with role \"space\")"))
+        problems.append(Problem(None, 'the layout has no spaces (features with role "space")'))
     ids = Counter([s.id for s in layout.spaces] + [f.id for f in layout.features])
     for fid, count in sorted(ids.items()):
         if count > 1:

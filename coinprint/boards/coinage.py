@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from coinprint.boards.checks import Problem, common_problems
 from coinprint.errors import UsageError
@@ -83,20 +84,32 @@ ROWS_MAPS: dict[str, RowsMap] = {
     m.name: m
     for m in (
         RowsMap(
-            "classic", ((1 / 3, 2 / 3), (0.25, 0.5, 0.75), (1 / 3, 2 / 3)), (1, 1, 1),
-            (("A1", "A2", "A3", "B1"), ("C1", "B2", "B3"), ("B4", "C3"), ("C2",)), 11,
+            "classic",
+            ((1 / 3, 2 / 3), (0.25, 0.5, 0.75), (1 / 3, 2 / 3)),
+            (1, 1, 1),
+            (("A1", "A2", "A3", "B1"), ("C1", "B2", "B3"), ("B4", "C3"), ("C2",)),
+            11,
         ),
         RowsMap(
-            "terraces", ((0.25, 0.5, 0.75), (0.30, 0.64), (0.36, 0.70)), (1, 1.05, 1),
-            (("A1", "A2", "B1"), ("A3", "A4", "B3"), ("B2", "C1"), ("C2", "C3")), 12,
+            "terraces",
+            ((0.25, 0.5, 0.75), (0.30, 0.64), (0.36, 0.70)),
+            (1, 1.05, 1),
+            (("A1", "A2", "B1"), ("A3", "A4", "B3"), ("B2", "C1"), ("C2", "C3")),
+            12,
         ),
         RowsMap(
-            "steps", ((0.34, 0.68), (0.28, 0.60), (0.24, 0.47, 0.74)), (1.05, 1, 1),
-            (("A1", "A2", "B1", "B2", "C1"), ("A3", "B3", "C4"), ("C2", "C3")), 13,
+            "steps",
+            ((0.34, 0.68), (0.28, 0.60), (0.24, 0.47, 0.74)),
+            (1.05, 1, 1),
+            (("A1", "A2", "B1", "B2", "C1"), ("A3", "B3", "C4"), ("C2", "C3")),
+            13,
         ),
         RowsMap(
-            "patchwork", ((0.22, 0.50, 0.76), (0.43,), (0.27, 0.52, 0.78)), (1, 1.06, 1),
-            (("A1", "B1"), ("A2", "A3"), ("A4", "B2"), ("C1", "C2"), ("C3", "C4")), 14,
+            "patchwork",
+            ((0.22, 0.50, 0.76), (0.43,), (0.27, 0.52, 0.78)),
+            (1, 1.06, 1),
+            (("A1", "B1"), ("A2", "A3"), ("A4", "B2"), ("C1", "C2"), ("C3", "C4")),
+            14,
         ),
     )
 }
@@ -119,7 +132,7 @@ def map_box(card: PaperSize) -> Box:
     return (CARD_MARGIN_MM, CARD_MARGIN_MM, long - CARD_MARGIN_MM, short - CARD_MARGIN_MM)
 
 
-def inscribed_radius(polygon: "shapely.Polygon") -> float:
+def inscribed_radius(polygon: shapely.Polygon) -> float:
     """The radius of the largest circle inside ``polygon`` (to 0.01 mm)."""
     import shapely
 
@@ -132,7 +145,7 @@ def fit_radius(coin_name: str = FIT_COIN) -> float:
 
 
 # -- the planar network: straight partition → wobbly faces -----------------------------------------
-def _noded_segments(lines: "shapely.Geometry") -> list[Segment]:
+def _noded_segments(lines: shapely.Geometry) -> list[Segment]:
     """The line network split at every crossing, as 2-point segments in a stable order."""
     import shapely
 
@@ -182,16 +195,20 @@ def _wobble(a: XY, b: XY, amplitude: float, rng: random.Random) -> list[XY]:
     return points
 
 
-def _faces(lines: "shapely.Geometry") -> list["shapely.Polygon"]:
+def _faces(lines: shapely.Geometry) -> list[shapely.Polygon]:
     import shapely
 
     return list(shapely.polygonize(list(getattr(lines, "geoms", [lines]))).geoms)
 
 
 def organic_faces(
-    base_lines: "shapely.Geometry", box: Box, cells: int, rng: random.Random,
-    jitter: float, amplitude: float,
-) -> list["shapely.Polygon"] | None:
+    base_lines: shapely.Geometry,
+    box: Box,
+    cells: int,
+    rng: random.Random,
+    jitter: float,
+    amplitude: float,
+) -> list[shapely.Polygon] | None:
     """Wobbly faces for the straight partition ``base_lines`` (which includes the box
     outline), in the order of the straight faces sorted top row first, left to right.
     Returns None when the wobble broke the partition (the caller tries again)."""
@@ -224,7 +241,7 @@ def organic_faces(
 
 
 # -- built-in maps ------------------------------------------------------------------------------------
-def _rows_lines(spec: RowsMap, box: Box) -> "shapely.Geometry":
+def _rows_lines(spec: RowsMap, box: Box) -> shapely.Geometry:
     import shapely
 
     x0, y0, x1, y1 = box
@@ -242,7 +259,7 @@ def _rows_lines(spec: RowsMap, box: Box) -> "shapely.Geometry":
     return shapely.MultiLineString([list(line.coords) for line in lines])
 
 
-def _fits(faces: Sequence["shapely.Polygon"], need: float) -> bool:
+def _fits(faces: Sequence[shapely.Polygon], need: float) -> bool:
     return all(inscribed_radius(face) >= need for face in faces)
 
 
@@ -264,8 +281,13 @@ def build_builtin(name: str, card: str | None = None) -> Layout:
     labels = [label for row in spec.labels for label in row]
     region_of = {label: f"r{i + 1}" for i, members in enumerate(spec.regions) for label in members}
     return _assemble(
-        faces, labels, [region_of[l] for l in labels], reference, card,
-        {"map": name, "regions": "-".join(str(len(r)) for r in spec.regions)}, seed=None,
+        faces,
+        labels,
+        [region_of[label] for label in labels],
+        reference,
+        card,
+        {"map": name, "regions": "-".join(str(len(r)) for r in spec.regions)},
+        seed=None,
     )
 
 
@@ -312,7 +334,7 @@ def _relaxed_points(count: int, box: Box, rng: random.Random) -> list[XY]:
     return points
 
 
-def _voronoi_lines(points: Sequence[XY], box: Box) -> "shapely.Geometry":
+def _voronoi_lines(points: Sequence[XY], box: Box) -> shapely.Geometry:
     import shapely
 
     area = shapely.box(*box)
@@ -321,7 +343,7 @@ def _voronoi_lines(points: Sequence[XY], box: Box) -> "shapely.Geometry":
     return shapely.union_all([inside, area.exterior])
 
 
-def _short_edges(lines: "shapely.Geometry", box: Box, minimum: float) -> bool:
+def _short_edges(lines: shapely.Geometry, box: Box, minimum: float) -> bool:
     """Whether any inner edge of the straight partition is shorter than ``minimum``."""
     for a, b in _noded_segments(lines):
         on_edge = any(x and y for x, y in zip(_on_box(a, box), _on_box(b, box)))
@@ -330,8 +352,9 @@ def _short_edges(lines: "shapely.Geometry", box: Box, minimum: float) -> bool:
     return False
 
 
-def grow_regions(graph: "networkx.Graph", order: Sequence[str], sizes: Sequence[int], rng: random.Random,
-                 attempts: int = 400) -> list[int] | None:
+def grow_regions(
+    graph: networkx.Graph, order: Sequence[str], sizes: Sequence[int], rng: random.Random, attempts: int = 400
+) -> list[int] | None:
     """Region numbers (index into ``sizes``) for the nodes in ``order``, each region grown
     as a connected blob on ``graph``; None if no split was found in ``attempts`` tries."""
     by_size = sorted(range(len(sizes)), key=lambda i: -sizes[i])
@@ -395,7 +418,7 @@ def build_random(regions: str | Sequence[int], seed: int, card: str | None = Non
     raise UsageError(f"no map with regions {'-'.join(map(str, sizes))} was found for seed {seed}; try another seed")
 
 
-def _reading_labels(faces: Sequence["shapely.Polygon"], box: Box) -> list[str]:
+def _reading_labels(faces: Sequence[shapely.Polygon], box: Box) -> list[str]:
     """Labels in reading order: rows (letters from the top) by centroid height, then numbers
     from the left."""
     rows = max(1, round(math.sqrt(len(faces) * (box[3] - box[1]) / (box[2] - box[0]))))
@@ -413,7 +436,9 @@ def _reading_labels(faces: Sequence["shapely.Polygon"], box: Box) -> list[str]:
 
 
 # -- assembling the layout ----------------------------------------------------------------------------
-def colour_regions(regions: Sequence[str], touching: Iterable[tuple[str, str]], limit: int = MAX_COLOURS) -> dict[str, int] | None:
+def colour_regions(
+    regions: Sequence[str], touching: Iterable[tuple[str, str]], limit: int = MAX_COLOURS
+) -> dict[str, int] | None:
     """A proper colouring of the region graph with at most ``limit`` colours (colour numbers
     from 0), found by backtracking over regions with most neighbours first; None if none."""
     neighbours: dict[str, set[str]] = {r: set() for r in regions}
@@ -440,11 +465,17 @@ def colour_regions(regions: Sequence[str], touching: Iterable[tuple[str, str]], 
     return dict(colour) if place(0) else None
 
 
-def _assemble(faces: Sequence["shapely.Polygon"], labels: list[str], regions: list[str], reference: Box,
-              card: str | None, params: dict[str, Any], seed: int | None) -> Layout:
+def _assemble(
+    faces: Sequence[shapely.Polygon],
+    labels: list[str],
+    regions: list[str],
+    reference: Box,
+    card: str | None,
+    params: dict[str, Any],
+    seed: int | None,
+) -> Layout:
     """The layout: faces stretched from the reference box to ``card``'s map box, labelled,
     coloured by region, with the card outline as a feature."""
-    import shapely
     from shapely import affinity
 
     count = len(faces)
@@ -452,7 +483,10 @@ def _assemble(faces: Sequence["shapely.Polygon"], labels: list[str], regions: li
     target = map_box(target_card)
     sx = (target[2] - target[0]) / (reference[2] - reference[0])
     sy = (target[3] - target[1]) / (reference[3] - reference[1])
-    stretched = [affinity.affine_transform(f, [sx, 0, 0, sy, target[0] - reference[0] * sx, target[1] - reference[1] * sy]) for f in faces]
+    stretched = [
+        affinity.affine_transform(f, [sx, 0, 0, sy, target[0] - reference[0] * sx, target[1] - reference[1] * sy])
+        for f in faces
+    ]
     sizes = {r: regions.count(r) for r in regions}
     polys = {r: [] for r in sizes}
     for face, region in zip(stretched, regions):
@@ -467,21 +501,33 @@ def _assemble(faces: Sequence["shapely.Polygon"], labels: list[str], regions: li
         raise RuntimeError("no 4-colouring of the regions was found")
     spaces = [
         Space(
-            label, (close_ring(face.exterior.coords),), label=label, region=region,
+            label,
+            (close_ring(face.exterior.coords),),
+            label=label,
+            region=region,
             properties={"color": colours[region], "region_size": sizes[region]},
         )
         for face, label, region in zip(stretched, labels, regions)
     ]
     spaces.sort(key=lambda s: (s.label[0], int(s.label[1:])))
     long, short = target_card.height_mm, target_card.width_mm
-    outline = Feature("card", "card", polygon_geometry([close_ring([(0, 0), (long, 0), (long, short), (0, short)])]),
-                      {"size": target_card.name})
+    outline = Feature(
+        "card",
+        "card",
+        polygon_geometry([close_ring([(0, 0), (long, 0), (long, short), (0, short)])]),
+        {"size": target_card.name},
+    )
     meta = {"params": {**params, "card": target_card.name}, "seed": seed}
     return Layout(GAME, spaces, [outline], meta=meta)
 
 
-def build(map_name: str = "classic", *, regions: str | Sequence[int] | None = None, seed: int | None = None,
-          card: str | None = None) -> Layout:
+def build(
+    map_name: str = "classic",
+    *,
+    regions: str | Sequence[int] | None = None,
+    seed: int | None = None,
+    card: str | None = None,
+) -> Layout:
     """Any Coin Age map: a built-in one by name, or ``random`` with ``regions`` (default
     4-3-2-1) and ``seed`` (default 0)."""
     if map_name == "random":
@@ -497,7 +543,9 @@ def from_params(params: dict[str, str]) -> Layout:
     known = {"map", "regions", "seed", "card"}
     unknown = set(params) - known
     if unknown:
-        raise UsageError(f"unknown coinage layout parameter(s) {', '.join(sorted(unknown))}; use {', '.join(sorted(known))}")
+        raise UsageError(
+            f"unknown coinage layout parameter(s) {', '.join(sorted(unknown))}; use {', '.join(sorted(known))}"
+        )
     seed = params.get("seed")
     if seed is not None:
         try:
@@ -535,14 +583,16 @@ def check(layout: Layout) -> list[Problem]:
         problems.append(Problem(None, f"the map has {count} spaces; a Coin Age map has {MIN_SPACES} to {MAX_SPACES}"))
     polygons = [s.polygon for s in layout.spaces]
     if not bool(shapely.coverage_is_valid(polygons)):
-        problems.append(Problem(None, "neighbouring spaces do not share their borders exactly (the coverage is invalid)"))
+        problems.append(
+            Problem(None, "neighbouring spaces do not share their borders exactly (the coverage is invalid)")
+        )
     names = [s.name.lower() for s in layout.spaces]
     for name in sorted({n for n in names if names.count(n) > 1}):
         problems.append(Problem(name, "the label is used by more than one space"))
     members: dict[str, list[str]] = {}
     for space in layout.spaces:
         if not space.region:
-            problems.append(Problem(space.id, "is in no region; give it a \"region\" property"))
+            problems.append(Problem(space.id, 'is in no region; give it a "region" property'))
         else:
             members.setdefault(space.region, []).append(space.id)
     graph = layout.graph
@@ -559,12 +609,14 @@ def check(layout: Layout) -> list[Problem]:
     for space in layout.spaces:
         radius = inscribed_radius(space.polygon)
         if radius < need:
-            problems.append(Problem(
-                space.id,
-                f"the largest circle inside is {2 * radius:.1f} mm across; a quarter ({coin(FIT_COIN).diameter_mm} mm) "
-                "will overhang — print on a bigger card",
-                severity="warning",
-            ))
+            problems.append(
+                Problem(
+                    space.id,
+                    f"the largest circle inside is {2 * radius:.1f} mm across; a quarter ({coin(FIT_COIN).diameter_mm} mm) "
+                    "will overhang — print on a bigger card",
+                    severity="warning",
+                )
+            )
     if members:
         summary = ", ".join(f"{r}: {len(ids)}" for r, ids in sorted(members.items()))
         problems.append(Problem(None, f"region sizes {summary}", severity="info"))

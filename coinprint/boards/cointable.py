@@ -13,9 +13,9 @@ Internally a cell also has Red Blob Games axial coordinates ``q = column - (side
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from string import ascii_lowercase
-from typing import Iterator
 
 from coinprint.boards.checks import Problem, common_problems
 from coinprint.errors import UsageError
@@ -72,7 +72,7 @@ class HexSize:
     radius_mm: float
 
     @classmethod
-    def parse(cls, text: str | float, measure: str = "flat-to-flat") -> "HexSize":
+    def parse(cls, text: str | float, measure: str = "flat-to-flat") -> HexSize:
         across = parse_length(text)
         if measure not in MEASURES:
             raise UsageError(f"unknown hex measure '{measure}'; use {' or '.join(MEASURES)}")
@@ -150,7 +150,9 @@ def from_params(params: dict[str, str]) -> Layout:
     known = {"size", "hex", "measure", "orientation", "coin"}
     unknown = set(params) - known
     if unknown:
-        raise UsageError(f"unknown cointable layout parameter(s) {', '.join(sorted(unknown))}; use {', '.join(sorted(known))}")
+        raise UsageError(
+            f"unknown cointable layout parameter(s) {', '.join(sorted(unknown))}; use {', '.join(sorted(known))}"
+        )
     try:
         side = int(params.get("size", STANDARD_SIDE))
     except ValueError:
@@ -193,7 +195,10 @@ def check(layout: Layout) -> list[Problem]:
     for sid, radius in radii.items():
         if abs(radius - reference) * math.sqrt(3) > SIZE_TOLERANCE_MM:
             problems.append(
-                Problem(sid, f"is {radius * math.sqrt(3):.2f} mm flat-to-flat; the other cells are {reference * math.sqrt(3):.2f} mm")
+                Problem(
+                    sid,
+                    f"is {radius * math.sqrt(3):.2f} mm flat-to-flat; the other cells are {reference * math.sqrt(3):.2f} mm",
+                )
             )
     if problems:
         return problems
@@ -203,7 +208,9 @@ def check(layout: Layout) -> list[Problem]:
 def regular_hexagon_radius(polygon) -> tuple[float | None, str]:
     """The circumradius if ``polygon`` is a regular hexagon (to 0.05 mm), else (None, why)."""
     coords = list(polygon.exterior.coords)[:-1]
-    corners = [coords[i] for i in range(len(coords)) if not _collinear(coords[i - 1], coords[i], coords[(i + 1) % len(coords)])]
+    corners = [
+        coords[i] for i in range(len(coords)) if not _collinear(coords[i - 1], coords[i], coords[(i + 1) % len(coords)])
+    ]
     if len(corners) != 6:
         return None, f"it has {len(corners)} corners"
     if polygon.interiors:
@@ -252,7 +259,12 @@ def _lattice_problems(layout: Layout, radius: float) -> list[Problem]:
     count = len(layout.spaces)
     side = next((n for n in range(1, 200) if cell_count(n) >= count), 0)
     if cell_count(side) != count:
-        return [Problem(None, f"{count} cells cannot form a true hexagon; a hexagon of side n has 3n(n-1)+1 cells (37, 61, 91, …)")]
+        return [
+            Problem(
+                None,
+                f"{count} cells cannot form a true hexagon; a hexagon of side n has 3n(n-1)+1 cells (37, 61, 91, …)",
+            )
+        ]
     centre_cell = _hexagon_centre(positions)
     if centre_cell is None:
         return [Problem(None, f"the {count} cells do not form a true hexagon of side {side}")]

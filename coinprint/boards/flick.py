@@ -124,11 +124,19 @@ def build(
     if side_mm > MAX_WIDTH_MM:
         raise UsageError(f"goal width {width} is too large; use at most {MAX_WIDTH_MM / 10:g} cm")
     points = corners(sides, side_mm)
-    features = [Feature("goal", "goal", polygon_geometry([close_ring(points)]), {"sides": sides, "width_mm": round(side_mm, 4)})]
+    features = [
+        Feature("goal", "goal", polygon_geometry([close_ring(points)]), {"sides": sides, "width_mm": round(side_mm, 4)})
+    ]
     for number in range(1, sides + 1):  # goal coin gk sits where side k ends (corner n is corner 0)
         x, y = points[number % sides]
-        features.append(Feature(f"g{number}", "goal-coin", polygon_geometry([circle_ring(x, y, goal.radius_mm)]),
-                                {"coin": goal.name, "center": list(round_point(x, y))}))
+        features.append(
+            Feature(
+                f"g{number}",
+                "goal-coin",
+                polygon_geometry([circle_ring(x, y, goal.radius_mm)]),
+                {"coin": goal.name, "center": list(round_point(x, y))},
+            )
+        )
     for seat in seats(players, sides):
         start, end = points[seat.side - 1], points[seat.side % sides]
         line = {"type": "LineString", "coordinates": [list(round_point(*start)), list(round_point(*end))]}
@@ -136,8 +144,12 @@ def build(
         features.append(Feature(f"line-{seat.player}", "line", line, props))
         features.append(_zone(seat, start, end, goal, score, coins))
     params = {
-        "sides": sides, "width_mm": round(side_mm, 4), "goal_coin": goal.name,
-        "score_coin": score.name, "coins": coins, "players": players,
+        "sides": sides,
+        "width_mm": round(side_mm, 4),
+        "goal_coin": goal.name,
+        "score_coin": score.name,
+        "coins": coins,
+        "players": players,
     }
     return Layout(GAME, [], features, meta={"params": params})
 
@@ -160,7 +172,9 @@ def _zone(seat: Seat, start, end, goal: Coin, score: Coin, coins: int) -> Featur
     def at(a: float, d: float) -> tuple[float, float]:
         return (mid[0] + ux * a + nx * d, mid[1] + uy * a + ny * d)
 
-    ring = close_ring([at(-along / 2, near), at(along / 2, near), at(along / 2, near + depth), at(-along / 2, near + depth)])
+    ring = close_ring(
+        [at(-along / 2, near), at(along / 2, near), at(along / 2, near + depth), at(-along / 2, near + depth)]
+    )
     spots = []
     for index in range(coins):
         row, column = divmod(index, per_row)
@@ -177,7 +191,9 @@ def from_params(params: dict[str, str]) -> Layout:
     known = {"sides", "width", "goal-coin", "score-coin", "coins", "players"}
     unknown = set(params) - known
     if unknown:
-        raise UsageError(f"unknown flick layout parameter(s) {', '.join(sorted(unknown))}; use {', '.join(sorted(known))}")
+        raise UsageError(
+            f"unknown flick layout parameter(s) {', '.join(sorted(unknown))}; use {', '.join(sorted(known))}"
+        )
     return build(
         params.get("sides", STANDARD_SIDES),
         params.get("width", STANDARD_WIDTH),
@@ -211,9 +227,11 @@ def check(layout: Layout) -> list[Problem]:
 
     problems = [Problem(None, text) for text in layout.read_problems]
     if layout.meta.get("units", "mm") != "mm":
-        problems.append(Problem(None, f"units must be \"mm\", not {layout.meta.get('units')!r}"))
+        problems.append(Problem(None, f'units must be "mm", not {layout.meta.get("units")!r}'))
     if layout.spaces:
-        problems.append(Problem(layout.spaces[0].id, "a Flick mat has no spaces; use the roles goal, goal-coin, line and zone"))
+        problems.append(
+            Problem(layout.spaces[0].id, "a Flick mat has no spaces; use the roles goal, goal-coin, line and zone")
+        )
     for fid, count in sorted(Counter([s.id for s in layout.spaces] + [f.id for f in layout.features]).items()):
         if count > 1:
             problems.append(Problem(fid, f"the id is used by {count} features; ids must be unique"))
@@ -230,7 +248,9 @@ def check(layout: Layout) -> list[Problem]:
         shapes[feature.id] = shape
     goals = [f for f in layout.features_with_role("goal") if f.id in shapes]
     if len(layout.features_with_role("goal")) != 1:
-        return problems + [Problem(None, f"a mat needs exactly one goal feature, not {len(layout.features_with_role('goal'))}")]
+        return problems + [
+            Problem(None, f"a mat needs exactly one goal feature, not {len(layout.features_with_role('goal'))}")
+        ]
     if not goals:
         return problems
     goal = shapes[goals[0].id]
@@ -238,7 +258,9 @@ def check(layout: Layout) -> list[Problem]:
         return problems + [Problem(goals[0].id, f"the goal must be a Polygon, not a {goal.geom_type}")]
     goal_corners = _corners_of(goal)
     if not MIN_SIDES <= len(goal_corners) <= MAX_SIDES:
-        problems.append(Problem(goals[0].id, f"the goal has {len(goal_corners)} corners; use {MIN_SIDES} to {MAX_SIDES}"))
+        problems.append(
+            Problem(goals[0].id, f"the goal has {len(goal_corners)} corners; use {MIN_SIDES} to {MAX_SIDES}")
+        )
     if goal.convex_hull.area - goal.area > TOLERANCE_MM * goal.length:
         problems.append(Problem(goals[0].id, "the goal must be convex"))
     problems += _goal_coin_problems(layout, shapes, goal_corners)
@@ -266,7 +288,9 @@ def _goal_coin_problems(layout: Layout, shapes: dict[str, Any], goal_corners) ->
         if shape is None:
             continue
         if shape.geom_type != "Polygon":
-            problems.append(Problem(feature.id, f"a goal coin must be a Polygon (its outline), not a {shape.geom_type}"))
+            problems.append(
+                Problem(feature.id, f"a goal coin must be a Polygon (its outline), not a {shape.geom_type}")
+            )
             continue
         centre = shape.centroid
         distances = [math.dist((centre.x, centre.y), c) for c in goal_corners]
@@ -290,11 +314,11 @@ def _line_problems(layout: Layout, shapes: dict[str, Any], goal_corners) -> list
     for feature in layout.features_with_role("line"):
         player = feature.properties.get("player")
         if not isinstance(player, str) or not player:
-            problems.append(Problem(feature.id, "a line needs the player whose line it is (property \"player\")"))
+            problems.append(Problem(feature.id, 'a line needs the player whose line it is (property "player")'))
             continue
         face = feature.properties.get("face", player.partition("-")[0])
         if face not in FACES:
-            problems.append(Problem(feature.id, f"player {player!r} needs a face, heads or tails (property \"face\")"))
+            problems.append(Problem(feature.id, f'player {player!r} needs a face, heads or tails (property "face")'))
         if player in players:
             problems.append(Problem(feature.id, f"player {player!r} has a second line"))
         players.append(player)
@@ -309,7 +333,10 @@ def _line_problems(layout: Layout, shapes: dict[str, Any], goal_corners) -> list
             problems.append(Problem(feature.id, "the line is not an edge of the goal"))
     if len(players) < 2:
         problems.append(Problem(None, f"a mat needs at least 2 players' lines, not {len(players)}"))
-    faces = {f.properties.get("face", str(f.properties.get("player", "")).partition("-")[0]) for f in layout.features_with_role("line")}
+    faces = {
+        f.properties.get("face", str(f.properties.get("player", "")).partition("-")[0])
+        for f in layout.features_with_role("line")
+    }
     if len(players) >= 2 and not set(FACES) <= faces:
         problems.append(Problem(None, "both faces must play: at least one heads and one tails line"))
     return problems
@@ -336,7 +363,7 @@ def _zone_problems(layout: Layout, shapes: dict[str, Any], goal) -> list[Problem
         for other_id, other in blockers:
             if shape.intersection(other).area > TOLERANCE_MM:
                 problems.append(Problem(feature.id, f"overlaps goal coin {other_id}"))
-        for other, other_shape in zones[index + 1:]:
+        for other, other_shape in zones[index + 1 :]:
             if shape.intersection(other_shape).area > TOLERANCE_MM:
                 problems.append(Problem(feature.id, f"overlaps zone {other.id}"))
     return problems

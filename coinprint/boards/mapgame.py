@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import TYPE_CHECKING, Sequence
+from functools import cache
+from typing import TYPE_CHECKING
 
 from coinprint.boards.checks import Problem, common_problems
 from coinprint.errors import UsageError
@@ -82,7 +83,7 @@ class MapParams:
     max_neighbours: int = DEFAULT_MAX_NEIGHBOURS
     coins: tuple[str, str] = DEFAULT_COINS
 
-    def validated(self) -> "MapParams":
+    def validated(self) -> MapParams:
         """These parameters, checked; raises UsageError naming a bad value."""
         n = self.countries
         if isinstance(n, bool) or not isinstance(n, int) or not MIN_COUNTRIES <= n <= MAX_COUNTRIES or n % 2 == 0:
@@ -90,7 +91,11 @@ class MapParams:
                 f"--countries {n!r} is not allowed; use an odd number from {MIN_COUNTRIES} to {MAX_COUNTRIES} "
                 "(each player draws the same number of countries after the circle)"
             )
-        if isinstance(self.max_neighbours, bool) or not isinstance(self.max_neighbours, int) or not 1 <= self.max_neighbours <= 8:
+        if (
+            isinstance(self.max_neighbours, bool)
+            or not isinstance(self.max_neighbours, int)
+            or not 1 <= self.max_neighbours <= 8
+        ):
             raise UsageError(f"--max-neighbours {self.max_neighbours!r} is out of range; use 1 to 8")
         if not isinstance(self.seed, int) or isinstance(self.seed, bool):
             raise UsageError(f"--seed must be a whole number, not {self.seed!r}")
@@ -136,7 +141,11 @@ class _Outline:
     """
 
     def __init__(
-        self, points: "numpy.ndarray", owners: list[int], frame: tuple[float, float], closed: "numpy.ndarray | None" = None
+        self,
+        points: numpy.ndarray,
+        owners: list[int],
+        frame: tuple[float, float],
+        closed: numpy.ndarray | None = None,
     ) -> None:
         import numpy as np
         import shapely
@@ -168,7 +177,9 @@ class _Outline:
         following = np.concatenate((steps[1:], steps[:1]))
         turn = (steps[:, 0] * following[:, 1] - steps[:, 1] * following[:, 0]) / self.step_length2
         window = np.ones(BEND_WINDOW)
-        bend = np.convolve(np.concatenate((turn[-BEND_WINDOW:], turn, turn[:BEND_WINDOW])), window, "same")[BEND_WINDOW:-BEND_WINDOW]
+        bend = np.convolve(np.concatenate((turn[-BEND_WINDOW:], turn, turn[:BEND_WINDOW])), window, "same")[
+            BEND_WINDOW:-BEND_WINDOW
+        ]
         bulging = bend >= 0.05
         if bulging.any():
             self.weights[~bulging] = 0.0
@@ -206,7 +217,7 @@ class _Outline:
         self.weights[:] = 1.0
         self.cumulative = np.cumsum(self.weights)
 
-    def normal(self, index: int) -> "numpy.ndarray":
+    def normal(self, index: int) -> numpy.ndarray:
         """The outward unit normal at point ``index`` (the map lies left of its anticlockwise
         outline, so "out" is to the right of the way it runs)."""
         import numpy as np
@@ -214,13 +225,15 @@ class _Outline:
         tangent = self.points[(index + 2) % self.count] - self.points[(index - 2) % self.count]
         return np.array([tangent[1], -tangent[0]]) / max(float(np.hypot(*tangent)), 1e-9)
 
-    def distances(self, spots: "numpy.ndarray", cap: float) -> "numpy.ndarray":
+    def distances(self, spots: numpy.ndarray, cap: float) -> numpy.ndarray:
         """Distance from each of ``spots`` (k × 2) to the outline, or ``cap`` where it is
         larger than ``cap`` (numpy, no shapely; only outline edges near the spots count)."""
         import numpy as np
 
         low, high = spots.min(axis=0) - cap, spots.max(axis=0) + cap
-        near = np.flatnonzero((self.low_x <= high[0]) & (self.high_x >= low[0]) & (self.low_y <= high[1]) & (self.high_y >= low[1]))
+        near = np.flatnonzero(
+            (self.low_x <= high[0]) & (self.high_x >= low[0]) & (self.low_y <= high[1]) & (self.high_y >= low[1])
+        )
         if not len(near):
             return np.full(len(spots), cap)
         # x and y apart: numpy is slow at summing over an axis of length 2.
@@ -278,7 +291,9 @@ def build(
         if order > 1:
             properties["drawn_by"] = PLAYERS[order % 2]
         start = "O" if order == params.countries - 1 else "X" if order == params.countries else None
-        spaces.append(Space(f"c{order}", (tuple(ring),), label=str(order), order=order, start=start, properties=properties))
+        spaces.append(
+            Space(f"c{order}", (tuple(ring),), label=str(order), order=order, start=start, properties=properties)
+        )
     meta = {
         "seed": params.seed,
         "params": {
@@ -322,7 +337,9 @@ def from_params(params: dict[str, str]) -> Layout:
     known = {"countries", "seed", "max_neighbours", "coin"}
     unknown = set(params) - known
     if unknown:
-        raise UsageError(f"unknown mapgame layout parameter(s) {', '.join(sorted(unknown))}; use {', '.join(sorted(known))}")
+        raise UsageError(
+            f"unknown mapgame layout parameter(s) {', '.join(sorted(unknown))}; use {', '.join(sorted(known))}"
+        )
     values = {}
     for key, default in (("countries", DEFAULT_COUNTRIES), ("seed", 0), ("max_neighbours", DEFAULT_MAX_NEIGHBOURS)):
         try:
@@ -342,7 +359,9 @@ def grow(params: MapParams, stats: GrowthStats) -> tuple[list[list[Point]], list
     need = params.coin_radius_mm + COIN_MARGIN_MM
     frame = ONE_PAGE_FRAME_MM if params.countries <= ONE_PAGE_COUNTRIES else (1.0, 1.0)
     circle = _circle(circle_radius_mm(params.coins))
-    steps: list[_Grown] = [_Grown(_Outline(np.asarray(circle), [0] * len(circle), frame), circle + [circle[0]], frozenset())]
+    steps: list[_Grown] = [
+        _Grown(_Outline(np.asarray(circle), [0] * len(circle), frame), circle + [circle[0]], frozenset())
+    ]
     failures = [0]
     backtracks_before = stats.backtracks
     while len(steps) < params.countries:
@@ -369,13 +388,21 @@ def grow(params: MapParams, stats: GrowthStats) -> tuple[list[list[Point]], list
 
 def _circle(radius: float) -> list[Point]:
     return [
-        round_point(radius * math.cos(2 * math.pi * k / CIRCLE_POINTS), radius * math.sin(2 * math.pi * k / CIRCLE_POINTS))
+        round_point(
+            radius * math.cos(2 * math.pi * k / CIRCLE_POINTS), radius * math.sin(2 * math.pi * k / CIRCLE_POINTS)
+        )
         for k in range(CIRCLE_POINTS)
     ]
 
 
 def _try_arc(
-    outline: _Outline, new: int, max_neighbours: int, need: float, frame: tuple[float, float], rng: random.Random, stats: GrowthStats
+    outline: _Outline,
+    new: int,
+    max_neighbours: int,
+    need: float,
+    frame: tuple[float, float],
+    rng: random.Random,
+    stats: GrowthStats,
 ) -> _Grown | None:
     """One attempt at the next country (index ``new``); None when this arc is rejected.
 
@@ -393,12 +420,14 @@ def _try_arc(
         return None
     normal = outline.normal(mouth)
     centre = _coin_spot(outline, outline.points[mouth], normal, need + 0.2, rng.randrange(3))
-    if centre is None or (frame != (1.0, 1.0) and math.hypot(centre[0] / frame[0], centre[1] / frame[1]) * min(frame) > min(frame) - need):
+    if centre is None or (
+        frame != (1.0, 1.0) and math.hypot(centre[0] / frame[0], centre[1] / frame[1]) * min(frame) > min(frame) - need
+    ):
         outline.close(mouth)
         stats.reject("no coin spot")
         return None
     wanted = rng.uniform(1.4, 3.4) * need
-    for attempt in range(ARCS_PER_SPOT):
+    for _ in range(ARCS_PER_SPOT):
         found = _arc_round(outline, mouth, centre, normal, wanted, max_neighbours, need, frame, rng, stats)
         if found is not None:
             break
@@ -421,9 +450,17 @@ def _try_arc(
 
 
 def _arc_round(
-    outline: _Outline, mouth: int, centre: "numpy.ndarray", normal: "numpy.ndarray", wanted: float,
-    max_neighbours: int, need: float, frame: tuple[float, float], rng: random.Random, stats: GrowthStats,
-) -> "tuple[int, int, numpy.ndarray, numpy.ndarray, frozenset[int]] | None":
+    outline: _Outline,
+    mouth: int,
+    centre: numpy.ndarray,
+    normal: numpy.ndarray,
+    wanted: float,
+    max_neighbours: int,
+    need: float,
+    frame: tuple[float, float],
+    rng: random.Random,
+    stats: GrowthStats,
+) -> tuple[int, int, numpy.ndarray, numpy.ndarray, frozenset[int]] | None:
     """A stretch of about ``wanted`` mm round point ``mouth`` and an arc over it round the
     coin's spot: (first, end, stretch, arc, neighbours), or None with the reason counted."""
     import numpy as np
@@ -463,7 +500,7 @@ def _arc_round(
     return first, end, stretch, arc, neighbours
 
 
-def _trim_stretch(owners: list[int], edges: "numpy.ndarray", first: int, end: int) -> tuple[int | None, int]:
+def _trim_stretch(owners: list[int], edges: numpy.ndarray, first: int, end: int) -> tuple[int | None, int]:
     """Drop a sliver of a country at either end of the stretch (the arc then starts at the
     corner between two countries); None when a sliver is left in the middle."""
     runs = _owner_runs(owners[first:end], edges[first:end])
@@ -478,7 +515,7 @@ def _trim_stretch(owners: list[int], edges: "numpy.ndarray", first: int, end: in
     return first, end
 
 
-def _owner_runs(owners: Sequence[int], edges: "numpy.ndarray") -> list[tuple[int, float, int]]:
+def _owner_runs(owners: Sequence[int], edges: numpy.ndarray) -> list[tuple[int, float, int]]:
     """Consecutive edges of one owner: (owner, length, edge count)."""
     runs: list[tuple[int, float, int]] = []
     for owner, length in zip(owners, edges.tolist()):
@@ -490,8 +527,8 @@ def _owner_runs(owners: Sequence[int], edges: "numpy.ndarray") -> list[tuple[int
 
 
 def _hand_drawn_arc(
-    stretch: "numpy.ndarray", centre: "numpy.ndarray", outward: "numpy.ndarray", need: float, rng: random.Random
-) -> "numpy.ndarray | None":
+    stretch: numpy.ndarray, centre: numpy.ndarray, outward: numpy.ndarray, need: float, rng: random.Random
+) -> numpy.ndarray | None:
     """A smooth, slightly wobbly arc from the stretch's first point to its last, round the
     coin's spot ``centre`` on the ``outward`` side; None if it would pass too near the spot.
 
@@ -520,7 +557,9 @@ def _hand_drawn_arc(
     angle = start_angle + sweep * t
     # Leave each end round C (no sudden turn), then settle to the body radius.
     radius = body + (near_a - body) * _ease_out(t / reach) + (near_b - body) * _ease_out((1 - t) / reach)
-    wobble = body * stretchy * np.cos(2 * (angle - stretch_angle)) + ripple * (sin5 * math.cos(ripple_phase) + cos5 * math.sin(ripple_phase))
+    wobble = body * stretchy * np.cos(2 * (angle - stretch_angle)) + ripple * (
+        sin5 * math.cos(ripple_phase) + cos5 * math.sin(ripple_phase)
+    )
     radius = radius + middle * wobble
     # Keep clear of the coin (need, plus the sag of a chord between arc points).
     radius = np.maximum(radius, need + 0.2)
@@ -532,8 +571,8 @@ def _hand_drawn_arc(
     return arc
 
 
-@lru_cache(maxsize=None)
-def _arc_steps(n: int) -> "tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray]":
+@cache
+def _arc_steps(n: int) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray]:
     """For an arc of ``n`` points: t from 0 to 1, sin²(πt) (0 at both ends), sin 5πt, cos 5πt."""
     import numpy as np
 
@@ -541,7 +580,7 @@ def _arc_steps(n: int) -> "tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray, nu
     return t, np.sin(np.pi * t) ** 2, np.sin(5 * np.pi * t), np.cos(5 * np.pi * t)
 
 
-def _ease_out(x: "numpy.ndarray") -> "numpy.ndarray":
+def _ease_out(x: numpy.ndarray) -> numpy.ndarray:
     """1 at 0, falling smoothly (flat at both ends) to 0 at 1 and beyond."""
     import numpy as np
 
@@ -553,7 +592,9 @@ SPOT_STEPS_MM = tuple(k * 1.5 for k in range(-2, 16))
 """How far out from the outline (mm) the generator looks for a coin's spot."""
 
 
-def _coin_spot(outline: _Outline, mouth: "numpy.ndarray", normal: "numpy.ndarray", room: float, extra: int) -> "numpy.ndarray | None":
+def _coin_spot(
+    outline: _Outline, mouth: numpy.ndarray, normal: numpy.ndarray, room: float, extra: int
+) -> numpy.ndarray | None:
     """Out from ``mouth`` along ``normal``: a point outside the map at least ``room`` from
     its outline — the first such, or up to ``extra`` steps further; None if there is none."""
     import numpy as np
@@ -569,7 +610,7 @@ def _coin_spot(outline: _Outline, mouth: "numpy.ndarray", normal: "numpy.ndarray
     return spots[int(outside[min(extra, len(outside) - 1)])]
 
 
-def _signed_area(ring: "numpy.ndarray") -> float:
+def _signed_area(ring: numpy.ndarray) -> float:
     """Shoelace area of an open ring: positive when anticlockwise."""
     import numpy as np
 
@@ -577,7 +618,7 @@ def _signed_area(ring: "numpy.ndarray") -> float:
     return 0.5 * float(np.dot(x[:-1], y[1:]) - np.dot(x[1:], y[:-1]) + x[-1] * y[0] - x[0] * y[-1])
 
 
-def _arc_clear(outline: _Outline, arc: "numpy.ndarray", stats: GrowthStats) -> bool:
+def _arc_clear(outline: _Outline, arc: numpy.ndarray, stats: GrowthStats) -> bool:
     """The arc does not cross itself and meets the map only at its two ends."""
     import shapely
 
@@ -673,7 +714,12 @@ def check(layout: Layout) -> list[Problem]:
         invalid = shapely.coverage_invalid_edges(polygons)
         for space, edges in zip(spaces, invalid):
             if not edges.is_empty:
-                problems.append(Problem(space.id, f"country {space.name}: its border does not match its neighbours' exactly (shared borders must use the same points)"))
+                problems.append(
+                    Problem(
+                        space.id,
+                        f"country {space.name}: its border does not match its neighbours' exactly (shared borders must use the same points)",
+                    )
+                )
     union = shapely.union_all(polygons)
     if union.geom_type != "Polygon":
         problems.append(Problem(None, f"{RULE_HOLE}: the map is not one connected region ({len(union.geoms)} pieces)"))
@@ -703,9 +749,11 @@ def _param_problems(layout: Layout) -> list[Problem]:
             elif isinstance(stored, str):
                 parse_coins(stored)
             else:
-                raise UsageError(f"params.coins must name O's and X's coins, e.g. {{\"O\": \"penny\", \"X\": \"nickel\"}}, not {stored!r}")
+                raise UsageError(
+                    f'params.coins must name O\'s and X\'s coins, e.g. {{"O": "penny", "X": "nickel"}}, not {stored!r}'
+                )
         except KeyError:
-            problems.append(Problem(None, "params.coins must name both coins, e.g. {\"O\": \"penny\", \"X\": \"nickel\"}"))
+            problems.append(Problem(None, 'params.coins must name both coins, e.g. {"O": "penny", "X": "nickel"}'))
         except UsageError as exc:
             problems.append(Problem(None, f"params.coins: {exc}"))
     return problems
@@ -716,19 +764,19 @@ def _order_problems(layout: Layout) -> list[Problem]:
     orders = [s.order for s in layout.spaces]
     for space in layout.spaces:
         if space.order is None:
-            problems.append(Problem(space.id, "has no \"order\" property (the drawing order, 1 = the circle)"))
+            problems.append(Problem(space.id, 'has no "order" property (the drawing order, 1 = the circle)'))
     given = sorted(o for o in orders if o is not None)
     if len(given) == len(orders) and given != list(range(1, len(orders) + 1)):
-        problems.append(Problem(None, f"the \"order\" properties must be 1 to {len(orders)}, each once; found {given}"))
+        problems.append(Problem(None, f'the "order" properties must be 1 to {len(orders)}, each once; found {given}'))
     starts = {s.start: s for s in layout.spaces if s.start is not None}
     for space in layout.spaces:
         if space.start is not None and space.start not in PLAYERS:
-            problems.append(Problem(space.id, f"start must be \"O\" or \"X\", not {space.start!r}"))
+            problems.append(Problem(space.id, f'start must be "O" or "X", not {space.start!r}'))
     for player in PLAYERS:
         if sum(1 for s in layout.spaces if s.start == player) > 1:
-            problems.append(Problem(None, f"more than one country has start \"{player}\""))
+            problems.append(Problem(None, f'more than one country has start "{player}"'))
         elif player not in starts:
-            problems.append(Problem(None, f"no country has start \"{player}\" (O starts in country N-1, X in country N)"))
+            problems.append(Problem(None, f'no country has start "{player}" (O starts in country N-1, X in country N)'))
     return problems
 
 
@@ -742,11 +790,13 @@ def _coin_problems(layout: Layout) -> list[Problem]:
         circle = shapely.maximum_inscribed_circle(space.polygon, 0.01)
         room = 2 * float(circle.length)
         if room + COIN_TOLERANCE_MM < big.diameter_mm:
-            problems.append(Problem(
-                space.id,
-                f"country {space.name} breaks the rule '{RULE_COIN}': the widest disc inside it is {room:.2f} mm across, "
-                f"a {big.title} needs {big.diameter_mm} mm",
-            ))
+            problems.append(
+                Problem(
+                    space.id,
+                    f"country {space.name} breaks the rule '{RULE_COIN}': the widest disc inside it is {room:.2f} mm across, "
+                    f"a {big.title} needs {big.diameter_mm} mm",
+                )
+            )
     return problems
 
 
@@ -769,24 +819,49 @@ def _replay_problems(layout: Layout) -> list[Problem]:
         pieces = list(getattr(new_line, "geoms", [new_line])) if not new_line.is_empty else []
         name = f"country {space.name}"
         if shared.length <= MIN_BORDER_MM:
-            problems.append(Problem(space.id, f"{name} breaks the rule '{RULE_ONE_ARC}': it does not border the map drawn before it"))
+            problems.append(
+                Problem(
+                    space.id, f"{name} breaks the rule '{RULE_ONE_ARC}': it does not border the map drawn before it"
+                )
+            )
         elif len(pieces) != 1:
-            problems.append(Problem(space.id, f"{name} breaks the rule '{RULE_ONE_ARC}': it is drawn with {len(pieces)} separate new lines, not one arc"))
+            problems.append(
+                Problem(
+                    space.id,
+                    f"{name} breaks the rule '{RULE_ONE_ARC}': it is drawn with {len(pieces)} separate new lines, not one arc",
+                )
+            )
         else:
             arc = pieces[0]
             ends = [shapely.Point(arc.coords[0]), shapely.Point(arc.coords[-1])]
             if arc.is_ring or any(outline.exterior.distance(p) > 1e-6 for p in ends):
-                problems.append(Problem(space.id, f"{name} breaks the rule '{RULE_ONE_ARC}': its new line does not end on the map's outline at both ends"))
+                problems.append(
+                    Problem(
+                        space.id,
+                        f"{name} breaks the rule '{RULE_ONE_ARC}': its new line does not end on the map's outline at both ends",
+                    )
+                )
             elif polygon.intersection(outline).area > 0.01:
-                problems.append(Problem(space.id, f"{name} breaks the rule '{RULE_ONE_ARC}': it lies over countries drawn before it"))
+                problems.append(
+                    Problem(
+                        space.id, f"{name} breaks the rule '{RULE_ONE_ARC}': it lies over countries drawn before it"
+                    )
+                )
         near = [d for d in drawn if boundary.intersection(d.polygon.exterior).length > MIN_BORDER_MM]
         if len(near) > limit:
             names = ", ".join(d.name for d in near)
-            problems.append(Problem(space.id, f"{name} breaks the rule '{RULE_NEIGHBOURS.format(max=limit)}': when drawn it bordered {len(near)} countries ({names})"))
+            problems.append(
+                Problem(
+                    space.id,
+                    f"{name} breaks the rule '{RULE_NEIGHBOURS.format(max=limit)}': when drawn it bordered {len(near)} countries ({names})",
+                )
+            )
         drawn.append(space)
         merged = shapely.union_all([outline, polygon])
         if merged.geom_type == "Polygon" and merged.interiors:
-            problems.append(Problem(space.id, f"{name} breaks the rule '{RULE_HOLE}': drawing it closed off a hole in the map"))
+            problems.append(
+                Problem(space.id, f"{name} breaks the rule '{RULE_HOLE}': drawing it closed off a hole in the map")
+            )
             merged = shapely.Polygon(merged.exterior)
         if merged.geom_type != "Polygon":
             merged = shapely.union_all([merged.convex_hull])  # keep replaying; the problem is already reported

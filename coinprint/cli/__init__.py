@@ -54,9 +54,15 @@ def play() -> None:
 
 @cli.command("balance")
 @click.argument("game", type=click.Choice(["cointable", "coinage", "mapgame"]), metavar="GAME")
-@click.option("--layout", default=None, metavar="SPEC",
-              help="Built-in layout with parameters (e.g. cointable:size=4, mapgame:countries=31,seed=2) or a GeoJSON file.")
-@click.option("--agent", default="random", show_default=True, help="Agent playing both sides: random, greedy or montecarlo.")
+@click.option(
+    "--layout",
+    default=None,
+    metavar="SPEC",
+    help="Built-in layout with parameters (e.g. cointable:size=4, mapgame:countries=31,seed=2) or a GeoJSON file.",
+)
+@click.option(
+    "--agent", default="random", show_default=True, help="Agent playing both sides: random, greedy or montecarlo."
+)
 @click.option("--games", default=200, show_default=True, type=int, help="Games to play.")
 @click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game (game i uses seed + i).")
 @click.option("--max-turns", default=2000, show_default=True, type=int, help="Moves before a game counts as a timeout.")

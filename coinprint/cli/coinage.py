@@ -11,12 +11,27 @@ _MAPS = ["classic", "terraces", "steps", "patchwork", "random"]
 
 
 @board.command("coinage")
-@click.option("--map", "map_name", type=click.Choice(_MAPS), default="classic", show_default=True,
-              help="A built-in map, or random (with --regions and --seed).")
-@click.option("--regions", default=None, metavar="SIZES", help="Random maps: region sizes, e.g. 3,3,2,2 (6 to 20 spaces in all; default 4,3,2,1).")
+@click.option(
+    "--map",
+    "map_name",
+    type=click.Choice(_MAPS),
+    default="classic",
+    show_default=True,
+    help="A built-in map, or random (with --regions and --seed).",
+)
+@click.option(
+    "--regions",
+    default=None,
+    metavar="SIZES",
+    help="Random maps: region sizes, e.g. 3,3,2,2 (6 to 20 spaces in all; default 4,3,2,1).",
+)
 @click.option("--seed", default=None, type=int, help="Random maps: the seed (same seed, same map; default 0).")
-@click.option("--card", default=None, metavar="a6|poker|credit|WxH",
-              help="Card size (default: A6, larger for more than 10 spaces, so a quarter fits every space).")
+@click.option(
+    "--card",
+    default=None,
+    metavar="a6|poker|credit|WxH",
+    help="Card size (default: A6, larger for more than 10 spaces, so a quarter fits every space).",
+)
 @click.option("--copies", default=None, type=int, help="PDF: cards per page (default: as many as fit).")
 @paper_option()
 @print_options
@@ -36,16 +51,28 @@ def board_coinage(map_name, regions, seed, card, copies, paper, style, margin, o
     settings = PrintSettings.parse(paper=paper, margin=margin, overlap=overlap, style=style)
     _, chosen = resolve_output(output, fmt, "coinage-card")
     pdf = chosen == "pdf"
-    sheet = board_sheet(layout, settings.style, paper=settings.paper if pdf else None, margin=settings.margin_mm, copies=copies)
-    name = f"coinage-{map_name}" + (f"-{layout.params['regions']}-{layout.meta['seed']}" if map_name == "random" else "")
+    sheet = board_sheet(
+        layout, settings.style, paper=settings.paper if pdf else None, margin=settings.margin_mm, copies=copies
+    )
+    name = f"coinage-{map_name}" + (
+        f"-{layout.params['regions']}-{layout.meta['seed']}" if map_name == "random" else ""
+    )
     for path in export_board(layout, sheet, settings, output, fmt, name):
         click.echo(f"wrote {path}")
 
 
 @rules.command("coinage")
-@click.option("--lang", default="en", show_default=True, metavar="CODE", help="Language of the sheet (en, sv, or any templates/coinage.<code>.json).")
+@click.option(
+    "--lang",
+    default="en",
+    show_default=True,
+    metavar="CODE",
+    help="Language of the sheet (en, sv, or any templates/coinage.<code>.json).",
+)
 @paper_option()
-@click.option("-o", "--output", "output", default=None, metavar="PATH", help="Output PDF file or folder (default: output/).")
+@click.option(
+    "-o", "--output", "output", default=None, metavar="PATH", help="Output PDF file or folder (default: output/)."
+)
 def rules_coinage(lang, paper, output) -> None:
     """The Coin Age rule sheet as a PDF (set-up, turn table, scoring example, our readings)."""
     from coinprint.kit import write_pages
@@ -53,12 +80,16 @@ def rules_coinage(lang, paper, output) -> None:
     from coinprint.units import paper_size
 
     pages = rule_sheet_pages(paper_size(paper), lang)
-    written = write_pages(pages, output, f"coinage-rules-{lang}", title="Coin Age rules", keywords={"game": "coinage", "lang": lang})
+    written = write_pages(
+        pages, output, f"coinage-rules-{lang}", title="Coin Age rules", keywords={"game": "coinage", "lang": lang}
+    )
     click.echo(f"wrote {written}")
 
 
 @play.command("coinage")
-@click.option("--map", "map_name", type=click.Choice(_MAPS), default="classic", show_default=True, help="The map to play on.")
+@click.option(
+    "--map", "map_name", type=click.Choice(_MAPS), default="classic", show_default=True, help="The map to play on."
+)
 @click.option("--regions", default=None, metavar="SIZES", help="Random maps: region sizes, e.g. 4,3,2,1.")
 @click.option("--map-seed", default=None, type=int, help="Random maps: the map's seed (default 0).")
 @click.option("--games", default=10, show_default=True, type=int, help="How many games to play.")
@@ -66,14 +97,23 @@ def rules_coinage(lang, paper, output) -> None:
 @click.option("--heads", default="random", show_default=True, help="Agent for heads: random, greedy or montecarlo.")
 @click.option("--tails", default="greedy", show_default=True, help="Agent for tails: random, greedy or montecarlo.")
 @click.option("--max-turns", default=200, show_default=True, type=int, help="Turns before a game counts as a timeout.")
-@click.option("-o", "--output", "output", default="output/coinage-games", show_default=True, metavar="FOLDER",
-              help="Folder for the records.")
+@click.option(
+    "-o",
+    "--output",
+    "output",
+    default="output/coinage-games",
+    show_default=True,
+    metavar="FOLDER",
+    help="Folder for the records.",
+)
 def play_coinage(map_name, regions, map_seed, games, seed, heads, tails, max_turns, output) -> None:
     """Let two agents play Coin Age and write one validating record per game."""
     from coinprint.analysis import play_to_folder
     from coinprint.boards.coinage import build, layout_name
 
-    spec = layout_name(build(map_name, regions=regions, seed=map_seed if map_seed is not None or map_name != "random" else 0))
+    spec = layout_name(
+        build(map_name, regions=regions, seed=map_seed if map_seed is not None or map_name != "random" else 0)
+    )
     paths, summary = play_to_folder(spec, {"heads": heads, "tails": tails}, games, seed, max_turns, output)
     click.echo(f"layout {spec}")
     click.echo(summary.describe())

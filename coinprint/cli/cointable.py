@@ -14,12 +14,31 @@ but two agents can touch back and forth for ever."""
 
 @board.command("cointable")
 @click.option("--size", default=5, show_default=True, type=int, help="Hexes along each side of the board (2 to 13).")
-@click.option("--hex", "hex_size", default="1.25in", show_default=True, metavar="LENGTH", help="Size of one hex (e.g. 1.25in, 32mm).")
-@click.option("--measure", type=click.Choice(["flat-to-flat", "corner-to-corner"]), default="flat-to-flat",
-              show_default=True, help="How --hex is measured across a hex.")
-@click.option("--orientation", type=click.Choice(["pointy", "flat"]), default="pointy", show_default=True,
-              help="pointy: rows of hexes run left to right; flat: the board turned a quarter turn.")
-@click.option("--coin", default="penny", show_default=True, help="Coin whose faint outline guides each hex ('none' for no guide).")
+@click.option(
+    "--hex",
+    "hex_size",
+    default="1.25in",
+    show_default=True,
+    metavar="LENGTH",
+    help="Size of one hex (e.g. 1.25in, 32mm).",
+)
+@click.option(
+    "--measure",
+    type=click.Choice(["flat-to-flat", "corner-to-corner"]),
+    default="flat-to-flat",
+    show_default=True,
+    help="How --hex is measured across a hex.",
+)
+@click.option(
+    "--orientation",
+    type=click.Choice(["pointy", "flat"]),
+    default="pointy",
+    show_default=True,
+    help="pointy: rows of hexes run left to right; flat: the board turned a quarter turn.",
+)
+@click.option(
+    "--coin", default="penny", show_default=True, help="Coin whose faint outline guides each hex ('none' for no guide)."
+)
 @paper_option()
 @print_options
 @output_options()
@@ -37,24 +56,53 @@ def board_cointable(size, hex_size, measure, orientation, coin, paper, style, ma
 
 @play.command("cointable")
 @click.option("--size", default=5, show_default=True, type=int, help="Hexes along each side of the board (2 to 13).")
-@click.option("--heads", "heads_agent", default="random", show_default=True, metavar="AGENT",
-              help="Agent playing heads (moves first): random, greedy or montecarlo.")
-@click.option("--tails", "tails_agent", default="random", show_default=True, metavar="AGENT",
-              help="Agent playing tails: random, greedy or montecarlo.")
+@click.option(
+    "--heads",
+    "heads_agent",
+    default="random",
+    show_default=True,
+    metavar="AGENT",
+    help="Agent playing heads (moves first): random, greedy or montecarlo.",
+)
+@click.option(
+    "--tails",
+    "tails_agent",
+    default="random",
+    show_default=True,
+    metavar="AGENT",
+    help="Agent playing tails: random, greedy or montecarlo.",
+)
 @click.option("--games", default=10, show_default=True, type=int, help="How many games to play.")
 @click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game; game i uses seed + i.")
-@click.option("--max-turns", default=MAX_TURNS, show_default=True, type=int,
-              help="Cut a game after this many moves; it counts as a timeout, never a win.")
+@click.option(
+    "--max-turns",
+    default=MAX_TURNS,
+    show_default=True,
+    type=int,
+    help="Cut a game after this many moves; it counts as a timeout, never a win.",
+)
 @click.option("--supply", default=100, show_default=True, type=int, help="Coins in the shared supply.")
-@click.option("-o", "--output", "output", default="output/cointable-games", show_default=True, metavar="FOLDER",
-              help="Folder for the records (one cointable-SEED.json per game).")
+@click.option(
+    "-o",
+    "--output",
+    "output",
+    default="output/cointable-games",
+    show_default=True,
+    metavar="FOLDER",
+    help="Folder for the records (one cointable-SEED.json per game).",
+)
 def play_cointable(size, heads_agent, tails_agent, games, seed, max_turns, supply, output) -> None:
     """Let two agents play Coin Table; write one record per game and print a summary."""
     from coinprint.analysis import play_to_folder
 
     paths, summary = play_to_folder(
-        f"cointable:size={size}", {"heads": heads_agent, "tails": tails_agent},
-        games, seed, max_turns, output, {"supply": supply},
+        f"cointable:size={size}",
+        {"heads": heads_agent, "tails": tails_agent},
+        games,
+        seed,
+        max_turns,
+        output,
+        {"supply": supply},
     )
     click.echo(f"seed {seed}: {games} games of Coin Table (size {size}), heads {heads_agent} v tails {tails_agent}")
     click.echo(f"wrote {len(paths)} records to {output}")
@@ -64,7 +112,9 @@ def play_cointable(size, heads_agent, tails_agent, games, seed, max_turns, suppl
 @rules.command("cointable")
 @paper_option()
 @click.option("--size", default=5, show_default=True, type=int, help="Board side the sheet describes (2 to 13).")
-@click.option("--supply", default=100, show_default=True, type=int, help="Coins in the shared supply, as the sheet states it.")
+@click.option(
+    "--supply", default=100, show_default=True, type=int, help="Coins in the shared supply, as the sheet states it."
+)
 @output_options(("pdf",))
 def rules_cointable(paper, size, supply, output, fmt) -> None:
     """The Coin Table rule sheet (PDF): the rules, two example positions, the move notation."""
@@ -80,4 +130,6 @@ def rules_cointable(paper, size, supply, output, fmt) -> None:
         raise UsageError(f"--supply must be at least 1, not {supply}")
     path, _ = resolve_output(output, fmt, "cointable-rules", ("pdf",))
     pages = rule_sheet_pages(paper_size(paper), supply=supply, side=size)
-    click.echo(f"wrote {write_pages(pages, str(path), 'cointable-rules', title='Coin Table rules', keywords={'game': 'cointable'})}")
+    click.echo(
+        f"wrote {write_pages(pages, str(path), 'cointable-rules', title='Coin Table rules', keywords={'game': 'cointable'})}"
+    )

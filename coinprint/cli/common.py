@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import click
 
@@ -14,41 +14,79 @@ FORMATS = ("pdf", "svg", "geojson")
 
 def paper_option(default: str = "a4") -> Callable:
     return click.option(
-        "--paper", default=default, show_default=True, metavar="NAME|WxH",
+        "--paper",
+        default=default,
+        show_default=True,
+        metavar="NAME|WxH",
         help="Paper: a5, a4, a3, letter, legal, tabloid, or WxH with a unit (e.g. 300x400mm).",
     )
 
 
 def print_options(func: Callable) -> Callable:
     """--style, --margin, --overlap: how a board is printed."""
-    func = click.option("--overlap", default="10mm", show_default=True, metavar="LENGTH",
-                        help="Overlap between tiled pages.")(func)
-    func = click.option("--margin", default="10mm", show_default=True, metavar="LENGTH",
-                        help="Blank margin on every page edge.")(func)
-    func = click.option("--style", type=click.Choice(["color", "ink-saver"]), default="color", show_default=True,
-                        help="color fills the spaces; ink-saver draws outlines only.")(func)
+    func = click.option(
+        "--overlap", default="10mm", show_default=True, metavar="LENGTH", help="Overlap between tiled pages."
+    )(func)
+    func = click.option(
+        "--margin", default="10mm", show_default=True, metavar="LENGTH", help="Blank margin on every page edge."
+    )(func)
+    func = click.option(
+        "--style",
+        type=click.Choice(["color", "ink-saver"]),
+        default="color",
+        show_default=True,
+        help="color fills the spaces; ink-saver draws outlines only.",
+    )(func)
     return func
 
 
 def output_options(formats: tuple[str, ...] = FORMATS) -> Callable:
     def decorate(func: Callable) -> Callable:
-        func = click.option("--format", "fmt", type=click.Choice(formats), default=None,
-                            help="Output format (default: from -o's suffix, else pdf).")(func)
-        func = click.option("-o", "--output", "output", default=None, metavar="PATH",
-                            help="Output file, or a folder for the default file name (default: output/).")(func)
+        func = click.option(
+            "--format",
+            "fmt",
+            type=click.Choice(formats),
+            default=None,
+            help="Output format (default: from -o's suffix, else pdf).",
+        )(func)
+        func = click.option(
+            "-o",
+            "--output",
+            "output",
+            default=None,
+            metavar="PATH",
+            help="Output file, or a folder for the default file name (default: output/).",
+        )(func)
         return func
+
     return decorate
 
 
 @cli.command("kit")
 @click.argument("game", type=click.Choice([*GAMES, "all"]), metavar="GAME|all")
 @paper_option()
-@click.option("--style", type=click.Choice(["color", "ink-saver"]), default="color", show_default=True,
-              help="color fills the spaces; ink-saver draws outlines only.")
-@click.option("--lang", default="en", show_default=True, metavar="CODE",
-              help="Language of the rule sheets (English where a game has no sheet in it).")
-@click.option("-o", "--output", "output", default=None, metavar="FOLDER",
-              help="Folder for the kits (default: output/); a .pdf file name for a single game.")
+@click.option(
+    "--style",
+    type=click.Choice(["color", "ink-saver"]),
+    default="color",
+    show_default=True,
+    help="color fills the spaces; ink-saver draws outlines only.",
+)
+@click.option(
+    "--lang",
+    default="en",
+    show_default=True,
+    metavar="CODE",
+    help="Language of the rule sheets (English where a game has no sheet in it).",
+)
+@click.option(
+    "-o",
+    "--output",
+    "output",
+    default=None,
+    metavar="FOLDER",
+    help="Folder for the kits (default: output/); a .pdf file name for a single game.",
+)
 def kit(game: str, paper: str, style: str, lang: str, output: str | None) -> None:
     """Print-and-play kits: each game's rule sheet and board in one PDF (GAME is cointable,
     coinage, mapgame, flick, or all)."""

@@ -13,18 +13,34 @@ from coinprint.cli.common import output_options, paper_option, print_options
 
 
 @board.command("flick")
-@click.option("--sides", default=4, show_default=True, type=int, help="Corners of the goal: 3 (triangle) to 8 (octagon).")
-@click.option("--width", default="15cm", show_default=True, metavar="LENGTH",
-              help="Length of each side of the goal, goal-coin centre to centre (e.g. 15cm, 6in).")
-@click.option("--goal-coin", default="dime", show_default=True, metavar="COIN", help="Coin at every corner of the goal.")
+@click.option(
+    "--sides", default=4, show_default=True, type=int, help="Corners of the goal: 3 (triangle) to 8 (octagon)."
+)
+@click.option(
+    "--width",
+    default="15cm",
+    show_default=True,
+    metavar="LENGTH",
+    help="Length of each side of the goal, goal-coin centre to centre (e.g. 15cm, 6in).",
+)
+@click.option(
+    "--goal-coin", default="dime", show_default=True, metavar="COIN", help="Coin at every corner of the goal."
+)
 @click.option("--score-coin", default="quarter", show_default=True, metavar="COIN", help="Coin each player flicks.")
 @click.option("--coins", default=2, show_default=True, type=int, help="Score coins per player (2 to 12).")
-@click.option("--players", default=2, show_default=True, type=int,
-              help="Players, one per side (2 up to --sides); more than 2 is a team game, Heads and Tails alternating.")
+@click.option(
+    "--players",
+    default=2,
+    show_default=True,
+    type=int,
+    help="Players, one per side (2 up to --sides); more than 2 is a team game, Heads and Tails alternating.",
+)
 @paper_option()
 @print_options
 @output_options()
-def board_flick(sides, width, goal_coin, score_coin, coins, players, paper, style, margin, overlap, output, fmt) -> None:
+def board_flick(
+    sides, width, goal_coin, score_coin, coins, players, paper, style, margin, overlap, output, fmt
+) -> None:
     """The Flick mat at true size: the goal, its corner coins, each player's line and zone."""
     from coinprint.boards.flick import build
     from coinprint.kit import PrintSettings, export_board
@@ -38,9 +54,17 @@ def board_flick(sides, width, goal_coin, score_coin, coins, players, paper, styl
 
 @rules.command("flick")
 @paper_option()
-@click.option("--lang", default="en", show_default=True, help="Language of the rule sheet (a templates/flick.LANG.json).")
-@click.option("-o", "--output", "output", default=None, metavar="PATH",
-              help="Output PDF file, or a folder for flick-rules.pdf (default: output/).")
+@click.option(
+    "--lang", default="en", show_default=True, help="Language of the rule sheet (a templates/flick.LANG.json)."
+)
+@click.option(
+    "-o",
+    "--output",
+    "output",
+    default=None,
+    metavar="PATH",
+    help="Output PDF file, or a folder for flick-rules.pdf (default: output/).",
+)
 def rules_flick(paper, lang, output) -> None:
     """The Flick rule sheet (PDF): the rules in our words, penalties A–H, the examples drawn."""
     from coinprint.kit import write_pages
@@ -48,4 +72,6 @@ def rules_flick(paper, lang, output) -> None:
     from coinprint.units import paper_size
 
     pages = rule_sheet_pages(paper_size(paper), lang)
-    click.echo(f"wrote {write_pages(pages, output, 'flick-rules', title='Flick — rules', keywords={'game': 'flick', 'lang': lang})}")
+    click.echo(
+        f"wrote {write_pages(pages, output, 'flick-rules', title='Flick — rules', keywords={'game': 'flick', 'lang': lang})}"
+    )

@@ -9,12 +9,29 @@ from coinprint.cli.common import output_options, paper_option, print_options
 
 
 @board.command("mapgame")
-@click.option("--countries", default=21, show_default=True, type=int, help="Countries on the map: an odd number from 3 to 401.")
-@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the map; the same seed gives the same map.")
-@click.option("--max-neighbours", default=4, show_default=True, type=int, help="Most countries a new country may border when drawn.")
-@click.option("--coin", default="penny/nickel", show_default=True, metavar="NAME[/NAME]",
-              help="O's coin and X's coin (one name for both); the larger must fit every country.")
-@click.option("--blank", is_flag=True, help="Print the blank sheet instead: the circle and the rules, to draw your own map.")
+@click.option(
+    "--countries", default=21, show_default=True, type=int, help="Countries on the map: an odd number from 3 to 401."
+)
+@click.option(
+    "--seed", default=0, show_default=True, type=int, help="Seed of the map; the same seed gives the same map."
+)
+@click.option(
+    "--max-neighbours",
+    default=4,
+    show_default=True,
+    type=int,
+    help="Most countries a new country may border when drawn.",
+)
+@click.option(
+    "--coin",
+    default="penny/nickel",
+    show_default=True,
+    metavar="NAME[/NAME]",
+    help="O's coin and X's coin (one name for both); the larger must fit every country.",
+)
+@click.option(
+    "--blank", is_flag=True, help="Print the blank sheet instead: the circle and the rules, to draw your own map."
+)
 @paper_option()
 @print_options
 @output_options()
@@ -40,14 +57,18 @@ def board_mapgame(countries, seed, max_neighbours, coin, blank, paper, style, ma
 @rules.command("mapgame")
 @paper_option()
 @click.option("--lang", default="en", show_default=True, metavar="CODE", help="Language of the rule sheet.")
-@click.option("-o", "--output", "output", default=None, metavar="PATH", help="Output .pdf file or folder (default: output/).")
+@click.option(
+    "-o", "--output", "output", default=None, metavar="PATH", help="Output .pdf file or folder (default: output/)."
+)
 def rules_mapgame(paper, lang, output) -> None:
     """The Map rule sheet (PDF): the rules, the notation, an example, then the blank sheet."""
     from coinprint.kit import PrintSettings, languages, write_pages
     from coinprint.kit.mapgame import blank_pages, rule_sheet_pages
 
     if lang not in languages("mapgame"):
-        raise click.BadParameter(f"no Map rule sheet in '{lang}'; use one of: {', '.join(languages('mapgame'))}", param_hint="--lang")
+        raise click.BadParameter(
+            f"no Map rule sheet in '{lang}'; use one of: {', '.join(languages('mapgame'))}", param_hint="--lang"
+        )
     settings = PrintSettings.parse(paper=paper)
     pages = rule_sheet_pages(settings.paper, lang) + blank_pages(settings)
     path = write_pages(pages, output, "mapgame-rules", title="Map rules", keywords={"game": "mapgame", "lang": lang})
@@ -57,13 +78,32 @@ def rules_mapgame(paper, lang, output) -> None:
 @play.command("mapgame")
 @click.option("--games", default=10, show_default=True, type=int, help="Games to play.")
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the first game (game i uses seed+i).")
-@click.option("--layout", "layout_spec", default="mapgame:countries=21,seed=0", show_default=True,
-              metavar="NAME|FILE", help="The map: a built-in name (mapgame:countries=21,seed=3) or a GeoJSON file.")
-@click.option("--o-agent", "agent_o", default="greedy", show_default=True, help="Agent for O: random, greedy, montecarlo.")
-@click.option("--x-agent", "agent_x", default="random", show_default=True, help="Agent for X: random, greedy, montecarlo.")
-@click.option("--max-turns", default=400, show_default=True, type=int, help="Moves after which a game is a timeout (not scored).")
-@click.option("-o", "--output", "output", default="output/mapgame-games", show_default=True, metavar="FOLDER",
-              help="Folder for the records (one JSON file per game).")
+@click.option(
+    "--layout",
+    "layout_spec",
+    default="mapgame:countries=21,seed=0",
+    show_default=True,
+    metavar="NAME|FILE",
+    help="The map: a built-in name (mapgame:countries=21,seed=3) or a GeoJSON file.",
+)
+@click.option(
+    "--o-agent", "agent_o", default="greedy", show_default=True, help="Agent for O: random, greedy, montecarlo."
+)
+@click.option(
+    "--x-agent", "agent_x", default="random", show_default=True, help="Agent for X: random, greedy, montecarlo."
+)
+@click.option(
+    "--max-turns", default=400, show_default=True, type=int, help="Moves after which a game is a timeout (not scored)."
+)
+@click.option(
+    "-o",
+    "--output",
+    "output",
+    default="output/mapgame-games",
+    show_default=True,
+    metavar="FOLDER",
+    help="Folder for the records (one JSON file per game).",
+)
 def play_mapgame(games, seed, layout_spec, agent_o, agent_x, max_turns, output) -> None:
     """Let agents play the Map chase and write one record per game."""
     from coinprint.analysis import play_to_folder

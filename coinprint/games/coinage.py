@@ -38,8 +38,9 @@ then the players alternate.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from coinprint.errors import UsageError
 from coinprint.games.core import IllegalMoveError, InvalidMoveError, Result, Rules
@@ -81,8 +82,10 @@ class CoinAgeState:
     throw: Throw | None = None
     ended: str | None = None
 
-    def copy(self) -> "CoinAgeState":
-        return CoinAgeState([list(s) for s in self.stacks], [list(b) for b in self.banks], self.turn, self.throw, self.ended)
+    def copy(self) -> CoinAgeState:
+        return CoinAgeState(
+            [list(s) for s in self.stacks], [list(b) for b in self.banks], self.turn, self.throw, self.ended
+        )
 
     @property
     def mover(self) -> int:
@@ -105,7 +108,7 @@ class _Allowance:
     used: list[int] = field(default_factory=list)
 
     @classmethod
-    def for_throw(cls, throw: Throw) -> "_Allowance":
+    def for_throw(cls, throw: Throw) -> _Allowance:
         matched = [rank for rank, hit in throw if hit]
         count = len(matched)
         if count == 4:
@@ -170,7 +173,9 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         for number, action in enumerate(turn.actions, start=1):
             if checked:
                 if state.ended:
-                    raise IllegalMoveError(f"action {number} ({self.action_text(action)}): the game ended at once ({state.ended}); nothing more may be done")
+                    raise IllegalMoveError(
+                        f"action {number} ({self.action_text(action)}): the game ended at once ({state.ended}); nothing more may be done"
+                    )
                 why = self._illegal(state, allowance, action)
                 if why:
                     raise IllegalMoveError(f"action {number} ({self.action_text(action)}): {why}")
@@ -185,7 +190,9 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         if sorted(thrown) != sorted(have) or len(set(thrown)) != len(thrown):
             expected = " ".join(DENOMINATIONS[r] for r in have)
             got = " ".join(DENOMINATIONS[r] for r in thrown) or "nothing"
-            raise IllegalMoveError(f"the throw must be one coin of each denomination in the bank ({expected}), not {got}")
+            raise IllegalMoveError(
+                f"the throw must be one coin of each denomination in the bank ({expected}), not {got}"
+            )
         if state.throw is not None and tuple(sorted(state.throw)) != tuple(sorted(throw)):
             raise IllegalMoveError(f"the coins were thrown as {self.throw_text(state.throw)}")
 
@@ -209,7 +216,11 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
             return None
         if kind == "place":
             if allowance.placements < 1:
-                extra = " (with 4 matches, pay 1 coin first to place a third)" if allowance.can_pay and not allowance.paid else ""
+                extra = (
+                    " (with 4 matches, pay 1 coin first to place a third)"
+                    if allowance.can_pay and not allowance.paid
+                    else ""
+                )
                 return f"this throw allows no more placements{extra}"
             stack = state.stacks[action[2]]
             if stack and stack[-1][0] <= action[1]:
@@ -339,7 +350,9 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         throw = []
         for token in head[1:]:
             if len(token) != 2 or token[0].upper() not in DENOMINATIONS or token[1] not in "+-":
-                raise InvalidMoveError(f"'{token}' is not a thrown coin; write D, P, N or Q then + (match) or - (no match)")
+                raise InvalidMoveError(
+                    f"'{token}' is not a thrown coin; write D, P, N or Q then + (match) or - (no match)"
+                )
             throw.append((DENOMINATIONS.index(token[0].upper()), token[1] == "+"))
         throw.sort(key=lambda t: -t[0])
         actions = tuple(self._parse_action(p) for p in parts[1:] if p)
@@ -370,7 +383,9 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         try:
             return self.index[self.layout.space(name).id]
         except KeyError:
-            raise InvalidMoveError(f"no space called '{name}' on this map; spaces are {', '.join(self.labels)}") from None
+            raise InvalidMoveError(
+                f"no space called '{name}' on this map; spaces are {', '.join(self.labels)}"
+            ) from None
 
     def throw_text(self, throw: Throw) -> str:
         return "throw " + " ".join(f"{DENOMINATIONS[r]}{'+' if hit else '-'}" for r, hit in throw)
@@ -403,13 +418,15 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
             doubler = next((p for p in (0, 1) if held[p] > held[1 - p]), None)
             if doubler is not None:
                 points[doubler] *= 2
-            found.append({
-                "region": name,
-                "spaces": [self.labels[i] for i in members],
-                "held": {PLAYERS[p]: held[p] for p in (0, 1)},
-                "points": {PLAYERS[p]: points[p] for p in (0, 1)},
-                "doubled": PLAYERS[doubler] if doubler is not None else None,
-            })
+            found.append(
+                {
+                    "region": name,
+                    "spaces": [self.labels[i] for i in members],
+                    "held": {PLAYERS[p]: held[p] for p in (0, 1)},
+                    "points": {PLAYERS[p]: points[p] for p in (0, 1)},
+                    "doubled": PLAYERS[doubler] if doubler is not None else None,
+                }
+            )
         return found
 
     def scores(self, state: CoinAgeState) -> dict[str, Any]:

@@ -63,7 +63,21 @@ class CoinTableState:
     HEADS or TAILS, the player to move; ``counts[p]`` the spaces showing ``p``'s face.
     """
 
-    __slots__ = ("faces", "basic", "castled", "castles", "ready", "near", "safe", "safe_how", "player", "supply", "empty", "counts", "plies")
+    __slots__ = (
+        "faces",
+        "basic",
+        "castled",
+        "castles",
+        "ready",
+        "near",
+        "safe",
+        "safe_how",
+        "player",
+        "supply",
+        "empty",
+        "counts",
+        "plies",
+    )
 
     def __init__(self, spaces: int, supply: int) -> None:
         self.faces = [EMPTY] * spaces
@@ -80,7 +94,7 @@ class CoinTableState:
         self.counts = [0, 0, 0]
         self.plies = 0
 
-    def copy(self) -> "CoinTableState":
+    def copy(self) -> CoinTableState:
         other = CoinTableState.__new__(CoinTableState)
         other.faces = self.faces[:]
         other.basic = self.basic[:]
@@ -133,8 +147,10 @@ class CoinTableRules(Rules[CoinTableState, int]):
         self.triangles: list[tuple[int, int, int]] = [
             (a, b, c)
             for a in range(n)
-            for b in self.neighbours[a] if b > a
-            for c in self.neighbours[b] if c > b and c in self.neighbours[a]
+            for b in self.neighbours[a]
+            if b > a
+            for c in self.neighbours[b]
+            if c > b and c in self.neighbours[a]
         ]
         self.triangle_index = {tri: t for t, tri in enumerate(self.triangles)}
         self.triangles_of: list[list[int]] = [[] for _ in range(n)]
@@ -204,7 +220,9 @@ class CoinTableRules(Rules[CoinTableState, int]):
         for i in tri:
             if faces[i] != me:
                 shows = "is empty" if not faces[i] else f"shows {PLAYERS[faces[i] - 1]}"
-                raise IllegalMoveError(f"{self.names[i]} {shows}; a castle needs three spaces showing your face ({PLAYERS[me - 1]})")
+                raise IllegalMoveError(
+                    f"{self.names[i]} {shows}; a castle needs three spaces showing your face ({PLAYERS[me - 1]})"
+                )
 
     def _check_flip(self, state: CoinTableState, cell: int) -> None:
         name, face, me = self.names[cell], state.faces[cell], state.player
@@ -292,7 +310,9 @@ class CoinTableRules(Rules[CoinTableState, int]):
         try:
             return self.index[name.lower()]
         except KeyError:
-            raise InvalidMoveError(f"there is no cell '{name}' on this board (cells {self.names[0]} to {self.names[-1]})") from None
+            raise InvalidMoveError(
+                f"there is no cell '{name}' on this board (cells {self.names[0]} to {self.names[-1]})"
+            ) from None
 
     def parse_move(self, state: CoinTableState, text: Any) -> int:
         """``place e5``, ``touch e5``, ``flip d4`` or ``castle d4 e4 e5`` (cells in any order).
@@ -342,7 +362,9 @@ class CoinTableRules(Rules[CoinTableState, int]):
         ids = [space.id for space in self.layout.spaces]
         return [
             Mark(
-                ids[i], FACE_LETTER[face], PLAYERS[face - 1],
+                ids[i],
+                FACE_LETTER[face],
+                PLAYERS[face - 1],
                 ring="castle" if state.castled[i] else "safe" if i == state.safe else "",
             )
             for i, face in enumerate(state.faces)
@@ -405,7 +427,9 @@ class CoinTableRules(Rules[CoinTableState, int]):
 def _supply_option(options: dict[str, Any]) -> int:
     unknown = set(options) - set(OPTIONS)
     if unknown:
-        raise UsageError(f"unknown Coin Table option(s) {', '.join(sorted(map(str, unknown)))}; the only option is supply")
+        raise UsageError(
+            f"unknown Coin Table option(s) {', '.join(sorted(map(str, unknown)))}; the only option is supply"
+        )
     supply = options.get("supply", DEFAULT_SUPPLY)
     if isinstance(supply, bool) or not isinstance(supply, int) or not 1 <= supply <= MAX_SUPPLY:
         raise UsageError(f"supply must be a whole number of coins from 1 to {MAX_SUPPLY}, not {supply!r}")

@@ -17,8 +17,9 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, Hashable, Sequence, TypeVar
+from typing import Any, Generic, TypeVar
 
 from coinprint.errors import UnreadableInputError
 from coinprint.layout import Layout, Mark
@@ -70,7 +71,7 @@ class Rules(ABC, Generic[S, M]):
 
     name: str = ""
     players: tuple[str, str] = ("heads", "tails")
-    layout: "Layout"
+    layout: Layout
     """The layout the game is played on (set by the subclass's constructor)."""
 
     @abstractmethod
@@ -191,23 +192,23 @@ def read_record(text: str, *, source: str = "record") -> Record:
     if not isinstance(doc, dict):
         raise UnreadableInputError(f"{source} is not a game record: expected a JSON object")
     if doc.get("format") != RECORD_FORMAT:
-        raise UnreadableInputError(f"{source} is not a game record: \"format\" must be \"{RECORD_FORMAT}\"")
+        raise UnreadableInputError(f'{source} is not a game record: "format" must be "{RECORD_FORMAT}"')
     known = {"format", "game", "layout", "options", "players", "seed", "moves", "result"}
     game, layout, moves = doc.get("game"), doc.get("layout"), doc.get("moves", [])
     if not isinstance(game, str):
-        raise UnreadableInputError(f"{source}: \"game\" must name the game")
+        raise UnreadableInputError(f'{source}: "game" must name the game')
     if not isinstance(layout, (str, dict)):
-        raise UnreadableInputError(f"{source}: \"layout\" must be a built-in name, a path or a layout object")
+        raise UnreadableInputError(f'{source}: "layout" must be a built-in name, a path or a layout object')
     if not isinstance(moves, list):
-        raise UnreadableInputError(f"{source}: \"moves\" must be a list")
+        raise UnreadableInputError(f'{source}: "moves" must be a list')
     options, players = doc.get("options", {}) or {}, doc.get("players", {}) or {}
     if not isinstance(options, dict) or not isinstance(players, dict):
-        raise UnreadableInputError(f"{source}: \"options\" and \"players\" must be objects")
+        raise UnreadableInputError(f'{source}: "options" and "players" must be objects')
     seed, result = doc.get("seed"), doc.get("result")
     if seed is not None and not isinstance(seed, int):
-        raise UnreadableInputError(f"{source}: \"seed\" must be a whole number")
+        raise UnreadableInputError(f'{source}: "seed" must be a whole number')
     if result is not None and not isinstance(result, dict):
-        raise UnreadableInputError(f"{source}: \"result\" must be an object")
+        raise UnreadableInputError(f'{source}: "result" must be an object')
     extra = {k: v for k, v in doc.items() if k not in known}
     return Record(game, layout, moves, options, players, seed, result, extra)
 

@@ -104,11 +104,22 @@ class FlickState:
     penalty: str = ""
     reason: str = ""
 
-    def copy(self) -> "FlickState":
+    def copy(self) -> FlickState:
         return FlickState(
-            dict(self.faces), dict(self.in_goal), self.active, self.events, self.in_shot, self.shot_coin,
-            self.shot_entered, set(self.been_in_goal), list(self.contacts), list(self.skipped),
-            self.over, self.loser, self.penalty, self.reason,
+            dict(self.faces),
+            dict(self.in_goal),
+            self.active,
+            self.events,
+            self.in_shot,
+            self.shot_coin,
+            self.shot_entered,
+            set(self.been_in_goal),
+            list(self.contacts),
+            list(self.skipped),
+            self.over,
+            self.loser,
+            self.penalty,
+            self.reason,
         )
 
 
@@ -202,7 +213,9 @@ class FlickRules(Rules[FlickState, Event]):
             return Event("shot", coin=_text_field(text, "coin"), player=_text_value(value, kind))
         if kind == "enter":
             if "edge" not in text:
-                raise InvalidMoveError('an enter event needs an "edge": the player whose line it crossed, or a side number')
+                raise InvalidMoveError(
+                    'an enter event needs an "edge": the player whose line it crossed, or a side number'
+                )
             return Event("enter", coin=_text_value(value, kind), side=self._side(text.get("edge")))
         if kind in ("leave", "flip", "move"):
             return Event(kind, coin=_text_value(value, kind))
@@ -253,7 +266,9 @@ class FlickRules(Rules[FlickState, Event]):
             raise IllegalMoveError(f"the game is already over ({state.reason})")
         for coin in (move.coin, move.other):
             if coin and coin not in state.faces:
-                raise IllegalMoveError(f"there is no coin {coin!r} on the table; the coins are {', '.join(state.faces)}")
+                raise IllegalMoveError(
+                    f"there is no coin {coin!r} on the table; the coins are {', '.join(state.faces)}"
+                )
         if move.kind in ("shot", "touch") and move.player not in self.players:
             raise IllegalMoveError(f"{move.player!r} is not a player; the players are {', '.join(self.players)}")
         active = self.to_move(state)
@@ -276,7 +291,7 @@ class FlickRules(Rules[FlickState, Event]):
             raise IllegalMoveError("during a shot coins may move; log only what enters or leaves the goal")
         elif move.kind == "touch" and move.what not in self._touchable(state):
             raise IllegalMoveError(
-                f"a touch is of \"table\", a coin ({', '.join(state.faces)}) or a goal coin (\"goal-coin\", g1…g{self.sides}), "
+                f'a touch is of "table", a coin ({", ".join(state.faces)}) or a goal coin ("goal-coin", g1…g{self.sides}), '
                 f"not {move.what!r}"
             )
         elif move.kind == "contact" and move.coin == move.other:
@@ -303,7 +318,9 @@ class FlickRules(Rules[FlickState, Event]):
             elif face != self.face_of(active):
                 self._penalty(state, "E", active, number, f"{move.coin}, showing {face}, entered the goal")
             elif not self.options["without_f"] and move.side != self.seated[state.active].side:
-                self._penalty(state, "F", active, number, f"{move.coin} entered the goal over {self._side_name(move.side)}")
+                self._penalty(
+                    state, "F", active, number, f"{move.coin} entered the goal over {self._side_name(move.side)}"
+                )
             state.been_in_goal.add(move.coin)
             if move.coin == state.shot_coin:
                 state.shot_entered = True
@@ -317,7 +334,9 @@ class FlickRules(Rules[FlickState, Event]):
         elif kind == "touch":
             what = "the table" if move.what == "table" else move.what
             if move.player != active:
-                self._penalty(state, "A", move.player, number, f"{move.player} touched {what} while {active} was active")
+                self._penalty(
+                    state, "A", move.player, number, f"{move.player} touched {what} while {active} was active"
+                )
             elif state.in_shot:
                 self._penalty(state, "B", active, number, f"{active} touched {what} during the shot")
         elif kind == "flip":
@@ -339,7 +358,13 @@ class FlickRules(Rules[FlickState, Event]):
             for at, a, b in state.contacts:
                 if (a in state.been_in_goal) != (b in state.been_in_goal):
                     inside, outside = (a, b) if a in state.been_in_goal else (b, a)
-                    self._penalty(state, "H", active, at, f"{inside} (in the goal during the shot) touched {outside} (never in it)")
+                    self._penalty(
+                        state,
+                        "H",
+                        active,
+                        at,
+                        f"{inside} (in the goal during the shot) touched {outside} (never in it)",
+                    )
                     return
         self._next_active(state)
 
@@ -375,10 +400,12 @@ class FlickRules(Rules[FlickState, Event]):
         events: list[Event] = []
         if state.in_shot:
             events.append(Event("stop"))
-            events += [Event("contact", coin=a, other=b) for i, a in enumerate(coins) for b in coins[i + 1:]]
+            events += [Event("contact", coin=a, other=b) for i, a in enumerate(coins) for b in coins[i + 1 :]]
         else:
             face = self.face_of(active)
-            events += [Event("shot", coin=c, player=active) for c in coins if state.faces[c] == face and not state.in_goal[c]]
+            events += [
+                Event("shot", coin=c, player=active) for c in coins if state.faces[c] == face and not state.in_goal[c]
+            ]
             events += [Event("move", coin=c) for c in coins]
         for coin in coins:
             if state.in_goal[coin]:
@@ -413,16 +440,18 @@ class FlickRules(Rules[FlickState, Event]):
 
 def _text_value(value: Any, kind: str) -> str:
     if not isinstance(value, str) or not value:
-        raise InvalidMoveError(f"a {kind} event names a {'player' if kind in ('shot', 'touch') else 'coin'} as text, not {value!r}")
+        raise InvalidMoveError(
+            f"a {kind} event names a {'player' if kind in ('shot', 'touch') else 'coin'} as text, not {value!r}"
+        )
     return value
 
 
 def _text_field(event: dict[str, Any], key: str) -> str:
     if key not in event:
-        raise InvalidMoveError(f"this event needs a \"{key}\" field")
+        raise InvalidMoveError(f'this event needs a "{key}" field')
     value = event[key]
     if not isinstance(value, str) or not value:
-        raise InvalidMoveError(f"\"{key}\" must be text, not {value!r}")
+        raise InvalidMoveError(f'"{key}" must be text, not {value!r}')
     return value
 
 

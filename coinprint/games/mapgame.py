@@ -49,7 +49,7 @@ class MapState:
     """Moves played so far; O moves on even turns."""
     claimed: dict[str, int] = field(default_factory=dict)
 
-    def copy(self) -> "MapState":
+    def copy(self) -> MapState:
         return MapState(dict(self.coins), dict(self.owner), self.turn, dict(self.claimed))
 
 
@@ -69,7 +69,7 @@ class MapRules(Rules[MapState, MapMove]):
         for player in PLAYERS:
             found = [s.id for s in layout.spaces if s.start == player]
             if len(found) != 1:
-                raise UsageError(f"the map needs exactly one country with start \"{player}\", it has {len(found)}")
+                raise UsageError(f'the map needs exactly one country with start "{player}", it has {len(found)}')
             starts[player] = found[0]
         self.starts = starts
 
@@ -115,12 +115,18 @@ class MapRules(Rules[MapState, MapMove]):
         here = state.coins[player]
         rival = state.coins[self.other(player)]
         if move.to == here:
-            raise IllegalMoveError(f"your coin is already in country {self._name(here)}; move to a neighbouring country")
+            raise IllegalMoveError(
+                f"your coin is already in country {self._name(here)}; move to a neighbouring country"
+            )
         if move.to not in self.neighbours[here]:
             near = ", ".join(self._name(s) for s in sorted(self.neighbours[here], key=self.ids.index))
-            raise IllegalMoveError(f"country {self._name(move.to)} does not border country {self._name(here)} (its neighbours: {near})")
+            raise IllegalMoveError(
+                f"country {self._name(move.to)} does not border country {self._name(here)} (its neighbours: {near})"
+            )
         if move.to == rival and move.send is None:
-            raise IllegalMoveError(f"you capture {self.other(player)}'s coin in country {self._name(move.to)}: say where it goes, e.g. 'move {self._name(move.to)} send N'")
+            raise IllegalMoveError(
+                f"you capture {self.other(player)}'s coin in country {self._name(move.to)}: say where it goes, e.g. 'move {self._name(move.to)} send N'"
+            )
         if move.to != rival and move.send is not None:
             raise IllegalMoveError(f"there is no coin to capture in country {self._name(move.to)}, so nothing to send")
         if move.send is not None and move.send == move.to:
@@ -160,7 +166,9 @@ class MapRules(Rules[MapState, MapMove]):
         try:
             return self.layout.space(name).id
         except KeyError:
-            raise InvalidMoveError(f"there is no country '{name}' on this map (countries 1 to {len(self.ids)})") from None
+            raise InvalidMoveError(
+                f"there is no country '{name}' on this map (countries 1 to {len(self.ids)})"
+            ) from None
 
     def _name(self, sid: str) -> str:
         return self.layout.space(sid).name

@@ -35,13 +35,17 @@ class PrintSettings:
     style: str = "color"
 
     @classmethod
-    def parse(cls, *, paper: str = "a4", margin: str = "10mm", overlap: str = "10mm", style: str = "color") -> "PrintSettings":
+    def parse(
+        cls, *, paper: str = "a4", margin: str = "10mm", overlap: str = "10mm", style: str = "color"
+    ) -> PrintSettings:
         """Settings from command-line text; bad values raise UsageError naming them."""
         sheet = paper_size(paper)
         margin_mm = 0.0 if str(margin).strip() in ("0", "0mm") else parse_length(margin, default_unit="mm")
         overlap_mm = 0.0 if str(overlap).strip() in ("0", "0mm") else parse_length(overlap, default_unit="mm")
         if margin_mm * 2 > sheet.width_mm - 40:
-            raise UsageError(f"margin {margin} leaves too little of a {sheet.name} page; use at most {(sheet.width_mm - 40) / 2:.0f} mm")
+            raise UsageError(
+                f"margin {margin} leaves too little of a {sheet.name} page; use at most {(sheet.width_mm - 40) / 2:.0f} mm"
+            )
         if overlap_mm > 50:
             raise UsageError(f"overlap {overlap} is too large; use 0 to 50 mm")
         if style not in ("color", "ink-saver"):
@@ -49,7 +53,9 @@ class PrintSettings:
         return cls(sheet, margin_mm, overlap_mm, style)
 
 
-def resolve_output(output: str | None, fmt: str | None, default_name: str, formats: tuple[str, ...] = ("pdf", "svg", "geojson")) -> tuple[Path, str]:
+def resolve_output(
+    output: str | None, fmt: str | None, default_name: str, formats: tuple[str, ...] = ("pdf", "svg", "geojson")
+) -> tuple[Path, str]:
     """The file to write and its format, from ``-o`` and ``--format``.
 
     ``-o`` may be a file (its suffix gives the format unless ``--format`` is given) or a
@@ -63,7 +69,9 @@ def resolve_output(output: str | None, fmt: str | None, default_name: str, forma
     inferred = SUFFIXES.get(path.suffix.lower())
     chosen = fmt or inferred
     if chosen is None:
-        raise UsageError(f"cannot tell the format of '{output}'; end it in {', '.join('.' + f for f in formats)} or give --format")
+        raise UsageError(
+            f"cannot tell the format of '{output}'; end it in {', '.join('.' + f for f in formats)} or give --format"
+        )
     if chosen not in formats:
         raise UsageError(f"format {chosen} is not available here; use one of: {', '.join(formats)}")
     if inferred and fmt and inferred != fmt and not (inferred == "geojson" and fmt == "geojson"):
@@ -72,8 +80,8 @@ def resolve_output(output: str | None, fmt: str | None, default_name: str, forma
 
 
 def export_board(
-    layout: "Layout",
-    sheet: "Sheet",
+    layout: Layout,
+    sheet: Sheet,
     settings: PrintSettings,
     output: str | None,
     fmt: str | None,
@@ -98,8 +106,9 @@ def export_board(
     return [write_atomic(path, data)]
 
 
-def write_pages(pages: "list[Scene]", output: str | None, default_name: str, *, title: str,
-                keywords: dict[str, Any] | None = None) -> Path:
+def write_pages(
+    pages: list[Scene], output: str | None, default_name: str, *, title: str, keywords: dict[str, Any] | None = None
+) -> Path:
     """Write PDF pages (a rule sheet, a kit) to ``-o`` (a .pdf file or a folder)."""
     from coinprint.render.pdf import pages_to_pdf
 
@@ -114,7 +123,7 @@ def languages(game: str) -> list[str]:
     return sorted(p.name.split(".")[1] for p in templates_dir().glob(f"{game}.*.json") if p.name.count(".") == 2)
 
 
-def board_pages(sheet: "Sheet", settings: PrintSettings) -> "list[Scene]":
+def board_pages(sheet: Sheet, settings: PrintSettings) -> list[Scene]:
     """A board's sheet tiled on the paper of ``settings`` (the pages of its PDF)."""
     from coinprint.render.pages import paginate
 
@@ -131,12 +140,17 @@ def make_kit(game: str, settings: PrintSettings, lang: str, output: str | None) 
     entry = game_entry(game)
     used = lang if lang in languages(game) else "en"
     pages = importlib.import_module(f"coinprint.kit.{game}").kit_pages(settings, used)
-    path = write_pages(pages, output, f"{game}-kit", title=f"{entry.title} — print-and-play kit",
-                       keywords={"game": game, "lang": used, "paper": settings.paper.name})
+    path = write_pages(
+        pages,
+        output,
+        f"{game}-kit",
+        title=f"{entry.title} — print-and-play kit",
+        keywords={"game": game, "lang": used, "paper": settings.paper.name},
+    )
     return path, used
 
 
-def example_position(game: str, spec: dict[str, Any], *, source: str = "template") -> "Scene":
+def example_position(game: str, spec: dict[str, Any], *, source: str = "template") -> Scene:
     """A rule sheet's example: the position after ``spec["moves"]`` on ``spec["layout"]`` (a
     built-in ``game:…`` name), replayed by the rules engine so an example is never illegal,
     and drawn by the game's position drawer."""
@@ -158,7 +172,7 @@ def example_position(game: str, spec: dict[str, Any], *, source: str = "template
     return position_drawer(game)(layout, rules.marks(state), rules.players).content
 
 
-def _keywords(layout: "Layout") -> dict[str, Any]:
+def _keywords(layout: Layout) -> dict[str, Any]:
     words: dict[str, Any] = {"game": layout.game}
     if layout.meta.get("seed") is not None:
         words["seed"] = layout.meta["seed"]

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from coinprint.units import PaperSize
 
 
-def rule_sheet_pages(paper: "PaperSize", lang: str = "en") -> list["Scene"]:
+def rule_sheet_pages(paper: PaperSize, lang: str = "en") -> list[Scene]:
     """The rule sheet in ``lang`` on ``paper``, with the classic map and a worked example."""
     from coinprint.boards.coinage import build
     from coinprint.games.coinage import sheet_example
@@ -21,7 +21,7 @@ def rule_sheet_pages(paper: "PaperSize", lang: str = "en") -> list["Scene"]:
     return pages(lang, paper, layout, sheet_example(layout))
 
 
-def kit_pages(settings: "PrintSettings", lang: str = "en") -> list["Scene"]:
+def kit_pages(settings: PrintSettings, lang: str = "en") -> list[Scene]:
     """The rule sheet, then a page of classic map cards with cut lines."""
     from coinprint.boards.coinage import build
     from coinprint.kit import board_pages

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-
 if TYPE_CHECKING:
     from coinprint.kit import PrintSettings
     from coinprint.render.scene import Scene
     from coinprint.units import PaperSize
 
 
-def kit_pages(settings: "PrintSettings", lang: str = "en") -> list["Scene"]:
+def kit_pages(settings: PrintSettings, lang: str = "en") -> list[Scene]:
     """The rule sheet, then the standard board tiled on the kit's paper."""
     from coinprint.boards.cointable import build
     from coinprint.kit import board_pages
@@ -28,7 +27,7 @@ def kit_pages(settings: "PrintSettings", lang: str = "en") -> list["Scene"]:
     return rule_sheet_pages(settings.paper, lang) + board_pages(board_sheet(layout, settings.style), settings)
 
 
-def rule_sheet_pages(paper: "PaperSize", lang: str = "en", supply: int = 100, side: int = 5) -> list["Scene"]:
+def rule_sheet_pages(paper: PaperSize, lang: str = "en", supply: int = 100, side: int = 5) -> list[Scene]:
     """The rule sheet as page scenes for ``paper`` (for :func:`coinprint.render.pdf.pages_to_pdf`)."""
     from coinprint.boards.cointable import cell_count, cell_name
     from coinprint.render.document import blocks_from_json, layout_document, load_template
@@ -47,7 +46,7 @@ def rule_sheet_pages(paper: "PaperSize", lang: str = "en", supply: int = 100, si
     return layout_document(blocks, paper, title=template["title"])
 
 
-def example_scene(spec: dict[str, Any], *, source: str = "template") -> "Scene":
+def example_scene(spec: dict[str, Any], *, source: str = "template") -> Scene:
     """The position after ``spec["moves"]`` on ``spec["layout"]`` (a ``cointable:…`` name)."""
     from coinprint.kit import example_position
 

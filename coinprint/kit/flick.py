@@ -9,7 +9,7 @@ if TYPE_CHECKING:
     from coinprint.render.scene import Scene
 
 
-def kit_pages(settings: "PrintSettings", lang: str = "en") -> list["Scene"]:
+def kit_pages(settings: PrintSettings, lang: str = "en") -> list[Scene]:
     """The rule sheet, then the standard mat at true size."""
     from coinprint.boards.flick import build
     from coinprint.kit import board_pages

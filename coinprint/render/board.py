@@ -7,7 +7,8 @@ bounding box starts at (0, 0) plus ``pad``; :func:`to_scene` gives that shift.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from coinprint.render.scene import Circle, Item, Path, Scene, Style, Text
 from coinprint.render.style import Palette, palette
@@ -24,7 +25,7 @@ SIDE_COLOUR_NAMES = ("gold", "grey-blue", "brick-red", "green")
 class Frame:
     """Maps layout millimetres to scene millimetres: a shift so the layout starts at ``pad``."""
 
-    def __init__(self, layout: "Layout", pad: float = 0.0) -> None:
+    def __init__(self, layout: Layout, pad: float = 0.0) -> None:
         minx, miny, maxx, maxy = layout.bounds
         self.dx, self.dy = pad - minx, pad - miny
         self.width, self.height = maxx - minx + 2 * pad, maxy - miny + 2 * pad
@@ -39,7 +40,7 @@ class Frame:
         return Scene(self.width, self.height, title=title)
 
 
-def label_point(space: "Space") -> tuple[float, float]:
+def label_point(space: Space) -> tuple[float, float]:
     """Where a space's label goes: the centroid of a convex space, else the centre of the
     largest circle inside it."""
     from shapely.ops import polylabel
@@ -52,7 +53,7 @@ def label_point(space: "Space") -> tuple[float, float]:
     return (point.x, point.y)
 
 
-def space_items(layout: "Layout", frame: Frame, colours: Palette, *, fill_by: str = "color") -> list[Item]:
+def space_items(layout: Layout, frame: Frame, colours: Palette, *, fill_by: str = "color") -> list[Item]:
     """One filled, outlined path per space; the fill is the space's ``fill_by`` property."""
     stroke = Style(fill=None, stroke=colours.space_stroke, stroke_mm=colours.space_stroke_mm)
     items: list[Item] = []
@@ -63,7 +64,7 @@ def space_items(layout: "Layout", frame: Frame, colours: Palette, *, fill_by: st
     return items
 
 
-def region_border_items(layout: "Layout", frame: Frame, colours: Palette) -> list[Item]:
+def region_border_items(layout: Layout, frame: Frame, colours: Palette) -> list[Item]:
     """Thick lines along region boundaries (spaces with different ``region``)."""
     import shapely
 
@@ -80,7 +81,7 @@ def region_border_items(layout: "Layout", frame: Frame, colours: Palette) -> lis
     return items
 
 
-def label_items(layout: "Layout", frame: Frame, colours: Palette, size_mm: float) -> list[Item]:
+def label_items(layout: Layout, frame: Frame, colours: Palette, size_mm: float) -> list[Item]:
     """Each space's label at its label point."""
     items: list[Item] = []
     for space in layout.spaces:
@@ -89,7 +90,7 @@ def label_items(layout: "Layout", frame: Frame, colours: Palette, size_mm: float
     return items
 
 
-def layout_scene(layout: "Layout", style: str = "color", *, pad: float = 0.0, label_mm: float = 3.5) -> Scene:
+def layout_scene(layout: Layout, style: str = "color", *, pad: float = 0.0, label_mm: float = 3.5) -> Scene:
     """The plain drawing of a layout: spaces, region borders, labels."""
     colours = palette(style)
     frame = Frame(layout, pad)
@@ -100,7 +101,7 @@ def layout_scene(layout: "Layout", style: str = "color", *, pad: float = 0.0, la
     return scene
 
 
-def mark_items(layout: "Layout", frame: Frame, marks: Sequence["Mark"], players: Sequence[str]) -> list[Item]:
+def mark_items(layout: Layout, frame: Frame, marks: Sequence[Mark], players: Sequence[str]) -> list[Item]:
     """Coins for a position: a disc in the side's colour with its text, stack counts, rings."""
     items: list[Item] = []
     for mark in marks:
@@ -119,14 +120,14 @@ def mark_items(layout: "Layout", frame: Frame, marks: Sequence["Mark"], players:
     return items
 
 
-def _inradius(space: "Space") -> float:
+def _inradius(space: Space) -> float:
     import shapely
 
     x, y = label_point(space)
     return float(space.polygon.exterior.distance(shapely.Point(x, y)))
 
 
-def position_sheet(layout: "Layout", marks: Sequence["Mark"], players: Sequence[str], *, title: str = "") -> "Sheet":
+def position_sheet(layout: Layout, marks: Sequence[Mark], players: Sequence[str], *, title: str = "") -> Sheet:
     """A picture of a game position: the layout in ink-saver style, each space's name low in
     the space so the coin on it leaves it readable, and the marks."""
     from coinprint.render.pages import Sheet

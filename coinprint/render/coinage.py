@@ -4,7 +4,8 @@ cut lines; and a card with coins on it for a game position."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from coinprint.render.board import Frame, mark_items, space_items
 from coinprint.render.pages import Sheet
@@ -21,7 +22,7 @@ INFO_ROOM_MM = 40.0
 """Height kept free on a page of cards for the title, info lines and ruler."""
 
 
-def _centre_and_radius(space: "Space") -> tuple[float, float, float]:
+def _centre_and_radius(space: Space) -> tuple[float, float, float]:
     import shapely
 
     circle = shapely.maximum_inscribed_circle(space.polygon, tolerance=0.05)
@@ -29,7 +30,7 @@ def _centre_and_radius(space: "Space") -> tuple[float, float, float]:
     return x, y, circle.length
 
 
-def card_size_of(layout: "Layout") -> tuple[float, float]:
+def card_size_of(layout: Layout) -> tuple[float, float]:
     """The card's width and height (landscape), from its outline feature or the map's bounds."""
     cards = layout.features_with_role("card")
     if cards:
@@ -39,7 +40,9 @@ def card_size_of(layout: "Layout") -> tuple[float, float]:
     return maxx - minx, maxy - miny
 
 
-def card_items(layout: "Layout", style: str = "color", *, marks: Sequence["Mark"] = (), players: Sequence[str] = ()) -> list[Item]:
+def card_items(
+    layout: Layout, style: str = "color", *, marks: Sequence[Mark] = (), players: Sequence[str] = ()
+) -> list[Item]:
     """One card at true size with its bottom-left corner at (0, 0)."""
     from coinprint.render.pdf import text_width_mm
 
@@ -47,7 +50,12 @@ def card_items(layout: "Layout", style: str = "color", *, marks: Sequence["Mark"
     frame = Frame(layout)
     items: list[Item] = []
     width, height = card_size_of(layout)
-    items.append(Path((((0, 0), (width, 0), (width, height), (0, height)),), Style(fill="#ffffff", stroke=colours.space_stroke, stroke_mm=0.2)))
+    items.append(
+        Path(
+            (((0, 0), (width, 0), (width, height), (0, height)),),
+            Style(fill="#ffffff", stroke=colours.space_stroke, stroke_mm=0.2),
+        )
+    )
     items += space_items(layout, frame, colours, fill_by="color")
     items += _region_outlines(layout, frame, colours.space_stroke, colours.region_stroke_mm)
     label_mm = max(2.2, min(3.6, height * 0.032))
@@ -72,7 +80,7 @@ def card_items(layout: "Layout", style: str = "color", *, marks: Sequence["Mark"
     return items
 
 
-def _region_outlines(layout: "Layout", frame: Frame, stroke: str, width_mm: float) -> list[Item]:
+def _region_outlines(layout: Layout, frame: Frame, stroke: str, width_mm: float) -> list[Item]:
     """Each region's outline as closed rings (holes included), drawn thick."""
     import shapely
 
@@ -89,7 +97,7 @@ def _region_outlines(layout: "Layout", frame: Frame, stroke: str, width_mm: floa
     return items
 
 
-def card_scene(layout: "Layout", style: str = "color") -> Scene:
+def card_scene(layout: Layout, style: str = "color") -> Scene:
     """One card as a scene (for pictures and the rule sheet's diagram)."""
     width, height = card_size_of(layout)
     scene = Scene(width, height, title=f"Coin Age map: {layout.params.get('map', 'custom')}")
@@ -97,7 +105,7 @@ def card_scene(layout: "Layout", style: str = "color") -> Scene:
     return scene
 
 
-def position_scene(layout: "Layout", marks: Sequence["Mark"], players: Sequence[str], style: str = "color") -> Scene:
+def position_scene(layout: Layout, marks: Sequence[Mark], players: Sequence[str], style: str = "color") -> Scene:
     """A card with the coins of a position on it."""
     width, height = card_size_of(layout)
     scene = Scene(width, height, title="Coin Age position")
@@ -119,7 +127,7 @@ def cards_per_page(card: tuple[float, float], paper: PaperSize, margin: float) -
     return best
 
 
-def cards_scene(layout: "Layout", style: str, columns: int, rows: int, turned: bool) -> Scene:
+def cards_scene(layout: Layout, style: str, columns: int, rows: int, turned: bool) -> Scene:
     """``columns`` × ``rows`` cards edge to edge, with dashed cut lines running out past them."""
     card_w, card_h = card_size_of(layout)
     w, h = (card_h, card_w) if turned else (card_w, card_h)
@@ -141,8 +149,14 @@ def cards_scene(layout: "Layout", style: str, columns: int, rows: int, turned: b
     return scene
 
 
-def board_sheet(layout: "Layout", style: str = "color", *, paper: PaperSize | None = None, margin: float = 10.0,
-                copies: int | None = None) -> Sheet:
+def board_sheet(
+    layout: Layout,
+    style: str = "color",
+    *,
+    paper: PaperSize | None = None,
+    margin: float = 10.0,
+    copies: int | None = None,
+) -> Sheet:
     """The printable map cards: as many as fit one page of ``paper`` (or ``copies``, at most
     that many), with cut lines; without ``paper``, one card."""
     card = card_size_of(layout)
@@ -163,7 +177,8 @@ def board_sheet(layout: "Layout", style: str = "color", *, paper: PaperSize | No
     quarter = coin("quarter")
     name = params.get("map", "custom")
     lines = [
-        f"Map: {name}" + (f", regions {params.get('regions')}, seed {params.get('seed')}" if name == "random" else "")
+        f"Map: {name}"
+        + (f", regions {params.get('regions')}, seed {params.get('seed')}" if name == "random" else "")
         + f"; card {card[0]:.1f} × {card[1]:.1f} mm ({params.get('card', 'custom')}); {len(layout)} spaces.",
         "Cut along the dashed lines. The number in a white circle is the size of its region (spaces in it).",
         f"A {quarter.title} is {format_mm(quarter.diameter_mm)} across.",
@@ -171,7 +186,8 @@ def board_sheet(layout: "Layout", style: str = "color", *, paper: PaperSize | No
     w, h = (card[1], card[0]) if turned else card
     pieces = [
         (CUT_MARK_MM + c * w, CUT_MARK_MM + r * h, CUT_MARK_MM + (c + 1) * w, CUT_MARK_MM + (r + 1) * h)
-        for r in range(rows) for c in range(columns)
+        for r in range(rows)
+        for c in range(columns)
     ]
     return Sheet(scene, "Coin Age map card", lines, footprint=None, rotatable=False, pieces=pieces)
 
@@ -192,7 +208,7 @@ def _load_rule_texts(lang: str) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def rule_sheet_pages(lang: str, paper: PaperSize, map_layout: "Layout", example: dict) -> list[Scene]:
+def rule_sheet_pages(lang: str, paper: PaperSize, map_layout: Layout, example: dict) -> list[Scene]:
     """The rule sheet as pages. ``example`` describes a finished game for the scoring
     example (what the rules engine says about it, so this module needs no rules):
     ``layout``, ``marks``, ``players``, ``regions`` (per region: ``spaces``, ``held``,
@@ -204,24 +220,38 @@ def rule_sheet_pages(lang: str, paper: PaperSize, map_layout: "Layout", example:
     words = texts["words"]
     side = {p: words[p] for p in example["players"]}
     h, t = example["players"]
-    rows = [[words["region_column"], f"{side[h]}: {words['held_points']}", f"{side[t]}: {words['held_points']}", words["doubled_column"]]]
+    rows = [
+        [
+            words["region_column"],
+            f"{side[h]}: {words['held_points']}",
+            f"{side[t]}: {words['held_points']}",
+            words["doubled_column"],
+        ]
+    ]
     for region in example["regions"]:
-        rows.append([
-            " ".join(region["spaces"]),
-            f"{region['held'][h]} / {region['points'][h]}",
-            f"{region['held'][t]} / {region['points'][t]}",
-            side[region["doubled"]] if region["doubled"] else words["nobody"],
-        ])
+        rows.append(
+            [
+                " ".join(region["spaces"]),
+                f"{region['held'][h]} / {region['points'][h]}",
+                f"{region['held'][t]} / {region['points'][t]}",
+                side[region["doubled"]] if region["doubled"] else words["nobody"],
+            ]
+        )
     rows.append([words["bank_row"], f"{example['bank'][h]}", f"{example['bank'][t]}", ""])
     rows.append([words["total_row"], f"{example['total'][h]}", f"{example['total'][t]}", ""])
     ended = example["ended_by"]
     values = {
-        "heads": side[h], "tails": side[t],
+        "heads": side[h],
+        "tails": side[t],
         "winner": side[example["winner"]] if example["winner"] else words["nobody"],
         "ended": words["ended_filled"] if ended == "filled" else words["ended_placed"].format(player=side[ended]),
         "turns": example["turns"],
         "quarter_mm": f"{coin('quarter').diameter_mm:.2f}",
-        **{f"{p}_{key}": example[key][name] for p, name in (("h", h), ("t", t)) for key in ("board", "bank", "total", "bank_value")},
+        **{
+            f"{p}_{key}": example[key][name]
+            for p, name in (("h", h), ("t", t))
+            for key in ("board", "bank", "total", "bank_value")
+        },
     }
     doc = []
     for entry in texts["blocks"]:

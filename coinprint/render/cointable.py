@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from coinprint.layout import Layout
 
 
-def board_scene(layout: "Layout", style: str = "color"):
+def board_scene(layout: Layout, style: str = "color"):
     """The board at true size: filled hexes, a faint coin outline in each, the cell names."""
     colours = palette(style)
     frame = Frame(layout)
@@ -35,7 +35,7 @@ def board_scene(layout: "Layout", style: str = "color"):
     return scene
 
 
-def board_sheet(layout: "Layout", style: str = "color") -> Sheet:
+def board_sheet(layout: Layout, style: str = "color") -> Sheet:
     """The printable board: its scene, where it puts ink, its title and info lines."""
     import shapely
 
@@ -46,7 +46,7 @@ def board_sheet(layout: "Layout", style: str = "color") -> Sheet:
     hex_mm = float(layout.params.get("hex_mm", 0.0))
     lines = [
         f"Each hex measures {format_mm(hex_mm)} flat-to-flat (from one side to the opposite side); "
-        f"corner to corner {format_mm(hex_mm * 2 / 3 ** 0.5)}.",
+        f"corner to corner {format_mm(hex_mm * 2 / 3**0.5)}.",
         f"{len(layout)} hexes, {side} along each side. Cells are named by column letter and row number, a1 at the bottom left.",
     ]
     guide = layout.params.get("coin")
@@ -54,5 +54,8 @@ def board_sheet(layout: "Layout", style: str = "color") -> Sheet:
         lines.append(f"Dotted circles show a {coin(guide).title} ({coin(guide).diameter_mm} mm).")
     pieces = [tuple(s.polygon.bounds) for s in layout.spaces]
     pad = 1.0  # keep each cell's outline stroke on the page too
-    pieces = [(x0 + frame.dx - pad, y0 + frame.dy - pad, x1 + frame.dx + pad, y1 + frame.dy + pad) for x0, y0, x1, y1 in pieces]
+    pieces = [
+        (x0 + frame.dx - pad, y0 + frame.dy - pad, x1 + frame.dx + pad, y1 + frame.dy + pad)
+        for x0, y0, x1, y1 in pieces
+    ]
     return Sheet(board_scene(layout, style), "Coin Table", lines, footprint=footprint, pieces=pieces)

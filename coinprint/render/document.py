@@ -17,11 +17,12 @@ in ``figures``. Figures are scaled to fit (their captions should say so when it 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence, Union
+from typing import Any
 
 from coinprint.errors import CoinprintError
-from coinprint.render.scene import Group, Item, Path, Scene, Style, Text, compose, polyline, translate
+from coinprint.render.scene import Group, Item, Scene, Style, Text, compose, polyline, translate
 from coinprint.units import PaperSize
 
 INK = "#000000"
@@ -76,7 +77,7 @@ class PageBreak:
     pass
 
 
-Block = Union[Heading, Paragraph, ListBlock, Table, Figure, Spacer, PageBreak]
+Block = Heading | Paragraph | ListBlock | Table | Figure | Spacer | PageBreak
 
 
 def wrap(text: str, width_mm: float, size_mm: float, bold: bool = False) -> list[str]:
@@ -156,7 +157,16 @@ class _Flow:
             for index, item in enumerate(block.items):
                 lines = wrap(item, self.width - indent, size)
                 self.room(size * LINE_SPACING)
-                self.pages[-1].append(Text((left, self.y - size * LINE_SPACING + size * 0.25), _marker(block.marker, index), size, "start", INK, True))
+                self.pages[-1].append(
+                    Text(
+                        (left, self.y - size * LINE_SPACING + size * 0.25),
+                        _marker(block.marker, index),
+                        size,
+                        "start",
+                        INK,
+                        True,
+                    )
+                )
                 self.text_lines(lines, size, left + indent)
                 self.y -= size * 0.25
             self.y -= size * 0.4
@@ -232,8 +242,13 @@ def layout_document(
     return scenes
 
 
-def blocks_from_json(doc: Sequence[dict[str, Any]], *, values: dict[str, Any] | None = None,
-                     figures: dict[str, Scene] | None = None, source: str = "template") -> list[Block]:
+def blocks_from_json(
+    doc: Sequence[dict[str, Any]],
+    *,
+    values: dict[str, Any] | None = None,
+    figures: dict[str, Scene] | None = None,
+    source: str = "template",
+) -> list[Block]:
     """Blocks from a template's JSON list (see the module docstring)."""
     values = values or {}
     figures = figures or {}
@@ -269,7 +284,9 @@ def blocks_from_json(doc: Sequence[dict[str, Any]], *, values: dict[str, Any] | 
         elif "pagebreak" in entry:
             blocks.append(PageBreak())
         else:
-            raise CoinprintError(f"{source}: unknown block {sorted(entry)}; use h1, h2, h3, p, ul, ol, table, figure, space, pagebreak")
+            raise CoinprintError(
+                f"{source}: unknown block {sorted(entry)}; use h1, h2, h3, p, ul, ol, table, figure, space, pagebreak"
+            )
     return blocks
 
 

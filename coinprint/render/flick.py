@@ -10,8 +10,9 @@ coins are and where they go comes from the caller (the rule-sheet template), nev
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from coinprint.render.board import Frame
 from coinprint.render.scene import Circle, Item, Path, Scene, Style, Text, polygon, polyline
@@ -27,36 +28,54 @@ FACE_COLOURS = {"heads": "#c9a227", "tails": "#7a8fa6"}
 LINE_MM = 1.2
 
 
-def _ring(feature: "Feature") -> list[tuple[float, float]]:
+def _ring(feature: Feature) -> list[tuple[float, float]]:
     return [tuple(p) for p in feature.geometry["coordinates"][0]]  # type: ignore[misc]
 
 
-def mat_items(layout: "Layout", frame: Frame, style: str = "color", *, labels: bool = True) -> list[Item]:
+def mat_items(layout: Layout, frame: Frame, style: str = "color", *, labels: bool = True) -> list[Item]:
     """The mat's drawing: goal, goal coins, lines, zones and (when ``labels``) the words."""
     colours = palette(style)
     items: list[Item] = []
-    thin = Style(stroke=colours.space_stroke, stroke_mm=colours.space_stroke_mm)
     for goal in layout.features_with_role("goal"):
-        items.append(polygon(frame.ring(_ring(goal)), Style(fill=colours.fill(0), stroke=colours.space_stroke,
-                                                            stroke_mm=colours.space_stroke_mm)))
+        items.append(
+            polygon(
+                frame.ring(_ring(goal)),
+                Style(fill=colours.fill(0), stroke=colours.space_stroke, stroke_mm=colours.space_stroke_mm),
+            )
+        )
     for zone in layout.features_with_role("zone"):
-        items.append(polygon(frame.ring(_ring(zone)), Style(fill=colours.fill(2), stroke=colours.guide, stroke_mm=0.3,
-                                                            dash_mm=(2.0, 1.0))))
+        items.append(
+            polygon(
+                frame.ring(_ring(zone)),
+                Style(fill=colours.fill(2), stroke=colours.guide, stroke_mm=0.3, dash_mm=(2.0, 1.0)),
+            )
+        )
         radius = coin(str(zone.properties.get("coin", "quarter"))).radius_mm
         for spot in zone.properties.get("spots", []):
-            items.append(Circle(frame.point(*spot), radius, Style(stroke=colours.guide, stroke_mm=0.25, dash_mm=(1.0, 1.0))))
+            items.append(
+                Circle(frame.point(*spot), radius, Style(stroke=colours.guide, stroke_mm=0.25, dash_mm=(1.0, 1.0)))
+            )
             if labels:
                 x, y = frame.point(*spot)
-                items.append(Text((x, y - 1.4), str(zone.properties.get("face", ""))[:1].upper(), 4.0, "middle", colours.guide))
+                items.append(
+                    Text((x, y - 1.4), str(zone.properties.get("face", ""))[:1].upper(), 4.0, "middle", colours.guide)
+                )
     for line in layout.features_with_role("line"):
         (x1, y1), (x2, y2) = line.geometry["coordinates"]
-        items.append(polyline([frame.point(x1, y1), frame.point(x2, y2)], Style(stroke=colours.accent, stroke_mm=LINE_MM)))
+        items.append(
+            polyline([frame.point(x1, y1), frame.point(x2, y2)], Style(stroke=colours.accent, stroke_mm=LINE_MM))
+        )
     for goal_coin in layout.features_with_role("goal-coin"):
         centre = goal_coin.properties.get("center") or list(goal_coin.shape.centroid.coords[0])
         radius = coin(str(goal_coin.properties.get("coin", "dime"))).radius_mm
         x, y = frame.point(*centre)
-        items.append(Circle((x, y), radius, Style(fill="#ffffff" if colours.filled else None, stroke=colours.space_stroke,
-                                                  stroke_mm=0.3)))
+        items.append(
+            Circle(
+                (x, y),
+                radius,
+                Style(fill="#ffffff" if colours.filled else None, stroke=colours.space_stroke, stroke_mm=0.3),
+            )
+        )
         if labels:
             items.append(Text((x, y - 0.8), goal_coin.id, 2.4, "middle", colours.label))
     if labels:
@@ -65,7 +84,7 @@ def mat_items(layout: "Layout", frame: Frame, style: str = "color", *, labels: b
     return items
 
 
-def _centre_label(layout: "Layout", frame: Frame, colour: str) -> list[Item]:
+def _centre_label(layout: Layout, frame: Frame, colour: str) -> list[Item]:
     """The goal's size in its middle, so a printed mat says how big it should be."""
     goals = layout.features_with_role("goal")
     width = layout.params.get("width_mm")
@@ -80,7 +99,7 @@ def _centre_label(layout: "Layout", frame: Frame, colour: str) -> list[Item]:
     ]
 
 
-def _side_labels(layout: "Layout", frame: Frame, colour: str) -> list[Item]:
+def _side_labels(layout: Layout, frame: Frame, colour: str) -> list[Item]:
     """Each side's name inside the goal, upright for someone sitting at that side."""
     goals = layout.features_with_role("goal")
     if not goals:
@@ -116,7 +135,7 @@ def _side_labels(layout: "Layout", frame: Frame, colour: str) -> list[Item]:
     return items
 
 
-def mat_scene(layout: "Layout", style: str = "color") -> Scene:
+def mat_scene(layout: Layout, style: str = "color") -> Scene:
     """The mat at true size."""
     frame = Frame(layout)
     scene = frame.scene(title="Flick mat")
@@ -124,7 +143,7 @@ def mat_scene(layout: "Layout", style: str = "color") -> Scene:
     return scene
 
 
-def mat_sheet(layout: "Layout", style: str = "color") -> "Sheet":
+def mat_sheet(layout: Layout, style: str = "color") -> Sheet:
     """The printable mat: its scene, title and info lines (the pages add the ruler)."""
     from coinprint.boards.flick import describe_goal
     from coinprint.render.pages import Sheet
@@ -155,7 +174,7 @@ class CoinDot:
 
 
 def diagram_scene(
-    layout: "Layout",
+    layout: Layout,
     coins: Sequence[CoinDot],
     arrows: Sequence[Sequence[tuple[float, float]]] = (),
     *,
@@ -173,9 +192,22 @@ def diagram_scene(
         if dot.ghost:
             scene.add(Circle((x, y), radius, Style(stroke="#555555", stroke_mm=0.4, dash_mm=(1.5, 1.0))))
         else:
-            scene.add(Circle((x, y), radius, Style(fill=FACE_COLOURS.get(dot.face, "#dddddd"), stroke="#222222", stroke_mm=0.5)))
+            scene.add(
+                Circle(
+                    (x, y), radius, Style(fill=FACE_COLOURS.get(dot.face, "#dddddd"), stroke="#222222", stroke_mm=0.5)
+                )
+            )
         text = dot.label or dot.face[:1].upper()
-        scene.add(Text((x, y - radius * 0.3), text, radius * 0.8, "middle", "#555555" if dot.ghost else "#111111", bold=not dot.ghost))
+        scene.add(
+            Text(
+                (x, y - radius * 0.3),
+                text,
+                radius * 0.8,
+                "middle",
+                "#555555" if dot.ghost else "#111111",
+                bold=not dot.ghost,
+            )
+        )
     arrow_style = Style(stroke="#111111", stroke_mm=0.7)
     for arrow in arrows:
         points = [frame.point(*p) for p in arrow]
@@ -199,8 +231,15 @@ def _burst(x: float, y: float) -> list[Item]:
     items: list[Item] = []
     for k in range(8):
         angle = math.pi * k / 4
-        items.append(polyline([(x + 4 * math.cos(angle), y + 4 * math.sin(angle)),
-                               (x + 9 * math.cos(angle), y + 9 * math.sin(angle))], style))
+        items.append(
+            polyline(
+                [
+                    (x + 4 * math.cos(angle), y + 4 * math.sin(angle)),
+                    (x + 9 * math.cos(angle), y + 9 * math.sin(angle)),
+                ],
+                style,
+            )
+        )
     return items
 
 
@@ -217,11 +256,14 @@ def rule_sheet_template(lang: str = "en") -> dict:
     return load_template(f"flick.{lang}.json")
 
 
-def example_figures(layout: "Layout", template: dict) -> dict[str, Scene]:
+def example_figures(layout: Layout, template: dict) -> dict[str, Scene]:
     """The template's example diagrams drawn on ``layout``, by name."""
     figures = {}
     for name, spec in template.get("examples", {}).items():
-        coins = [CoinDot(tuple(c["at"]), c["face"], c.get("id", ""), bool(c.get("ghost", False))) for c in spec.get("coins", [])]
+        coins = [
+            CoinDot(tuple(c["at"]), c["face"], c.get("id", ""), bool(c.get("ghost", False)))
+            for c in spec.get("coins", [])
+        ]
         arrows = [[tuple(p) for p in arrow] for arrow in spec.get("arrows", [])]
         marks = [tuple(m) for m in spec.get("marks", [])]
         figures[name] = diagram_scene(layout, coins, arrows, marks=marks)
@@ -248,7 +290,7 @@ def rule_sheet_pages(paper: PaperSize, lang: str = "en") -> list[Scene]:
 
 
 # -- a position ------------------------------------------------------------------------------------------
-def arrange(layout: "Layout", marks: Sequence["Mark"]) -> list[CoinDot]:
+def arrange(layout: Layout, marks: Sequence[Mark]) -> list[CoinDot]:
     """Where to draw each coin of a position given as marks (name, face shown, ``space``
     "goal" when in the goal): coins in the
     goal on a grid round its centre, coins outside on the start spots of a player of their
@@ -261,9 +303,13 @@ def arrange(layout: "Layout", marks: Sequence["Mark"]) -> list[CoinDot]:
     centre = goal.centroid
     room = goal.buffer(-(radius + 1.0))
     reach = int(math.sqrt(goal.area) / pitch) + 2
-    grid = [(centre.x + i * pitch, centre.y + j * pitch) for i in range(-reach, reach + 1) for j in range(-reach, reach + 1)]
-    inside = sorted((p for p in grid if room.contains(shapely.Point(p))),
-                    key=lambda p: (round(math.dist(p, (centre.x, centre.y)), 6), p[1], p[0]))
+    grid = [
+        (centre.x + i * pitch, centre.y + j * pitch) for i in range(-reach, reach + 1) for j in range(-reach, reach + 1)
+    ]
+    inside = sorted(
+        (p for p in grid if room.contains(shapely.Point(p))),
+        key=lambda p: (round(math.dist(p, (centre.x, centre.y)), 6), p[1], p[0]),
+    )
     outside: dict[str, list[tuple[float, float]]] = {}
     further: dict[str, list[tuple[int, int, tuple[float, float]]]] = {}
     for number, zone in enumerate(layout.features_with_role("zone")):
@@ -290,7 +336,7 @@ def arrange(layout: "Layout", marks: Sequence["Mark"]) -> list[CoinDot]:
     return dots
 
 
-def marks_sheet(layout: "Layout", marks: Sequence["Mark"], players: Sequence[str] = (), title: str = "") -> "Sheet":
+def marks_sheet(layout: Layout, marks: Sequence[Mark], players: Sequence[str] = (), title: str = "") -> Sheet:
     """A picture of a position (see :func:`arrange`), true size, for ``validate game --svg``."""
     from coinprint.render.pages import Sheet
 

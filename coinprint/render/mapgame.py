@@ -4,7 +4,7 @@ O or X in, the coin's outline, the start countries) and the blank sheet for draw
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from coinprint.render.board import Frame, space_items
@@ -22,13 +22,13 @@ BLANK_AREA_MM = (190.0, 185.0)
 """The drawing area on the blank sheet (fits A4 and Letter inside 10 mm margins)."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def texts(language: str = "en") -> dict[str, Any]:
     """The printed texts of the Map game (``templates/mapgame.<language>.json``)."""
     return json.loads(template_path(f"mapgame.{language}.json").read_text(encoding="utf-8"))
 
 
-def map_scene(layout: "Layout", style: str = "color") -> Scene:
+def map_scene(layout: Layout, style: str = "color") -> Scene:
     """The map at true size: countries filled by their ``color`` number, each with its
     number, a dotted outline of the larger coin, a small circle for O or X, and the start
     countries' letters printed in their circles."""
@@ -62,20 +62,22 @@ def coin_spot(space) -> tuple[float, float]:
     return x, y
 
 
-def _coloured(layout: "Layout", colouring) -> "Layout":
+def _coloured(layout: Layout, colouring) -> Layout:
     """A copy of a hand-made layout with four-colour numbers in its ``color`` properties."""
     from dataclasses import replace
 
     from coinprint.layout import Layout
 
     index = {s.id: k for k, s in enumerate(layout.spaces)}
-    earlier = [frozenset(index[n] for n in layout.neighbours(s.id) if index[n] < k) for k, s in enumerate(layout.spaces)]
+    earlier = [
+        frozenset(index[n] for n in layout.neighbours(s.id) if index[n] < k) for k, s in enumerate(layout.spaces)
+    ]
     numbers = colouring(earlier, len(layout.spaces))
     spaces = [replace(s, properties={**s.properties, "color": numbers[k]}) for k, s in enumerate(layout.spaces)]
     return Layout(layout.game, spaces, list(layout.features), dict(layout.meta))
 
 
-def map_sheet(layout: "Layout", style: str = "color") -> Sheet:
+def map_sheet(layout: Layout, style: str = "color") -> Sheet:
     """The printable map: its scene, where it puts ink, its title and info lines."""
     import shapely
 
@@ -88,16 +90,20 @@ def map_sheet(layout: "Layout", style: str = "color") -> Sheet:
     big = max((o, x), key=lambda c: c.diameter_mm)
     starts = {s.start: s.name for s in layout.spaces if s.start}
     values = {
-        "countries": len(layout), "seed": layout.meta.get("seed", "-"),
-        "coin_o": f"{o.title} ({o.diameter_mm} mm)", "coin_x": f"{x.title} ({x.diameter_mm} mm)",
-        "big_mm": big.diameter_mm, "start_o": starts.get("O", "?"), "start_x": starts.get("X", "?"),
+        "countries": len(layout),
+        "seed": layout.meta.get("seed", "-"),
+        "coin_o": f"{o.title} ({o.diameter_mm} mm)",
+        "coin_x": f"{x.title} ({x.diameter_mm} mm)",
+        "big_mm": big.diameter_mm,
+        "start_o": starts.get("O", "?"),
+        "start_x": starts.get("X", "?"),
     }
     lines = [line.format(**values) for line in texts()["board_lines"]]
     title = f"{texts()['title']}, seed {values['seed']}"
     return Sheet(map_scene(layout, style), title, lines, footprint=footprint, rotatable=False)
 
 
-def blank_sheet(layout: "Layout") -> Sheet:
+def blank_sheet(layout: Layout) -> Sheet:
     """The sheet for drawing a map by hand: the circle (``layout``'s country 1, true size)
     in a drawing area, and the rules summary under it."""
     import shapely

@@ -17,7 +17,18 @@ from typing import Any
 
 from coinprint import __version__
 from coinprint.render.scene import (
-    IDENTITY, Circle, Group, Item, Matrix, Path, Scene, Style, Text, compose, polyline, translate,
+    IDENTITY,
+    Circle,
+    Group,
+    Item,
+    Matrix,
+    Path,
+    Scene,
+    Style,
+    Text,
+    compose,
+    polyline,
+    translate,
 )
 from coinprint.units import PaperSize
 
@@ -55,7 +66,10 @@ def ruler_items(x: float, y: float) -> list[Item]:
     bar = Style(fill=INK, stroke=None)
     items: list[Item] = []
     for row, (length, ticks, label) in enumerate(
-        ((RULER_IN_MM, 8, "4 in — check: this bar measures 4 inches"), (RULER_MM, 10, "100 mm — check: this bar measures 10 cm"))
+        (
+            (RULER_IN_MM, 8, "4 in — check: this bar measures 4 inches"),
+            (RULER_MM, 10, "100 mm — check: this bar measures 10 cm"),
+        )
     ):
         base = y + row * 6.5
         items.append(Path((((x, base), (x + length, base), (x + length, base + 1.2), (x, base + 1.2)),), bar))
@@ -302,7 +316,9 @@ def _alignment_marks(plan: Plan, margin: float, column: int, row: int) -> list[I
         middle = (xs[column - 1] + window_w - xs[column]) / 2
         items += [_cross(margin + middle, y, thin) for y in along_y]
         items.append(polyline([(margin, bottom), (margin, top)], dashed))
-        items.append(Text((margin - 1.5, bottom + 2), "trim here, lay over the page to the left", 2.0, "start", INK, angle=90))
+        items.append(
+            Text((margin - 1.5, bottom + 2), "trim here, lay over the page to the left", 2.0, "start", INK, angle=90)
+        )
     if column < plan.columns - 1:
         middle = (xs[column] + window_w - xs[column + 1]) / 2
         items += [_cross(width - margin - middle, y, thin) for y in along_y]
@@ -318,11 +334,13 @@ def _alignment_marks(plan: Plan, margin: float, column: int, row: int) -> list[I
 
 
 def _cross(x: float, y: float, style: Style) -> Group:
-    return Group((
-        Circle((x, y), 1.8, style),
-        polyline([(x - 3.5, y), (x + 3.5, y)], style),
-        polyline([(x, y - 3.5), (x, y + 3.5)], style),
-    ))
+    return Group(
+        (
+            Circle((x, y), 1.8, style),
+            polyline([(x - 3.5, y), (x + 3.5, y)], style),
+            polyline([(x, y - 3.5), (x, y + 3.5)], style),
+        )
+    )
 
 
 def single_sheet(sheet: Sheet, margin: float = 10.0) -> Scene:

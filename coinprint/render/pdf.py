@@ -8,7 +8,8 @@ Output is deterministic: reportlab's invariant mode fixes dates and document ids
 from __future__ import annotations
 
 import io
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from coinprint.render.scene import Circle, Group, Item, Path, Scene, Style, Text
 from coinprint.units import POINTS_PER_MM
@@ -16,7 +17,9 @@ from coinprint.units import POINTS_PER_MM
 _FONTS = {False: "Helvetica", True: "Helvetica-Bold"}
 
 
-def pages_to_pdf(pages: Sequence[Scene], *, title: str = "", subject: str = "", keywords: dict[str, Any] | None = None) -> bytes:
+def pages_to_pdf(
+    pages: Sequence[Scene], *, title: str = "", subject: str = "", keywords: dict[str, Any] | None = None
+) -> bytes:
     """The pages as PDF bytes. ``keywords`` (e.g. the seed) go into the document keywords."""
     from reportlab.pdfgen.canvas import Canvas
 
@@ -104,7 +107,9 @@ def _path(canvas, path: Path) -> None:
         if path.closed:
             shape.close()
     fill = path.closed and path.style.fill is not None
-    canvas.drawPath(shape, stroke=int(path.style.stroke is not None), fill=int(fill), fillMode=1 if len(path.rings) < 2 else 0)
+    canvas.drawPath(
+        shape, stroke=int(path.style.stroke is not None), fill=int(fill), fillMode=1 if len(path.rings) < 2 else 0
+    )
     canvas.restoreState()
 
 

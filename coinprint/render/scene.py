@@ -8,8 +8,8 @@ rectangle around more items). Both backends (SVG and PDF) draw exactly these.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence, Union
 
 Point = tuple[float, float]
 Matrix = tuple[float, float, float, float, float, float]
@@ -61,13 +61,13 @@ class Text:
 
 @dataclass(frozen=True)
 class Group:
-    items: tuple["Item", ...]
+    items: tuple[Item, ...]
     transform: Matrix = IDENTITY
     clip: tuple[float, float, float, float] | None = None
     """Clip rectangle (minx, miny, maxx, maxy) in the group's outer coordinates."""
 
 
-Item = Union[Path, Circle, Text, Group]
+Item = Path | Circle | Text | Group
 
 
 @dataclass
@@ -79,7 +79,7 @@ class Scene:
     items: list[Item] = field(default_factory=list)
     title: str = ""
 
-    def add(self, *items: Item) -> "Scene":
+    def add(self, *items: Item) -> Scene:
         self.items.extend(items)
         return self
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from coinprint.errors import UsageError
 from coinprint.resources import template_path
@@ -29,7 +29,7 @@ class Palette:
         return self.space_fill[(index or 0) % len(self.space_fill)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def palette(name: str) -> Palette:
     """The style called ``name`` (``color`` or ``ink-saver``)."""
     styles = json.loads(template_path("styles.json").read_text(encoding="utf-8"))
