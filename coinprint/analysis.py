@@ -127,12 +127,10 @@ def validate_record(path: str):
     """Read the record at ``path`` and replay it; returns a :class:`coinprint.games.core.Replay`."""
     from coinprint.boards.checks import errors
     from coinprint.errors import InvalidInputError
+    from coinprint.fileio import read_text
     from coinprint.games.core import read_record, replay
 
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UnreadableInputError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    text = read_text(path)
     record = read_record(text, source=path)
     game_entry(record.game)
     layout = resolve_layout(record.layout, base=Path(path).parent)

@@ -266,13 +266,9 @@ def loads(text: str, *, source: str = "layout") -> Layout:
 
 def load(path: str) -> Layout:
     """Read a layout from a GeoJSON file (see :func:`loads`)."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        raise UnreadableInputError(f"cannot read {path}: {reason}") from None
-    return loads(text, source=path)
+    from coinprint.fileio import read_text
+
+    return loads(read_text(path), source=path)
 
 
 def from_geojson(doc: Any, *, source: str = "layout") -> Layout:
