@@ -137,6 +137,15 @@ class Rules(ABC, Generic[S, M]):
     def begin_turn(self, state: S, rng: random.Random) -> None:
         """Chance before a turn in simulation (Coin Age throws here); most games do nothing."""
 
+    def recorded_chance(self, state: S, move: M) -> None:
+        """Set on ``state`` the chance outcome a recorded ``move`` carries (Coin Age's throw),
+        so :meth:`legal_moves` can be listed while replaying; most games have none."""
+
+    def holders(self, state: S) -> dict[str, str]:
+        """Who holds each space now: space id → player; spaces no one holds are left out.
+        By default a space is held by the side of the coin shown on it."""
+        return {mark.space: mark.side for mark in self.marks(state) if mark.side in self.players}
+
     def evaluate(self, state: S, player: str) -> float:
         """A quick guess of how good ``state`` is for ``player`` (for greedy agents)."""
         score = self.result(state).score

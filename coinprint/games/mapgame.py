@@ -187,6 +187,10 @@ class MapRules(Rules[MapState, MapMove]):
             marks.append(Mark(sid, text=text, side=side, ring="coin" if here else ""))
         return marks
 
+    def holders(self, state: MapState) -> dict[str, str]:
+        """A country is held by the player who claimed it (not by whose coin is on it)."""
+        return {sid: owner for sid, owner in state.owner.items() if owner is not None}
+
     def describe(self, state: MapState) -> str:
         lines = []
         for player in PLAYERS:
