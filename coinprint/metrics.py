@@ -1,0 +1,504 @@
+"""Design metrics from self-play, in the spirit of Ludii's game evaluation: balance, ties and
+timeouts, duration, lead changes, decisiveness, branching, board coverage, who holds each
+space at the end, and skill against luck (a strong agent against a weak one).
+
+Each game is replayed move by move on its rules engine by :func:`game_metrics` (top level and
+picklable, so a parallel runner can call it in its workers); :func:`analyse_layout` plays the
+games and aggregates them per layout with 95 % intervals; :func:`rank_fairest` finds the
+generated map whose first player wins closest to half the decided games. Nothing here draws.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from coinprint.errors import UsageError
+
+Z95 = 1.959964
+"""The standard normal quantile of a two-sided 95 % interval."""
+_T95: tuple[float, ...] = (
+    *(12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131),
+    *(2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042),
+)
+"""Student's t quantiles for two-sided 95 % intervals, 1 to 30 degrees of freedom."""
+
+SKILL_AGENTS = ("montecarlo", "random")
+"""The strong and the weak agent of the skill test."""
+
+
+# -- one game ----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GameMetrics:
+    """What one game shows, from its moves replayed on the rules."""
+
+    length: int
+    """Moves (Coin Age: turns) played."""
+    winner: str | None
+    """The winner, or None for a tie or a timeout."""
+    timeout: bool
+    lead_changes: int
+    """How often the leader by the rules' evaluation changed (even positions are skipped)."""
+    decided_at: float | None
+    """Share of the moves played before the final winner led for good (0: led from the first
+    move on; near 1: only at the very end); None without a winner."""
+    branching: float
+    """Mean number of legal moves in the positions a move was chosen from."""
+    used: tuple[str, ...]
+    """Ids of the spaces held by someone at some point of the game (the start included)."""
+    final: tuple[tuple[str, str], ...]
+    """(space id, player) for every space held at the end."""
+
+
+def game_metrics(rules: Any, record: Any, outcome: Any = None, *, branching: bool = True) -> GameMetrics:
+    """Replay ``record.moves`` on ``rules`` and measure the game.
+
+    ``outcome`` (a self-play :class:`coinprint.games.core.Outcome`) says whether the game
+    was cut at the turn limit; without it the record's ``timeout`` flag is read. Listing
+    every legal move can cost more than playing (Coin Age's whole turns): ``branching=False``
+    skips it and reports 0. Raises
+    :class:`coinprint.games.core.IllegalMoveError` on a record that does not replay.
+    """
+    first = rules.players[0]
+    state = rules.initial_state()
+    used = set(rules.holders(state))
+    leads: list[float] = []
+    legal_counts: list[int] = []
+    for text in record.moves:
+        move = rules.parse_move(state, text)
+        rules.recorded_chance(state, move)
+        if branching:
+            legal_counts.append(len(rules.legal_moves(state)))
+        rules.apply(state, move)
+        leads.append(rules.evaluate(state, first))
+        used.update(rules.holders(state))
+    timeout = bool(outcome.timeout) if outcome is not None else bool(record.extra.get("timeout"))
+    winner = None if timeout or not rules.is_over(state) else rules.result(state).winner
+    winner_leads = [value if winner == first else -value for value in leads]
+    return GameMetrics(
+        length=len(record.moves),
+        winner=winner,
+        timeout=timeout,
+        lead_changes=lead_changes(leads),
+        decided_at=decided_at(winner_leads) if winner is not None else None,
+        branching=sum(legal_counts) / len(legal_counts) if legal_counts else 0.0,
+        used=tuple(sorted(used)),
+        final=tuple(sorted(rules.holders(state).items())),
+    )
+
+
+def lead_changes(leads: Sequence[float]) -> int:
+    """How often the sign of ``leads`` (one player's lead after each move) changes, skipping
+    even positions: ``[1, 0, -2, -1, 3]`` changes twice."""
+    changes, leader = 0, 0
+    for value in leads:
+        sign = (value > 0) - (value < 0)
+        if sign and leader and sign != leader:
+            changes += 1
+        leader = sign or leader
+    return changes
+
+
+def decided_at(winner_leads: Sequence[float]) -> float:
+    """Share of the moves before the winner leads for good: with the winner's lead after each
+    move ``[1, -1, 2, 3]`` it leads for good from move 3, so 2 of 4 moves came before: 0.5."""
+    if not winner_leads:
+        return 0.0
+    behind = [index for index, value in enumerate(winner_leads, start=1) if value <= 0]
+    return (behind[-1] if behind else 0) / len(winner_leads)
+
+
+# -- statistics -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Share:
+    """A proportion ``count / total`` with its 95 % Wilson interval."""
+
+    count: int
+    total: int
+    value: float
+    low: float
+    high: float
+
+
+def wilson(count: int, total: int) -> Share:
+    """``count`` of ``total`` with the 95 % Wilson score interval (0 to 1 when total is 0)."""
+    if total <= 0:
+        return Share(count, 0, 0.5, 0.0, 1.0)
+    p = count / total
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * total)) / (1 + z2 / total)
+    half = Z95 * math.sqrt(p * (1 - p) / total + z2 / (4 * total * total)) / (1 + z2 / total)
+    return Share(count, total, p, max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class Spread:
+    """A sample's mean with a 95 % interval (Student's t), its standard deviation and its
+    10th, 50th and 90th percentiles (linear between order statistics)."""
+
+    n: int
+    mean: float
+    low: float
+    high: float
+    sd: float
+    p10: float
+    p50: float
+    p90: float
+
+
+def spread(values: Sequence[float]) -> Spread:
+    """Describe ``values`` (all zeros for an empty sample)."""
+    n = len(values)
+    if n == 0:
+        return Spread(0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    mean = sum(values) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
+    half = (_T95[n - 2] if n - 1 <= len(_T95) else Z95) * sd / math.sqrt(n) if n > 1 else 0.0
+    ordered = sorted(values)
+    return Spread(
+        n, mean, mean - half, mean + half, sd, percentile(ordered, 10), percentile(ordered, 50), percentile(ordered, 90)
+    )
+
+
+def percentile(ordered: Sequence[float], q: float) -> float:
+    """The ``q``-th percentile of sorted values, interpolating linearly (numpy's default)."""
+    position = (len(ordered) - 1) * q / 100
+    below = math.floor(position)
+    above = min(below + 1, len(ordered) - 1)
+    return ordered[below] + (ordered[above] - ordered[below]) * (position - below)
+
+
+# -- one layout ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Skill:
+    """The strong agent against the weak one, half the games in each seating."""
+
+    strong: str
+    weak: str
+    games: int
+    strong_wins: int
+    weak_wins: int
+    ties: int
+    timeouts: int
+    share: Share
+    """The strong agent's share of the decided games: near 50 % luck decides, near 100 % skill."""
+
+
+@dataclass(frozen=True)
+class LayoutReport:
+    """Every figure for one layout from ``games`` games of ``agent`` against itself."""
+
+    layout: str
+    game: str
+    agent: str
+    seed: int
+    max_turns: int
+    players: tuple[str, str]
+    games: int
+    wins: dict[str, int]
+    ties: int
+    timeouts: int
+    first_share: Share
+    """The first player's share of the decided games."""
+    tie_share: Share
+    timeout_share: Share
+    length: Spread
+    lead_changes: Spread
+    decided_at: Spread
+    """Over decided games: share of moves before the winner led for good."""
+    branching: Spread
+    coverage: Spread
+    """Per game: share of the spaces held at some point."""
+    spaces: tuple[str, ...]
+    held: dict[str, dict[str, float]]
+    """Space id → player → share of games in which the player held it at the end."""
+    lengths: tuple[int, ...]
+    """Every game's length, in game order (for the histogram)."""
+    skill: Skill | None = None
+    stopped_early: bool = False
+    """True when play stopped before ``games`` because the first-player figure was decided."""
+
+    @property
+    def decided(self) -> int:
+        return self.games - self.ties - self.timeouts
+
+    def to_json(self) -> dict[str, Any]:
+        """Every figure as plain JSON values (the ``--json`` output's per-layout entry)."""
+        doc = asdict(self)
+        doc["players"] = list(self.players)
+        doc["spaces"] = list(self.spaces)
+        doc["lengths"] = list(self.lengths)
+        doc["decided"] = self.decided
+        return doc
+
+
+def summarise_layout(
+    layout: str,
+    game: str,
+    agent: str,
+    seed: int,
+    max_turns: int,
+    players: tuple[str, str],
+    spaces: Sequence[str],
+    measured: Sequence[GameMetrics],
+    skill: Skill | None = None,
+    stopped_early: bool = False,
+) -> LayoutReport:
+    """Aggregate per-game metrics of one layout."""
+    games = len(measured)
+    wins = {p: sum(1 for m in measured if m.winner == p) for p in players}
+    timeouts = sum(1 for m in measured if m.timeout)
+    ties = games - timeouts - sum(wins.values())
+    held: dict[str, dict[str, float]] = {s: {p: 0.0 for p in players} for s in spaces}
+    for m in measured:
+        for space, player in m.final:
+            if space in held and player in held[space]:
+                held[space][player] += 1 / games
+    return LayoutReport(
+        layout=layout,
+        game=game,
+        agent=agent,
+        seed=seed,
+        max_turns=max_turns,
+        players=players,
+        games=games,
+        wins=wins,
+        ties=ties,
+        timeouts=timeouts,
+        first_share=wilson(wins[players[0]], games - ties - timeouts),
+        tie_share=wilson(ties, games),
+        timeout_share=wilson(timeouts, games),
+        length=spread([m.length for m in measured]),
+        lead_changes=spread([m.lead_changes for m in measured]),
+        decided_at=spread([m.decided_at for m in measured if m.decided_at is not None]),
+        branching=spread([m.branching for m in measured]),
+        coverage=spread([len(m.used) / len(spaces) if spaces else 0.0 for m in measured]),
+        spaces=tuple(spaces),
+        held=held,
+        lengths=tuple(m.length for m in measured),
+        skill=skill,
+        stopped_early=stopped_early,
+    )
+
+
+def play_measured(
+    layout_spec: str, agents: dict[str, str], games: int, seed: int, max_turns: int, *, branching: bool = True
+) -> Iterator[tuple[Any, Any, GameMetrics]]:
+    """Self-play ``games`` games (game i with seed ``seed + i``) and measure each; yields
+    (record, outcome, metrics) in game order."""
+    from coinprint.analysis import resolve_layout, rules_for, self_play
+
+    rules = rules_for(resolve_layout(layout_spec))
+    for record, outcome in self_play(layout_spec, agents, games, seed, max_turns):
+        yield record, outcome, game_metrics(rules, record, outcome, branching=branching)
+
+
+def measure_skill(layout_spec: str, games: int, seed: int, max_turns: int) -> Skill:
+    """Montecarlo against random: the first half of the games with montecarlo moving first,
+    the rest with random moving first (seeds continue, so every game has its own)."""
+    from coinprint.analysis import resolve_layout, rules_for
+
+    players = rules_for(resolve_layout(layout_spec)).players
+    strong, weak = SKILL_AGENTS
+    first_half = (games + 1) // 2
+    strong_wins = weak_wins = ties = timeouts = 0
+    for seating, count, start in ((0, first_half, seed), (1, games - first_half, seed + first_half)):
+        if count == 0:
+            continue
+        agents = {players[seating]: strong, players[1 - seating]: weak}
+        strong_side = players[seating]
+        for _, _, m in play_measured(layout_spec, agents, count, start, max_turns, branching=False):
+            if m.timeout:
+                timeouts += 1
+            elif m.winner is None:
+                ties += 1
+            elif m.winner == strong_side:
+                strong_wins += 1
+            else:
+                weak_wins += 1
+    share = wilson(strong_wins, strong_wins + weak_wins)
+    return Skill(strong, weak, games, strong_wins, weak_wins, ties, timeouts, share)
+
+
+def analyse_layout(
+    layout_spec: str,
+    agent: str = "random",
+    games: int = 200,
+    seed: int = 1,
+    max_turns: int = 2000,
+    *,
+    skill_games: int = 0,
+    until_decided: bool = False,
+    batch: int = 20,
+    branching: bool = True,
+) -> LayoutReport:
+    """Self-play ``games`` games of ``agent`` against itself on ``layout_spec`` and measure
+    them; ``skill_games`` more games pit montecarlo against random.
+
+    With ``until_decided`` play stops after a batch once the first player's Wilson interval
+    lies wholly on one side of 50 % (the layout is clearly unfair: more games will not make
+    it fair). ``branching=False`` skips counting legal moves (see :func:`game_metrics`).
+    Same arguments, same report.
+    """
+    from coinprint.analysis import resolve_layout, rules_for
+
+    if games < 1:
+        raise UsageError(f"--games must be at least 1, not {games}")
+    if max_turns < 1:
+        raise UsageError(f"--max-turns must be at least 1, not {max_turns}")
+    if skill_games < 0:
+        raise UsageError(f"--skill-games must be 0 or more, not {skill_games}")
+    layout = resolve_layout(layout_spec)
+    rules = rules_for(layout)
+    players: tuple[str, str] = rules.players
+    measured: list[GameMetrics] = []
+    stopped = False
+    agents = {p: agent for p in players}
+    for _, _, m in play_measured(layout_spec, agents, games, seed, max_turns, branching=branching):
+        measured.append(m)
+        if until_decided and len(measured) % batch == 0 and len(measured) < games and _decided(measured, players):
+            stopped = True
+            break
+    skill = measure_skill(layout_spec, skill_games, seed + games, max_turns) if skill_games else None
+    spaces = [space.id for space in layout.spaces]
+    return summarise_layout(layout_spec, layout.game, agent, seed, max_turns, players, spaces, measured, skill, stopped)
+
+
+def _decided(measured: Sequence[GameMetrics], players: tuple[str, str]) -> bool:
+    first = sum(1 for m in measured if m.winner == players[0])
+    second = sum(1 for m in measured if m.winner == players[1])
+    share = wilson(first, first + second)
+    return share.total > 0 and (share.low > 0.5 or share.high < 0.5)
+
+
+# -- many layouts: ranking and the fairest map -------------------------------------------------------------
+def unfairness(report: LayoutReport) -> float:
+    """How far the first player's share is from 50 % (1 when no game was decided)."""
+    return abs(report.first_share.value - 0.5) if report.first_share.total else 1.0
+
+
+def rank_fairest(reports: Iterable[LayoutReport]) -> list[LayoutReport]:
+    """Reports fairest first: first-player share closest to 50 %, then the narrower interval,
+    then the order given (a stable sort, so ties keep the generation order)."""
+    return sorted(reports, key=lambda r: (unfairness(r), r.first_share.high - r.first_share.low))
+
+
+@dataclass(frozen=True)
+class FairSearch:
+    """The fairest of ``candidates`` generated layouts, with every candidate's report."""
+
+    best: LayoutReport
+    reports: list[LayoutReport] = field(default_factory=list)
+
+    def layout(self) -> Any:
+        """The fairest candidate's layout."""
+        from coinprint.analysis import resolve_layout
+
+        return resolve_layout(self.best.layout)
+
+    def info_line(self) -> str:
+        """One line for the printed card: the figure and its interval."""
+        share = self.best.first_share
+        return (
+            f"fairest of {len(self.reports)} candidates: first player won {share.value:.0%} of "
+            f"{share.total} decided {self.best.agent} games (95% interval {share.low:.0%}–{share.high:.0%})"
+        )
+
+
+def fairest_layout(
+    candidate_specs: Sequence[str],
+    agent: str = "random",
+    games: int = 60,
+    seed: int = 1,
+    max_turns: int = 400,
+    on_report: Callable[[LayoutReport], None] | None = None,
+) -> FairSearch:
+    """Analyse each candidate layout (stopping early on clearly unfair ones) and pick the one
+    whose first player wins closest to 50 % of decided games. Deterministic for its inputs."""
+    if not candidate_specs:
+        raise UsageError("--candidates must be at least 1")
+    reports = []
+    for spec in candidate_specs:
+        report = analyse_layout(spec, agent, games, seed, max_turns, until_decided=True, batch=10, branching=False)
+        reports.append(report)
+        if on_report is not None:
+            on_report(report)
+    return FairSearch(rank_fairest(reports)[0], reports)
+
+
+def family_specs(game: str, count: int, seed: int, base: str | None = None) -> list[str]:
+    """``count`` generated layouts of ``game`` from seeds ``seed``, ``seed + 1``, …: random
+    Coin Age maps or Map maps, with the other parameters of ``base`` (a built-in name)."""
+    from coinprint.games.core import parse_layout_name
+
+    if count < 1:
+        raise UsageError(f"--maps must be at least 1, not {count}")
+    if game not in ("coinage", "mapgame"):
+        raise UsageError(f"generated families are for coinage and mapgame, not {game}")
+    params: dict[str, str] = {}
+    if base:
+        name, params = parse_layout_name(base)
+        if name != game:
+            raise UsageError(f"--layout {base} is not a {game} layout")
+    if game == "coinage":
+        params = {**params, "map": "random"}
+    params.pop("seed", None)
+    fixed = ",".join(f"{k}={v}" for k, v in params.items())
+    return [f"{game}:" + ",".join(filter(None, (fixed, f"seed={seed + i}"))) for i in range(count)]
+
+
+def fair_search(
+    base: str,
+    candidates: int,
+    *,
+    agent: str = "random",
+    games: int = 60,
+    game_seed: int = 1,
+    max_turns: int = 400,
+) -> FairSearch:
+    """The fairest of ``candidates`` maps generated like ``base`` (a built-in name of a
+    generated map, e.g. ``mapgame:countries=21,seed=7``) from its seed on: seeds 7, 8, …,
+    found by :func:`fairest_layout`."""
+    from coinprint.games.core import parse_layout_name
+
+    if candidates < 1:
+        raise UsageError(f"--candidates must be at least 1, not {candidates}")
+    game, params = parse_layout_name(base)
+    try:
+        seed = int(params.get("seed", 0))
+    except ValueError:
+        raise UsageError(f"layout {base}: seed must be a whole number") from None
+    return fairest_layout(family_specs(game, candidates, seed, base), agent, games, game_seed, max_turns)
+
+
+def analyse_game(
+    game: str,
+    layout_spec: str | None = None,
+    *,
+    maps: int | None = None,
+    map_seed: int = 0,
+    agent: str = "random",
+    games: int = 200,
+    seed: int = 1,
+    max_turns: int = 2000,
+    skill_games: int | None = None,
+) -> list[LayoutReport]:
+    """Analyse one layout of ``game`` (``layout_spec``, default the game's standard one), or
+    with ``maps`` that many generated maps from ``map_seed`` on, ranked fairest first.
+    ``skill_games`` defaults to 10 for one layout and 0 for a family."""
+    from coinprint.analysis import SIMULATED_GAMES, resolve_layout
+
+    if game not in SIMULATED_GAMES:
+        raise UsageError(f"analyse works for {', '.join(SIMULATED_GAMES)}, not {game}")
+    if maps is None:
+        spec = layout_spec or game
+        layout = resolve_layout(spec)
+        if layout.game != game:
+            raise UsageError(f"--layout {spec} is a {layout.game} layout, not {game}")
+        skill = 10 if skill_games is None else skill_games
+        return [analyse_layout(spec, agent, games, seed, max_turns, skill_games=skill)]
+    specs = family_specs(game, maps, map_seed, layout_spec)
+    skill = 0 if skill_games is None else skill_games
+    return rank_fairest(analyse_layout(s, agent, games, seed, max_turns, skill_games=skill) for s in specs)
