@@ -100,4 +100,4 @@ def _one_line(exc: click.ClickException) -> str:
 
 
 # Each game registers its commands on the groups above.
-from coinprint.cli import coinage, cointable, common, flick, mapgame  # noqa: E402,F401
+from coinprint.cli import analyse, coinage, cointable, common, flick, mapgame  # noqa: E402,F401

@@ -33,16 +33,35 @@ _MAPS = ["classic", "terraces", "steps", "patchwork", "random"]
     help="Card size (default: A6, larger for more than 10 spaces, so a quarter fits every space).",
 )
 @click.option("--copies", default=None, type=int, help="PDF: cards per page (default: as many as fit).")
+@click.option(
+    "--fair",
+    is_flag=True,
+    help="Random maps: self-play --candidates maps from --seed on and print the one whose first player "
+    "wins closest to 50 % (the figure is printed on the card).",
+)
+@click.option("--candidates", default=10, show_default=True, type=int, help="--fair: how many maps to try.")
 @paper_option()
 @print_options
 @output_options()
-def board_coinage(map_name, regions, seed, card, copies, paper, style, margin, overlap, output, fmt) -> None:
+def board_coinage(
+    map_name, regions, seed, card, copies, fair, candidates, paper, style, margin, overlap, output, fmt
+) -> None:
     """A Coin Age map card: PDF pages of cards with cut lines, one card as SVG, or GeoJSON."""
     from coinprint.boards.coinage import build, check
     from coinprint.kit import PrintSettings, export_board, resolve_output
     from coinprint.render.coinage import board_sheet
 
     layout = build(map_name, regions=regions, seed=seed if seed is not None or map_name != "random" else 0, card=card)
+    fair_line = None
+    if fair:
+        from coinprint.boards.coinage import layout_name
+        from coinprint.metrics import fair_search
+
+        if map_name != "random":
+            raise click.BadParameter("--fair needs --map random", param_hint="--fair")
+        search = fair_search(layout_name(layout), candidates)
+        layout, fair_line = search.layout(), search.info_line()
+        click.echo(fair_line)
     if map_name == "random":
         click.echo(f"seed {layout.meta['seed']}")
     for problem in check(layout):
@@ -54,6 +73,8 @@ def board_coinage(map_name, regions, seed, card, copies, paper, style, margin, o
     sheet = board_sheet(
         layout, settings.style, paper=settings.paper if pdf else None, margin=settings.margin_mm, copies=copies
     )
+    if fair_line:
+        sheet.lines.append(fair_line)
     name = f"coinage-{map_name}" + (
         f"-{layout.params['regions']}-{layout.meta['seed']}" if map_name == "random" else ""
     )

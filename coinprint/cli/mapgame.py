@@ -32,10 +32,19 @@ from coinprint.cli.common import output_options, paper_option, print_options
 @click.option(
     "--blank", is_flag=True, help="Print the blank sheet instead: the circle and the rules, to draw your own map."
 )
+@click.option(
+    "--fair",
+    is_flag=True,
+    help="Self-play --candidates maps from --seed on and print the one whose first player wins closest "
+    "to 50 % (the figure is printed on the map).",
+)
+@click.option("--candidates", default=10, show_default=True, type=int, help="--fair: how many maps to try.")
 @paper_option()
 @print_options
 @output_options()
-def board_mapgame(countries, seed, max_neighbours, coin, blank, paper, style, margin, overlap, output, fmt) -> None:
+def board_mapgame(
+    countries, seed, max_neighbours, coin, blank, fair, candidates, paper, style, margin, overlap, output, fmt
+) -> None:
     """A fresh valid Map at true size (or --blank: the sheet for drawing one by hand)."""
     from coinprint.boards.mapgame import blank_layout, build, parse_coins
     from coinprint.kit import PrintSettings, export_board
@@ -48,8 +57,19 @@ def board_mapgame(countries, seed, max_neighbours, coin, blank, paper, style, ma
         sheet, name = blank_sheet(layout), "mapgame-blank"
     else:
         layout = build(countries, seed, max_neighbours, coins)
+        fair_line = None
+        if fair:
+            from coinprint.boards.mapgame import layout_name
+            from coinprint.metrics import fair_search
+
+            search = fair_search(layout_name(layout), candidates)
+            layout, fair_line = search.layout(), search.info_line()
+            seed = layout.meta["seed"]
+            click.echo(fair_line)
         click.echo(f"seed {seed}: {len(layout)} countries")
         sheet, name = map_sheet(layout, settings.style), f"mapgame-{countries}-seed{seed}"
+        if fair_line:
+            sheet.lines.append(fair_line)
     for path in export_board(layout, sheet, settings, output, fmt, name):
         click.echo(f"wrote {path}")
 

@@ -1,0 +1,83 @@
+"""Command-line wiring for ``coinprint analyse``: the design report from self-play."""
+
+from __future__ import annotations
+
+import click
+
+from coinprint.cli import cli
+
+
+@cli.command("analyse")
+@click.argument("game", type=click.Choice(["cointable", "coinage", "mapgame"]), metavar="GAME")
+@click.option(
+    "--layout",
+    default=None,
+    metavar="SPEC|FILE",
+    help="Built-in layout with parameters (e.g. cointable:size=4) or a GeoJSON file; with --maps, the "
+    "parameters every generated map shares (e.g. coinage:regions=3-3-2-2).",
+)
+@click.option(
+    "--maps",
+    default=None,
+    type=int,
+    metavar="N",
+    help="Analyse N generated maps (coinage, mapgame) from seeds --map-seed, +1, … and rank them fairest first.",
+)
+@click.option("--map-seed", default=0, show_default=True, type=int, help="Seed of the first generated map.")
+@click.option(
+    "--agent", default="random", show_default=True, help="Agent playing both sides: random, greedy or montecarlo."
+)
+@click.option("--games", default=200, show_default=True, type=int, help="Games per layout.")
+@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game (game i uses seed + i).")
+@click.option("--max-turns", default=2000, show_default=True, type=int, help="Moves before a game counts as a timeout.")
+@click.option(
+    "--skill-games",
+    default=None,
+    type=int,
+    metavar="N",
+    help="Games of montecarlo against random per layout, half in each seating (default 10; 0 with --maps).",
+)
+@click.option("--json", "json_path", default=None, metavar="FILE", help="Write every figure as JSON.")
+@click.option(
+    "--report", "report_path", default=None, metavar="FILE", help="Write the charts: FILE.html, FILE.pdf or FILE.svg."
+)
+def analyse(
+    game: str,
+    layout: str | None,
+    maps: int | None,
+    map_seed: int,
+    agent: str,
+    games: int,
+    seed: int,
+    max_turns: int,
+    skill_games: int | None,
+    json_path: str | None,
+    report_path: str | None,
+) -> None:
+    """A design report from self-play: first-player share, ties and timeouts, game length,
+    lead changes, decisiveness, branching, coverage and skill against luck, with 95 %
+    intervals (GAME is cointable, coinage or mapgame). `balance` is the short form."""
+    from coinprint.fileio import write_atomic
+    from coinprint.metrics import analyse_game
+    from coinprint.report import REPORT_FORMATS, table, to_json, write_report
+
+    if report_path is not None and report_path.rsplit(".", 1)[-1].lower() not in REPORT_FORMATS:
+        raise click.BadParameter(f"'{report_path}' must end in .html, .pdf or .svg", param_hint="--report")
+    reports = analyse_game(
+        game,
+        layout,
+        maps=maps,
+        map_seed=map_seed,
+        agent=agent,
+        games=games,
+        seed=seed,
+        max_turns=max_turns,
+        skill_games=skill_games,
+    )
+    click.echo(table(reports))
+    if json_path is not None:
+        settings = {"game": game, "agent": agent, "games": games, "seed": seed, "max_turns": max_turns}
+        settings |= {"maps": maps, "map_seed": map_seed} if maps is not None else {"layout": layout or game}
+        click.echo(f"wrote {write_atomic(json_path, to_json(reports, settings))}")
+    if report_path is not None:
+        click.echo(f"wrote {write_report(reports, report_path)}")
