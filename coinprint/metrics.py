@@ -284,18 +284,27 @@ def summarise_layout(
 
 
 def play_measured(
-    layout_spec: str, agents: dict[str, str], games: int, seed: int, max_turns: int, *, branching: bool = True
+    layout_spec: str,
+    agents: dict[str, str],
+    games: int,
+    seed: int,
+    max_turns: int,
+    *,
+    branching: bool = True,
+    options: dict[str, Any] | None = None,
 ) -> Iterator[tuple[Any, Any, GameMetrics]]:
     """Self-play ``games`` games (game i with seed ``seed + i``) and measure each; yields
     (record, outcome, metrics) in game order."""
     from coinprint.analysis import resolve_layout, rules_for, self_play
 
-    rules = rules_for(resolve_layout(layout_spec))
-    for record, outcome in self_play(layout_spec, agents, games, seed, max_turns):
+    rules = rules_for(resolve_layout(layout_spec), options)
+    for record, outcome in self_play(layout_spec, agents, games, seed, max_turns, options):
         yield record, outcome, game_metrics(rules, record, outcome, branching=branching)
 
 
-def measure_skill(layout_spec: str, games: int, seed: int, max_turns: int) -> Skill:
+def measure_skill(
+    layout_spec: str, games: int, seed: int, max_turns: int, options: dict[str, Any] | None = None
+) -> Skill:
     """Montecarlo against random: the first half of the games with montecarlo moving first,
     the rest with random moving first (seeds continue, so every game has its own)."""
     from coinprint.analysis import resolve_layout, rules_for
@@ -309,7 +318,7 @@ def measure_skill(layout_spec: str, games: int, seed: int, max_turns: int) -> Sk
             continue
         agents = {players[seating]: strong, players[1 - seating]: weak}
         strong_side = players[seating]
-        for _, _, m in play_measured(layout_spec, agents, count, start, max_turns, branching=False):
+        for _, _, m in play_measured(layout_spec, agents, count, start, max_turns, branching=False, options=options):
             if m.timeout:
                 timeouts += 1
             elif m.winner is None:
@@ -333,9 +342,11 @@ def analyse_layout(
     until_decided: bool = False,
     batch: int = 20,
     branching: bool = True,
+    options: dict[str, Any] | None = None,
 ) -> LayoutReport:
     """Self-play ``games`` games of ``agent`` against itself on ``layout_spec`` and measure
-    them; ``skill_games`` more games pit montecarlo against random.
+    them; ``skill_games`` more games pit montecarlo against random. ``options`` are the
+    game's rule options (e.g. Coin Table's ``{"supply": 30}``).
 
     With ``until_decided`` play stops after a batch once the first player's Wilson interval
     lies wholly on one side of 50 % (the layout is clearly unfair: more games will not make
@@ -351,17 +362,17 @@ def analyse_layout(
     if skill_games < 0:
         raise UsageError(f"--skill-games must be 0 or more, not {skill_games}")
     layout = resolve_layout(layout_spec)
-    rules = rules_for(layout)
+    rules = rules_for(layout, options)
     players: tuple[str, str] = rules.players
     measured: list[GameMetrics] = []
     stopped = False
     agents = {p: agent for p in players}
-    for _, _, m in play_measured(layout_spec, agents, games, seed, max_turns, branching=branching):
+    for _, _, m in play_measured(layout_spec, agents, games, seed, max_turns, branching=branching, options=options):
         measured.append(m)
         if until_decided and len(measured) % batch == 0 and len(measured) < games and _decided(measured, players):
             stopped = True
             break
-    skill = measure_skill(layout_spec, skill_games, seed + games, max_turns) if skill_games else None
+    skill = measure_skill(layout_spec, skill_games, seed + games, max_turns, options) if skill_games else None
     spaces = [space.id for space in layout.spaces]
     return summarise_layout(layout_spec, layout.game, agent, seed, max_turns, players, spaces, measured, skill, stopped)
 

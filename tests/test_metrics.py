@@ -1,0 +1,195 @@
+"""Design metrics: hand-counted records, tiny layouts whose answers are known by construction,
+and the statistics checked against textbook values."""
+
+import json
+import statistics
+
+import pytest
+
+from coinprint.analysis import builtin_layout, resolve_layout, rules_for, self_play
+from coinprint.games.core import Record
+from coinprint.layout import Layout, Space
+from coinprint.metrics import (
+    analyse_layout,
+    decided_at,
+    family_specs,
+    game_metrics,
+    lead_changes,
+    rank_fairest,
+    spread,
+    wilson,
+)
+
+
+def _square(x0: float, y0: float, x1: float, y1: float) -> tuple:
+    return (((x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)),)
+
+
+def map_layout(triangle: bool) -> Layout:
+    """Three 30 mm countries. O starts in country 2, X in country 3 (the last two).
+
+    triangle: 1 lies on top of 2 and 3, which touch: every pair borders (O can capture at once).
+    path:     2 | 1 | 3 in a row: O's only move is into 1, which claims the last country.
+    """
+    if triangle:
+        rings = {1: _square(0, 30, 60, 60), 2: _square(0, 0, 30, 30), 3: _square(30, 0, 60, 30)}
+    else:
+        rings = {2: _square(0, 0, 30, 30), 1: _square(30, 0, 60, 30), 3: _square(60, 0, 90, 30)}
+    spaces = [
+        Space(f"c{k}", rings[k], label=str(k), order=k, start={2: "O", 3: "X"}.get(k), properties={"color": k % 3})
+        for k in (1, 2, 3)
+    ]
+    return Layout("mapgame", spaces, meta={"params": {"countries": 3}})
+
+
+def _record(game: str, moves: list[str]) -> Record:
+    return Record(game, "hand", moves)
+
+
+# -- one game, counted by hand -------------------------------------------------------------------
+def test_map_capture_chase_counted_by_hand():
+    rules = rules_for(map_layout(triangle=True))
+    # O on 2, X on 3; every country borders the others, so each mover has 3 legal moves:
+    # into the free neighbour, or onto the rival's coin sending it to either other country.
+    moves = ["move 3 send 2", "move 3 send 1", "move 3 send 2", "move 1"]
+    # O's lead after each move (claims + 0.1 × (free countries next to O − next to X)):
+    # 1: O takes 3 (O 2, X 0), both coins next to free 1     → 2.0
+    # 2: X takes 3 back, O sent to 1 (O 1, X 1); X next to 1 → -0.1
+    # 3: O takes 3 again, X sent to 2 (O 2, X 0)             → 2.0
+    # 4: X claims 1 (O 2, X 1): all claimed, O wins          → 1.0
+    m = game_metrics(rules, _record("mapgame", moves))
+    assert (m.length, m.winner, m.timeout) == (4, "O", False)
+    assert m.lead_changes == 2  # O → X → O
+    assert m.decided_at == pytest.approx(2 / 4)  # O led for good from move 3 on
+    assert m.branching == pytest.approx(3.0)
+    assert m.used == ("c1", "c2", "c3")
+    assert dict(m.final) == {"c1": "X", "c2": "O", "c3": "O"}
+
+
+def test_map_first_move_capture_wins_wire_to_wire():
+    rules = rules_for(map_layout(triangle=True))
+    # 1: O takes 3, X sent to 1 → O 2, X 0. 2: X walks onto 2 (O's, no coin): nothing changes.
+    # 3: O claims 1 → O 3, X 0. O leads after every move; 3 moves listed each time.
+    m = game_metrics(rules, _record("mapgame", ["move 3 send 1", "move 2", "move 1"]))
+    assert (m.length, m.winner, m.lead_changes, m.decided_at) == (3, "O", 0, 0.0)
+    assert m.branching == pytest.approx(3.0)
+    # Country 1 was held by no one until the last move (a coin on it is not a claim).
+    assert m.used == ("c1", "c2", "c3") and dict(m.final) == {"c1": "O", "c2": "O", "c3": "O"}
+
+
+def test_cointable_side_two_record_counted_by_hand():
+    rules = rules_for(builtin_layout("cointable:size=2"), {"supply": 3})
+    # 7 cells. Move 1: 7 empty cells to place on. Move 2: 6 places + touch b2. Move 3: 5 places
+    # + touch a1 + touch b2 (no flip: a1 has one heads neighbour). The third coin empties the
+    # supply: heads 2, tails 1. Heads' lead after each move: 1, 0, 1 (an even position is no
+    # lead change); heads led for good only after move 3 (move 2 was level).
+    m = game_metrics(rules, _record("cointable", ["place b2", "place a1", "place c3"]))
+    assert (m.length, m.winner, m.lead_changes) == (3, "heads", 0)
+    assert m.decided_at == pytest.approx(2 / 3)
+    assert m.branching == pytest.approx(7.0)
+    assert m.used == ("a1", "b2", "c3") and dict(m.final) == {"a1": "tails", "b2": "heads", "c3": "heads"}
+
+
+def test_coin_age_turns_are_counted_for_their_recorded_throw():
+    rules = rules_for(builtin_layout("coinage"))
+    # No match on an empty map: the turn allows a capture and a move, but there is nothing to
+    # capture or move, so the only turn is the pass.
+    m = game_metrics(rules, _record("coinage", ["throw Q- N- P- D-"]))
+    assert m.branching == 1.0 and m.length == 1 and m.used == () and m.winner is None
+
+
+def test_a_timeout_has_no_winner_and_no_decisiveness():
+    rules = rules_for(map_layout(triangle=True))
+    record = Record("mapgame", "hand", ["move 3 send 1"], extra={"timeout": True})
+    m = game_metrics(rules, record)
+    assert m.timeout and m.winner is None and m.decided_at is None
+
+
+def test_lead_changes_and_decided_at_by_hand():
+    assert lead_changes([1, 0, -2, -1, 3]) == 2
+    assert lead_changes([0, 0, 1, 1]) == 0
+    assert decided_at([1, -1, 2, 3]) == 0.5
+    assert decided_at([1, 2]) == 0.0
+    assert decided_at([-1, -1, 0]) == 1.0  # never ahead by the evaluation: decided at the very end
+
+
+# -- statistics ---------------------------------------------------------------------------------------------
+def test_wilson_matches_the_textbook_values():
+    share = wilson(50, 100)  # 0.4038 to 0.5962 with z = 1.96
+    assert share.value == 0.5 and share.low == pytest.approx(0.4038, abs=1e-4)
+    assert share.high == pytest.approx(0.5962, abs=1e-4)
+    assert wilson(10, 10).low == pytest.approx(10 / (10 + 1.959964**2), abs=1e-9)  # p = 1: n / (n + z²)
+    assert (wilson(0, 0).low, wilson(0, 0).high) == (0.0, 1.0)
+
+
+def test_spread_by_hand_and_against_the_statistics_module():
+    values = [1, 2, 3, 4, 10]
+    s = spread(values)
+    # mean 4; squares of deviations 9+4+1+0+36 = 50, sd = √(50/4); t(4 df) = 2.776.
+    assert s.mean == 4 and s.sd == pytest.approx(12.5**0.5)
+    assert s.high - s.mean == pytest.approx(2.776 * 12.5**0.5 / 5**0.5)
+    # Linear percentiles: position 0.4 → 1.4, 2 → 3, 3.6 → 4 + 0.6 × 6 = 7.6.
+    assert (s.p10, s.p50, s.p90) == pytest.approx((1.4, 3.0, 7.6))
+    deciles = statistics.quantiles(values, n=10, method="inclusive")
+    assert (s.p10, s.p90) == pytest.approx((deciles[0], deciles[-1]))
+
+
+# -- layouts whose answers are known by construction -------------------------------------------------------
+def test_map_where_the_first_mover_wins_at_once(tmp_path):
+    path = tmp_path / "path.geojson"
+    path.write_text(map_layout(triangle=False).dumps())
+    report = analyse_layout(str(path), "random", games=12, seed=3, max_turns=50)
+    # O's only move claims the last country: every game is O's, in one move, 2 countries to 1.
+    assert report.wins == {"O": 12, "X": 0} and report.first_share.value == 1.0
+    assert report.first_share.low == pytest.approx(12 / (12 + 1.959964**2))
+    assert (report.length.mean, report.length.sd, report.length.p90) == (1, 0, 1)
+    assert report.branching.mean == 1.0 and report.coverage.mean == 1.0
+    assert report.lead_changes.mean == 0 and report.decided_at.mean == 0.0
+    assert report.held == {"c1": {"O": 1.0, "X": 0.0}, "c2": {"O": 1.0, "X": 0.0}, "c3": {"O": 0.0, "X": 1.0}}
+
+
+def test_coin_table_side_two_with_one_coin_is_the_first_players():
+    report = analyse_layout("cointable:size=2", "random", games=21, seed=1, max_turns=10, options={"supply": 1})
+    # Heads places the only coin: the supply is empty, heads wins 1-0 in one move, every time.
+    assert report.wins == {"heads": 21, "tails": 0} and report.ties == report.timeouts == 0
+    assert report.branching.mean == 7.0  # 7 empty cells
+    assert report.coverage.mean == pytest.approx(1 / 7)
+    # Exactly one cell is held per game, so the held shares add up to one game.
+    assert sum(h["heads"] for h in report.held.values()) == pytest.approx(1.0)
+
+
+def test_aggregates_agree_with_the_games_self_play_gives():
+    report = analyse_layout("cointable:size=2", "random", games=15, seed=4, max_turns=300)
+    played = [o for _, o in self_play("cointable:size=2", {"heads": "random", "tails": "random"}, 15, 4, 300)]
+    heads = sum(1 for o in played if not o.timeout and o.result.winner == "heads")
+    assert report.wins["heads"] == heads and report.games == 15
+    assert list(report.lengths) == [len(o.moves) for o in played]
+    assert report.length.mean == pytest.approx(statistics.mean(len(o.moves) for o in played))
+    assert json.loads(json.dumps(report.to_json()))["first_share"]["count"] == heads
+
+
+def test_the_same_seed_gives_the_same_report():
+    first = analyse_layout("mapgame:countries=9,seed=2", "random", games=8, seed=5, max_turns=300)
+    again = analyse_layout("mapgame:countries=9,seed=2", "random", games=8, seed=5, max_turns=300)
+    assert first == again
+
+
+def test_skill_plays_both_seatings():
+    report = analyse_layout("cointable:size=2", "random", games=2, seed=1, max_turns=200, skill_games=4)
+    skill = report.skill
+    assert skill is not None and skill.games == 4
+    assert skill.strong_wins + skill.weak_wins + skill.ties + skill.timeouts == 4
+
+
+def test_families_are_seeded_maps_and_ranking_puts_the_fairest_first():
+    assert family_specs("mapgame", 3, 7, "mapgame:countries=9,seed=1") == [
+        "mapgame:countries=9,seed=7",
+        "mapgame:countries=9,seed=8",
+        "mapgame:countries=9,seed=9",
+    ]
+    assert family_specs("coinage", 1, 0, "coinage:regions=3-3-2-2") == ["coinage:regions=3-3-2-2,map=random,seed=0"]
+    reports = [analyse_layout(s, "random", 20, 1, 300) for s in family_specs("mapgame", 3, 0, "mapgame:countries=9")]
+    ranked = rank_fairest(reports)
+    distances = [abs(r.first_share.value - 0.5) for r in ranked]
+    assert distances == sorted(distances)
+    assert resolve_layout(ranked[0].layout).game == "mapgame"
