@@ -1,0 +1,84 @@
+"""``coinprint analyse`` and the fair-map options of ``board``: outputs, rankings, errors."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from coinprint.metrics import analyse_layout, family_specs, unfairness
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_analyse_writes_the_table_the_json_and_every_report_format(cli, tmp_path):
+    args = ["analyse", "cointable", "--layout", "cointable:size=2", "--games", "12", "--seed", "3"]
+    args += ["--max-turns", "300", "--skill-games", "0", "--json", str(tmp_path / "a.json")]
+    result = cli(*args, "--report", str(tmp_path / "a.svg"))
+    assert result.code == 0, result.err
+    direct = analyse_layout("cointable:size=2", "random", 12, 3, 300)
+    doc = json.loads((tmp_path / "a.json").read_text())
+    assert doc["format"] == "coinprint-analysis/1" and doc["settings"]["games"] == 12
+    (figures,) = doc["layouts"]
+    assert figures["first_share"]["count"] == direct.first_share.count
+    assert figures["length"]["mean"] == direct.length.mean and figures["lengths"] == list(direct.lengths)
+    assert f"heads (first) won {direct.first_share.value:.0%}" in result.out
+    assert (tmp_path / "a.svg").read_bytes().startswith(b"<svg")
+    for suffix in ("html", "pdf"):
+        assert cli(*args, "--report", str(tmp_path / f"a.{suffix}")).code == 0
+    page = (tmp_path / "a.html").read_text()
+    assert page.count("<svg") == 3 and "first) won" in page  # share chart, histogram, heat map
+    assert (tmp_path / "a.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_analyse_maps_ranks_the_family_fairest_first(cli, tmp_path):
+    args = ["analyse", "mapgame", "--layout", "mapgame:countries=9", "--maps", "3", "--map-seed", "4"]
+    result = cli(*args, "--games", "16", "--max-turns", "300", "--json", str(tmp_path / "m.json"))
+    assert result.code == 0, result.err
+    ranked = [entry["layout"] for entry in json.loads((tmp_path / "m.json").read_text())["layouts"]]
+    assert sorted(ranked) == family_specs("mapgame", 3, 4, "mapgame:countries=9")
+    distances = [unfairness(analyse_layout(spec, "random", 16, 1, 300)) for spec in ranked]
+    assert distances == sorted(distances)
+    assert result.out.splitlines()[1].split()[1] == ranked[0]  # rank 1 is the first table row
+
+
+def test_analyse_refuses_bad_input_in_one_line(cli, tmp_path):
+    for args, hint in (
+        (["--report", str(tmp_path / "r.png")], "--report"),
+        (["--layout", "mapgame:countries=9"], "not cointable"),
+        (["--games", "0"], "--games must be at least 1"),
+        (["--agent", "clever"], "unknown agent"),
+    ):
+        result = cli("analyse", "cointable", "--layout", "cointable:size=2", "--games", "2", *args)
+        assert result.code == 2 and hint in result.err and len(result.err.strip().splitlines()) == 1, args
+    assert not list(tmp_path.iterdir())
+
+
+def test_analyse_help_stays_light():
+    code = (
+        "import sys; from coinprint.cli import main\n"
+        "try:\n    main(['analyse', '--help'])\nexcept SystemExit as done:\n    assert done.code == 0\n"
+        "heavy = {'shapely', 'reportlab', 'networkx', 'svgwrite', 'numpy'}\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0 and done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_fair_map_is_the_fairest_candidate_and_says_so_on_the_card(cli, tmp_path):
+    args = ["board", "mapgame", "--countries", "9", "--seed", "2", "--fair", "--candidates", "3"]
+    result = cli(*args, "-o", str(tmp_path / "fair.svg"))
+    assert result.code == 0, result.err
+    candidates = family_specs("mapgame", 3, 2, "mapgame:countries=9")
+    reports = [analyse_layout(s, until_decided=True, batch=10, games=60, max_turns=400) for s in candidates]
+    best = min(reports, key=unfairness)
+    assert f"seed {best.layout.rsplit('=', 1)[1]}:" in result.out
+    share = best.first_share
+    line = f"first player won {share.value:.0%} of {share.total} decided random games"
+    assert line in result.out and line in (tmp_path / "fair.svg").read_text()
+    again = cli(*args, "-o", str(tmp_path / "again.svg"))
+    assert again.code == 0 and (tmp_path / "again.svg").read_bytes() == (tmp_path / "fair.svg").read_bytes()
+
+
+def test_fair_coin_age_maps_must_be_random(cli, tmp_path):
+    result = cli("board", "coinage", "--map", "classic", "--fair", "-o", str(tmp_path / "c.svg"))
+    assert result.code == 2 and "--fair needs --map random" in result.err
