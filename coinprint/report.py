@@ -95,14 +95,17 @@ def figures(reports: Sequence[LayoutReport], *, heat_maps: int = 3) -> list[Scen
     return scenes
 
 
-def write_report(reports: Sequence[LayoutReport], path: str) -> Path:
-    """Write the charts (and, in HTML, the table) to ``path`` (.html, .pdf or .svg)."""
+def write_report(reports: Sequence[LayoutReport], path: str, *, details: int = 3) -> Path:
+    """Write the charts (and, in HTML, the table) to ``path`` (.html, .pdf or .svg), with a
+    histogram and a heat map for the first ``details`` layouts."""
     from coinprint.fileio import write_atomic
 
     suffix = Path(path).suffix.lower().lstrip(".")
     if suffix not in REPORT_FORMATS:
         raise UsageError(f"--report must end in .html, .pdf or .svg, not '{path}'")
-    scenes = figures(reports)
+    if details < 0:
+        raise UsageError(f"--details must be 0 or more, not {details}")
+    scenes = figures(reports, heat_maps=details)
     if suffix == "svg":
         from coinprint.render.charts import stack
         from coinprint.render.svg import scene_to_svg

@@ -43,6 +43,20 @@ def main(images: str = "docs/images") -> None:
     )
     coinprint("board", "mapgame", "--seed", "3", "-o", f"{images}/mapgame-3.svg")
     coinprint("board", "flick", "-o", f"{images}/flick-mat.svg")
+    coinprint(
+        "analyse",
+        "mapgame",
+        "--layout",
+        "mapgame:countries=21",
+        "--maps",
+        "6",
+        "--games",
+        "100",
+        "--details",
+        "1",
+        "--report",
+        f"{images}/analyse-mapgame.svg",
+    )
     with tempfile.TemporaryDirectory() as games:
         coinprint(
             "play",

@@ -193,3 +193,15 @@ def test_families_are_seeded_maps_and_ranking_puts_the_fairest_first():
     distances = [abs(r.first_share.value - 0.5) for r in ranked]
     assert distances == sorted(distances)
     assert resolve_layout(ranked[0].layout).game == "mapgame"
+
+
+@pytest.mark.parametrize("spec", ["cointable:size=3", "coinage"])
+def test_fast_holders_agree_with_the_coins_drawn(spec):
+    from coinprint.games.core import Rules
+
+    rules = rules_for(builtin_layout(spec))
+    for record, _ in self_play(spec, {p: "random" for p in rules.players}, 3, 2, 300):
+        state = rules.initial_state()
+        for text in record.moves:
+            rules.apply(state, rules.parse_move(state, text))
+            assert rules.holders(state) == Rules.holders(rules, state)  # the default reads the marks

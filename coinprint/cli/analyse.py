@@ -39,6 +39,14 @@ from coinprint.cli import cli
 )
 @click.option("--json", "json_path", default=None, metavar="FILE", help="Write every figure as JSON.")
 @click.option(
+    "--details",
+    default=3,
+    show_default=True,
+    type=int,
+    metavar="N",
+    help="--report: a length histogram and a heat map for the first N layouts (the fairest, with --maps).",
+)
+@click.option(
     "--report", "report_path", default=None, metavar="FILE", help="Write the charts: FILE.html, FILE.pdf or FILE.svg."
 )
 def analyse(
@@ -52,6 +60,7 @@ def analyse(
     max_turns: int,
     skill_games: int | None,
     json_path: str | None,
+    details: int,
     report_path: str | None,
 ) -> None:
     """A design report from self-play: first-player share, ties and timeouts, game length,
@@ -80,4 +89,4 @@ def analyse(
         settings |= {"maps": maps, "map_seed": map_seed} if maps is not None else {"layout": layout or game}
         click.echo(f"wrote {write_atomic(json_path, to_json(reports, settings))}")
     if report_path is not None:
-        click.echo(f"wrote {write_report(reports, report_path)}")
+        click.echo(f"wrote {write_report(reports, report_path, details=details)}")

@@ -490,6 +490,10 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
             if stack
         ]
 
+    def holders(self, state: CoinAgeState) -> dict[str, str]:
+        """A space is held by the owner of its top coin."""
+        return {self.ids[i]: PLAYERS[stack[-1][1]] for i, stack in enumerate(state.stacks) if stack}
+
     def describe(self, state: CoinAgeState) -> str:
         lines = []
         for i, stack in enumerate(state.stacks):

@@ -371,6 +371,11 @@ class CoinTableRules(Rules[CoinTableState, int]):
             if face
         ]
 
+    def holders(self, state: CoinTableState) -> dict[str, str]:
+        """A space is held by the face its coin shows (as :meth:`marks`, without the marks)."""
+        ids = [space.id for space in self.layout.spaces]
+        return {ids[i]: PLAYERS[face - 1] for i, face in enumerate(state.faces) if face}
+
     def describe(self, state: CoinTableState) -> str:
         """The position as text: a header line, then the board (rows of cells) and a key."""
         heads, tails = state.counts[HEADS], state.counts[TAILS]
