@@ -251,11 +251,12 @@ def summarise_layout(
     wins = {p: sum(1 for m in measured if m.winner == p) for p in players}
     timeouts = sum(1 for m in measured if m.timeout)
     ties = games - timeouts - sum(wins.values())
-    held: dict[str, dict[str, float]] = {s: {p: 0.0 for p in players} for s in spaces}
+    counts: dict[str, dict[str, int]] = {s: {p: 0 for p in players} for s in spaces}
     for m in measured:
         for space, player in m.final:
-            if space in held and player in held[space]:
-                held[space][player] += 1 / games
+            if space in counts and player in counts[space]:
+                counts[space][player] += 1
+    held = {s: {p: n / games if games else 0.0 for p, n in by.items()} for s, by in counts.items()}
     return LayoutReport(
         layout=layout,
         game=game,
