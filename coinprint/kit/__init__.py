@@ -63,15 +63,16 @@ def resolve_output(
     """
     if output is None or output.endswith(("/", "\\")) or Path(output).is_dir():
         folder = DEFAULT_FOLDER if output is None else Path(output)
-        chosen = fmt or formats[0]
-        return folder / f"{default_name}.{chosen}", chosen
+        default = fmt or formats[0]
+        return folder / f"{default_name}.{default}", default
     path = Path(output)
     inferred = SUFFIXES.get(path.suffix.lower())
-    chosen = fmt or inferred
-    if chosen is None:
+    picked = fmt or inferred
+    if picked is None:
         raise UsageError(
             f"cannot tell the format of '{output}'; end it in {', '.join('.' + f for f in formats)} or give --format"
         )
+    chosen = picked
     if chosen not in formats:
         raise UsageError(f"format {chosen} is not available here; use one of: {', '.join(formats)}")
     if inferred and fmt and inferred != fmt and not (inferred == "geojson" and fmt == "geojson"):
