@@ -189,7 +189,8 @@ def _zone(seat: Seat, start, end, goal: Coin, score: Coin, coins: int) -> Featur
 
 def from_params(params: dict[str, str]) -> Layout:
     """The mat named ``flick:sides=4,width=15cm,goal-coin=dime,score-coin=quarter,coins=2,players=2``
-    (every parameter optional)."""
+    (every parameter optional; ``goal_coin`` and ``score_coin`` may be spelt with ``_``)."""
+    params = {key.replace("_", "-"): value for key, value in params.items()}
     known = {"sides", "width", "goal-coin", "score-coin", "coins", "players"}
     unknown = set(params) - known
     if unknown:
