@@ -500,12 +500,13 @@ def analyse_game(
     """Analyse one layout of ``game`` (``layout_spec``, default the game's standard one), or
     with ``maps`` that many generated maps from ``map_seed`` on, ranked fairest first.
     ``skill_games`` defaults to 10 for one layout and 0 for a family."""
-    from coinprint.analysis import SIMULATED_GAMES, resolve_layout
+    from coinprint.analysis import resolve_layout
+    from coinprint.registry import GAMES
 
-    if game not in SIMULATED_GAMES:
-        raise UsageError(f"analyse works for {', '.join(SIMULATED_GAMES)}, not {game}")
+    if game not in GAMES.simulated():
+        raise UsageError(f"analyse works for {', '.join(GAMES.simulated())}, not {game}")
     if maps is None:
-        spec = layout_spec or game
+        spec = layout_spec or GAMES[game].layout_spec
         layout = resolve_layout(spec)
         if layout.game != game:
             raise UsageError(f"--layout {spec} is a {layout.game} layout, not {game}")

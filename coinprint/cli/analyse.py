@@ -5,10 +5,11 @@ from __future__ import annotations
 import click
 
 from coinprint.cli import cli
+from coinprint.registry import GAMES
 
 
 @cli.command("analyse")
-@click.argument("game", type=click.Choice(["cointable", "coinage", "mapgame"]), metavar="GAME")
+@click.argument("game", type=click.Choice(GAMES.simulated()), metavar="GAME")
 @click.option(
     "--layout",
     default=None,
