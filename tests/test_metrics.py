@@ -5,6 +5,8 @@ import json
 import statistics
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coinprint.analysis import builtin_layout, resolve_layout, rules_for, self_play
 from coinprint.games.core import Record
@@ -205,3 +207,35 @@ def test_fast_holders_agree_with_the_coins_drawn(spec):
         for text in record.moves:
             rules.apply(state, rules.parse_move(state, text))
             assert rules.holders(state) == Rules.holders(rules, state)  # the default reads the marks
+
+
+# -- properties over self-played games ------------------------------------------------------------------------
+LAYOUTS = ["cointable:size=2", "cointable:size=3", "mapgame:countries=9,seed=1", "coinage"]
+
+
+def _check_invariants(spec: str, seed: int) -> None:
+    rules = rules_for(resolve_layout(spec))
+    agents = {p: "random" for p in rules.players}
+    for record, outcome in self_play(spec, agents, 1, seed, 150):
+        m = game_metrics(rules, record, outcome)
+        ids = {s.id for s in rules.layout.spaces}
+        assert m.length == len(outcome.moves) and m.timeout == outcome.timeout
+        assert m.winner == (None if outcome.timeout else outcome.result.winner)
+        assert 0 <= m.lead_changes <= max(0, m.length - 1)
+        assert m.decided_at is None or 0.0 <= m.decided_at <= 1.0
+        assert m.length == 0 or m.branching >= 1.0  # every move played was among those listed
+        assert {space for space, _ in m.final} <= set(m.used) <= ids
+        assert {player for _, player in m.final} <= set(rules.players)
+
+
+@settings(max_examples=12, deadline=None)
+@given(spec=st.sampled_from(LAYOUTS), seed=st.integers(0, 10_000))
+def test_metrics_of_any_self_played_game_are_within_their_bounds(spec, seed):
+    _check_invariants(spec, seed)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None)
+@given(spec=st.sampled_from(LAYOUTS), seed=st.integers(0, 10_000_000))
+def test_metrics_bounds_hold_over_many_games(spec, seed):
+    _check_invariants(spec, seed)
