@@ -1,6 +1,6 @@
 """What a design report costs: per game, the time to self-play it (random against random) and
 the time to replay it for the metrics (with and without listing the legal moves for the
-branching figure); and the time of a fair-map search.
+branching figure); a skill game (montecarlo against random); and a fair-map search.
 
 Run from the repository root: python bench/analyse_speed.py
 """
@@ -15,9 +15,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from coinprint.analysis import resolve_layout, rules_for, self_play  # noqa: E402
-from coinprint.metrics import fair_search, game_metrics  # noqa: E402
+from coinprint.metrics import fair_search, game_metrics, measure_skill  # noqa: E402
 
 GAMES = 100
+SKILL_GAMES = 2
 LAYOUTS = ("cointable:size=5", "coinage:map=classic", "mapgame:countries=21,seed=0")
 
 
@@ -40,6 +41,10 @@ def main() -> None:
             f"{spec:<30} {moves:>6.0f} {1000 * played / GAMES:>8.2f} "
             f"{1000 * timings[0] / GAMES:>11.2f} {1000 * timings[1] / GAMES:>16.2f}"
         )
+    for spec in LAYOUTS:
+        start = time.perf_counter()
+        measure_skill(spec, SKILL_GAMES, 1, 2000)
+        print(f"skill, {spec}: {(time.perf_counter() - start) / SKILL_GAMES:.1f} s a game")
     for base in ("mapgame:countries=21,seed=0", "coinage:map=random,regions=4-3-2-1,seed=0"):
         start = time.perf_counter()
         search = fair_search(base, 10)

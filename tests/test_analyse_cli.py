@@ -23,8 +23,12 @@ def test_analyse_writes_the_table_the_json_and_every_report_format(cli, tmp_path
     assert figures["length"]["mean"] == direct.length.mean and figures["lengths"] == list(direct.lengths)
     assert f"heads (first) won {direct.first_share.value:.0%}" in result.out
     assert (tmp_path / "a.svg").read_bytes().startswith(b"<svg")
+    first_json = (tmp_path / "a.json").read_bytes()
     for suffix in ("html", "pdf"):
         assert cli(*args, "--report", str(tmp_path / f"a.{suffix}")).code == 0
+    assert (tmp_path / "a.json").read_bytes() == first_json  # the same seed, the same figures
+    assert cli(*args, "--report", str(tmp_path / "b.svg")).code == 0
+    assert (tmp_path / "b.svg").read_bytes() == (tmp_path / "a.svg").read_bytes()
     page = (tmp_path / "a.html").read_text()
     assert page.count("<svg") == 3 and "first) won" in page  # share chart, histogram, heat map
     assert (tmp_path / "a.pdf").read_bytes().startswith(b"%PDF")

@@ -101,3 +101,13 @@ def test_balance_colour_runs_from_gold_through_white_to_blue_grey():
     assert charts.balance_colour(1.0, 0.0) == "#c9a227"
     assert charts.balance_colour(0.5, 0.5) == "#ffffff"
     assert charts.balance_colour(0.0, 1.0) == "#7a8fa6"
+
+
+def test_long_labels_keep_their_end_and_fit():
+    from coinprint.render.pdf import text_width_mm
+
+    long = "some/deeply/nested/folder/of/layouts/mapgame-custom-board-number-12.geojson"
+    shown = charts.fit_label(long)
+    assert shown.startswith("…") and long.endswith(shown[1:])
+    assert text_width_mm(shown, charts.TEXT_MM) <= charts.LABEL_MAX_MM
+    assert charts.fit_label("mapgame:countries=21,seed=3") == "mapgame:countries=21,seed=3"

@@ -29,6 +29,8 @@ REFERENCE = "#b5553c"
 FIRST_COLOUR = (201, 162, 39)
 SECOND_COLOUR = (122, 143, 166)
 TITLE_MM = 4.0
+LABEL_MAX_MM = 60.0
+"""Row labels of the share chart are cut (from the front) to this width."""
 TEXT_MM = 2.8
 
 
@@ -45,7 +47,7 @@ class ShareRow:
 def share_chart(rows: Sequence[ShareRow], title: str, *, width_mm: float = 170.0, reference: float = 0.5) -> Scene:
     """Horizontal bars from 0 to each row's value, a whisker from its low to its high end,
     and a line at ``reference``. The axis runs 0 % to 100 % and is labelled at both ends."""
-    label_w = min(60.0, max([18.0, *(0.55 * TEXT_MM * len(r.label) for r in rows)]))
+    label_w = min(LABEL_MAX_MM, max([18.0, *(0.55 * TEXT_MM * len(r.label) for r in rows)]))
     axis_x0, axis_w = label_w + 4.0, width_mm - label_w - 10.0
     row_h = 7.0
     plot_h = row_h * max(1, len(rows))
@@ -72,7 +74,7 @@ def share_chart(rows: Sequence[ShareRow], title: str, *, width_mm: float = 170.0
         scene.add(polyline([(x(row.low), mid), (x(row.high), mid)], whisker))
         for end in (row.low, row.high):
             scene.add(polyline([(x(end), mid - 1.5), (x(end), mid + 1.5)], whisker))
-        scene.add(Text((label_w, mid - TEXT_MM * 0.35), row.label, TEXT_MM, "end", INK))
+        scene.add(Text((label_w, mid - TEXT_MM * 0.35), fit_label(row.label), TEXT_MM, "end", INK))
     scene.add(
         polyline(
             [(x(reference), bottom - 1.0), (x(reference), bottom + plot_h + 1.0)],
@@ -81,6 +83,19 @@ def share_chart(rows: Sequence[ShareRow], title: str, *, width_mm: float = 170.0
     )
     scene.add(Text((4.0, height - TITLE_MM - 2.0), title, TITLE_MM, "start", INK, bold=True))
     return scene
+
+
+def fit_label(label: str, width_mm: float = LABEL_MAX_MM, size_mm: float = TEXT_MM) -> str:
+    """``label``, or its end after an ellipsis when it is wider than ``width_mm`` (the end of
+    a layout name, its seed, is what tells rows apart)."""
+    from coinprint.render.pdf import text_width_mm
+
+    if text_width_mm(label, size_mm) <= width_mm:
+        return label
+    cut = 1
+    while cut < len(label) and text_width_mm("…" + label[cut:], size_mm) > width_mm:
+        cut += 1
+    return "…" + label[cut:]
 
 
 def histogram_bins(values: Sequence[float], bins: int = 12) -> tuple[list[float], list[int]]:
