@@ -344,10 +344,12 @@ def analyse_layout(
     batch: int = 20,
     branching: bool = True,
     options: dict[str, Any] | None = None,
+    note: Callable[[str], None] | None = None,
 ) -> LayoutReport:
     """Self-play ``games`` games of ``agent`` against itself on ``layout_spec`` and measure
     them; ``skill_games`` more games pit montecarlo against random. ``options`` are the
-    game's rule options (e.g. Coin Table's ``{"supply": 30}``).
+    game's rule options (e.g. Coin Table's ``{"supply": 30}``). ``note`` hears what is being
+    played next when that may take a while (the skill games).
 
     With ``until_decided`` play stops after a batch once the first player's Wilson interval
     lies wholly on one side of 50 % (the layout is clearly unfair: more games will not make
@@ -373,7 +375,13 @@ def analyse_layout(
         if until_decided and len(measured) % batch == 0 and len(measured) < games and _decided(measured, players):
             stopped = True
             break
-    skill = measure_skill(layout_spec, skill_games, seed + games, max_turns, options) if skill_games else None
+    skill = None
+    if skill_games:
+        if note is not None:
+            note(
+                f"{layout_spec}: {skill_games} games of {SKILL_AGENTS[0]} against {SKILL_AGENTS[1]} for the skill figure"
+            )
+        skill = measure_skill(layout_spec, skill_games, seed + games, max_turns, options)
     spaces = [space.id for space in layout.spaces]
     return summarise_layout(layout_spec, layout.game, agent, seed, max_turns, players, spaces, measured, skill, stopped)
 
@@ -496,10 +504,12 @@ def analyse_game(
     seed: int = 1,
     max_turns: int = 2000,
     skill_games: int | None = None,
+    note: Callable[[str], None] | None = None,
 ) -> list[LayoutReport]:
     """Analyse one layout of ``game`` (``layout_spec``, default the game's standard one), or
     with ``maps`` that many generated maps from ``map_seed`` on, ranked fairest first.
-    ``skill_games`` defaults to 10 for one layout and 0 for a family."""
+    ``skill_games`` defaults to 10 for one layout and 0 for a family; ``note`` hears about
+    slow steps (see :func:`analyse_layout`)."""
     from coinprint.analysis import resolve_layout
     from coinprint.registry import GAMES
 
@@ -511,7 +521,7 @@ def analyse_game(
         if layout.game != game:
             raise UsageError(f"--layout {spec} is a {layout.game} layout, not {game}")
         skill = 10 if skill_games is None else skill_games
-        return [analyse_layout(spec, agent, games, seed, max_turns, skill_games=skill)]
+        return [analyse_layout(spec, agent, games, seed, max_turns, skill_games=skill, note=note)]
     specs = family_specs(game, maps, map_seed, layout_spec)
     skill = 0 if skill_games is None else skill_games
-    return rank_fairest(analyse_layout(s, agent, games, seed, max_turns, skill_games=skill) for s in specs)
+    return rank_fairest(analyse_layout(s, agent, games, seed, max_turns, skill_games=skill, note=note) for s in specs)

@@ -36,7 +36,8 @@ from coinprint.registry import GAMES
     default=None,
     type=int,
     metavar="N",
-    help="Games of montecarlo against random per layout, half in each seating (default 10; 0 with --maps).",
+    help="Games of montecarlo against random per layout, half in each seating (default 10; 0 with --maps). "
+    "Montecarlo is slow on big boards: the standard Coin Table board takes about half a minute a game.",
 )
 @click.option("--json", "json_path", default=None, metavar="FILE", help="Write every figure as JSON.")
 @click.option(
@@ -83,6 +84,7 @@ def analyse(
         seed=seed,
         max_turns=max_turns,
         skill_games=skill_games,
+        note=lambda text: click.echo(text, err=True),
     )
     click.echo(table(reports))
     if json_path is not None:
