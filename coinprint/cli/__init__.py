@@ -100,4 +100,11 @@ def _one_line(exc: click.ClickException) -> str:
 
 
 # Each game registers its commands on the groups above.
-from coinprint.cli import coinage, cointable, common, flick, mapgame  # noqa: E402,F401
+from coinprint.cli import (  # noqa: E402,F401
+    coinage,
+    cointable,
+    common,
+    flick,
+    mapgame,
+    replay,
+)
