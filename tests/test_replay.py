@@ -45,9 +45,7 @@ def frames_of(page: str) -> tuple[list[dict], list[ET.Element], list[ET.Element]
 
 
 def circles(elements: list[ET.Element]) -> list[tuple[float, float, str]]:
-    return [
-        (float(e.get("cx")), float(e.get("cy")), e.get("fill", "")) for e in elements if e.tag == f"{SVG}circle"
-    ]
+    return [(float(e.get("cx")), float(e.get("cy")), e.get("fill", "")) for e in elements if e.tag == f"{SVG}circle"]
 
 
 def same_points(seen: set, wanted: set) -> bool:
@@ -95,7 +93,11 @@ def test_a_map_game_starts_with_the_map_drawn_country_by_country(tmp_path):
 
     outlines = [e for e in board if e.tag == f"{SVG}path"]
     for step, frame in enumerate(frames[: len(countries)], start=1):
-        visible = {first_point(e.get("d")) for i, e in enumerate(board) if e.tag == f"{SVG}path" and i not in frame.get("h", [])}
+        visible = {
+            first_point(e.get("d"))
+            for i, e in enumerate(board)
+            if e.tag == f"{SVG}path" and i not in frame.get("h", [])
+        }
         assert same_points(visible, {corner(s) for s in countries[:step]}), f"after {step} countries"
         (newest,) = [pieces[k] for k in frame["pieces"]]
         assert same_points({first_point(newest.get("d"))}, {corner(countries[step - 1])})
