@@ -106,15 +106,16 @@ class _Pieces:
         self.numbers: dict[Item, int] = {}
 
     def number(self, item: Item) -> int:
-        if item not in self.numbers:
-            self.numbers[item] = len(self.items)
+        found = self.numbers.get(item)
+        if found is None:
+            found = self.numbers[item] = len(self.items)
             self.items.append(item)
-        return self.numbers[item]
+        return found
 
-    def split(self, items: Sequence[Item]) -> tuple[list[int], list[int]]:
+    def split(self, items: list[Item]) -> tuple[list[int], list[int]]:
         """A drawing of a position as (pieces over the board, board items it leaves out)."""
         size = len(self.board)
-        if list(items[:size]) == self.board:  # the usual case: the board, then the marks
+        if items[:size] == self.board:  # the usual case: the board, then the marks
             return [self.number(i) for i in items[size:]], []
         left = Counter(self.counts)
         extra = []
@@ -142,11 +143,17 @@ def compute_frames(record: Record, rules: Rules, replayed: Replay) -> Frames:
     if layout.spaces and all(s.order is not None for s in layout.spaces):
         _map_drawing(layout, pieces, frames, rows)
 
-    def add_frame(state: Any, row: int, sheet: Any = None) -> Any:
-        sheet = sheet or draw(layout, rules.marks(state), players)
-        extra, hidden = pieces.split(sheet.content.items)
+    drawn: list[Any] = [None, None]  # the last marks drawn and their sheet
+
+    def add_frame(state: Any, row: int) -> Any:
+        marks = rules.marks(state)
+        if marks != drawn[0]:  # many Flick events change nothing on the mat
+            drawn[:] = [marks, draw(layout, marks, players)]
+            extra, hidden = pieces.split(drawn[1].content.items)
+        else:
+            extra, hidden = list(frames[-1].pieces), list(frames[-1].hidden)
         frames.append(Frame(extra, row, rules.describe_title(state), hidden))
-        return sheet
+        return drawn[1]
 
     state = rules.initial_state()
     last = add_frame(state, -1)
