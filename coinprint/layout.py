@@ -195,7 +195,8 @@ class Layout:
         shapes = [s.polygon for s in self.spaces] + [f.shape for f in self.features]
         if not shapes:
             return (0.0, 0.0, 0.0, 0.0)
-        return tuple(shapely.total_bounds(shapes).tolist())  # type: ignore[return-value]
+        minx, miny, maxx, maxy = shapely.total_bounds(shapes).tolist()
+        return (minx, miny, maxx, maxy)
 
     # -- GeoJSON --------------------------------------------------------------------------------
     def to_geojson(self) -> dict[str, Any]:
@@ -329,6 +330,8 @@ def _polygon_rings(geometry: Any) -> tuple[Ring, ...] | None:
     if not isinstance(geometry, dict) or geometry.get("type") != "Polygon":
         return None
     coords = geometry.get("coordinates")
+    if not isinstance(coords, (list, tuple)):
+        return None
     try:
         rings = tuple(close_ring(ring) for ring in coords)
     except (TypeError, ValueError, IndexError):

@@ -474,10 +474,11 @@ def _arc_round(
         stats.reject("stretch")
         return None
     owners, edges = outline.owner_laps, outline.edge_laps
-    first, end = _trim_stretch(owners, edges, first, end)
-    if first is None:
+    trimmed, end = _trim_stretch(owners, edges, first, end)
+    if trimmed is None:
         stats.reject("short border")
         return None
+    first = trimmed
     runs = _owner_runs(owners[first:end], edges[first:end])
     neighbours = frozenset(owner for owner, length, _ in runs if length > MIN_BORDER_MM)
     if not 1 <= len(neighbours) <= max_neighbours:

@@ -529,7 +529,7 @@ def sheet_example(layout: Layout) -> dict[str, Any]:
     """The rule sheet's scoring example as plain data (see render.coinage.rule_sheet_pages)."""
     rules, state, turns = worked_example(layout)
     parts = rules.scores(state)
-    ended = "filled" if state.ended == "every space is filled" else state.ended.split()[0]
+    ended = "filled" if state.ended == "every space is filled" else (state.ended or "").split()[0]
     return {
         "layout": layout,
         "marks": rules.marks(state),

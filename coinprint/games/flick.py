@@ -193,8 +193,8 @@ class FlickRules(Rules[FlickState, Event]):
         if state.penalty:
             winner = flipped(self.face_of(state.loser))
             return Result(winner, score, state.reason)
-        winner = max(FACES, key=score.__getitem__) if score["heads"] != score["tails"] else None
-        return Result(winner, score, state.reason)
+        leader = max(FACES, key=score.__getitem__) if score["heads"] != score["tails"] else None
+        return Result(leader, score, state.reason)
 
     def parse_move(self, state: FlickState, text: Any) -> Event:
         """An event from its JSON object (see the module docstring)."""
