@@ -225,3 +225,15 @@ def test_a_long_game_page_stays_small(tmp_path):
     page = page_from_record(str(path))
     assert page.moves >= 200
     assert len(page.html.encode()) < 2_000_000
+
+
+def test_board_items_a_position_leaves_out_are_hidden_and_new_ones_added():
+    from coinprint.kit.replay import _Pieces
+    from coinprint.render.scene import Text
+
+    a, b, c, x = (Text((i, 0.0), name) for i, name in enumerate("abcx"))
+    pieces = _Pieces([a, b, c, b])
+    assert pieces.split([a, b, c, b, x]) == ([0], [])
+    assert pieces.split([a, c, x, b]) == ([0], [3])  # one of the two equal b's is gone: the last is hidden
+    extra, hidden = pieces.split([x, a])
+    assert [pieces.items[k] for k in extra] == [x] and sorted(hidden) == [1, 2, 3]
