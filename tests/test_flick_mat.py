@@ -17,7 +17,7 @@ from coinprint.units import coin
 from tests.conftest import MM_PER_PT, SVG_NS
 
 TOLERANCE = 0.05
-DIME, QUARTER = 17.91, 24.26  # DESIGN.md §3, the US Mint's figures
+DIME, QUARTER = 17.91, 24.26  # docs/formats.md, Facts: the US Mint's figures
 
 
 # -- reading the drawings back ------------------------------------------------------------------------

@@ -10,7 +10,7 @@ spaces share their borders exactly (``shapely.coverage_is_valid`` holds).
 
 Built-in maps (labels: row letter from the top, number from the left):
 
-- ``classic``: rows of 3-4-3 bricks, regions of 4, 3, 2 and 1 spaces (DESIGN.md §3).
+- ``classic``: rows of 3-4-3 bricks, regions of 4, 3, 2 and 1 spaces (docs/formats.md, Facts).
 - ``terraces``: rows of 4-3-3, regions 3, 3, 2, 2.
 - ``steps``: rows of 3-3-4, regions 5, 3, 2.
 - ``patchwork``: rows of 4-2-4, five regions of 2.

@@ -8,7 +8,7 @@ players Heads has side 1 and Tails the side opposite (or nearly opposite, for od
 With teams (more than two players) the players alternate Heads, Tails, Heads, … round the
 table, each at their own side.
 
-Layout features (DESIGN.md §2.2): ``goal`` (the polygon through the goal coins' centres),
+Layout features (docs/formats.md, Layouts): ``goal`` (the polygon through the goal coins' centres),
 ``goal-coin`` (``g1``…``gn``, circles as 128-gons whose corners lie on the true circle),
 ``line`` (property ``player``, also ``face``, ``seat``, ``side``) and ``zone`` (property
 ``player``, ``coins``, ``coin``, and ``spots``: where each score coin starts). A mat has no

@@ -1,7 +1,7 @@
 """The Map game's map: grown one hand-drawn arc at a time, and the check for hand-made maps.
 
 Country 1 is a circle. Every next country is bounded by **one** new arc whose two ends lie on
-the map's current outline, plus the stretch of outline between those ends (DESIGN.md §4).
+the map's current outline, plus the stretch of outline between those ends (docs/formats.md, How coinprint reads the seed rules).
 The generator keeps the outline as a ring of points, each outline edge tagged with the
 country it belongs to; a new country's polygon is the outline stretch (the very same points
 as its neighbours' polygons) plus the new arc, so every border is built once and shared

@@ -9,7 +9,7 @@ Every game implements :class:`Rules` over a mutable state object that has ``copy
 >>> rules.apply(state, move)                    # checked: raises IllegalMoveError saying why
 >>> rules.move_text(state, move)                # back to notation (round trip)
 
-Records are JSON (DESIGN.md §2.3); :func:`replay` checks one move by move.
+Records are JSON (docs/formats.md, Game records); :func:`replay` checks one move by move.
 """
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ class Rules(ABC, Generic[S, M]):
 # -- records ------------------------------------------------------------------------------------------
 @dataclass
 class Record:
-    """A game record (DESIGN.md §2.3). ``layout`` is a built-in name with parameters
+    """A game record (docs/formats.md, Game records). ``layout`` is a built-in name with parameters
     (``"cointable:size=5"``), a path to a GeoJSON layout, or an inline layout (a dict)."""
 
     game: str
