@@ -7,6 +7,7 @@ import click
 from coinprint.boards.coinage import MAP_NAMES
 from coinprint.cli import board, play, rules
 from coinprint.cli.common import output_options, paper_option, print_options
+from coinprint.cli.replay import echo_replay_pages, html_option
 
 _MAPS = list(MAP_NAMES)
 
@@ -128,7 +129,8 @@ def rules_coinage(lang, paper, output) -> None:
     metavar="FOLDER",
     help="Folder for the records.",
 )
-def play_coinage(map_name, regions, map_seed, games, seed, heads, tails, max_turns, output) -> None:
+@html_option
+def play_coinage(map_name, regions, map_seed, games, seed, heads, tails, max_turns, output, html) -> None:
     """Let two agents play Coin Age and write one validating record per game."""
     from coinprint.analysis import play_to_folder
     from coinprint.boards.coinage import build, layout_name
@@ -140,3 +142,4 @@ def play_coinage(map_name, regions, map_seed, games, seed, heads, tails, max_tur
     click.echo(f"layout {spec}")
     click.echo(summary.describe())
     click.echo(f"wrote {len(paths)} records to {output}")
+    echo_replay_pages(html, paths, output)
