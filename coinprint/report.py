@@ -153,6 +153,6 @@ def _html(reports: Sequence[LayoutReport], scenes: Sequence[Scene]) -> str:
     for scene in scenes:
         svg = scene_to_svg(scene).decode("utf-8")
         svg = svg[svg.index("<svg") :]
-        parts.append(f"<figure>{svg}<figcaption>{html.escape(scene.title)}</figcaption></figure>")
+        parts.append(f"<figure>{svg}</figure>")  # the chart draws its own title
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"

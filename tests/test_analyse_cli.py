@@ -1,8 +1,10 @@
 """``coinprint analyse`` and the fair-map options of ``board``: outputs, rankings, errors."""
 
 import json
+import re
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from coinprint.metrics import analyse_layout, family_specs, unfairness
@@ -30,7 +32,14 @@ def test_analyse_writes_the_table_the_json_and_every_report_format(cli, tmp_path
     assert cli(*args, "--report", str(tmp_path / "b.svg")).code == 0
     assert (tmp_path / "b.svg").read_bytes() == (tmp_path / "a.svg").read_bytes()
     page = (tmp_path / "a.html").read_text()
-    assert page.count("<svg") == 3 and "first) won" in page  # share chart, histogram, heat map
+    assert "first) won" in page
+    charts = re.findall(r"<svg.*?</svg>", page, flags=re.S)
+    titles = [ET.fromstring(svg).find("{http://www.w3.org/2000/svg}title") for svg in charts]
+    assert [t.text.split(":")[0] for t in titles] == [
+        "First player's share of decided games (95% interval)",
+        "Game length",
+        "Who holds each space at the end",
+    ]
     assert (tmp_path / "a.pdf").read_bytes().startswith(b"%PDF")
 
 

@@ -179,7 +179,7 @@ def heat_map(
 
     frame = Frame(layout)
     scale = min(1.0, width_mm / frame.width, max_height_mm / frame.height)
-    legend_h = 12.0
+    legend_h = 16.0
     height = frame.height * scale + legend_h + TITLE_MM + 6.0
     scene = Scene(width_mm, height, title=title)
     board: list[Item] = []
