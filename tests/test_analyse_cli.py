@@ -7,6 +7,8 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
+
 from coinprint.metrics import analyse_layout, family_specs, unfairness
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,3 +97,18 @@ def test_fair_map_is_the_fairest_candidate_and_says_so_on_the_card(cli, tmp_path
 def test_fair_coin_age_maps_must_be_random(cli, tmp_path):
     result = cli("board", "coinage", "--map", "classic", "--fair", "-o", str(tmp_path / "c.svg"))
     assert result.code == 2 and "--fair needs --map random" in result.err
+
+
+@pytest.mark.slow
+def test_fair_coin_age_card_is_the_fairest_random_card(cli, tmp_path):
+    args = ["board", "coinage", "--map", "random", "--seed", "4", "--fair", "--candidates", "2"]
+    result = cli(*args, "-o", str(tmp_path / "card.svg"))
+    assert result.code == 0, result.err
+    candidates = family_specs("coinage", 2, 4, "coinage:map=random,regions=4-3-2-1")
+    reports = [
+        analyse_layout(s, games=60, max_turns=400, until_decided=True, batch=10, branching=False) for s in candidates
+    ]
+    best = min(reports, key=unfairness)
+    assert f"seed {best.layout.rsplit('=', 1)[1]}" in result.out
+    share = best.first_share
+    assert f"first player won {share.value:.0%} of {share.total} decided" in (tmp_path / "card.svg").read_text()
