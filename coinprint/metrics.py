@@ -504,12 +504,13 @@ def analyse_game(
     seed: int = 1,
     max_turns: int = 2000,
     skill_games: int | None = None,
+    until_decided: bool = False,
     note: Callable[[str], None] | None = None,
 ) -> list[LayoutReport]:
     """Analyse one layout of ``game`` (``layout_spec``, default the game's standard one), or
     with ``maps`` that many generated maps from ``map_seed`` on, ranked fairest first.
-    ``skill_games`` defaults to 10 for one layout and 0 for a family; ``note`` hears about
-    slow steps (see :func:`analyse_layout`)."""
+    ``skill_games`` defaults to 10 for one layout and 0 for a family; ``until_decided`` and
+    ``note`` are :func:`analyse_layout`'s."""
     from coinprint.analysis import resolve_layout
     from coinprint.registry import GAMES
 
@@ -521,7 +522,14 @@ def analyse_game(
         if layout.game != game:
             raise UsageError(f"--layout {spec} is a {layout.game} layout, not {game}")
         skill = 10 if skill_games is None else skill_games
-        return [analyse_layout(spec, agent, games, seed, max_turns, skill_games=skill, note=note)]
+        return [
+            analyse_layout(
+                spec, agent, games, seed, max_turns, skill_games=skill, until_decided=until_decided, note=note
+            )
+        ]
     specs = family_specs(game, maps, map_seed, layout_spec)
     skill = 0 if skill_games is None else skill_games
-    return rank_fairest(analyse_layout(s, agent, games, seed, max_turns, skill_games=skill, note=note) for s in specs)
+    return rank_fairest(
+        analyse_layout(s, agent, games, seed, max_turns, skill_games=skill, until_decided=until_decided, note=note)
+        for s in specs
+    )

@@ -239,3 +239,13 @@ def test_metrics_of_any_self_played_game_are_within_their_bounds(spec, seed):
 @given(spec=st.sampled_from(LAYOUTS), seed=st.integers(0, 10_000_000))
 def test_metrics_bounds_hold_over_many_games(spec, seed):
     _check_invariants(spec, seed)
+
+
+def test_until_decided_stops_after_the_batch_that_settles_it(tmp_path):
+    path = tmp_path / "path.geojson"
+    path.write_text(map_layout(triangle=False).dumps())
+    # O wins every game: after 10 games the interval is [72%, 100%], wholly above 50 %.
+    report = analyse_layout(str(path), "random", games=100, seed=1, max_turns=50, until_decided=True, batch=10)
+    assert report.stopped_early and report.games == 10 and report.first_share.low > 0.5
+    even = analyse_layout("cointable:size=2", "random", games=30, seed=1, max_turns=300, until_decided=True, batch=10)
+    assert even.games == 30 or even.first_share.low > 0.5 or even.first_share.high < 0.5

@@ -39,6 +39,11 @@ from coinprint.registry import GAMES
     help="Games of montecarlo against random per layout, half in each seating (default 10; 0 with --maps). "
     "Montecarlo is slow on big boards: the standard Coin Table board takes about half a minute a game.",
 )
+@click.option(
+    "--until-decided",
+    is_flag=True,
+    help="Stop a layout's games (in batches of 20) once its first-player interval lies wholly off 50 %.",
+)
 @click.option("--json", "json_path", default=None, metavar="FILE", help="Write every figure as JSON.")
 @click.option(
     "--details",
@@ -61,6 +66,7 @@ def analyse(
     seed: int,
     max_turns: int,
     skill_games: int | None,
+    until_decided: bool,
     json_path: str | None,
     details: int,
     report_path: str | None,
@@ -84,11 +90,13 @@ def analyse(
         seed=seed,
         max_turns=max_turns,
         skill_games=skill_games,
+        until_decided=until_decided,
         note=lambda text: click.echo(text, err=True),
     )
     click.echo(table(reports))
     if json_path is not None:
         settings = {"game": game, "agent": agent, "games": games, "seed": seed, "max_turns": max_turns}
+        settings["until_decided"] = until_decided
         settings |= {"maps": maps, "map_seed": map_seed} if maps is not None else {"layout": layout or game}
         click.echo(f"wrote {write_atomic(json_path, to_json(reports, settings))}")
     if report_path is not None:
