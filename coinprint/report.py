@@ -57,9 +57,10 @@ def table(reports: Sequence[LayoutReport]) -> str:
     out: list[str] = []
     if len(reports) > 1:
         width = max(len(r.layout) for r in reports)
-        out.append(f"{'rank':>4}  {'layout':<{width}}  first-player share [95% interval]  decided")
+        out.append(f"{'rank':>4}  {'layout':<{width}}  first-player share [95% interval]  decided  games")
         for rank, report in enumerate(reports, start=1):
-            out.append(f"{rank:>4}  {report.layout:<{width}}  {_pct(report.first_share):<33}  {report.decided}")
+            share = _pct(report.first_share)
+            out.append(f"{rank:>4}  {report.layout:<{width}}  {share:<33}  {report.decided:>7}  {report.games:>5}")
         out.append("")
     for report in reports:
         out.extend(describe(report))
