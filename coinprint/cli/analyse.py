@@ -20,7 +20,7 @@ from coinprint.registry import GAMES
 @click.option(
     "--maps",
     default=None,
-    type=int,
+    type=click.IntRange(min=1),
     metavar="N",
     help="Analyse N generated maps (coinage, mapgame) from seeds --map-seed, +1, … and rank them fairest first.",
 )
@@ -34,7 +34,7 @@ from coinprint.registry import GAMES
 @click.option(
     "--skill-games",
     default=None,
-    type=int,
+    type=click.IntRange(min=0),
     metavar="N",
     help="Games of montecarlo against random per layout, half in each seating (default 10; 0 with --maps). "
     "Montecarlo is slow on big boards: the standard Coin Table board takes about half a minute a game.",
@@ -49,7 +49,7 @@ from coinprint.registry import GAMES
     "--details",
     default=3,
     show_default=True,
-    type=int,
+    type=click.IntRange(min=0),
     metavar="N",
     help="--report: a length histogram and a heat map for the first N layouts (the fairest, with --maps).",
 )

@@ -41,7 +41,9 @@ _MAPS = list(MAP_NAMES)
     help="Random maps: self-play --candidates maps from --seed on and print the one whose first player "
     "wins closest to 50 % (the figure is printed on the card).",
 )
-@click.option("--candidates", default=10, show_default=True, type=int, help="--fair: how many maps to try.")
+@click.option(
+    "--candidates", default=10, show_default=True, type=click.IntRange(min=1), help="--fair: how many maps to try."
+)
 @paper_option()
 @print_options
 @output_options()

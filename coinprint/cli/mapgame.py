@@ -39,7 +39,9 @@ from coinprint.cli.replay import echo_replay_pages, html_option
     help="Self-play --candidates maps from --seed on and print the one whose first player wins closest "
     "to 50 % (the figure is printed on the map).",
 )
-@click.option("--candidates", default=10, show_default=True, type=int, help="--fair: how many maps to try.")
+@click.option(
+    "--candidates", default=10, show_default=True, type=click.IntRange(min=1), help="--fair: how many maps to try."
+)
 @paper_option()
 @print_options
 @output_options()
