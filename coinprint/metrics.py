@@ -58,8 +58,8 @@ def game_metrics(rules: Any, record: Any, outcome: Any = None, *, branching: boo
     ``outcome`` (a self-play :class:`coinprint.games.core.Outcome`) says whether the game
     was cut at the turn limit; without it the record's ``timeout`` flag is read. Listing
     every legal move can cost more than playing (Coin Age's whole turns): ``branching=False``
-    skips it and reports 0. Raises
-    :class:`coinprint.games.core.IllegalMoveError` on a record that does not replay.
+    skips it and reports 0. A record that does not replay raises the engine's move error
+    (:class:`coinprint.games.core.IllegalMoveError` or ``InvalidMoveError``).
     """
     first = rules.players[0]
     state = rules.initial_state()
