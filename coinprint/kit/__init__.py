@@ -130,16 +130,25 @@ def board_pages(sheet: Sheet, settings: PrintSettings) -> list[Scene]:
     return paginate(sheet, settings.paper, settings.margin_mm, settings.overlap_mm)
 
 
-def make_kit(game: str, settings: PrintSettings, lang: str, output: str | None) -> tuple[Path, str]:
+def make_kit(
+    game: str, settings: PrintSettings, lang: str, output: str | None, *, layout: Layout | None = None
+) -> tuple[Path, str]:
     """Write ``game``'s kit (rule sheet, then board) as one PDF; returns the path and the
-    language used (English when the sheet is not written in ``lang``)."""
+    language used (English when the sheet is not written in ``lang``). With ``layout`` (a
+    valid layout of ``game``), that board is printed instead of the built-in one."""
     import importlib
 
     from coinprint.analysis import game_entry
 
     entry = game_entry(game)
     used = lang if lang in languages(game) else "en"
-    pages = importlib.import_module(f"coinprint.kit.{game}").kit_pages(settings, used)
+    module = importlib.import_module(f"coinprint.kit.{game}")
+    if layout is None:
+        pages = module.kit_pages(settings, used)
+    else:
+        from coinprint.kit.custom import board_sheet
+
+        pages = module.rule_sheet_pages(settings.paper, used) + board_pages(board_sheet(layout, settings), settings)
     path = write_pages(
         pages,
         output,
