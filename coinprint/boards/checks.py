@@ -64,11 +64,31 @@ def common_problems(layout: Layout) -> list[Problem]:
     return problems
 
 
+def duplicate_label_problems(layout: Layout) -> list[Problem]:
+    """Names (labels, case-insensitively) used by more than one space: moves name spaces."""
+    import shapely
+
+    names = [s.name.lower() for s in layout.spaces]
+    problems = []
+    for name in sorted({n for n in names if names.count(n) > 1}):
+        same = [s.polygon for s in layout.spaces if s.name.lower() == name]
+        problems.append(
+            Problem(
+                name,
+                f"the label is used by more than one space ({len(same)})",
+                geometry=shapely.GeometryCollection(same),
+            )
+        )
+    return problems
+
+
 def overlap_problems(spaces) -> list[Problem]:
     """Pairs of spaces whose interiors overlap by more than OVERLAP_TOLERANCE_MM2."""
     import shapely
 
     polygons = [s.polygon for s in spaces]
+    if len(polygons) < 2:
+        return []
     tree = shapely.STRtree(polygons)
     left, right = tree.query(polygons, predicate="overlaps")
     problems = []

@@ -33,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from coinprint.boards.checks import DEFAULT_TOLERANCE_MM, Problem, common_problems
+from coinprint.boards.checks import DEFAULT_TOLERANCE_MM, Problem, common_problems, duplicate_label_problems
 from coinprint.errors import UsageError
 from coinprint.layout import Feature, Layout, Space, close_ring, polygon_geometry
 from coinprint.units import PaperSize, card_size, coin
@@ -593,12 +593,7 @@ def check(layout: Layout, *, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> list
                 geometry=edges,
             )
         )
-    names = [s.name.lower() for s in layout.spaces]
-    for name in sorted({n for n in names if names.count(n) > 1}):
-        same = [s.polygon for s in layout.spaces if s.name.lower() == name]
-        problems.append(
-            Problem(name, f"the label is used by more than one space ({len(same)})", geometry=shapely.GeometryCollection(same))
-        )
+    problems += duplicate_label_problems(layout)
     members: dict[str, list[str]] = {}
     for space in layout.spaces:
         if not space.region:

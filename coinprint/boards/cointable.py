@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from string import ascii_lowercase
 
-from coinprint.boards.checks import DEFAULT_TOLERANCE_MM, Problem, common_problems
+from coinprint.boards.checks import DEFAULT_TOLERANCE_MM, Problem, common_problems, duplicate_label_problems
 from coinprint.errors import UsageError
 from coinprint.layout import Layout, Space, close_ring
 from coinprint.units import coin, format_mm, parse_length
@@ -181,6 +181,7 @@ def check(layout: Layout, *, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> list
     problems = common_problems(layout)
     if problems:
         return problems
+    problems = duplicate_label_problems(layout)
     radii: dict[str, float] = {}
     for space in layout.spaces:
         radius, why = regular_hexagon_radius(space.polygon, tolerance_mm)

@@ -28,6 +28,8 @@ GAMES_READ = ("cointable", "coinage", "mapgame")
 UNIT_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4}
 OUTLINE_NAMES = ("card", "outline")
 MAP_PLAYERS = ("O", "X")
+SNAP_MM = 0.005
+"""Corners of different shapes closer than this are one corner (editors' rounding noise)."""
 
 
 @dataclass
@@ -134,7 +136,8 @@ def _from_foreign_geojson(doc: Any, source: str, game: str, scale: float) -> Rea
 def _foreign_piece(raw: Any, index: int, scale: float) -> _Piece | str:
     if not isinstance(raw, dict) or raw.get("type") != "Feature":
         return "entries that are not GeoJSON Features"
-    props = raw.get("properties") if isinstance(raw.get("properties"), dict) else {}
+    given = raw.get("properties")
+    props: dict[str, Any] = given if isinstance(given, dict) else {}
     name = next(
         (str(props[k]) for k in ("label", "name", "id") if props.get(k) not in (None, "")),
         str(raw["id"]) if raw.get("id") is not None else f"#{index + 1}",
@@ -154,6 +157,8 @@ def _foreign_piece(raw: Any, index: int, scale: float) -> _Piece | str:
         )
     if kind != "Polygon":
         return f"{kind or 'unknown'} features (only Polygons are spaces)"
+    if not isinstance(coords, list):
+        return "polygons with unreadable coordinates"
     try:
         rings = tuple(tuple((float(p[0]) * scale, float(p[1]) * scale) for p in ring) for ring in coords)
     except (TypeError, ValueError, IndexError):
@@ -206,20 +211,51 @@ def _assemble(game: str, pieces: list[_Piece], source: str, meta: dict[str, Any]
     for piece in outlines:
         role = "card" if game == "coinage" else "outline"
         layout.features.append(Feature(role, role, polygon_geometry([close_ring(r) for r in piece.rings])))
+    _snap(pieces)
     spaces = [p for p in pieces if p.name.lower() not in OUTLINE_NAMES]
     if game == "mapgame":
         _number_countries(spaces)
+    seen: dict[str, int] = {}
     for piece in spaces:
+        # Ids stay unique; a name drawn twice is reported by the check as a duplicate label.
+        seen[piece.name] = seen.get(piece.name, 0) + 1
+        sid = piece.name if seen[piece.name] == 1 else f"{piece.name} ({seen[piece.name]})"
         if piece.problem:
             layout.read_problems.append(f"{piece.name}: {piece.problem}")
         rings = tuple(close_ring(ring) for ring in piece.rings)
         region = piece.group if game == "coinage" else None
-        layout.spaces.append(
-            Space(piece.name, rings, label=piece.name, region=region, order=piece.order, start=piece.start)
-        )
+        layout.spaces.append(Space(sid, rings, label=piece.name, region=region, order=piece.order, start=piece.start))
     if not layout.spaces:
         raise UnreadableInputError(f"{source} has only an outline and no space")
     return layout
+
+
+def _snap(pieces: list[_Piece], distance: float = SNAP_MM) -> None:
+    """Make corners that are meant to be one point exactly one point: editors write
+    relative coordinates whose rounding leaves a shared corner a few µm apart in the two
+    shapes that share it, and shared borders must match exactly."""
+    cells: dict[tuple[int, int], list[tuple[float, float]]] = {}
+    for piece in pieces:
+        rings = []
+        for ring in piece.rings:
+            snapped: list[tuple[float, float]] = []
+            for x, y in ring:
+                cx, cy = math.floor(x / distance), math.floor(y / distance)
+                near = (
+                    q
+                    for dx in (-1, 0, 1)
+                    for dy in (-1, 0, 1)
+                    for q in cells.get((cx + dx, cy + dy), ())
+                    if abs(q[0] - x) <= distance and abs(q[1] - y) <= distance
+                )
+                point = next(near, None)
+                if point is None:
+                    point = (x, y)
+                    cells.setdefault((cx, cy), []).append(point)
+                if not snapped or snapped[-1] != point:
+                    snapped.append(point)
+            rings.append(tuple(snapped))
+        piece.rings = tuple(rings)
 
 
 def _number_countries(pieces: list[_Piece]) -> None:

@@ -4,6 +4,7 @@ and numbered, the numbered list of problems below. Knows no rules: it is given s
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -16,10 +17,13 @@ from coinprint.render.style import palette
 if TYPE_CHECKING:
     from coinprint.layout import Layout
 
-RED = "#d0021b"
-AMBER = "#e08a00"
-MARK_FILL_OPACITY = 0.35
+DARK = {True: "#d0021b", False: "#c77700"}
+"""Outline and badge colour of an error (True) and of a warning (False)."""
+LIGHT = {True: "#f6b6bd", False: "#fbdca8"}
+"""Fill of a marked area: light, so the drawing shows through."""
 BADGE_MM = 2.6
+BADGE_OFFSET_MM = 4.5
+"""Badges sit this far above the marked place, clear of the space's label."""
 
 
 @dataclass(frozen=True)
@@ -37,41 +41,55 @@ def report_sheet(layout: Layout, marks: Sequence[Marked], title: str, verdict: s
     colours = palette("ink-saver")
     frame = Frame(layout, pad=6.0)
     scene = frame.scene(title=title)
+    shown = [(n, m) for n, m in enumerate(marks, start=1) if m.geometry is not None and not m.geometry.is_empty]
+    for _, mark in shown:  # light fills first, so outlines and labels stay readable on top
+        scene.add(*_fill_items(mark.geometry, frame, LIGHT[mark.error]))
     scene.add(*space_items(layout, frame, colours))
     for feature in layout.features:
-        scene.add(*_shape_items(feature.shape, frame, Style(stroke="#888888", stroke_mm=0.3, dash_mm=(2.0, 1.0))))
+        scene.add(*_line_items(feature.shape, frame, Style(stroke="#888888", stroke_mm=0.3, dash_mm=(2.0, 1.0))))
     scene.add(*region_border_items(layout, frame, colours))
     scene.add(*label_items(layout, frame, colours, 3.0))
-    lines = [verdict]
-    for number, mark in enumerate(marks, start=1):
-        colour = RED if mark.error else AMBER
-        lines.append(f"{number}. {mark.text}")
-        if mark.geometry is None or mark.geometry.is_empty:
-            continue
-        style = Style(fill=colour, stroke=colour, stroke_mm=0.8, opacity=MARK_FILL_OPACITY)
-        scene.add(*_shape_items(mark.geometry, frame, style, outline=Style(stroke=colour, stroke_mm=0.6)))
+    taken: list[tuple[float, float]] = []
+    for number, mark in shown:
+        colour = DARK[mark.error]
+        scene.add(*_line_items(mark.geometry, frame, Style(stroke=colour, stroke_mm=0.7)))
         x, y = frame.point(*_anchor(mark.geometry))
+        y += BADGE_OFFSET_MM
+        while any(math.dist((x, y), spot) < 2.2 * BADGE_MM for spot in taken):
+            x += 2.2 * BADGE_MM  # two problems at one place: the badges sit side by side
+        taken.append((x, y))
         scene.add(Circle((x, y), BADGE_MM, Style(fill=colour, stroke="#ffffff", stroke_mm=0.3)))
         scene.add(Text((x, y - BADGE_MM * 0.45), str(number), BADGE_MM * 1.2, "middle", "#ffffff", bold=True))
+    lines = [verdict] + [f"{number}. {mark.text}" for number, mark in enumerate(marks, start=1)]
     return Sheet(scene, title, lines, footprint=None)
 
 
-def _shape_items(geometry: Any, frame: Frame, style: Style, *, outline: Style | None = None) -> list[Item]:
-    """Polygons filled (and outlined), lines stroked thick, points as small rings."""
+def _parts(geometry: Any) -> list[Any]:
+    if geometry.geom_type in ("MultiPolygon", "MultiLineString", "MultiPoint", "GeometryCollection"):
+        return [piece for part in geometry.geoms for piece in _parts(part)]
+    return [geometry]
+
+
+def _fill_items(geometry: Any, frame: Frame, fill: str) -> list[Item]:
+    """The polygons of ``geometry`` filled with ``fill``."""
+    return [
+        Path(tuple(frame.ring(r.coords) for r in [p.exterior, *p.interiors]), Style(fill=fill, stroke=None))
+        for p in _parts(geometry)
+        if p.geom_type == "Polygon"
+    ]
+
+
+def _line_items(geometry: Any, frame: Frame, style: Style) -> list[Item]:
+    """Polygon outlines and lines stroked (lines thick), points as small rings."""
     items: list[Item] = []
-    kind = geometry.geom_type
-    if kind in ("MultiPolygon", "MultiLineString", "MultiPoint", "GeometryCollection"):
-        for part in geometry.geoms:
-            items += _shape_items(part, frame, style, outline=outline)
-    elif kind == "Polygon":
-        rings = tuple(frame.ring(r.coords) for r in [geometry.exterior, *geometry.interiors])
-        items.append(Path(rings, Style(fill=style.fill, stroke=None, opacity=style.opacity)))
-        items.append(Path(rings, outline or Style(stroke=style.stroke, stroke_mm=style.stroke_mm)))
-    elif kind in ("LineString", "LinearRing"):
-        line = Style(stroke=style.stroke, stroke_mm=max(style.stroke_mm, 1.2))
-        items.append(Path((frame.ring(geometry.coords),), line, closed=False))
-    elif kind == "Point":
-        items.append(Circle(frame.point(geometry.x, geometry.y), 1.5, Style(stroke=style.stroke, stroke_mm=0.8)))
+    for part in _parts(geometry):
+        if part.geom_type == "Polygon":
+            items.append(Path(tuple(frame.ring(r.coords) for r in [part.exterior, *part.interiors]), style))
+        elif part.geom_type in ("LineString", "LinearRing"):
+            thick = Style(stroke=style.stroke, stroke_mm=max(style.stroke_mm, 1.2), dash_mm=style.dash_mm)
+            items.append(Path((frame.ring(part.coords),), thick, closed=False))
+        elif part.geom_type == "Point":
+            items.append(Circle(frame.point(part.x, part.y), 1.5, Style(stroke=style.stroke, stroke_mm=0.8)))
     return items
 
 
