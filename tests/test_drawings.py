@@ -145,6 +145,13 @@ def test_names_groups_and_ignored_things_follow_the_conventions():
         assert expected in notes
 
 
+def test_a_clone_is_ignored_not_read_twice():
+    svg = inkscape_svg('<rect id="r" width="30" height="30"/><use href="#r" x="50" />')
+    read_back = read(svg, "cointable")
+    assert [s.name for s in read_back.layout.spaces] == ["r"]
+    assert "ignored 1 images and clones" in read_back.notes
+
+
 def test_a_shape_of_two_pieces_is_reported_and_a_hole_is_kept():
     holed = '<path id="ring" d="M 0,0 h 50 v 50 h -50 z M 10,10 h 10 v 10 h -10 z" />'
     apart = '<path id="apart" d="M 100,0 h 10 v 10 h -10 z M 150,0 h 10 v 10 h -10 z" />'
@@ -305,6 +312,15 @@ def test_a_coinprint_layout_of_another_game_is_refused():
         (inkscape_svg("", width="10furlongs"), 2, "unit coinprint does not know"),
         (inkscape_svg("", viewbox="0 0 banana"), 2, "viewBox"),
         ("<svg", 2, "not an SVG drawing"),
+        (inkscape_svg("<g>" * 5000 + '<rect id="r" width="30" height="30"/>' + "</g>" * 5000), 2, "nested too deeply"),
+        (inkscape_svg('<rect id="r" width="1" height="1"/>', width="1e300mm", viewbox="0 0 1 1"), 2, "at most"),
+        (
+            '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aaaaaaaaaa">'
+            + "".join(f'<!ENTITY {n} "{("&" + p + ";") * 10}">' for p, n in zip("abcdefgh", "bcdefghi"))
+            + ']><svg xmlns="http://www.w3.org/2000/svg"><text>&i;</text></svg>',
+            2,
+            "XML is broken",
+        ),
         ("<html></html>", 2, "not SVG"),
         (
             inkscape_svg('<path id="bow" d="M 0,0 L 40,40 L 40,0 L 0,40 Z" />'),

@@ -37,6 +37,8 @@ CURVE_STEP_MM = 0.25
 CURVE_MIN_POINTS = 32
 """… and at least this many per curve segment (a quarter circle's area is then right to 0.02 %)."""
 CURVE_MAX_POINTS = 4096
+MAX_COORDINATE_MM = 1e6
+"""Points farther out than this (a kilometre) are not a board: the units or transforms are wrong."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,16 @@ def read_svg(data: bytes, *, source: str = "drawing") -> Drawing:
     if _tag(root) != "svg":
         raise UnreadableInputError(f"{source} is XML but not SVG: its root element is <{_tag(root)}>, not <svg>")
     _check_size_attributes(root, source)
+    try:
+        return _read(root, source)
+    except RecursionError:
+        raise UnreadableInputError(f"{source}: the SVG is nested too deeply to read") from None
+    except (ValueError, TypeError, ArithmeticError, IndexError, AttributeError, KeyError) as exc:
+        # svgelements meets malformed numbers, transforms and paths with many kinds of error.
+        raise UnreadableInputError(f"{source}: the SVG cannot be read ({type(exc).__name__}: {exc})") from None
+
+
+def _read(root: ElementTree.Element, source: str) -> Drawing:
     drawing = Drawing()
     entries: dict[str, _Entry] = {}
     numbers = 0
@@ -186,12 +198,15 @@ def _shapes(root: ElementTree.Element, entries: dict[str, _Entry], drawing: Draw
         drawing.size_mm = (float(svg.width) * scale, height_mm)
     budget = [MAX_FLATTENED_POINTS]
     order = 0
+    seen: set[str] = set()
     for element in svg.elements():
         if not isinstance(element, svgelements.Shape) or isinstance(element, svgelements.Text):
             continue
-        entry = entries.get(str(element.values.get(KEY, "")))
-        if entry is None or element.values.get(KEY) is None:
+        key = str(element.values.get(KEY, ""))
+        entry = entries.get(key)
+        if entry is None or key in seen:  # a clone (<use>) of a shape carries its key again
             continue
+        seen.add(key)
         rings, open_parts = _rings(svgelements.Path(element), height_mm, scale, budget, source)
         if not rings:
             drawing.ignore("open paths and lines")
@@ -247,7 +262,12 @@ def _rings(
 
 
 def _mm(point, height_mm: float, scale: float) -> tuple[float, float]:
-    return (float(point[0]) * scale, height_mm - float(point[1]) * scale)
+    x, y = float(point[0]) * scale, height_mm - float(point[1]) * scale
+    if not (abs(x) < MAX_COORDINATE_MM and abs(y) < MAX_COORDINATE_MM):
+        raise ValueError(
+            f"a point lies {max(abs(x), abs(y)):.3g} mm away; a board is at most {MAX_COORDINATE_MM:g} mm across"
+        )
+    return (x, y)
 
 
 def _mm_per_px(root: ElementTree.Element, width_px: float) -> float:
