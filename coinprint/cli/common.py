@@ -6,8 +6,9 @@ from collections.abc import Callable
 
 import click
 
-from coinprint import GAMES
 from coinprint.cli import cli, validate
+from coinprint.io import GAMES_READ
+from coinprint.registry import GAMES
 
 FORMATS = ("pdf", "svg", "geojson")
 
@@ -84,7 +85,7 @@ def drawing_options(*, with_game: bool) -> Callable:
         if with_game:
             func = click.option(
                 "--game",
-                type=click.Choice(["cointable", "coinage", "mapgame"]),
+                type=click.Choice(GAMES_READ),
                 default=None,
                 help="The game an SVG drawing or a foreign GeoJSON file is for.",
             )(func)
@@ -137,7 +138,7 @@ def checked_layout(path: str, game: str | None, units: str, tolerance: str):
 
 
 @cli.command("kit")
-@click.argument("game", type=click.Choice([*GAMES, "all"]), metavar="GAME|all")
+@click.argument("game", type=click.Choice([*GAMES.names(), "all"]), metavar="GAME|all")
 @paper_option()
 @click.option(
     "--style",
@@ -181,16 +182,14 @@ def kit(
         raise click.BadParameter("kit all writes one PDF per game; give a folder", param_hint="-o")
     layout = None
     if layout_file:
-        if game in ("all", "flick"):
-            raise click.BadParameter(
-                "--layout prints one game's board: cointable, coinage or mapgame", param_hint="GAME"
-            )
+        if game not in GAMES_READ:
+            raise click.BadParameter(f"--layout prints one game's board: {', '.join(GAMES_READ)}", param_hint="GAME")
         layout, _, verdict, valid = checked_layout(layout_file, game, units, tolerance)
         if not valid:
             click.echo(f"{layout_file}: {verdict}")
             return 1
     folder = output if output is None or output.lower().endswith(".pdf") else output.rstrip("/\\") + "/"
-    for name in GAMES if game == "all" else (game,):
+    for name in GAMES.names() if game == "all" else (game,):
         path, used = make_kit(name, settings, lang, folder, layout=layout)
         note = f" (no {lang} rule sheet; English)" if used != lang else ""
         click.echo(f"wrote {path}{note}")
