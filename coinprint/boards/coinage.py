@@ -603,8 +603,16 @@ def check(layout: Layout, *, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> list
             members.setdefault(space.region, []).append(space.id)
     graph = layout.graph
     if count and not networkx.is_connected(graph):
-        parts = sorted(len(c) for c in networkx.connected_components(graph))
-        problems.append(Problem(None, f"the map falls into {len(parts)} separate parts of {parts} spaces"))
+        components = sorted(networkx.connected_components(graph), key=len)
+        parts = [len(c) for c in components]
+        apart = [layout.space(sid).polygon for c in components[:-1] for sid in sorted(c)]
+        problems.append(
+            Problem(
+                None,
+                f"the map falls into {len(parts)} separate parts of {parts} spaces",
+                geometry=shapely.GeometryCollection(apart),
+            )
+        )
     for region, ids in sorted(members.items()):
         if not networkx.is_connected(graph.subgraph(ids)):
             shapes = shapely.GeometryCollection([layout.space(i).polygon for i in ids])
