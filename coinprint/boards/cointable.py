@@ -225,10 +225,17 @@ def _collinear(a, b, c) -> bool:
 def _lattice_problems(layout: Layout, radius: float, tolerance_mm: float) -> list[Problem]:
     """Cells on one hex lattice forming a hexagon of side n, neighbours sharing borders."""
     first = layout.spaces[0].polygon
-    corner = first.exterior.coords[0]
     centre = first.centroid
-    # Lattice basis: neighbouring centres are √3·R apart, at the corner angle ± 30°.
-    angle = math.atan2(corner[1] - centre.y, corner[0] - centre.x) + math.pi / 6
+    # Lattice basis: neighbouring centres are √3·R apart, at the corner angle ± 30°. The
+    # corner angle is averaged over every corner of every cell (angles taken six-fold), so a
+    # drawing rounded to 0.1 mm still gives a grid true across the whole board.
+    sin_sum = cos_sum = 0.0
+    for space in layout.spaces:
+        c = space.polygon.centroid
+        for x, y in space.polygon.exterior.coords[:-1]:
+            phi = 6 * math.atan2(y - c.y, x - c.x)
+            sin_sum, cos_sum = sin_sum + math.sin(phi), cos_sum + math.cos(phi)
+    angle = math.atan2(sin_sum, cos_sum) / 6 + math.pi / 6
     step = radius * math.sqrt(3)
     e1 = (step * math.cos(angle), step * math.sin(angle))
     e2 = (step * math.cos(angle + math.pi / 3), step * math.sin(angle + math.pi / 3))
