@@ -536,3 +536,63 @@ def test_gdal_writes_geojson_coinprint_reads(cli, tmp_path):
     subprocess.run([ogr2ogr, "-f", "GeoJSON", str(written), str(source)], check=True, capture_output=True, timeout=60)
     result = cli("validate", "layout", str(written), "--game", "cointable")
     assert result.code == 0, result.out + result.err
+
+
+# -- properties: any shape, any transform, any unit ------------------------------------------------------------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+UNIT_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72, "pc": 25.4 / 6, "px": 25.4 / 96}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    kind=st.sampled_from(["rect", "circle", "ellipse", "arc-path", "cubic-path"]),
+    size=st.floats(3.0, 60.0),
+    aspect=st.floats(0.3, 1.0),
+    unit=st.sampled_from(sorted(UNIT_MM)),
+    angle=st.floats(-180.0, 180.0),
+    scale=st.floats(0.5, 3.0),
+    dx=st.floats(-50.0, 50.0),
+    dy=st.floats(-50.0, 50.0),
+)
+def test_any_shape_under_any_transform_keeps_its_true_area(kind, size, aspect, unit, angle, scale, dx, dy):
+    """Area scales with the square of the transform's scale and the unit; rotation and
+    translation change nothing; curves are flattened to within 0.1 %."""
+    width, height = size, size * aspect
+    shapes = {
+        "rect": (f'<rect id="s" x="0" y="0" width="{width}" height="{height}" />', width * height),
+        "circle": (f'<circle id="s" cx="0" cy="0" r="{width / 2}" />', math.pi * (width / 2) ** 2),
+        "ellipse": (
+            f'<ellipse id="s" cx="0" cy="0" rx="{width / 2}" ry="{height / 2}" />',
+            math.pi * width * height / 4,
+        ),
+        # Two relative elliptical arcs: an ellipse.
+        "arc-path": (
+            f'<path id="s" d="m {-width / 2},0 a {width / 2},{height / 2} 0 0 1 {width},0 a {width / 2},{height / 2} 0 0 1 {-width},0 z" />',
+            math.pi * width * height / 4,
+        ),
+        # A rectangle whose top edge is a cubic with both controls h above it: y(t) = 3t(1-t)h
+        # over x = w·t adds w·h/2.
+        "cubic-path": (
+            f'<path id="s" d="m 0,0 c {width / 3},{-height} {2 * width / 3},{-height} {width},0 v {height} h {-width} z" />',
+            width * height * 1.5,
+        ),
+    }
+    element, area_user = shapes[kind]
+    page = 1000.0
+    svg = inkscape_svg(
+        layer(
+            "L",
+            group("g", element),
+            transform=f"translate({page / 2 + dx},{page / 2 + dy}) rotate({angle}) scale({scale})",
+        ),
+        width=f"{page}{unit}",
+        height=f"{page}{unit}",
+        viewbox=f"0 0 {page} {page}",
+    )
+    polygon = read(svg, "cointable").layout.space("s").polygon
+    expected = area_user * (scale * UNIT_MM[unit]) ** 2
+    assert polygon.is_valid
+    # Coordinates are kept to 0.1 µm: allow that rounding along the perimeter besides the 0.1 %.
+    assert polygon.area == pytest.approx(expected, rel=1e-3, abs=polygon.length * 1e-4)

@@ -36,6 +36,9 @@ CURVE_STEP_MM = 0.25
 """Flattened curves get a point at least every quarter millimetre …"""
 CURVE_MIN_POINTS = 32
 """… and at least this many per curve segment (a quarter circle's area is then right to 0.02 %)."""
+CURVE_POINTS_PER_RADIAN = 24
+"""… and at least this many per radian the curve turns (a full circle gets 151 points: its
+area comes out right to 0.03 %)."""
 CURVE_MAX_POINTS = 4096
 MAX_COORDINATE_MM = 1e6
 """Points farther out than this (a kilometre) are not a board: the units or transforms are wrong."""
@@ -287,9 +290,13 @@ def _flatten(segment, height_mm: float, scale: float) -> list[tuple[float, float
     """
     import numpy
 
-    coarse = numpy.asarray(segment.npoint(numpy.linspace(0.0, 1.0, 17)), dtype=float)
-    length_mm = float(numpy.hypot(*numpy.diff(coarse, axis=0).T).sum()) * scale
-    count = min(CURVE_MAX_POINTS, max(CURVE_MIN_POINTS, math.ceil(length_mm / CURVE_STEP_MM)))
+    coarse = numpy.asarray(segment.npoint(numpy.linspace(0.0, 1.0, 33)), dtype=float)
+    steps = numpy.diff(coarse, axis=0)
+    length_mm = float(numpy.hypot(*steps.T).sum()) * scale
+    headings = numpy.unwrap(numpy.arctan2(steps[:, 1], steps[:, 0]))
+    turning = float(numpy.abs(numpy.diff(headings)).sum())
+    count = max(CURVE_MIN_POINTS, math.ceil(length_mm / CURVE_STEP_MM), math.ceil(turning * CURVE_POINTS_PER_RADIAN))
+    count = min(CURVE_MAX_POINTS, count)
     t = numpy.linspace(0.0, 1.0, count + 1)[1:]
     return [_mm(p, height_mm, scale) for p in segment.npoint(t)]
 
