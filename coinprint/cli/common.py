@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import click
 
 from coinprint.cli import cli, validate
 from coinprint.io import GAMES_READ
 from coinprint.registry import GAMES
+
+if TYPE_CHECKING:
+    from coinprint.boards.checks import Problem
+    from coinprint.kit import PrintSettings
+    from coinprint.layout import Layout
 
 FORMATS = ("pdf", "svg", "geojson")
 
@@ -113,7 +119,7 @@ def tolerance_mm(text: str) -> float:
     return 0.0 if text.strip() in ("0", "0mm") else parse_length(text, default_unit="mm")
 
 
-def checked_layout(path: str, game: str | None, units: str, tolerance: str):
+def checked_layout(path: str, game: str | None, units: str, tolerance: str) -> tuple[Layout, list[Problem], str, bool]:
     """Read and check the layout file at ``path``, echoing notes and problems as one line
     each; returns (layout, problems, the verdict line, whether it is valid)."""
     from coinprint.analysis import check_layout
@@ -219,7 +225,14 @@ def validate_layout(path: str, game: str | None, units: str, tolerance: str, rep
 
 
 def print_layout_file(
-    game: str, path: str, units: str, tolerance: str, settings, output: str | None, fmt: str | None, copies=None
+    game: str,
+    path: str,
+    units: str,
+    tolerance: str,
+    settings: PrintSettings,
+    output: str | None,
+    fmt: str | None,
+    copies: int | None = None,
 ) -> int:
     """``board GAME --layout FILE``: check the file, then print it like a built-in board
     (exit 1 with the check's report when it is invalid)."""

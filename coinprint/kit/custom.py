@@ -9,6 +9,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from coinprint.boards.checks import Problem
     from coinprint.kit import PrintSettings
     from coinprint.layout import Layout
     from coinprint.render.pages import Sheet
@@ -105,7 +108,7 @@ def _coinage(layout: Layout) -> Layout:
     return coloured
 
 
-def write_report(layout: Layout, problems: list, path: str, verdict: str, paper: str = "a4"):
+def write_report(layout: Layout, problems: list[Problem], path: str, verdict: str, paper: str = "a4") -> Path:
     """Draw the verdict on ``layout`` (every error and warning marked and numbered) to
     ``path``, an .svg (one true-size sheet) or a .pdf (tiled at true size on ``paper``)."""
     from coinprint.errors import UsageError
@@ -131,7 +134,7 @@ def write_report(layout: Layout, problems: list, path: str, verdict: str, paper:
     return write_atomic(path, pages_to_pdf(pages, title=sheet.title, keywords={"game": layout.game}))
 
 
-def _where(layout: Layout, problem) -> Any:
+def _where(layout: Layout, problem: Problem) -> Any:
     """The problem's own geometry, else the shape of the space or feature it names."""
     if problem.geometry is not None:
         return problem.geometry
