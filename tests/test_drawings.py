@@ -596,3 +596,13 @@ def test_any_shape_under_any_transform_keeps_its_true_area(kind, size, aspect, u
     assert polygon.is_valid
     # Coordinates are kept to 0.1 µm: allow that rounding along the perimeter besides the 0.1 %.
     assert polygon.area == pytest.approx(expected, rel=1e-3, abs=polygon.length * 1e-4)
+
+
+def test_tolerance_and_kit_options_are_checked(cli, tmp_path):
+    bad = cli("validate", "layout", str(EXAMPLE), "--game", "coinage", "--tolerance", "lots")
+    assert bad.code == 2 and "'lots' is not a length" in bad.err
+    assert cli("validate", "layout", str(EXAMPLE), "--game", "coinage", "--tolerance", "0").code == 0
+    flick = cli("kit", "flick", "--layout", str(EXAMPLE), "-o", str(tmp_path / "k.pdf"))
+    assert flick.code == 2 and "--layout prints one game's board" in flick.err
+    wrong = cli("board", "cointable", "--layout", str(EXAMPLE), "-o", str(tmp_path / "b.pdf"))
+    assert wrong.code == 1 and not (tmp_path / "b.pdf").exists()  # a Coin Age card is no hex board
