@@ -59,14 +59,24 @@ def _number(value: float) -> str:
     return "0" if text in ("-0", "0") else text
 
 
-def hex_grid_svg(layout, *, round_to: float = 0.1, page_mm: float = 300.0, grow: dict[str, float] | None = None) -> str:
+def hex_grid_svg(
+    layout,
+    *,
+    round_to: float = 0.1,
+    page_mm: float = 300.0,
+    grow: dict[str, float] | None = None,
+    midpoints: bool = False,
+) -> str:
     """A Coin Table layout drawn as an Inkscape file: every hex a relative path in a
-    translated layer, coordinates rounded to ``round_to`` mm; ``grow`` scales named cells."""
+    translated layer, coordinates rounded to ``round_to`` mm; ``grow`` scales named cells;
+    ``midpoints`` adds a node in the middle of every side."""
     shift = 20.0
     minx, miny, _, _ = layout.bounds
     paths = []
     for space in layout.spaces:
         ring = list(space.rings[0][:-1])
+        if midpoints:  # a node in the middle of every side, as a drawing often has
+            ring = [p for a, b in zip(ring, ring[1:] + ring[:1]) for p in (a, ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))]
         factor = (grow or {}).get(space.name, 1.0)
         cx = sum(p[0] for p in ring) / len(ring)
         cy = sum(p[1] for p in ring) / len(ring)

@@ -250,6 +250,13 @@ def test_a_hex_grid_rounded_to_a_tenth_of_a_millimetre_passes(cli, tmp_path, sid
     assert strict.code == 1 and "is not a regular hexagon (sides from" in strict.out
 
 
+def test_nodes_along_the_sides_of_rounded_hexes_are_not_corners(cli, tmp_path):
+    drawing = tmp_path / "hexes.svg"
+    drawing.write_text(hex_grid_svg(cointable.build(4, "25mm"), midpoints=True))
+    result = cli("validate", "layout", str(drawing), "--game", "cointable")
+    assert result.code == 0, result.out
+
+
 def test_a_real_mistake_in_a_rounded_hex_grid_still_fails(cli, tmp_path):
     board = cointable.build(3, "30mm")
     drawing = tmp_path / "hexes.svg"

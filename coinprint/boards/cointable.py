@@ -195,12 +195,20 @@ def check(layout: Layout, *, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> list
     return _lattice_problems(layout, reference, tolerance_mm)
 
 
+def _corners_of(polygon, tolerance_mm: float = 0.0) -> list[tuple[float, float]]:
+    """The exterior's corners: points where the outline turns. Points along a side (within
+    ``tolerance_mm`` of the line through their neighbours) are left out."""
+    coords = list(polygon.exterior.coords)[:-1]
+    return [
+        coords[i]
+        for i in range(len(coords))
+        if not _collinear(coords[i - 1], coords[i], coords[(i + 1) % len(coords)], tolerance_mm)
+    ]
+
+
 def regular_hexagon_radius(polygon, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> tuple[float | None, str]:
     """The circumradius if ``polygon`` is a regular hexagon (to ``tolerance_mm``), else (None, why)."""
-    coords = list(polygon.exterior.coords)[:-1]
-    corners = [
-        coords[i] for i in range(len(coords)) if not _collinear(coords[i - 1], coords[i], coords[(i + 1) % len(coords)])
-    ]
+    corners = _corners_of(polygon, tolerance_mm)
     if len(corners) != 6:
         return None, f"it has {len(corners)} corners"
     if polygon.interiors:
@@ -217,9 +225,11 @@ def regular_hexagon_radius(polygon, tolerance_mm: float = DEFAULT_TOLERANCE_MM) 
     return mean, ""
 
 
-def _collinear(a, b, c) -> bool:
+def _collinear(a, b, c, tolerance_mm: float = 0.0) -> bool:
+    """Whether ``b`` lies on the line from ``a`` to ``c`` (to rounding, or within ``tolerance_mm``)."""
     cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
-    return abs(cross) < 1e-6 * max(1.0, math.dist(a, c) ** 2)
+    span = math.dist(a, c)
+    return abs(cross) < 1e-6 * max(1.0, span**2) or (span > 0 and abs(cross) / span <= tolerance_mm / 2)
 
 
 def _lattice_problems(layout: Layout, radius: float, tolerance_mm: float) -> list[Problem]:
@@ -232,7 +242,7 @@ def _lattice_problems(layout: Layout, radius: float, tolerance_mm: float) -> lis
     sin_sum = cos_sum = 0.0
     for space in layout.spaces:
         c = space.polygon.centroid
-        for x, y in space.polygon.exterior.coords[:-1]:
+        for x, y in _corners_of(space.polygon, tolerance_mm):
             phi = 6 * math.atan2(y - c.y, x - c.x)
             sin_sum, cos_sum = sin_sum + math.sin(phi), cos_sum + math.cos(phi)
     angle = math.atan2(sin_sum, cos_sum) / 6 + math.pi / 6
