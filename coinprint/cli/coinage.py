@@ -7,6 +7,7 @@ import click
 from coinprint.boards.coinage import MAP_NAMES
 from coinprint.cli import board, play, rules
 from coinprint.cli.common import layout_file_options, output_options, paper_option, print_options
+from coinprint.cli.replay import echo_replay_pages, html_option
 
 _MAPS = list(MAP_NAMES)
 
@@ -123,7 +124,8 @@ def rules_coinage(lang, paper, output) -> None:
     metavar="FOLDER",
     help="Folder for the records.",
 )
-def play_coinage(map_name, regions, map_seed, layout_file, games, seed, heads, tails, max_turns, output) -> None:
+@html_option
+def play_coinage(map_name, regions, map_seed, layout_file, games, seed, heads, tails, max_turns, output, html) -> None:
     """Let two agents play Coin Age and write one validating record per game."""
     from coinprint.analysis import play_to_folder
     from coinprint.boards.coinage import build, layout_name
@@ -137,3 +139,4 @@ def play_coinage(map_name, regions, map_seed, layout_file, games, seed, heads, t
     click.echo(f"layout {spec}")
     click.echo(summary.describe())
     click.echo(f"wrote {len(paths)} records to {output}")
+    echo_replay_pages(html, paths, output)
