@@ -293,24 +293,32 @@ def play_measured(
     *,
     branching: bool = True,
     options: dict[str, Any] | None = None,
+    game: str | None = None,
 ) -> Iterator[tuple[Any, Any, GameMetrics]]:
-    """Self-play ``games`` games (game i with seed ``seed + i``) and measure each; yields
-    (record, outcome, metrics) in game order."""
-    from coinprint.analysis import resolve_layout, rules_for, self_play
+    """Self-play ``games`` games (game i with seed ``seed + i``) on the layout ``layout_spec``
+    (a drawing is read for ``game``) and measure each; yields (record, outcome, metrics) in
+    game order."""
+    from coinprint.analysis import playable_layout, rules_for, self_play
 
-    rules = rules_for(resolve_layout(layout_spec), options)
-    for record, outcome in self_play(layout_spec, agents, games, seed, max_turns, options):
+    rules = rules_for(playable_layout(layout_spec, game), options)
+    for record, outcome in self_play(layout_spec, agents, games, seed, max_turns, options, game=game):
         yield record, outcome, game_metrics(rules, record, outcome, branching=branching)
 
 
 def measure_skill(
-    layout_spec: str, games: int, seed: int, max_turns: int, options: dict[str, Any] | None = None
+    layout_spec: str,
+    games: int,
+    seed: int,
+    max_turns: int,
+    options: dict[str, Any] | None = None,
+    *,
+    game: str | None = None,
 ) -> Skill:
     """Montecarlo against random: the first half of the games with montecarlo moving first,
     the rest with random moving first (seeds continue, so every game has its own)."""
-    from coinprint.analysis import resolve_layout, rules_for
+    from coinprint.analysis import playable_layout, rules_for
 
-    players = rules_for(resolve_layout(layout_spec)).players
+    players = rules_for(playable_layout(layout_spec, game), options).players
     strong, weak = SKILL_AGENTS
     first_half = (games + 1) // 2
     strong_wins = weak_wins = ties = timeouts = 0
@@ -319,7 +327,10 @@ def measure_skill(
             continue
         agents = {players[seating]: strong, players[1 - seating]: weak}
         strong_side = players[seating]
-        for _, _, m in play_measured(layout_spec, agents, count, start, max_turns, branching=False, options=options):
+        measured = play_measured(
+            layout_spec, agents, count, start, max_turns, branching=False, options=options, game=game
+        )
+        for _, _, m in measured:
             if m.timeout:
                 timeouts += 1
             elif m.winner is None:
@@ -345,18 +356,20 @@ def analyse_layout(
     branching: bool = True,
     options: dict[str, Any] | None = None,
     note: Callable[[str], None] | None = None,
+    game: str | None = None,
 ) -> LayoutReport:
     """Self-play ``games`` games of ``agent`` against itself on ``layout_spec`` and measure
     them; ``skill_games`` more games pit montecarlo against random. ``options`` are the
     game's rule options (e.g. Coin Table's ``{"supply": 30}``). ``note`` hears what is being
-    played next when that may take a while (the skill games).
+    played next when that may take a while (the skill games). A layout file is read for
+    ``game`` (needed for drawings) and must be a valid layout of it.
 
     With ``until_decided`` play stops after a batch once the first player's Wilson interval
     lies wholly on one side of 50 % (the layout is clearly unfair: more games will not make
     it fair). ``branching=False`` skips counting legal moves (see :func:`game_metrics`).
     Same arguments, same report.
     """
-    from coinprint.analysis import resolve_layout, rules_for
+    from coinprint.analysis import playable_layout, rules_for
 
     if games < 1:
         raise UsageError(f"--games must be at least 1, not {games}")
@@ -364,13 +377,14 @@ def analyse_layout(
         raise UsageError(f"--max-turns must be at least 1, not {max_turns}")
     if skill_games < 0:
         raise UsageError(f"--skill-games must be 0 or more, not {skill_games}")
-    layout = resolve_layout(layout_spec)
+    layout = playable_layout(layout_spec, game)
     rules = rules_for(layout, options)
     players: tuple[str, str] = rules.players
     measured: list[GameMetrics] = []
     stopped = False
     agents = {p: agent for p in players}
-    for _, _, m in play_measured(layout_spec, agents, games, seed, max_turns, branching=branching, options=options):
+    played = play_measured(layout_spec, agents, games, seed, max_turns, branching=branching, options=options, game=game)
+    for _, _, m in played:
         measured.append(m)
         if until_decided and len(measured) % batch == 0 and len(measured) < games and _decided(measured, players):
             stopped = True
@@ -381,7 +395,7 @@ def analyse_layout(
             note(
                 f"{layout_spec}: {skill_games} games of {SKILL_AGENTS[0]} against {SKILL_AGENTS[1]} for the skill figure"
             )
-        skill = measure_skill(layout_spec, skill_games, seed + games, max_turns, options)
+        skill = measure_skill(layout_spec, skill_games, seed + games, max_turns, options, game=game)
     spaces = [space.id for space in layout.spaces]
     return summarise_layout(layout_spec, layout.game, agent, seed, max_turns, players, spaces, measured, skill, stopped)
 
@@ -511,20 +525,24 @@ def analyse_game(
     with ``maps`` that many generated maps from ``map_seed`` on, ranked fairest first.
     ``skill_games`` defaults to 10 for one layout and 0 for a family; ``until_decided`` and
     ``note`` are :func:`analyse_layout`'s."""
-    from coinprint.analysis import resolve_layout
     from coinprint.registry import GAMES
 
     if game not in GAMES.simulated():
         raise UsageError(f"analyse works for {', '.join(GAMES.simulated())}, not {game}")
     if maps is None:
         spec = layout_spec or GAMES[game].layout_spec
-        layout = resolve_layout(spec)
-        if layout.game != game:
-            raise UsageError(f"--layout {spec} is a {layout.game} layout, not {game}")
         skill = 10 if skill_games is None else skill_games
         return [
             analyse_layout(
-                spec, agent, games, seed, max_turns, skill_games=skill, until_decided=until_decided, note=note
+                spec,
+                agent,
+                games,
+                seed,
+                max_turns,
+                skill_games=skill,
+                until_decided=until_decided,
+                note=note,
+                game=game,
             )
         ]
     specs = family_specs(game, maps, map_seed, layout_spec)

@@ -89,7 +89,7 @@ def figures(reports: Sequence[LayoutReport], *, heat_maps: int = 3) -> list[Scen
     scenes = [share_chart(rows, "First player's share of decided games (95% interval)")]
     for report in reports[:heat_maps]:
         scenes.append(histogram(report.lengths, f"Game length: {report.layout}", "moves per game"))
-        layout = resolve_layout(report.layout)
+        layout = resolve_layout(report.layout, game=report.game)
         scenes.append(
             heat_map(layout, report.held, report.players, f"Who holds each space at the end: {report.layout}")
         )

@@ -112,3 +112,19 @@ def test_fair_coin_age_card_is_the_fairest_random_card(cli, tmp_path):
     assert f"seed {best.layout.rsplit('=', 1)[1]}" in result.out
     share = best.first_share
     assert f"first player won {share.value:.0%} of {share.total} decided" in (tmp_path / "card.svg").read_text()
+
+
+def test_analyse_a_drawn_card_and_refuse_an_invalid_one(cli, tmp_path):
+    from coinprint.io import read_layout
+
+    example = ROOT / "examples" / "coinage-card.svg"
+    args = ["analyse", "coinage", "--layout", str(example), "--games", "6", "--skill-games", "0"]
+    result = cli(*args, "--json", str(tmp_path / "d.json"), "--report", str(tmp_path / "d.svg"))
+    assert result.code == 0, result.err
+    (figures,) = json.loads((tmp_path / "d.json").read_text())["layouts"]
+    drawn = read_layout(example, game="coinage").layout
+    assert figures["spaces"] == [s.id for s in drawn.spaces] and set(figures["held"]) == set(figures["spaces"])
+    assert figures["games"] == 6 and (tmp_path / "d.svg").read_bytes().startswith(b"<svg")
+    mistakes = ROOT / "examples" / "coinage-card-mistakes.svg"
+    refused = cli("analyse", "coinage", "--layout", str(mistakes), "--games", "2", "--skill-games", "0")
+    assert refused.code == 1 and "is not a valid coinage layout" in refused.err
