@@ -14,7 +14,7 @@ from coinprint.registry import GAMES
     "--layout",
     default=None,
     metavar="SPEC|FILE",
-    help="Built-in layout with parameters (e.g. cointable:size=4) or a GeoJSON file; with --maps, the "
+    help="Built-in layout with parameters (e.g. cointable:size=4) or a layout file (GeoJSON, SVG drawing); with --maps, the "
     "parameters every generated map shares (e.g. coinage:regions=3-3-2-2).",
 )
 @click.option(
