@@ -10,7 +10,7 @@ import pytest
 from coinprint.boards.flick import build
 from coinprint.games.core import replay
 from coinprint.games.flick import FlickRules
-from coinprint.render.flick import rule_sheet_template
+from coinprint.kit.flick import rule_sheet_template
 from tests.conftest import MM_PER_PT
 
 

@@ -133,11 +133,11 @@ def test_rule_sheet_and_kit(tmp_path) -> None:
 
 def test_rule_sheet_example_is_replayed_by_the_engine() -> None:
     from coinprint.errors import CoinprintError
-    from coinprint.kit.mapgame import example_scene
+    from coinprint.kit import example_position
 
-    example_scene({"layout": "mapgame:countries=9,seed=2", "moves": ["move 6", "move 1", "move 1 send 5"]})
+    example_position("mapgame", {"layout": "mapgame:countries=9,seed=2", "moves": ["move 6", "move 1", "move 1 send 5"]})
     with pytest.raises(CoinprintError, match="example move 1"):
-        example_scene({"layout": "mapgame:countries=9,seed=2", "moves": ["move 2"]})
+        example_position("mapgame", {"layout": "mapgame:countries=9,seed=2", "moves": ["move 2"]})
 
 
 def test_a_hand_made_map_without_colours_gets_four_colours() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from coinprint.cli import board, play, rules
-from coinprint.cli.common import output_options, paper_option, print_options
+from coinprint.cli.common import lang_option, output_options, paper_option, print_options
 
 _MAPS = ["classic", "terraces", "steps", "patchwork", "random"]
 
@@ -62,28 +62,17 @@ def board_coinage(map_name, regions, seed, card, copies, paper, style, margin, o
 
 
 @rules.command("coinage")
-@click.option(
-    "--lang",
-    default="en",
-    show_default=True,
-    metavar="CODE",
-    help="Language of the sheet (en, sv, or any templates/coinage.<code>.json).",
-)
+@lang_option
 @paper_option()
 @click.option(
     "-o", "--output", "output", default=None, metavar="PATH", help="Output PDF file or folder (default: output/)."
 )
 def rules_coinage(lang, paper, output) -> None:
     """The Coin Age rule sheet as a PDF (set-up, turn table, scoring example, our readings)."""
-    from coinprint.kit import write_pages
-    from coinprint.kit.coinage import rule_sheet_pages
+    from coinprint.kit import write_rules
     from coinprint.units import paper_size
 
-    pages = rule_sheet_pages(paper_size(paper), lang)
-    written = write_pages(
-        pages, output, f"coinage-rules-{lang}", title="Coin Age rules", keywords={"game": "coinage", "lang": lang}
-    )
-    click.echo(f"wrote {written}")
+    click.echo(f"wrote {write_rules('coinage', paper_size(paper), lang, output)}")
 
 
 @play.command("coinage")

@@ -22,6 +22,17 @@ def paper_option(default: str = "a4") -> Callable:
     )
 
 
+def lang_option(func: Callable) -> Callable:
+    """--lang: the language of rule sheets and printed texts (checked by the kit layer)."""
+    return click.option(
+        "--lang",
+        default="en",
+        show_default=True,
+        metavar="CODE",
+        help="Language of the rule sheet and the printed texts: en or sv (an unknown one is refused).",
+    )(func)
+
+
 def print_options(func: Callable) -> Callable:
     """--style, --margin, --overlap: how a board is printed."""
     func = click.option(
@@ -72,13 +83,7 @@ def output_options(formats: tuple[str, ...] = FORMATS) -> Callable:
     show_default=True,
     help="color fills the spaces; ink-saver draws outlines only.",
 )
-@click.option(
-    "--lang",
-    default="en",
-    show_default=True,
-    metavar="CODE",
-    help="Language of the rule sheets (English where a game has no sheet in it).",
-)
+@lang_option
 @click.option(
     "-o",
     "--output",
@@ -90,16 +95,17 @@ def output_options(formats: tuple[str, ...] = FORMATS) -> Callable:
 def kit(game: str, paper: str, style: str, lang: str, output: str | None) -> None:
     """Print-and-play kits: each game's rule sheet and board in one PDF (GAME is cointable,
     coinage, mapgame, flick, or all)."""
-    from coinprint.kit import PrintSettings, make_kit
+    from coinprint.kit import PrintSettings, check_language, make_kit
 
     settings = PrintSettings.parse(paper=paper, style=style)
     if game == "all" and output is not None and output.lower().endswith(".pdf"):
         raise click.BadParameter("kit all writes one PDF per game; give a folder", param_hint="-o")
     folder = output if output is None or output.lower().endswith(".pdf") else output.rstrip("/\\") + "/"
-    for name in GAMES if game == "all" else (game,):
-        path, used = make_kit(name, settings, lang, folder)
-        note = f" (no {lang} rule sheet; English)" if used != lang else ""
-        click.echo(f"wrote {path}{note}")
+    names = GAMES if game == "all" else (game,)
+    for name in names:
+        check_language(name, lang)
+    for name in names:
+        click.echo(f"wrote {make_kit(name, settings, lang, folder)}")
 
 
 @validate.command("layout")

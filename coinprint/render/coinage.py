@@ -5,10 +5,10 @@ cut lines; and a card with coins on it for a game position."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from coinprint.render.board import Frame, mark_items, space_items
-from coinprint.render.pages import Sheet
+from coinprint.render.pages import Sheet, board_texts
 from coinprint.render.scene import Circle, Group, Item, Path, Scene, Style, Text, polyline, translate
 from coinprint.render.style import palette
 from coinprint.units import PaperSize, coin, format_mm
@@ -156,9 +156,11 @@ def board_sheet(
     paper: PaperSize | None = None,
     margin: float = 10.0,
     copies: int | None = None,
+    texts: dict[str, Any] | None = None,
 ) -> Sheet:
     """The printable map cards: as many as fit one page of ``paper`` (or ``copies``, at most
-    that many), with cut lines; without ``paper``, one card."""
+    that many), with cut lines; without ``paper``, one card. ``texts`` is the ``board``
+    part of a Coin Age template (default: English)."""
     card = card_size_of(layout)
     if paper is None:
         columns, rows, turned = 1, 1, False
@@ -176,92 +178,23 @@ def board_sheet(
     params = layout.params
     quarter = coin("quarter")
     name = params.get("map", "custom")
-    lines = [
-        f"Map: {name}"
-        + (f", regions {params.get('regions')}, seed {params.get('seed')}" if name == "random" else "")
-        + f"; card {card[0]:.1f} × {card[1]:.1f} mm ({params.get('card', 'custom')}); {len(layout)} spaces.",
-        "Cut along the dashed lines. The number in a white circle is the size of its region (spaces in it).",
-        f"A {quarter.title} is {format_mm(quarter.diameter_mm)} across.",
-    ]
+    words = texts or board_texts("coinage")
+    values = {
+        "map": name,
+        "random": words["random_map"].format(regions=params.get("regions"), seed=params.get("seed"))
+        if name == "random"
+        else "",
+        "card": f"{card[0]:.1f} × {card[1]:.1f} mm",
+        "card_name": params.get("card", "custom"),
+        "spaces": len(layout),
+        "coin": quarter.title,
+        "coin_mm": format_mm(quarter.diameter_mm),
+    }
+    lines = [line.format(**values) for line in words["lines"]]
     w, h = (card[1], card[0]) if turned else card
     pieces = [
         (CUT_MARK_MM + c * w, CUT_MARK_MM + r * h, CUT_MARK_MM + (c + 1) * w, CUT_MARK_MM + (r + 1) * h)
         for r in range(rows)
         for c in range(columns)
     ]
-    return Sheet(scene, "Coin Age map card", lines, footprint=None, rotatable=False, pieces=pieces)
-
-
-# -- the rule sheet ----------------------------------------------------------------------------------
-def _load_rule_texts(lang: str) -> dict:
-    """The rule-sheet texts for ``lang`` from ``templates/coinage.<lang>.json``."""
-    import json
-
-    from coinprint.errors import UsageError
-    from coinprint.resources import templates_dir
-
-    folder = templates_dir()
-    path = folder / f"coinage.{lang}.json"
-    if not lang.isalpha() or not path.is_file():
-        have = sorted(p.name.split(".")[1] for p in folder.glob("coinage.*.json"))
-        raise UsageError(f"no Coin Age rule sheet in language '{lang}'; available: {', '.join(have)}")
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-def rule_sheet_pages(lang: str, paper: PaperSize, map_layout: Layout, example: dict) -> list[Scene]:
-    """The rule sheet as pages. ``example`` describes a finished game for the scoring
-    example (what the rules engine says about it, so this module needs no rules):
-    ``layout``, ``marks``, ``players``, ``regions`` (per region: ``spaces``, ``held``,
-    ``points``, ``doubled``), ``board``, ``bank``, ``bank_value``, ``total`` (by player),
-    ``winner``, ``ended_by`` (``filled`` or a player who placed every coin), ``turns``."""
-    from coinprint.render.document import blocks_from_json, layout_document
-
-    texts = _load_rule_texts(lang)
-    words = texts["words"]
-    side = {p: words[p] for p in example["players"]}
-    h, t = example["players"]
-    rows = [
-        [
-            words["region_column"],
-            f"{side[h]}: {words['held_points']}",
-            f"{side[t]}: {words['held_points']}",
-            words["doubled_column"],
-        ]
-    ]
-    for region in example["regions"]:
-        rows.append(
-            [
-                " ".join(region["spaces"]),
-                f"{region['held'][h]} / {region['points'][h]}",
-                f"{region['held'][t]} / {region['points'][t]}",
-                side[region["doubled"]] if region["doubled"] else words["nobody"],
-            ]
-        )
-    rows.append([words["bank_row"], f"{example['bank'][h]}", f"{example['bank'][t]}", ""])
-    rows.append([words["total_row"], f"{example['total'][h]}", f"{example['total'][t]}", ""])
-    ended = example["ended_by"]
-    values = {
-        "heads": side[h],
-        "tails": side[t],
-        "winner": side[example["winner"]] if example["winner"] else words["nobody"],
-        "ended": words["ended_filled"] if ended == "filled" else words["ended_placed"].format(player=side[ended]),
-        "turns": example["turns"],
-        "quarter_mm": f"{coin('quarter').diameter_mm:.2f}",
-        **{
-            f"{p}_{key}": example[key][name]
-            for p, name in (("h", h), ("t", t))
-            for key in ("board", "bank", "total", "bank_value")
-        },
-    }
-    doc = []
-    for entry in texts["blocks"]:
-        if entry.get("example_table"):
-            doc.append({"table": rows, "widths": [2.2, 1.6, 1.6, 1.2]})
-        else:
-            doc.append(entry)
-    figures = {
-        "map": card_scene(map_layout),
-        "example": position_scene(example["layout"], example["marks"], example["players"]),
-    }
-    blocks = blocks_from_json(doc, values=values, figures=figures, source=f"coinage.{lang}.json")
-    return layout_document(blocks, paper, title=texts["title"], margin=12.0, text_size_mm=3.1)
+    return Sheet(scene, words["title"], lines, footprint=None, rotatable=False, pieces=pieces, kind="cards")

@@ -41,7 +41,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepTogether, PageTemplate
 
 from coinprint.errors import CoinprintError, UsageError
-from coinprint.render.scene import Group, Item, Path, Scene, Style, Text, compose, polyline, translate
+from coinprint.render.scene import Group, Item, Scene, Style, Text, compose, polyline, translate
 from coinprint.render.style import TypeStyle, rule_sheet_setting, text_style
 from coinprint.units import PaperSize
 
@@ -101,7 +101,7 @@ Block = Heading | Paragraph | ListBlock | Table | Figure | Spacer | PageBreak
 
 
 def _font(style: TypeStyle, bold: bool = False) -> str:
-    from coinprint.render.pdf import ITALIC_FONT, _FONTS, register_fonts
+    from coinprint.render.pdf import _FONTS, ITALIC_FONT, register_fonts
 
     register_fonts()
     if style.italic and not bold:
@@ -159,7 +159,7 @@ class _Recorder(Canvas):
     def record(self, items: Sequence[Item]) -> None:
         self.pages[-1].extend(items)
 
-    def showPage(self) -> None:  # noqa: N802 - reportlab's name
+    def showPage(self) -> None:
         self.pages.append([])
         super().showPage()
 
@@ -206,7 +206,7 @@ class _Lines(Flowable):
         first.spaceAfter, rest.spaceBefore = 0.0, 0.0
         return [first, rest]
 
-    def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:  # noqa: N802 - platypus API
+    def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:
         items: list[Item] = []
         size = self.style.size_mm
         top = y + self.height
@@ -266,7 +266,7 @@ class _Table(Flowable):
         first.spaceAfter = 0.0
         return [first, second]
 
-    def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:  # noqa: N802 - platypus API
+    def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:
         items: list[Item] = []
         top = y + self.height
         for number, (cells, height) in enumerate(zip(self.cells, self.heights)):
@@ -298,7 +298,7 @@ class _Picture(Flowable):
         self.width, self.height = availWidth, scene.height_mm * self.scale
         return self.width, self.height
 
-    def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:  # noqa: N802 - platypus API
+    def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:
         left = x + (self.width - self.scene.width_mm * self.scale) / 2
         place = compose(translate(left, y), (self.scale, 0.0, 0.0, self.scale, 0.0, 0.0))
         minimum = text_style("figure_label_min").size_mm
