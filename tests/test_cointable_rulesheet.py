@@ -12,6 +12,7 @@ from coinprint.kit import example_position
 from coinprint.render.board import SIDE_COLOURS
 from coinprint.render.document import load_template
 from coinprint.render.scene import Circle
+from tests.conftest import pdf_reading_text
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
@@ -24,8 +25,7 @@ def run(capsys, *args: str) -> tuple[int, str, str]:
 def pdf_text(path) -> tuple[list[tuple[float, float]], str]:
     with pdfplumber.open(path) as pdf:
         sizes = [(round(p.width), round(p.height)) for p in pdf.pages]
-        text = "\n".join(p.extract_text() or "" for p in pdf.pages)
-    return sizes, " ".join(text.split())
+    return sizes, " ".join(pdf_reading_text(path).split())
 
 
 def test_rule_sheet_states_the_rules_and_the_notation(tmp_path, capsys):

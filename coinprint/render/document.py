@@ -201,7 +201,9 @@ class _Lines(Flowable):
         fit = min(int((availHeight + 1e-6) / self.style.leading_mm), len(self.lines) - 2)
         if fit < 2:
             return []
-        first = _Lines(self.text, self.style, bold=self.bold, marker=self.marker, indent=self.indent, lines=self.lines[:fit])
+        first = _Lines(
+            self.text, self.style, bold=self.bold, marker=self.marker, indent=self.indent, lines=self.lines[:fit]
+        )
         rest = _Lines(self.text, self.style, bold=self.bold, indent=self.indent, lines=self.lines[fit:])
         first.spaceAfter, rest.spaceBefore = 0.0, 0.0
         return [first, rest]
@@ -210,12 +212,11 @@ class _Lines(Flowable):
         items: list[Item] = []
         size = self.style.size_mm
         top = y + self.height
+        if self.marker:  # first, so the text reads in order
+            items.append(Text((x, _baseline(top, self.style)), self.marker, size, "start", INK, font=_font(self.style, True)))
         for number, line in enumerate(self.lines):
             base = _baseline(top - number * self.style.leading_mm, self.style)
             items.append(Text((x + self.indent, base), line, size, "start", INK, font=self.font))
-        if self.marker:
-            base = _baseline(top, self.style)
-            items.append(Text((x, base), self.marker, size, "start", INK, font=_font(self.style, True)))
         canvas.record(items)
 
 
@@ -429,7 +430,8 @@ def layout_document(
     count = columns_for(width)
     column = (width - gap * (count - 1)) / count
     frames = [
-        Frame(margin + k * (column + gap), bottom, column, height, 0, 0, 0, 0, id=f"column{k + 1}") for k in range(count)
+        Frame(margin + k * (column + gap), bottom, column, height, 0, 0, 0, 0, id=f"column{k + 1}")
+        for k in range(count)
     ]
     doc = BaseDocTemplate(io.BytesIO(), pagesize=(paper.width_mm, paper.height_mm), invariant=1, title=title)
     doc.addPageTemplates([PageTemplate(id="sheet", frames=frames, pagesize=(paper.width_mm, paper.height_mm))])

@@ -365,7 +365,9 @@ def _page_labels(sheet: Sheet, plan: Plan, margin: float, number: int, row: int,
     lines = wrap(" — ".join([text, *trims]), width - 2 * inset, info.size_mm)
     items: list[Item] = []
     top = plan.page.height_mm - max(1.5, (margin - note.size_mm) / 2) - note.size_mm * 0.76
-    items.append(Text((margin, top), wrap(words["print_note"], width, note.size_mm, True)[0], note.size_mm, "start", INK, True))
+    items.append(
+        Text((margin, top), wrap(words["print_note"], width, note.size_mm, True)[0], note.size_mm, "start", INK, True)
+    )
     base = max(1.0, margin / 2 - info.leading_mm * (len(lines) - 1) / 2 - info.size_mm * 0.3)
     for k, line in enumerate(reversed(lines)):
         items.append(Text((margin + inset, base + k * info.leading_mm), line, info.size_mm, "start", INK))
