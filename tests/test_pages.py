@@ -32,6 +32,8 @@ def test_standard_board_page_counts_and_sizes(tmp_path, cli, paper, pages, size)
 def _cells_by_page(path, margin=10.0):
     """For each page: label → hexagon corners (mm, y down) of the cells drawn whole inside
     the printable window (the page less its margins)."""
+    import shapely
+
     found = []
     with pdfplumber.open(path) as pdf:
         polygons = pdf_polygons(path)
@@ -45,12 +47,12 @@ def _cells_by_page(path, margin=10.0):
                     continue
                 if min(ys) < margin - 0.01 or max(ys) > height - margin + 0.01:
                     continue
+                cell = shapely.Polygon(shape)
                 for word in words:
                     cx = (word["x0"] + word["x1"]) / 2 * MM_PER_PT
                     cy = (word["top"] + word["bottom"]) / 2 * MM_PER_PT
                     if (
-                        min(xs) < cx < max(xs)
-                        and min(ys) < cy < max(ys)
+                        cell.contains(shapely.Point(cx, cy))
                         and word["text"][0].isalpha()
                         and len(word["text"]) <= 3
                     ):

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 CUT_MARK_MM = 6.0
 """How far cut lines run out beyond the cards."""
-INFO_ROOM_MM = 40.0
+INFO_ROOM_MM = 34.0
 """Height kept free on a page of cards for the title, info lines and ruler."""
 
 

@@ -213,7 +213,9 @@ class _Lines(Flowable):
         size = self.style.size_mm
         top = y + self.height
         if self.marker:  # first, so the text reads in order
-            items.append(Text((x, _baseline(top, self.style)), self.marker, size, "start", INK, font=_font(self.style, True)))
+            items.append(
+                Text((x, _baseline(top, self.style)), self.marker, size, "start", INK, font=_font(self.style, True))
+            )
         for number, line in enumerate(self.lines):
             base = _baseline(top - number * self.style.leading_mm, self.style)
             items.append(Text((x + self.indent, base), line, size, "start", INK, font=self.font))

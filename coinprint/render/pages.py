@@ -120,13 +120,14 @@ INFO_WIDTH_MM = 125.0
 """Info lines are wrapped to this width, so the block fits beside a board."""
 
 
-def info_block(title: str, lines: list[str], lang: str = "en") -> InfoBlock:
-    """The title, the info lines and the rulers, drawn with the bottom-left at (0, 0)."""
+def info_block(title: str, lines: list[str], lang: str = "en", width: float = INFO_WIDTH_MM) -> InfoBlock:
+    """The title, the info lines (wrapped to ``width``) and the rulers, drawn with the
+    bottom-left at (0, 0)."""
     from coinprint.render.document import wrap
     from coinprint.render.pdf import text_width_mm
 
     info, heading = text_style("board_info"), text_style("board_title")
-    shown = [part for line in lines for part in wrap(line, INFO_WIDTH_MM, info.size_mm)]
+    shown = [part for line in lines for part in wrap(line, max(width, RULER_SIZE[0]), info.size_mm)]
     items: list[Item] = list(ruler_items(0.0, 0.0, lang))
     y = RULER_SIZE[1] + 1.5
     width = RULER_SIZE[0]
@@ -141,8 +142,9 @@ def info_block(title: str, lines: list[str], lang: str = "en") -> InfoBlock:
 
 def minimum_paper(margin: float) -> tuple[float, float]:
     """The smallest page (short side, long side) a board can be printed on with ``margin``:
-    the 4 in ruler and the print note must fit across, the info block and some board down."""
-    return (2 * margin + RULER_SIZE[0] + 4.0, 2 * margin + 60.0 + RULER_SIZE[1])
+    the 4 in ruler and the print note must fit across it either way up."""
+    side = math.ceil(2 * margin + RULER_SIZE[0] + 4.0)
+    return (side, side)
 
 
 # -- tiling -----------------------------------------------------------------------------------------------------
@@ -252,23 +254,27 @@ def paginate(sheet: Sheet, paper: PaperSize, margin: float = 10.0, overlap: floa
     from coinprint.render.document import check_paper
 
     check_paper(paper, "board pages", minimum_paper(margin))
-    block = info_block(sheet.title, sheet.lines, sheet.lang)
+    across = min(paper.width_mm, paper.height_mm) - 2 * margin
+    block = info_block(sheet.title, sheet.lines, sheet.lang, min(INFO_WIDTH_MM, across))
+    strip = info_block(sheet.title, sheet.lines, sheet.lang, across)  # a strip may use the full width
     floating = plans(sheet, paper, margin, overlap, 0.0)
-    reserved = plans(sheet, paper, margin, overlap, block.height + GAP_MM)
+    reserved = plans(sheet, paper, margin, overlap, strip.height + GAP_MM)
     # Fewest pages wins; at equal pages the block floats in free space on every page, else
     # sits in a strip on every page, else on the pages with room, else on a page of its own.
     options: list[tuple[int, int, Plan, list]] = [(floating[0].pages + 1, 3, floating[0], [None] * floating[0].pages)]
     if reserved:
         options.append((reserved[0].pages, 1, reserved[0], [(margin, margin)] * reserved[0].pages))
+    blocks = {0: block, 1: strip, 2: block, 3: strip}
     for candidate in floating:
         if candidate.pages > floating[0].pages + 1:
             break
         spots = _place_blocks(sheet, candidate, margin, block)
         if any(spot is not None for spot in spots):
             options.append((candidate.pages, 0 if all(spot is not None for spot in spots) else 2, candidate, spots))
-    pages, rank, plan, spots = min(options, key=lambda o: o[:2])
-    scenes = _pages(sheet, plan, margin, block, spots)
-    return scenes + [_info_page(sheet, plan, margin, block)] if rank == 3 else scenes
+    # At equal pages, the board cut into fewer tiles wins (an info page beats a split mat).
+    pages, rank, plan, spots = min(options, key=lambda o: (o[0], o[2].pages, o[1]))
+    scenes = _pages(sheet, plan, margin, blocks[rank], spots)
+    return scenes + [_info_page(sheet, plan, margin, strip)] if rank == 3 else scenes
 
 
 def _info_page(sheet: Sheet, plan: Plan, margin: float, block: InfoBlock) -> Scene:
@@ -447,7 +453,7 @@ CROSS_MM = 3.5
 def _cross(x: float, y: float, style: Style) -> Group:
     return Group(
         (
-            Circle((x, y), CROSS_MM / 2, style),
+            Circle((x, y), 1.8, style),
             polyline([(x - CROSS_MM, y), (x + CROSS_MM, y)], style),
             polyline([(x, y - CROSS_MM), (x, y + CROSS_MM)], style),
         )
