@@ -1,5 +1,7 @@
 """Tiling a board over pages: page counts and sizes, whole cells, tiles that line up."""
 
+import re
+
 import pdfplumber
 import pytest
 
@@ -53,8 +55,7 @@ def _cells_by_page(path, margin=10.0):
                     cy = (word["top"] + word["bottom"]) / 2 * MM_PER_PT
                     if (
                         cell.contains(shapely.Point(cx, cy))
-                        and word["text"][0].isalpha()
-                        and len(word["text"]) <= 3
+                        and re.fullmatch(r"[a-z][0-9]{1,2}", word["text"])  # a cell's name
                     ):
                         whole[word["text"]] = shape
             found.append(whole)
