@@ -111,15 +111,15 @@ def parse_path_points(d: str) -> list[tuple[float, float]]:
     return list(zip(numbers[::2], numbers[1::2]))
 
 
-def pdf_text_runs(path: Path) -> list[list[dict]]:
+def pdf_text_runs(path: Path, pages: slice = slice(None)) -> list[list[dict]]:
     """Each page's text runs (one per string drawn: consecutive characters on one baseline,
     left to right), in drawing order, as dicts with ``text``, ``size`` (pt), ``font``, ``x0``,
-    ``top`` (pt)."""
+    ``top`` (pt); only the ``pages`` asked for."""
     import pdfplumber
 
-    pages = []
+    found = []
     with pdfplumber.open(path) as pdf:
-        for page in pdf.pages:
+        for page in pdf.pages[pages]:
             runs: list[dict] = []
             last = None
             for char in page.chars:
@@ -143,8 +143,8 @@ def pdf_text_runs(path: Path) -> list[list[dict]]:
                         }
                     )
                 last = char
-            pages.append(runs)
-    return pages
+            found.append(runs)
+    return found
 
 
 def pdf_reading_text(path: Path, separator: str = " ") -> str:
