@@ -20,7 +20,7 @@ from string import ascii_lowercase
 from coinprint.boards.checks import Problem, common_problems
 from coinprint.errors import UsageError
 from coinprint.layout import Layout, Space, close_ring
-from coinprint.units import coin, format_mm, parse_length
+from coinprint.units import coin, parse_length
 
 GAME = "cointable"
 STANDARD_SIDE = 5
@@ -82,10 +82,6 @@ class HexSize:
     def flat_to_flat_mm(self) -> float:
         return self.radius_mm * math.sqrt(3)
 
-    @property
-    def corner_to_corner_mm(self) -> float:
-        return self.radius_mm * 2
-
 
 def build(
     side: int = STANDARD_SIDE,
@@ -112,7 +108,7 @@ def build(
     if guide and guide.diameter_mm > size.flat_to_flat_mm:
         raise UsageError(
             f"a {guide.title} ({guide.diameter_mm} mm) does not fit a hex {size.flat_to_flat_mm:.2f} mm flat-to-flat; "
-            "choose a bigger --hex or a smaller --coin"
+            "choose a bigger hex or a smaller guide coin"
         )
     spaces = [
         Space(
@@ -164,12 +160,6 @@ def from_params(params: dict[str, str]) -> Layout:
         params.get("orientation", "pointy"),
         params.get("coin", "penny") or None,
     )
-
-
-def describe_size(layout: Layout) -> str:
-    """The line printed on the board saying how big a hex is and how it is measured."""
-    hex_mm = float(layout.params.get("hex_mm", 0.0))
-    return f"Each hex measures {format_mm(hex_mm)} across the flats (side to opposite side)."
 
 
 # -- checking hand-made boards -----------------------------------------------------------------------

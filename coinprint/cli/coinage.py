@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import click
 
+from coinprint.boards.coinage import MAP_NAMES
 from coinprint.cli import board, play, rules
 from coinprint.cli.common import lang_option, output_options, paper_option, print_options
+from coinprint.cli.replay import echo_replay_pages, html_option
 
-_MAPS = ["classic", "terraces", "steps", "patchwork", "random"]
+_MAPS = list(MAP_NAMES)
 
 
 @board.command("coinage")
@@ -95,7 +97,8 @@ def rules_coinage(lang, paper, output) -> None:
     metavar="FOLDER",
     help="Folder for the records.",
 )
-def play_coinage(map_name, regions, map_seed, games, seed, heads, tails, max_turns, output) -> None:
+@html_option
+def play_coinage(map_name, regions, map_seed, games, seed, heads, tails, max_turns, output, html) -> None:
     """Let two agents play Coin Age and write one validating record per game."""
     from coinprint.analysis import play_to_folder
     from coinprint.boards.coinage import build, layout_name
@@ -107,3 +110,4 @@ def play_coinage(map_name, regions, map_seed, games, seed, heads, tails, max_tur
     click.echo(f"layout {spec}")
     click.echo(summary.describe())
     click.echo(f"wrote {len(paths)} records to {output}")
+    echo_replay_pages(html, paths, output)

@@ -1,4 +1,4 @@
-"""The Coin Age rules engine (DESIGN.md §3 and §4).
+"""The Coin Age rules engine (docs/formats.md: Facts, and How coinprint reads the seed rules).
 
 Each player has a bank of 4 dimes, 3 pennies, 2 nickels and 1 quarter. On a turn the player
 throws one coin of each denomination still in their bank; a coin that lands showing the

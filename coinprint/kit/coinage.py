@@ -68,7 +68,7 @@ def sheet_example(layout: Layout) -> dict[str, Any]:
 
     rules, state, turns = worked_example(layout)
     parts = rules.scores(state)
-    ended = "filled" if state.ended == "every space is filled" else state.ended.split()[0]
+    ended = "filled" if state.ended == "every space is filled" else (state.ended or "").split()[0]
     return {
         "layout": layout,
         "marks": rules.marks(state),
@@ -143,3 +143,12 @@ def _score_table(example: dict[str, Any], words: dict[str, str]) -> dict[str, An
     rows.append([words["total_row"], f"{example['total'][h]}", f"{example['total'][t]}", ""])
     escaped = [[cell.replace("{", "{{").replace("}", "}}") for cell in row] for row in rows]
     return {"table": escaped, "widths": [2.2, 1.6, 1.6, 1.2]}
+
+
+def replay_note(rules: Any, state: Any, turn: Any) -> str:
+    """What a replay page shows beside a turn: its throw, coin by coin, and the matches."""
+    from coinprint.games.coinage import DENOMINATIONS
+
+    coins = " ".join(f"{DENOMINATIONS[rank]}{'✓' if hit else '✗'}" for rank, hit in turn.throw)
+    matches = sum(1 for _, hit in turn.throw if hit)
+    return f"throw {coins}: {matches} match{'es' if matches != 1 else ''}"
