@@ -295,3 +295,27 @@ def test_rule_sheet_content(tmp_path, cli):
     text = " ".join(pdf_reading_text(out).split())
     assert "Touch a goal coin" not in text and "If a goal coin moves during your turn" in text
     assert "Then your opponent plays" not in text and "in a team game the next player" in text
+
+
+def test_bleed_adds_a_bleedbox_and_crop_marks(tmp_path, cli):
+    import pdfplumber
+    from pypdf import PdfReader
+
+    out = tmp_path / "cards.pdf"
+    assert cli("board", "coinage", "--bleed", "3mm", "-o", str(out)).code == 0
+    page = PdfReader(out).pages[0]
+    trim = [float(v) * MM_PER_PT for v in page["/TrimBox"]]
+    bleed = [float(v) * MM_PER_PT for v in page["/BleedBox"]]
+    assert [b - t for b, t in zip(bleed, trim)] == pytest.approx([-3.0, -3.0, 3.0, 3.0], abs=0.01)
+    assert trim[2] - trim[0] == pytest.approx(148.0, abs=0.01)  # two A6 cards, one above the other
+    assert trim[3] - trim[1] == pytest.approx(2 * 105.0 + 2 * 3.0, abs=0.01)
+    with pdfplumber.open(out) as pdf:
+        height = float(pdf.pages[0].height) * MM_PER_PT
+        lines = [
+            (ln["x0"] * MM_PER_PT, height - ln["bottom"] * MM_PER_PT, ln["x1"] * MM_PER_PT) for ln in pdf.pages[0].lines
+        ]
+    # Crop marks: short vertical lines below the cards at both trim edges, outside the bleed.
+    below = [x for x, y, x1 in lines if abs(x - x1) < 0.01 and y < trim[1] - 3.0]
+    assert any(abs(x - trim[0]) < 0.05 for x in below) and any(abs(x - trim[2]) < 0.05 for x in below)
+    done = cli("board", "coinage", "--bleed", "20mm", "-o", str(tmp_path / "x.pdf"))
+    assert done.code == 2 and "use 0 to 6 mm" in done.err

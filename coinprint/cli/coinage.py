@@ -6,7 +6,7 @@ import click
 
 from coinprint.boards.coinage import MAP_NAMES
 from coinprint.cli import board, play, rules
-from coinprint.cli.common import lang_option, output_options, paper_option, print_options
+from coinprint.cli.common import bleed_option, lang_option, output_options, paper_option, print_options
 from coinprint.cli.replay import echo_replay_pages, html_option
 
 _MAPS = list(MAP_NAMES)
@@ -37,8 +37,9 @@ _MAPS = list(MAP_NAMES)
 @click.option("--copies", default=None, type=int, help="PDF: cards per page (default: as many as fit).")
 @paper_option()
 @print_options
+@bleed_option
 @output_options()
-def board_coinage(map_name, regions, seed, card, copies, paper, style, margin, overlap, output, fmt) -> None:
+def board_coinage(map_name, regions, seed, card, copies, paper, style, margin, overlap, bleed, output, fmt) -> None:
     """A Coin Age map card: PDF pages of cards with cut lines, one card as SVG, or GeoJSON."""
     from coinprint.boards.coinage import build, check
     from coinprint.kit import PrintSettings, export_board, resolve_output
@@ -50,11 +51,16 @@ def board_coinage(map_name, regions, seed, card, copies, paper, style, margin, o
     for problem in check(layout):
         if problem.severity == "warning":
             click.echo(str(problem), err=True)
-    settings = PrintSettings.parse(paper=paper, margin=margin, overlap=overlap, style=style)
+    settings = PrintSettings.parse(paper=paper, margin=margin, overlap=overlap, style=style, bleed=bleed)
     _, chosen = resolve_output(output, fmt, "coinage-card")
     pdf = chosen == "pdf"
     sheet = board_sheet(
-        layout, settings.style, paper=settings.paper if pdf else None, margin=settings.margin_mm, copies=copies
+        layout,
+        settings.style,
+        paper=settings.paper if pdf else None,
+        margin=settings.margin_mm,
+        copies=copies,
+        bleed=settings.bleed_mm,
     )
     name = f"coinage-{map_name}" + (
         f"-{layout.params['regions']}-{layout.meta['seed']}" if map_name == "random" else ""

@@ -33,6 +33,18 @@ def lang_option(func: Callable) -> Callable:
     )(func)
 
 
+def bleed_option(func: Callable) -> Callable:
+    """--bleed: how far cards' colours run past their trim lines (crop marks, PDF BleedBox)."""
+    return click.option(
+        "--bleed",
+        default="0",
+        show_default=True,
+        metavar="LENGTH",
+        help="Cards only (Coin Age): run the colours this far past the trim lines (e.g. 3mm), "
+        "with crop marks and a PDF BleedBox; 0 prints dashed cut lines instead.",
+    )(func)
+
+
 def print_options(func: Callable) -> Callable:
     """--style, --margin, --overlap: how a board is printed."""
     func = click.option(
@@ -84,6 +96,7 @@ def output_options(formats: tuple[str, ...] = FORMATS) -> Callable:
     help="color fills the spaces; ink-saver draws outlines only.",
 )
 @lang_option
+@bleed_option
 @click.option(
     "-o",
     "--output",
@@ -92,12 +105,12 @@ def output_options(formats: tuple[str, ...] = FORMATS) -> Callable:
     metavar="FOLDER",
     help="Folder for the kits (default: output/); a .pdf file name for a single game.",
 )
-def kit(game: str, paper: str, style: str, lang: str, output: str | None) -> None:
+def kit(game: str, paper: str, style: str, lang: str, bleed: str, output: str | None) -> None:
     """Print-and-play kits: each game's rule sheet and board in one PDF (GAME is cointable,
     coinage, mapgame, flick, or all)."""
     from coinprint.kit import PrintSettings, check_language, make_kit
 
-    settings = PrintSettings.parse(paper=paper, style=style)
+    settings = PrintSettings.parse(paper=paper, style=style, bleed=bleed)
     if game == "all" and output is not None and output.lower().endswith(".pdf"):
         raise click.BadParameter("kit all writes one PDF per game; give a folder", param_hint="-o")
     folder = output if output is None or output.lower().endswith(".pdf") else output.rstrip("/\\") + "/"

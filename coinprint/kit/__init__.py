@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from coinprint.render.pages import Sheet
 
 DEFAULT_FOLDER = Path("output")
+MAX_BLEED_MM = 6.0
 SUFFIXES = {".pdf": "pdf", ".svg": "svg", ".geojson": "geojson", ".json": "geojson"}
 
 
@@ -34,10 +35,18 @@ class PrintSettings:
     margin_mm: float = 10.0
     overlap_mm: float = 10.0
     style: str = "color"
+    bleed_mm: float = 0.0
+    """How far cards' colours run past their trim lines (with crop marks and a PDF BleedBox)."""
 
     @classmethod
     def parse(
-        cls, *, paper: str = "a4", margin: str = "10mm", overlap: str = "10mm", style: str = "color"
+        cls,
+        *,
+        paper: str = "a4",
+        margin: str = "10mm",
+        overlap: str = "10mm",
+        style: str = "color",
+        bleed: str = "0",
     ) -> PrintSettings:
         """Settings from command-line text; bad values raise UsageError naming them."""
         sheet = paper_size(paper)
@@ -51,7 +60,10 @@ class PrintSettings:
             raise UsageError(f"overlap {overlap} is too large; use 0 to 50 mm")
         if style not in ("color", "ink-saver"):
             raise UsageError(f"unknown style '{style}'; use color or ink-saver")
-        return cls(sheet, margin_mm, overlap_mm, style)
+        bleed_mm = 0.0 if str(bleed).strip() in ("0", "0mm") else parse_length(bleed, default_unit="mm")
+        if not 0 <= bleed_mm <= MAX_BLEED_MM:
+            raise UsageError(f"bleed {bleed} is out of range; use 0 to {MAX_BLEED_MM:g} mm")
+        return cls(sheet, margin_mm, overlap_mm, style, bleed_mm)
 
 
 def resolve_output(

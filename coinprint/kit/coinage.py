@@ -31,7 +31,9 @@ def kit_pages(settings: PrintSettings, lang: str = "en") -> list[Scene]:
 
     layout = build("classic")
     texts = sheet_template("coinage", lang)["board"]
-    sheet = board_sheet(layout, settings.style, paper=settings.paper, margin=settings.margin_mm, texts=texts)
+    sheet = board_sheet(
+        layout, settings.style, paper=settings.paper, margin=settings.margin_mm, texts=texts, bleed=settings.bleed_mm
+    )
     sheet.lang = lang
     return rule_sheet_pages(settings.paper, lang) + board_pages(sheet, settings)
 

@@ -65,7 +65,9 @@ class Sheet:
     lang: str = "en"
     """The language of the page texts (``templates/pages.<lang>.json``)."""
     kind: str = "board"
-    """``board`` or ``cards`` (cards are cut out: they get crop marks and a bleed)."""
+    """``board`` or ``cards`` (cards are cut out: they may have crop marks and a bleed)."""
+    bleed_mm: float = 0.0
+    """How far the pieces' printing runs past their trim lines (their boxes include it)."""
 
 
 @cache
@@ -339,6 +341,8 @@ def _pages(sheet: Sheet, plan: Plan, margin: float, block: InfoBlock, spots) -> 
             window = (margin, margin + plan.reserve, plan.page.width_mm - margin, plan.page.height_mm - margin)
             matrix = _content_matrix(sheet, plan, margin, column, row)
             page.add(Group(tuple(sheet.content.items), matrix, clip=window))
+            if sheet.bleed_mm > 0 and sheet.pieces:
+                page.trim, page.bleed_mm = _trim_box(sheet, matrix, window), sheet.bleed_mm
             if total > 1:
                 page.add(*_alignment_marks(sheet, plan, margin, column, row))
                 page.add(*_assembly_grid(plan, margin, column, row))
@@ -348,6 +352,19 @@ def _pages(sheet: Sheet, plan: Plan, margin: float, block: InfoBlock, spots) -> 
             page.add(*_page_labels(sheet, plan, margin, number, row, column))
             pages.append(page)
     return pages
+
+
+def _trim_box(sheet: Sheet, matrix, window: Box) -> Box:
+    """The box round the trimmed pieces on this page (page mm): the PDF TrimBox."""
+    from coinprint.render.scene import apply
+
+    b = sheet.bleed_mm
+    corners = [
+        apply(matrix, (x, y)) for x0, y0, x1, y1 in sheet.pieces for x in (x0 + b, x1 - b) for y in (y0 + b, y1 - b)
+    ]
+    xs = [min(max(x, window[0]), window[2]) for x, _ in corners]
+    ys = [min(max(y, window[1]), window[3]) for _, y in corners]
+    return (min(xs), min(ys), max(xs), max(ys))
 
 
 def _page_labels(sheet: Sheet, plan: Plan, margin: float, number: int, row: int, column: int) -> list[Item]:
