@@ -319,3 +319,36 @@ def test_bleed_adds_a_bleedbox_and_crop_marks(tmp_path, cli):
     assert any(abs(x - trim[0]) < 0.05 for x in below) and any(abs(x - trim[2]) < 0.05 for x in below)
     done = cli("board", "coinage", "--bleed", "20mm", "-o", str(tmp_path / "x.pdf"))
     assert done.code == 2 and "use 0 to 6 mm" in done.err
+
+
+@pytest.mark.parametrize("paper", ["a4", "a5", "letter"])
+def test_trim_lines_follow_cell_edges(paper):
+    """Each dashed trim line of a tiled Coin Table runs along the edges of cells, or where
+    no cell is: a trimmed page never cuts through a cell it is meant to show."""
+    import shapely
+
+    from coinprint.boards.cointable import build
+    from coinprint.render.cointable import board_sheet
+    from coinprint.render.pages import paginate
+    from coinprint.render.scene import Group, Path, apply
+    from coinprint.units import paper_size
+
+    pages = paginate(board_sheet(build()), paper_size(paper))
+    assert len(pages) > 1
+    trims = 0
+    for page in pages:
+        content = next(item for item in page.items if isinstance(item, Group) and item.clip is not None)
+        cells = [
+            shapely.Polygon([apply(content.transform, p) for p in item.rings[0]])
+            for item in content.items
+            if isinstance(item, Path) and item.closed and len(item.rings[0]) == 7
+        ]
+        union = shapely.union_all(cells)
+        edges = shapely.union_all([cell.boundary for cell in cells])
+        for item in page.items:
+            if isinstance(item, Path) and not item.closed and item.style.dash_mm == (2.0, 1.5):
+                for a, b in zip(item.rings[0], item.rings[0][1:]):
+                    middle = shapely.Point((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+                    assert middle.distance(edges) < 0.05 or not union.buffer(-0.05).contains(middle)
+                    trims += 1
+    assert trims > 0

@@ -62,4 +62,7 @@ def board_sheet(layout: Layout, style: str = "color", texts: dict[str, Any] | No
         (x0 + frame.dx - pad, y0 + frame.dy - pad, x1 + frame.dx + pad, y1 + frame.dy + pad)
         for x0, y0, x1, y1 in pieces
     ]
-    return Sheet(board_scene(layout, style), words["title"], lines, footprint=footprint, pieces=pieces, lang=lang)
+    cells = [shapely.affinity.translate(s.polygon, frame.dx, frame.dy) for s in layout.spaces]
+    return Sheet(
+        board_scene(layout, style), words["title"], lines, footprint=footprint, pieces=pieces, lang=lang, cells=cells
+    )

@@ -27,6 +27,7 @@ from coinprint.render.scene import (
     Item,
     Matrix,
     Path,
+    Point,
     Scene,
     Style,
     Text,
@@ -64,6 +65,9 @@ class Sheet:
     so that each piece is drawn whole on at least one page."""
     lang: str = "en"
     """The language of the page texts (``templates/pages.<lang>.json``)."""
+    cells: list[Any] = field(default_factory=list)
+    """The playing cells as shapely polygons in content mm: tiled pages are trimmed along
+    their edges."""
     kind: str = "board"
     """``board`` or ``cards`` (cards are cut out: they may have crop marks and a bleed)."""
     bleed_mm: float = 0.0
@@ -332,6 +336,8 @@ PRINT_NOTE_ROOM_MM = 0.0
 
 
 def _pages(sheet: Sheet, plan: Plan, margin: float, block: InfoBlock, spots) -> list[Scene]:
+    import shapely
+
     pages = []
     total = plan.pages
     for row in range(plan.rows):
@@ -343,10 +349,15 @@ def _pages(sheet: Sheet, plan: Plan, margin: float, block: InfoBlock, spots) -> 
             page.add(Group(tuple(sheet.content.items), matrix, clip=window))
             if sheet.bleed_mm > 0 and sheet.pieces:
                 page.trim, page.bleed_mm = _trim_box(sheet, matrix, window), sheet.bleed_mm
-            if total > 1:
-                page.add(*_alignment_marks(sheet, plan, margin, column, row))
-                page.add(*_assembly_grid(plan, margin, column, row))
             spot = spots[number - 1]
+            if total > 1:
+                placed = None
+                if spot is not None:
+                    placed = shapely.box(spot[0], spot[1], spot[0] + block.width, spot[1] + block.height)
+                elif plan.reserve:
+                    placed = shapely.box(margin, margin, plan.page.width_mm - margin, margin + plan.reserve)
+                page.add(*_alignment_marks(sheet, plan, margin, column, row, placed))
+                page.add(*_assembly_grid(plan, margin, column, row))
             if spot is not None:
                 page.add(Group(block.items, translate(*spot)))
             page.add(*_page_labels(sheet, plan, margin, number, row, column))
@@ -383,8 +394,8 @@ def _page_labels(sheet: Sheet, plan: Plan, margin: float, number: int, row: int,
     else:
         text = words["page_info_single"].format(title=sheet.title, version=__version__)
     trims = [words["trim_left"]] * (column > 0) + [words["trim_above"]] * (row > 0)
-    # The page info keeps clear of the registration crosses in the bottom margin's corners.
-    inset = 2 * CROSS_MM + 5.0 if plan.pages > 1 else 0.0
+    # The page info keeps clear of the registration crosses below the overlap bands.
+    inset = _band_inset(plan, margin, column) if plan.pages > 1 and row >= 0 else 0.0
     lines = wrap(" — ".join([text, *trims]), width - 2 * inset, info.size_mm)
     items: list[Item] = []
     top = plan.page.height_mm - max(1.5, (margin - note.size_mm) / 2) - note.size_mm * 0.76
@@ -395,6 +406,17 @@ def _page_labels(sheet: Sheet, plan: Plan, margin: float, number: int, row: int,
     for k, line in enumerate(reversed(lines)):
         items.append(Text((margin + inset, base + k * info.leading_mm), line, info.size_mm, "start", INK))
     return items
+
+
+def _band_inset(plan: Plan, margin: float, column: int) -> float:
+    """How far from the page's sides the crosses under this page's overlap bands reach."""
+    window_w = plan.page.width_mm - 2 * margin
+    reach = [0.0]
+    if column > 0:
+        reach.append(margin + (plan.xs[column - 1] + window_w - plan.xs[column]) / 2)
+    if column < plan.columns - 1:
+        reach.append(margin + (plan.xs[column] + window_w - plan.xs[column + 1]) / 2)
+    return max(reach) + CROSS_MM + 1.5 - margin if max(reach) else 0.0
 
 
 def _assembly_grid(plan: Plan, margin: float, column: int, row: int) -> list[Item]:
@@ -414,7 +436,7 @@ def _assembly_grid(plan: Plan, margin: float, column: int, row: int) -> list[Ite
     return items
 
 
-def _alignment_marks(sheet: Sheet, plan: Plan, margin: float, column: int, row: int) -> list[Item]:
+def _alignment_marks(sheet: Sheet, plan: Plan, margin: float, column: int, row: int, avoid: Any = None) -> list[Item]:
     """Registration crosses at the same place of the content on both pages of every overlap:
     inside the overlap band only where no playing space lies, and in the page margins at the
     band's ends (outside the drawn content); a dashed trim line on the edges that lie over a
@@ -427,6 +449,9 @@ def _alignment_marks(sheet: Sheet, plan: Plan, margin: float, column: int, row: 
     bottom, top = margin + plan.reserve, height - margin
     a, b, c, d, e, f = _content_matrix(sheet, plan, margin, column, row)
     taken = affinity.affine_transform(_footprint(sheet).buffer(CROSS_MM + 1.0), [a, c, b, d, e, f])
+    if avoid is not None:  # the info block
+        taken = taken.union(avoid.buffer(CROSS_MM + 1.0))
+    frame = shapely.box(margin, bottom, width - margin, top)
     items: list[Item] = []
     thin = Style(stroke=INK, stroke_mm=0.2)
     dashed = Style(stroke=INK, stroke_mm=0.25, dash_mm=(2.0, 1.5))
@@ -435,7 +460,7 @@ def _alignment_marks(sheet: Sheet, plan: Plan, margin: float, column: int, row: 
 
     def band(points: list[tuple[float, float]]) -> list[Item]:
         clear = [p for p in points if not taken.intersects(shapely.Point(p))]
-        return [_cross(x, y, thin) for x, y in clear[:: max(1, len(clear) // 3)][:3]]
+        return [_cross(x, y, thin) for x, y in _spread(clear, 4 * CROSS_MM)]
 
     def along(low: float, high: float) -> list[float]:
         return [low + (high - low) * (k + 0.5) / 24 for k in range(24)]
@@ -443,24 +468,99 @@ def _alignment_marks(sheet: Sheet, plan: Plan, margin: float, column: int, row: 
     vertical: list[float] = []
     if column > 0:  # overlap with the left neighbour: content [xs[c], xs[c-1] + window_w]
         vertical.append(margin + (xs[column - 1] + window_w - xs[column]) / 2)
-        items.append(polyline([(margin, bottom), (margin, top)], dashed))
+        items += _trim_line(
+            sheet, (a, b, c, d, e, f), frame, ((margin, bottom), (margin, top)), 0, margin, vertical[-1], dashed
+        )
     if column < plan.columns - 1:
         vertical.append(width - margin - (xs[column] + window_w - xs[column + 1]) / 2)
     for x in vertical:
-        items += band([(x, y) for y in along(bottom + CROSS_MM, top - CROSS_MM)])
-        if free_margin and plan.reserve == 0:
-            items.append(_cross(x, margin / 2, thin))
+        crosses = band([(x, y) for y in along(bottom + CROSS_MM, top - CROSS_MM)])
+        if len(crosses) < 2 and free_margin and plan.reserve == 0:  # none clear: one below the window
+            crosses.append(_cross(x, margin / 2, thin))
+        items += crosses
     horizontal: list[float] = []
     if row > 0:  # overlap with the page above
         horizontal.append(top - (ys[row - 1] + window_h - ys[row]) / 2)
-        items.append(polyline([(margin, top), (width - margin, top)], dashed))
+        items += _trim_line(
+            sheet, (a, b, c, d, e, f), frame, ((margin, top), (width - margin, top)), 1, top, horizontal[-1], dashed
+        )
     if row < plan.rows - 1:
         horizontal.append(bottom + (ys[row] + window_h - ys[row + 1]) / 2)
     for y in horizontal:
-        items += band([(x, y) for x in along(margin + CROSS_MM, width - margin - CROSS_MM)])
-        if free_margin:
-            items += [_cross(margin / 2, y, thin), _cross(width - margin / 2, y, thin)]
+        crosses = band([(x, y) for x in along(margin + CROSS_MM, width - margin - CROSS_MM)])
+        if len(crosses) < 2 and free_margin:  # too few clear: in the side margins
+            crosses += [_cross(margin / 2, y, thin), _cross(width - margin / 2, y, thin)]
+        items += crosses
     return items
+
+
+def _spread(points: list[tuple[float, float]], apart: float) -> list[tuple[float, float]]:
+    """Up to three of ``points`` (in order along a line), the first, the last and the one
+    nearest the middle, no two closer than ``apart``."""
+    import math
+
+    if not points:
+        return []
+    chosen = [points[0]]
+    for candidate in (points[-1], points[len(points) // 2]):
+        if all(math.dist(candidate, p) >= apart for p in chosen):
+            chosen.append(candidate)
+    return chosen
+
+
+def _trim_line(
+    sheet: Sheet,
+    matrix: Matrix,
+    window: Any,
+    edge: tuple[Point, Point],
+    axis: int,
+    at: float,
+    middle: float,
+    style: Style,
+) -> list[Item]:
+    """The dashed line to cut this page along before laying it over its neighbour (to the
+    left when ``axis`` is 0, above when 1): along the window's edge (``at``) where no cell
+    lies, and along cell edges through the overlap band (whose middle is ``middle``), so
+    every cell is kept whole from one page or the other."""
+    import shapely
+    from shapely import affinity
+
+    straight = shapely.LineString(edge)
+    if not sheet.cells:
+        return [polyline(edge, style)]
+    a, b, c, d, e, f = matrix
+    cells = [affinity.affine_transform(cell, [a, c, b, d, e, f]) for cell in sheet.cells]
+    sign = 1 if axis == 0 else -1  # which way is "into this page"
+
+    def inside(cell) -> bool:  # the cell lies whole on this page's side of the edge
+        low, high = (cell.bounds[axis], cell.bounds[axis + 2])
+        return sign * ((low if sign > 0 else high) - at) >= -1e-6
+
+    def here(cell) -> bool:
+        centre = cell.centroid.coords[0][axis]
+        return inside(cell) and (sign * (centre - middle) >= 0 or not _other_side(cell, axis, at, middle, sign))
+
+    mine = [cell for cell in cells if here(cell)]
+    theirs = [cell for cell in cells if not here(cell)]
+    if not mine or not theirs:
+        return [polyline(edge, style)]
+    shared = shapely.union_all(mine).boundary.intersection(shapely.union_all(theirs).boundary)
+    shared = shapely.line_merge(shapely.union_all([g for g in getattr(shared, "geoms", [shared]) if g.length > 0]))
+    shared = shared.intersection(window)
+    rest = straight.difference(shapely.union_all(cells).buffer(0.01))
+    items: list[Item] = []
+    for line in [*getattr(shared, "geoms", [shared]), *getattr(rest, "geoms", [rest])]:
+        if line.geom_type == "LineString" and line.length > 0:
+            items.append(polyline(line.coords, style))
+    return items
+
+
+def _other_side(cell, axis: int, at: float, middle: float, sign: int) -> bool:
+    """Whether ``cell`` also lies whole on the neighbour's page (it ends before the band's
+    far edge, which is as far past ``middle`` as ``at`` is before it)."""
+    far = 2 * middle - at
+    low, high = cell.bounds[axis], cell.bounds[axis + 2]
+    return sign * ((high if sign > 0 else low) - far) <= 1e-6
 
 
 CROSS_MM = 3.5
