@@ -329,5 +329,6 @@ def marks_sheet(layout: Layout, marks: Sequence[Mark], players: Sequence[str] = 
     from coinprint.render.pages import Sheet
 
     scene = diagram_scene(layout, arrange(layout, marks))
-    legend = "gold: showing heads; blue: showing tails. Coins in the goal are drawn inside it, the rest in the zones."
-    return Sheet(scene, title or "Flick position", [legend], footprint=None)
+    from coinprint.render.pages import page_words
+
+    return Sheet(scene, title or "Flick", [page_words("en")["flick_position"]], footprint=None)
