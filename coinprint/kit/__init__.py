@@ -212,12 +212,23 @@ def board_pages(sheet: Sheet, settings: PrintSettings) -> list[Scene]:
     return paginate(sheet, settings.paper, settings.margin_mm, settings.overlap_mm)
 
 
-def make_kit(game: str, settings: PrintSettings, lang: str, output: str | None) -> Path:
-    """Write ``game``'s kit (rule sheet, then board) in ``lang`` as one PDF; returns the path."""
+def make_kit(
+    game: str, settings: PrintSettings, lang: str, output: str | None, *, layout: Layout | None = None
+) -> Path:
+    """Write ``game``'s kit (rule sheet, then board) in ``lang`` as one PDF; returns the path.
+    With ``layout`` (a valid layout of ``game``), that board is printed instead of the
+    built-in one."""
     from coinprint.registry import GAMES
 
     template = sheet_template(game, lang)
-    pages = GAMES[game].parts.kit_pages(settings, lang)
+    if layout is None:
+        pages = GAMES[game].parts.kit_pages(settings, lang)
+    else:
+        from coinprint.kit.custom import board_sheet
+
+        sheet = board_sheet(layout, settings)
+        sheet.lang = lang
+        pages = rule_sheet(game, settings.paper, lang) + board_pages(sheet, settings)
     return write_pages(
         pages,
         output,
