@@ -120,6 +120,10 @@ def validate_layout(path: str) -> int:
         return 1
     counted = f"{len(layout)} spaces" if layout.spaces else f"{len(layout.features)} features"
     click.echo(f"{path}: valid {layout.game} layout with {counted}")
+    if layout.game == "mapgame":
+        from coinprint.boards.mapgame import summary
+
+        click.echo(f"{path}: {summary(layout).describe()}")
     return 0
 
 
