@@ -555,8 +555,34 @@ def _try_packed(
     None when none of the best WRAP_TRIES stretches gives a good arc."""
     stretches = [s for tier in _stretch_tiers(outline, max_neighbours, need, frame, rng) for s in tier]
     stretches.sort(key=lambda s: -s.score)
-    for stretch in stretches[:WRAP_TRIES]:
-        grown = _wrap_stretch(outline, new, stretch, need, frame, rng, stats)
+    return _wrap_first(outline, new, stretches[:WRAP_TRIES], max_neighbours, need, frame, rng, stats)
+
+
+def _wrap_first(
+    outline: _Outline,
+    new: int,
+    stretches: Sequence[_Stretch],
+    max_neighbours: int,
+    need: float,
+    frame: tuple[float, float],
+    rng: random.Random,
+    stats: GrowthStats,
+) -> _Grown | None:
+    """Country ``new`` wrapped over the first of ``stretches`` that gives a good country: one
+    that borders at most ``max_neighbours`` countries (counted again from the outline, not
+    taken from the stretch), holds the coin, and whose arc meets the map only at its ends (no
+    hole); None when none does."""
+    for stretch in stretches:
+        owners = _owner_runs(
+            outline.owner_laps[stretch.first : stretch.end], outline.edge_laps[stretch.first : stretch.end]
+        )
+        bordered = frozenset(owner for owner, length, _ in owners if length > MIN_BORDER_MM)
+        if not 1 <= len(bordered) <= max_neighbours:
+            stats.reject("neighbours")
+            continue
+        grown = _wrap_stretch(
+            outline, new, _Stretch(stretch.first, stretch.end, bordered, stretch.score), need, frame, rng, stats
+        )
         if grown is not None:
             return grown
     return None
