@@ -13,6 +13,7 @@ import click
 
 from coinprint import __version__
 from coinprint.errors import EXIT_USAGE, CoinprintError
+from coinprint.registry import GAMES
 
 
 class _Group(click.Group):
@@ -53,7 +54,7 @@ def play() -> None:
 
 
 @cli.command("balance")
-@click.argument("game", type=click.Choice(["cointable", "coinage", "mapgame"]), metavar="GAME")
+@click.argument("game", type=click.Choice(GAMES.simulated()), metavar="GAME")
 @click.option(
     "--layout",
     default=None,
@@ -103,5 +104,14 @@ def _one_line(exc: click.ClickException) -> str:
     return message
 
 
-# Each game registers its commands on the groups above.
-from coinprint.cli import coinage, cointable, common, flick, mapgame  # noqa: E402,F401
+def _register_game_commands() -> None:
+    """Each registered game's ``cli/<game>.py`` adds its commands to the groups above."""
+    import importlib
+
+    for spec in GAMES:
+        importlib.import_module(f"coinprint.cli.{spec.name}")
+
+
+_register_game_commands()
+# Commands that serve every game.
+from coinprint.cli import common  # noqa: E402,F401

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import click
 
+from coinprint.boards.coinage import MAP_NAMES
 from coinprint.cli import board, play, rules
 from coinprint.cli.common import output_options, paper_option, print_options
 
-_MAPS = ["classic", "terraces", "steps", "patchwork", "random"]
+_MAPS = list(MAP_NAMES)
 
 
 @board.command("coinage")
