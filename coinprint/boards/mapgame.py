@@ -448,10 +448,8 @@ def _try_arc(
     it, then the arc round the spot. A point of the outline with no room for a coin is not
     tried again on this outline.
     """
-    import numpy as np
 
     stats.arcs_tried += 1
-    count = outline.count
     mouth = outline.pick(rng)
     if mouth is None:
         stats.reject("no room")
@@ -603,6 +601,8 @@ def _wrap_stretch(
         stats.arcs_tried += 1
         arc, centres = _wrap_arc(outline, stretch.first, stretch.end, thickness, rng)
         room = _wrap_room(outline, stretch, arc, centres, need, frame, stats)
+        if 0 < room < need:
+            stats.reject("no coin room")
         if room >= need:
             return _grown(outline, new, stretch.first, stretch.end, arc, stretch.neighbours, frame)
         if room < 0.8 * need:
@@ -667,9 +667,9 @@ def _stretch_tiers(
         for _ in range(8):
             first = count + rng.randrange(count)
             end = bisect.bisect_left(travelled, travelled[first] + rng.uniform(4.0, 6.0) * need)
-            owners = frozenset(outline.owner_laps[first:end])
-            if len(owners) == 1:
-                found.append(scored(first, end, owners))
+            inside = frozenset(outline.owner_laps[first:end])
+            if len(inside) == 1:
+                found.append(scored(first, end, inside))
         yield best_first(found)
         return
     lengths = [travelled[start % count + count + edges] - travelled[start % count + count] for _, start, edges in runs]
@@ -679,27 +679,37 @@ def _stretch_tiers(
         (summed[start % count + count + edges] - summed[start % count + count]) / edges for _, start, edges in runs
     ]
     starts = sorted(range(len(runs)), key=depths.__getitem__)[:START_RUNS]
-    for k in range(min(max_neighbours, len(runs)), 1, -1):
-        found = []
-        for a in starts:
-            covered = [(a + j) % len(runs) for j in range(k)]
-            if any(lengths[i] < MIN_VISIBLE_BORDER_MM for i in covered[1:-1]):
-                continue
-            neighbours = frozenset(runs[i][0] for i in covered)
+    tiers: dict[int, list[_Stretch | None]] = {}
+    longest = STRETCH_MAX_FULL * need
+    for a in starts:
+        a_start, a_edges = runs[a][1] % count + count, runs[a][2]
+        covered, middle, edges = [runs[a][0]], 0.0, a_edges  # owners, length, edges so far
+        for k in range(2, min(max_neighbours, len(runs)) + 1):
+            b = (a + k - 1) % len(runs)
+            if k > 2:  # the run before b is now covered whole
+                inner = (b - 1) % len(runs)
+                if lengths[inner] < MIN_VISIBLE_BORDER_MM:
+                    break
+                middle += lengths[inner]
+                edges += runs[inner][2]
+            if middle + 2 * END_PIECE_MM > longest:
+                break
+            covered.append(runs[b][0])
+            neighbours = frozenset(covered)
             if len(neighbours) < 2:
                 continue
-            a_start = runs[a][1] % count + count
-            b = covered[-1]
-            b_start = a_start + sum(runs[i][2] for i in covered[:-1])
             # Take from the end runs what the stretch lacks to hold the coin (a band needs
             # about five coin radii of outline), no more: the country stays small.
-            lacking = max(0.0, rng.uniform(STRETCH_LOW, STRETCH_HIGH) * need - sum(lengths[i] for i in covered[1:-1]))
+            lacking = max(0.0, rng.uniform(STRETCH_LOW, STRETCH_HIGH) * need - middle)
             share = rng.uniform(0.3, 0.7)
-            first = _cut(travelled, a_start, runs[a][2], max(END_PIECE_MM, lacking * share), from_end=True)
-            end = _cut(travelled, b_start, runs[b][2], max(END_PIECE_MM, lacking * (1 - share)), from_end=False)
-            if first is not None and end is not None:
-                found.append(scored(first, end, neighbours))
-        yield best_first(found)
+            cut_a = _cut(travelled, a_start, a_edges, max(END_PIECE_MM, lacking * share), from_end=True)
+            cut_b = _cut(
+                travelled, a_start + edges, runs[b][2], max(END_PIECE_MM, lacking * (1 - share)), from_end=False
+            )
+            if cut_a is not None and cut_b is not None:
+                tiers.setdefault(k, []).append(scored(cut_a, cut_b, neighbours))
+    for k in sorted(tiers, reverse=True):
+        yield best_first(tiers[k])
 
 
 def _cut(travelled: list[float], start: int, edges: int, taken: float, *, from_end: bool) -> int | None:
@@ -721,7 +731,11 @@ def _cut(travelled: list[float], start: int, edges: int, taken: float, *, from_e
 
 
 def _wrap_arc(
-    outline: _Outline, first: int, end: int, thickness: float, rng: random.Random
+    outline: _Outline,
+    first: int,
+    end: int,
+    thickness: float,
+    rng: random.Random,
 ) -> tuple[numpy.ndarray, numpy.ndarray]:
     """An arc from the stretch's first point to its last, running along the stretch at about
     ``thickness`` out from it (rising steeply from each end, full only round the coin's place),
@@ -731,8 +745,7 @@ def _wrap_arc(
 
     laps = outline.laps
     stretch = laps[first : end + 1]
-    tangents = laps[first + 1 : end + 2] - laps[first - 1 : end]
-    tangents = _smooth(tangents, 2)
+    tangents = laps[first + 2 : end + 3] - laps[first - 2 : end - 1]  # over four edges: smooth enough
     normals = np.stack((tangents[:, 1], -tangents[:, 0]), axis=1)
     normals /= np.maximum(np.hypot(normals[:, 0], normals[:, 1]), 1e-9)[:, None]
     along = outline.travelled[first : end + 1] - outline.travelled[first]
@@ -753,16 +766,6 @@ def _wrap_arc(
     arc = _untangle(arc)
     arc[1:-1] = 0.5 * arc[1:-1] + 0.25 * (arc[:-2] + arc[2:])  # round the corners the cuts left
     return np.round(arc, 4) + 0.0, centres
-
-
-def _smooth(values: numpy.ndarray, reach: int) -> numpy.ndarray:
-    """A moving average over ``reach`` rows either side (rows near the ends average fewer)."""
-    import numpy as np
-
-    sums = np.cumsum(np.vstack((np.zeros((1, values.shape[1])), values)), axis=0)
-    index = np.arange(len(values))
-    low, high = np.maximum(index - reach, 0), np.minimum(index + reach + 1, len(values))
-    return (sums[high] - sums[low]) / (high - low)[:, None]
 
 
 def _untangle(line: numpy.ndarray, rounds: int = 8) -> numpy.ndarray:
@@ -829,7 +832,18 @@ def _wrap_room(
 
             if shapely.contains_xy(shapely.polygons(closed), *centres[best]):
                 return float(room[best])
-    return _widest_room(ring)
+    return _widest_room(closed)
+
+
+def _widest_room(closed: numpy.ndarray) -> float:
+    """The radius of the widest disc inside the closed ring ``closed`` (a lower bound within
+    0.1 mm); 0 when the ring is not a valid polygon."""
+    import shapely
+
+    polygon = shapely.polygons(closed)
+    if not polygon.is_valid:
+        return 0.0
+    return float(shapely.maximum_inscribed_circle(polygon, 0.1).length) - 0.1
 
 
 def _ring_distances(points: numpy.ndarray, ring: numpy.ndarray) -> numpy.ndarray:
@@ -843,18 +857,6 @@ def _ring_distances(points: numpy.ndarray, ring: numpy.ndarray) -> numpy.ndarray
     along = np.clip((rx * step[:, 0] + ry * step[:, 1]) / length2, 0.0, 1.0)
     gx, gy = rx - step[:, 0] * along, ry - step[:, 1] * along
     return np.sqrt((gx * gx + gy * gy).min(axis=1))
-
-
-def _widest_room(ring: numpy.ndarray) -> float:
-    """The radius of the widest disc inside the closed ``ring`` (a lower bound within 0.1 mm);
-    0 when the ring is not a valid polygon."""
-    import numpy as np
-    import shapely
-
-    polygon = shapely.polygons(np.concatenate((ring, ring[:1])))
-    if not polygon.is_valid:
-        return 0.0
-    return float(shapely.maximum_inscribed_circle(polygon, 0.1).length) - 0.1
 
 
 def _arc_round(

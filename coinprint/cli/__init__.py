@@ -72,11 +72,7 @@ def balance(game: str, layout: str | None, agent: str, games: int, seed: int, ma
     of decided games with a 95 % interval (GAME is cointable, coinage or mapgame)."""
     from coinprint.analysis import balance as judge
 
-    if layout is None and game == "mapgame":
-        from coinprint.boards.mapgame import spec
-
-        layout = spec()  # a bare "mapgame" spec keeps meaning the sprawling map (records of 0.1.0)
-    click.echo(judge(game, layout or game, agent, games, seed, max_turns).describe())
+    click.echo(judge(game, layout or GAMES[game].layout_spec, agent, games, seed, max_turns).describe())
 
 
 def main(argv: list[str] | None = None) -> None:
