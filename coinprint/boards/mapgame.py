@@ -181,9 +181,36 @@ class _Outline:
         edges = np.sqrt(self.step_length2)
         self.edge_laps = np.concatenate((edges, edges, edges))
         self.travelled = np.concatenate(([0.0], np.cumsum(self.edge_laps)))
+        # Points found without room on an earlier outline stay without room: the map only grows.
+        self.closed = np.zeros(self.count, dtype=bool) if closed is None else closed
+        self.frame = frame
+        self._weights: numpy.ndarray | None = None  # made when the sprawling step first picks
+        self._cumulative: numpy.ndarray | None = None
+        self.polygon = shapely.polygons(points)
+        shapely.prepare(self.polygon)
+
+    @property
+    def weights(self) -> numpy.ndarray:
+        """How likely each outline point is picked as the place to grow from (sprawling)."""
+        if self._weights is None:
+            self._weights = self._start_weights()
+        return self._weights
+
+    @property
+    def cumulative(self) -> numpy.ndarray:
+        if self._cumulative is None:
+            import numpy as np
+
+            self._cumulative = np.cumsum(self.weights)
+        return self._cumulative
+
+    def _start_weights(self) -> numpy.ndarray:
+        import numpy as np
+
+        points, steps, frame = self.points, self.steps, self.frame
         # Start near the middle of the map: the map grows round and compact.
         radii = np.hypot(points[:, 0] / frame[0], points[:, 1] / frame[1]) * frame[1]
-        self.weights = 1.0 / (1.0 + ((radii - radii.min()) / 40.0) ** 2)
+        weights = 1.0 / (1.0 + ((radii - radii.min()) / 40.0) ** 2)
         # Grow only from where the outline bulges out (turning anticlockwise over a few
         # points, ~15 mm): in hollows and along flat stretches a coin seldom fits.
         following = np.concatenate((steps[1:], steps[:1]))
@@ -194,13 +221,9 @@ class _Outline:
         ]
         bulging = bend >= 0.05
         if bulging.any():
-            self.weights[~bulging] = 0.0
-        # Points found without room on an earlier outline stay without room: the map only grows.
-        self.closed = np.zeros(self.count, dtype=bool) if closed is None else closed
-        self.weights[self.closed] = 0.0
-        self.cumulative = np.cumsum(self.weights)
-        self.polygon = shapely.polygons(points)
-        shapely.prepare(self.polygon)
+            weights[~bulging] = 0.0
+        weights[self.closed] = 0.0
+        return weights
 
     def pick(self, rng: random.Random) -> int | None:
         """A point of the outline to grow from (the middle of the map first); None when no
@@ -219,15 +242,15 @@ class _Outline:
         near = [(index + k) % self.count for k in range(-spread, spread + 1)]
         self.weights[near] = 0.0
         self.closed[near] = True
-        self.cumulative = np.cumsum(self.weights)
+        self._cumulative = np.cumsum(self.weights)
 
     def reopen(self) -> None:
         """Forget the points found without room (they may have been shut by the frame)."""
         import numpy as np
 
         self.closed[:] = False
-        self.weights[:] = 1.0
-        self.cumulative = np.cumsum(self.weights)
+        self._weights = np.ones(self.count)
+        self._cumulative = np.cumsum(self._weights)
 
     def normal(self, index: int) -> numpy.ndarray:
         """The outward unit normal at point ``index`` (the map lies left of its anticlockwise
@@ -511,6 +534,8 @@ to a sprawling arc."""
 BAND_SLACK_MM = 1.5
 """How much thicker than the coin (with its margins) the band of a wrapping country is."""
 END_PIECE_MM = 2.5
+ROOM_TOLERANCE_MM = 0.25
+"""How far below the widest disc the generator's measure of a country's room may fall."""
 WING = 0.4
 """Thickness of a wrapping country away from its coin, as a share of its full thickness."""
 BULGE_REACH = 1.1
@@ -762,7 +787,8 @@ def _wrap_arc(
     lift = height * rise * ripple
     arc = stretch + lift[:, None] * normals
     arc[0], arc[-1] = stretch[0], stretch[-1]
-    centres = (stretch + 0.5 * lift[:, None] * normals)[bulge * rise > 0.8]
+    full = bulge * rise > 0.6
+    centres = np.concatenate([(stretch + share * lift[:, None] * normals)[full] for share in (0.4, 0.5, 0.6)])
     arc = _untangle(arc)
     arc[1:-1] = 0.5 * arc[1:-1] + 0.25 * (arc[:-2] + arc[2:])  # round the corners the cuts left
     return np.round(arc, 4) + 0.0, centres
@@ -836,14 +862,16 @@ def _wrap_room(
 
 
 def _widest_room(closed: numpy.ndarray) -> float:
-    """The radius of the widest disc inside the closed ring ``closed`` (a lower bound within
-    0.1 mm); 0 when the ring is not a valid polygon."""
+    """The radius of a disc inside the closed ring ``closed`` within ROOM_TOLERANCE_MM of the
+    widest (never wider: it is the clearance of a point found inside); 0 when the ring is not
+    a valid polygon."""
     import shapely
 
     polygon = shapely.polygons(closed)
     if not polygon.is_valid:
         return 0.0
-    return float(shapely.maximum_inscribed_circle(polygon, 0.1).length) - 0.1
+    # The line runs from the centre found to the nearest point of the boundary.
+    return float(shapely.maximum_inscribed_circle(polygon, ROOM_TOLERANCE_MM).length)
 
 
 def _ring_distances(points: numpy.ndarray, ring: numpy.ndarray) -> numpy.ndarray:
