@@ -8,6 +8,7 @@ Every error a user can cause is one line on stderr.
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -17,7 +18,22 @@ from coinprint.registry import GAMES
 
 
 class _Group(click.Group):
-    """A group whose commands list in the order they were added."""
+    """A group whose commands list in the order they were added, and which prints its help
+    and exits 0 when given no command (bare ``coinprint`` is the first thing many type)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("invoke_without_command", True)
+        super().__init__(*args, **kwargs)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        # click 8.2 keeps the command still to parse in _protected_args (8.1: protected_args).
+        pending = getattr(ctx, "_protected_args", None)
+        if pending is None:
+            pending = ctx.protected_args
+        if not pending and not ctx.args:
+            click.echo(ctx.get_help())
+            return 0
+        return super().invoke(ctx)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(self.commands)
@@ -110,4 +126,4 @@ def _register_game_commands() -> None:
 
 _register_game_commands()
 # Commands that serve every game.
-from coinprint.cli import common  # noqa: E402,F401
+from coinprint.cli import common, replay  # noqa: E402,F401
