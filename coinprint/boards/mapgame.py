@@ -7,13 +7,17 @@ country it belongs to; a new country's polygon is the outline stretch (the very 
 as its neighbours' polygons) plus the new arc, so every border is built once and shared
 exactly by both sides. Its neighbours when drawn are the owners of the stretch.
 
-Each step first finds a spot just outside the map where the coin will lie (at least the
-coin's radius plus a margin from the whole outline), then a stretch of outline round it, then
-an arc from one end of the stretch round the spot to the other. A candidate is rejected by
-the cheapest test that fails, in this order: no spot (that part of the outline is then not
-tried again), too many neighbours or a sliver of a border along the stretch, the page frame,
-the country turned inside out, the arc crossing itself or touching the map anywhere but its
-ends. A step that keeps failing takes back the country before it and tries again.
+Two growths (GROWTHS). **Packed** (the default): each step lists stretches that border as
+many earlier countries as the limit allows, deepest in the map first, and wraps a band-shaped
+arc along the best one (``_try_packed``; docs/mapgame.md describes it); when none fits, the
+step falls back to a sprawling arc. **Sprawling** (0.1.0's maps): each step first finds a spot
+just outside the map where the coin will lie (at least the coin's radius plus a margin from
+the whole outline), then a stretch of outline round it, then an arc from one end of the
+stretch round the spot to the other (``_try_arc``). Either way a candidate is rejected by the
+cheapest test that fails: too many neighbours or a sliver of a border along the stretch, the
+page frame, the country turned inside out, the arc crossing itself or touching the map
+anywhere but its ends (a hole), no room for the coin. A step that keeps failing takes back
+the country before it and tries again.
 
 >>> layout = build(countries=5, seed=1)
 >>> [space.order for space in layout.spaces]
@@ -45,7 +49,7 @@ PLAYERS = ("O", "X")
 DEFAULT_COUNTRIES = 21
 MIN_COUNTRIES = 3
 MAX_COUNTRIES = 401
-"""Largest map the generator makes (201 countries take about 0.2 s, 401 about a second)."""
+"""Largest map the generator makes (201 countries: about 0.2 s sprawling, about 1 s packed)."""
 DEFAULT_MAX_NEIGHBOURS = 4
 GROWTHS = ("packed", "sprawling")
 """How the map grows: ``packed`` wraps each arc along the outline (borders as many earlier
@@ -419,11 +423,12 @@ def grow(params: MapParams, stats: GrowthStats) -> tuple[list[list[Point]], list
         _Grown(_Outline(np.asarray(circle), [0] * len(circle), frame), circle + [circle[0]], frozenset())
     ]
     failures = [0]
+    refused: set[tuple[float, float, int]] = set()  # stretches refused (packed growth)
     backtracks_before = stats.backtracks
     while len(steps) < params.countries:
         grown = None
         if params.growth == "packed" and failures[-1] == 0:
-            grown = _try_packed(steps[-1].outline, len(steps), params.max_neighbours, need, frame, rng, stats)
+            grown = _try_packed(steps[-1].outline, len(steps), params.max_neighbours, need, frame, rng, stats, refused)
         if grown is None:
             # Sprawling growth; for packed growth the fallback when no wrapping arc fits.
             grown = _try_arc(steps[-1].outline, len(steps), params.max_neighbours, need, frame, rng, stats)
@@ -562,6 +567,9 @@ class _Stretch:
     end: int
     neighbours: frozenset[int]
     score: float
+    key: tuple[float, float, int] | None = None
+    """Where the stretch starts (the first point of the run it starts in) and how many runs it
+    covers: a stretch refused once is not tried again while that run is on the outline."""
 
 
 def _try_packed(
@@ -572,13 +580,21 @@ def _try_packed(
     frame: tuple[float, float],
     rng: random.Random,
     stats: GrowthStats,
+    refused: set[tuple[float, float, int]] | None = None,
 ) -> _Grown | None:
     """The next country (index ``new``) as a band wrapped along the outline: over the stretch
     that borders the most earlier countries allowed and lies deepest in the map (bays first);
-    None when none of the best WRAP_TRIES stretches gives a good arc."""
-    stretches = [s for tier in _stretch_tiers(outline, max_neighbours, need, frame, rng) for s in tier]
+    None when none of the best WRAP_TRIES stretches gives a good arc. ``refused`` collects the
+    keys of stretches refused, across steps, so that a narrow bay is not tried step after step."""
+    refused = set() if refused is None else refused
+    stretches = [
+        s for tier in _stretch_tiers(outline, max_neighbours, need, frame, rng) for s in tier if s.key not in refused
+    ]
     stretches.sort(key=lambda s: -s.score)
-    return _wrap_first(outline, new, stretches[:WRAP_TRIES], max_neighbours, need, frame, rng, stats)
+    grown = _wrap_first(outline, new, stretches[:WRAP_TRIES], max_neighbours, need, frame, rng, stats)
+    if grown is None:
+        refused.update(s.key for s in stretches[:WRAP_TRIES] if s.key is not None)
+    return grown
 
 
 def _wrap_first(
@@ -668,7 +684,9 @@ def _stretch_tiers(
     mean_radius = float(radii.mean())
     summed = np.concatenate(([0.0], np.cumsum(np.tile(radii, 3)))).tolist()
 
-    def scored(first: int, end: int, neighbours: frozenset[int]) -> _Stretch | None:
+    def scored(
+        first: int, end: int, neighbours: frozenset[int], key: tuple[float, float, int] | None = None
+    ) -> _Stretch | None:
         if end - first >= count - 2 or end - first < 3:
             return None
         # How deep in the map the stretch lies: its points' mean distance from the middle.
@@ -682,7 +700,7 @@ def _stretch_tiers(
             - LENGTH_WEIGHT * max(0.0, length - STRETCH_HIGH)
             + rng.uniform(0.0, 1.0)
         )
-        return _Stretch(first, end, neighbours, score)
+        return _Stretch(first, end, neighbours, score, key)
 
     def best_first(found: list[_Stretch | None]) -> list[_Stretch]:
         return sorted((s for s in found if s is not None), key=lambda s: -s.score)
@@ -732,7 +750,8 @@ def _stretch_tiers(
                 travelled, a_start + edges, runs[b][2], max(END_PIECE_MM, lacking * (1 - share)), from_end=False
             )
             if cut_a is not None and cut_b is not None:
-                tiers.setdefault(k, []).append(scored(cut_a, cut_b, neighbours))
+                key = (float(outline.laps[a_start, 0]), float(outline.laps[a_start, 1]), k)
+                tiers.setdefault(k, []).append(scored(cut_a, cut_b, neighbours, key))
     for k in sorted(tiers, reverse=True):
         yield best_first(tiers[k])
 
