@@ -443,6 +443,7 @@ def grow(params: MapParams, stats: GrowthStats) -> tuple[list[list[Point]], list
             failures.pop()
             failures[-1] = TRIES_PER_STEP // 2
             stats.backtracks += 1
+            refused.clear()  # the map changed behind the outline: try every stretch again
             if stats.backtracks - backtracks_before >= FRAME_GIVE_UP and frame != (1.0, 1.0):
                 # The page frame is too tight for these coins: grow on without it (the map
                 # then tiles over more pages, but generation never fails).
