@@ -14,7 +14,7 @@ from typing import Any
 
 from coinprint.boards.checks import Problem
 from coinprint.errors import UnreadableInputError, UsageError
-from coinprint.layout import Layout, from_geojson, load
+from coinprint.layout import Layout, from_geojson
 from coinprint.registry import GAMES, GameSpec
 
 
@@ -31,9 +31,15 @@ def builtin_layout(spec: str) -> Layout:
     return GAMES[name].parts.build(params)
 
 
-def resolve_layout(spec: str | dict[str, Any], *, base: Path | None = None) -> Layout:
-    """A record's ``layout``: a built-in name, a GeoJSON path (relative to ``base``), or an
-    inline GeoJSON layout. Raises UnreadableInputError / UsageError when it cannot be had."""
+def resolve_layout(
+    spec: str | dict[str, Any], *, base: Path | None = None, game: str | None = None, units: str = "mm"
+) -> Layout:
+    """A layout named by a record or a ``--layout`` option: a built-in name, a file (relative
+    to ``base``: coinprint GeoJSON, foreign GeoJSON or an SVG drawing, read for ``game`` with
+    foreign coordinates in ``units``), or an inline GeoJSON layout. Raises
+    UnreadableInputError / UsageError when it cannot be had."""
+    from coinprint.io import read_layout
+
     if isinstance(spec, dict):
         return from_geojson(spec, source="the inline layout")
     name = spec.partition(":")[0]
@@ -46,14 +52,35 @@ def resolve_layout(spec: str | dict[str, Any], *, base: Path | None = None) -> L
         raise UnreadableInputError(
             f"layout '{spec}' is neither a built-in name ({', '.join(f'{g}:…' for g in GAMES.names())}) nor an existing file"
         )
-    return load(str(path))
+    return read_layout(path, game=game, units=units).layout
 
 
-def check_layout(layout: Layout) -> list[Problem]:
-    """Every problem with ``layout`` for its game (errors and warnings)."""
+def check_layout(layout: Layout, *, tolerance_mm: float | None = None) -> list[Problem]:
+    """Every problem with ``layout`` for its game (errors and warnings). ``tolerance_mm`` is
+    how far lengths may be off (rounded drawings) where a check compares lengths; None keeps
+    each game's default."""
     if layout.game not in GAMES:
         return [Problem(None, f"unknown game {layout.game!r}; coinprint knows {', '.join(GAMES.names())}")]
-    return GAMES[layout.game].parts.check(layout)
+    checker = GAMES[layout.game].parts.check
+    return checker(layout) if tolerance_mm is None else checker(layout, tolerance_mm=tolerance_mm)
+
+
+def playable_layout(spec: str, game: str | None = None) -> Layout:
+    """The layout named by ``spec`` (see :func:`resolve_layout`), refused with
+    InvalidInputError naming its first problem when it is not a valid layout of its game."""
+    from coinprint.boards.checks import errors
+    from coinprint.errors import InvalidInputError
+
+    layout = resolve_layout(spec, game=game)
+    if game is not None and layout.game != game:
+        raise UsageError(f"--layout {spec} is a {layout.game} layout, not {game}")
+    if spec.partition(":")[0] not in GAMES:
+        bad = errors(check_layout(layout))
+        if bad:
+            raise InvalidInputError(
+                f"{spec} is not a valid {layout.game} layout: {bad[0]} ({len(bad)} problem(s); see 'validate layout')"
+            )
+    return layout
 
 
 def position_drawer(game: str) -> Callable[..., Any]:
@@ -76,7 +103,7 @@ def validate_record(path: str):
     text = read_text(path)
     record = read_record(text, source=path)
     game_entry(record.game)
-    layout = resolve_layout(record.layout, base=Path(path).parent)
+    layout = resolve_layout(record.layout, base=Path(path).parent, game=record.game)
     if layout.game != record.game:
         raise InvalidInputError(f"the record is a {record.game} game but its layout is for {layout.game}")
     bad = errors(check_layout(layout))
@@ -109,14 +136,17 @@ def self_play(
     seed: int,
     max_turns: int,
     options: dict[str, Any] | None = None,
+    *,
+    game: str | None = None,
 ):
-    """Play ``games`` seeded games; yields (record, outcome) pairs, then nothing more.
+    """Play ``games`` seeded games on the layout ``layout_spec`` (read for ``game`` when it
+    is a drawing); yields (record, outcome) pairs, then nothing more.
 
     Game ``i`` uses seed ``seed + i``, so any one game can be replayed on its own.
     """
     from coinprint.games.core import AGENTS, Record, play_game
 
-    layout = resolve_layout(layout_spec)
+    layout = playable_layout(layout_spec, game)
     rules = rules_for(layout, options)
     for player, agent in agents.items():
         if agent not in AGENTS:
@@ -162,6 +192,8 @@ def play_to_folder(
     max_turns: int,
     folder: str,
     options: dict[str, Any] | None = None,
+    *,
+    game: str | None = None,
 ) -> tuple[list[Path], PlaySummary]:
     """Self-play ``games`` games and write one record per game into ``folder``
     (``<game>-<seed>.json``); returns the paths and the summary."""
@@ -179,7 +211,7 @@ def play_to_folder(
     recorded = layout_spec
     if layout_spec.partition(":")[0] not in GAMES and Path(layout_spec).is_file():
         recorded = Path(os.path.relpath(Path(layout_spec).resolve(), target.resolve())).as_posix()
-    for record, outcome in self_play(layout_spec, agents, games, seed, max_turns, options):
+    for record, outcome in self_play(layout_spec, agents, games, seed, max_turns, options, game=game):
         record.layout = recorded
         paths.append(write_atomic(target / f"{record.game}-{record.seed}.json", record.dumps()))
         outcomes.append(outcome)
@@ -241,9 +273,9 @@ def balance(
         raise UsageError(f"{GAMES[game].title} is not simulated; balance works for {', '.join(GAMES.simulated())}")
     if games < 1:
         raise UsageError(f"--games must be at least 1, not {games}")
-    layout = resolve_layout(layout_spec)
-    if layout.game != game:
-        raise UsageError(f"--layout {layout_spec} is a {layout.game} layout, not {game}")
+    layout = playable_layout(layout_spec, game)
     players = rules_for(layout, options).players
-    outcomes = [o for _, o in self_play(layout_spec, {p: agent for p in players}, games, seed, max_turns, options)]
+    outcomes = [
+        o for _, o in self_play(layout_spec, {p: agent for p in players}, games, seed, max_turns, options, game=game)
+    ]
     return Balance(layout_spec, agent, players[0], summarise(outcomes, players))

@@ -75,7 +75,7 @@ def play() -> None:
     "--layout",
     default=None,
     metavar="SPEC",
-    help="Built-in layout with parameters (e.g. cointable:size=4, mapgame:countries=31,seed=2) or a GeoJSON file.",
+    help="Built-in layout with parameters (e.g. cointable:size=4, mapgame:countries=31,seed=2), a GeoJSON file or an SVG drawing.",
 )
 @click.option(
     "--agent", default="random", show_default=True, help="Agent playing both sides: random, greedy or montecarlo."

@@ -6,7 +6,14 @@ import click
 
 from coinprint.boards.coinage import MAP_NAMES
 from coinprint.cli import board, play, rules
-from coinprint.cli.common import output_options, paper_option, print_options
+from coinprint.cli.common import (
+    bleed_option,
+    lang_option,
+    layout_file_options,
+    output_options,
+    paper_option,
+    print_options,
+)
 from coinprint.cli.replay import echo_replay_pages, html_option
 
 _MAPS = list(MAP_NAMES)
@@ -37,12 +44,35 @@ _MAPS = list(MAP_NAMES)
 @click.option("--copies", default=None, type=int, help="PDF: cards per page (default: as many as fit).")
 @paper_option()
 @print_options
+@bleed_option
 @output_options()
-def board_coinage(map_name, regions, seed, card, copies, paper, style, margin, overlap, output, fmt) -> None:
+@layout_file_options
+def board_coinage(
+    map_name,
+    regions,
+    seed,
+    card,
+    copies,
+    paper,
+    style,
+    margin,
+    overlap,
+    bleed,
+    output,
+    fmt,
+    layout_file,
+    units,
+    tolerance,
+) -> int:
     """A Coin Age map card: PDF pages of cards with cut lines, one card as SVG, or GeoJSON."""
     from coinprint.boards.coinage import build, check
+    from coinprint.cli.common import print_layout_file
     from coinprint.kit import PrintSettings, export_board, resolve_output
     from coinprint.render.coinage import board_sheet
+
+    if layout_file:
+        settings = PrintSettings.parse(paper=paper, margin=margin, overlap=overlap, style=style, bleed=bleed)
+        return print_layout_file("coinage", layout_file, units, tolerance, settings, output, fmt, copies)
 
     layout = build(map_name, regions=regions, seed=seed if seed is not None or map_name != "random" else 0, card=card)
     if map_name == "random":
@@ -50,42 +80,37 @@ def board_coinage(map_name, regions, seed, card, copies, paper, style, margin, o
     for problem in check(layout):
         if problem.severity == "warning":
             click.echo(str(problem), err=True)
-    settings = PrintSettings.parse(paper=paper, margin=margin, overlap=overlap, style=style)
+    settings = PrintSettings.parse(paper=paper, margin=margin, overlap=overlap, style=style, bleed=bleed)
     _, chosen = resolve_output(output, fmt, "coinage-card")
     pdf = chosen == "pdf"
     sheet = board_sheet(
-        layout, settings.style, paper=settings.paper if pdf else None, margin=settings.margin_mm, copies=copies
+        layout,
+        settings.style,
+        paper=settings.paper if pdf else None,
+        margin=settings.margin_mm,
+        copies=copies,
+        bleed=settings.bleed_mm,
     )
     name = f"coinage-{map_name}" + (
         f"-{layout.params['regions']}-{layout.meta['seed']}" if map_name == "random" else ""
     )
     for path in export_board(layout, sheet, settings, output, fmt, name):
         click.echo(f"wrote {path}")
+    return 0
 
 
 @rules.command("coinage")
-@click.option(
-    "--lang",
-    default="en",
-    show_default=True,
-    metavar="CODE",
-    help="Language of the sheet (en, sv, or any templates/coinage.<code>.json).",
-)
+@lang_option
 @paper_option()
 @click.option(
     "-o", "--output", "output", default=None, metavar="PATH", help="Output PDF file or folder (default: output/)."
 )
 def rules_coinage(lang, paper, output) -> None:
     """The Coin Age rule sheet as a PDF (set-up, turn table, scoring example, our readings)."""
-    from coinprint.kit import write_pages
-    from coinprint.kit.coinage import rule_sheet_pages
+    from coinprint.kit import write_rules
     from coinprint.units import paper_size
 
-    pages = rule_sheet_pages(paper_size(paper), lang)
-    written = write_pages(
-        pages, output, f"coinage-rules-{lang}", title="Coin Age rules", keywords={"game": "coinage", "lang": lang}
-    )
-    click.echo(f"wrote {written}")
+    click.echo(f"wrote {write_rules('coinage', paper_size(paper), lang, output)}")
 
 
 @play.command("coinage")
@@ -94,6 +119,13 @@ def rules_coinage(lang, paper, output) -> None:
 )
 @click.option("--regions", default=None, metavar="SIZES", help="Random maps: region sizes, e.g. 4,3,2,1.")
 @click.option("--map-seed", default=None, type=int, help="Random maps: the map's seed (default 0).")
+@click.option(
+    "--layout",
+    "layout_file",
+    default=None,
+    metavar="FILE",
+    help="Play on this map instead: coinprint GeoJSON, an SVG drawing or GeoJSON from QGIS.",
+)
 @click.option("--games", default=10, show_default=True, type=int, help="How many games to play.")
 @click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game (game i uses seed + i).")
 @click.option("--heads", default="random", show_default=True, help="Agent for heads: random, greedy or montecarlo.")
@@ -109,15 +141,17 @@ def rules_coinage(lang, paper, output) -> None:
     help="Folder for the records.",
 )
 @html_option
-def play_coinage(map_name, regions, map_seed, games, seed, heads, tails, max_turns, output, html) -> None:
+def play_coinage(map_name, regions, map_seed, layout_file, games, seed, heads, tails, max_turns, output, html) -> None:
     """Let two agents play Coin Age and write one validating record per game."""
     from coinprint.analysis import play_to_folder
     from coinprint.boards.coinage import build, layout_name
 
-    spec = layout_name(
+    spec = layout_file or layout_name(
         build(map_name, regions=regions, seed=map_seed if map_seed is not None or map_name != "random" else 0)
     )
-    paths, summary = play_to_folder(spec, {"heads": heads, "tails": tails}, games, seed, max_turns, output)
+    paths, summary = play_to_folder(
+        spec, {"heads": heads, "tails": tails}, games, seed, max_turns, output, game="coinage"
+    )
     click.echo(f"layout {spec}")
     click.echo(summary.describe())
     click.echo(f"wrote {len(paths)} records to {output}")

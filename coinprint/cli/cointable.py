@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from coinprint.cli import board, play, rules
-from coinprint.cli.common import output_options, paper_option, print_options
+from coinprint.cli.common import lang_option, layout_file_options, output_options, paper_option, print_options
 from coinprint.cli.replay import echo_replay_pages, html_option
 
 MAX_TURNS = 2000
@@ -43,16 +43,36 @@ but two agents can touch back and forth for ever."""
 @paper_option()
 @print_options
 @output_options()
-def board_cointable(size, hex_size, measure, orientation, coin, paper, style, margin, overlap, output, fmt) -> None:
+@layout_file_options
+def board_cointable(
+    size,
+    hex_size,
+    measure,
+    orientation,
+    coin,
+    paper,
+    style,
+    margin,
+    overlap,
+    output,
+    fmt,
+    layout_file,
+    units,
+    tolerance,
+) -> int:
     """The Coin Table board: a hexagon of hexes at true size (default 61 hexes, 1.25 in)."""
     from coinprint.boards.cointable import build
+    from coinprint.cli.common import print_layout_file
     from coinprint.kit import PrintSettings, export_board
     from coinprint.render.cointable import board_sheet
 
-    layout = build(size, hex_size, measure, orientation, None if coin.lower() == "none" else coin)
     settings = PrintSettings.parse(paper=paper, margin=margin, overlap=overlap, style=style)
+    if layout_file:
+        return print_layout_file("cointable", layout_file, units, tolerance, settings, output, fmt)
+    layout = build(size, hex_size, measure, orientation, None if coin.lower() == "none" else coin)
     for path in export_board(layout, board_sheet(layout, settings.style), settings, output, fmt, "cointable-board"):
         click.echo(f"wrote {path}")
+    return 0
 
 
 @play.command("cointable")
@@ -84,6 +104,13 @@ def board_cointable(size, hex_size, measure, orientation, coin, paper, style, ma
 )
 @click.option("--supply", default=100, show_default=True, type=int, help="Coins in the shared supply.")
 @click.option(
+    "--layout",
+    "layout_file",
+    default=None,
+    metavar="FILE",
+    help="Play on this board instead of --size: coinprint GeoJSON, an SVG drawing or GeoJSON from QGIS.",
+)
+@click.option(
     "-o",
     "--output",
     "output",
@@ -93,20 +120,22 @@ def board_cointable(size, hex_size, measure, orientation, coin, paper, style, ma
     help="Folder for the records (one cointable-SEED.json per game).",
 )
 @html_option
-def play_cointable(size, heads_agent, tails_agent, games, seed, max_turns, supply, output, html) -> None:
+def play_cointable(size, heads_agent, tails_agent, games, seed, max_turns, supply, layout_file, output, html) -> None:
     """Let two agents play Coin Table; write one record per game and print a summary."""
     from coinprint.analysis import play_to_folder
 
     paths, summary = play_to_folder(
-        f"cointable:size={size}",
+        layout_file or f"cointable:size={size}",
         {"heads": heads_agent, "tails": tails_agent},
         games,
         seed,
         max_turns,
         output,
         {"supply": supply},
+        game="cointable",
     )
-    click.echo(f"seed {seed}: {games} games of Coin Table (size {size}), heads {heads_agent} v tails {tails_agent}")
+    board = layout_file or f"size {size}"
+    click.echo(f"seed {seed}: {games} games of Coin Table ({board}), heads {heads_agent} v tails {tails_agent}")
     click.echo(f"wrote {len(paths)} records to {output}")
     click.echo(summary.describe())
     echo_replay_pages(html, paths, output)
@@ -114,25 +143,22 @@ def play_cointable(size, heads_agent, tails_agent, games, seed, max_turns, suppl
 
 @rules.command("cointable")
 @paper_option()
+@lang_option
 @click.option("--size", default=5, show_default=True, type=int, help="Board side the sheet describes (2 to 13).")
 @click.option(
     "--supply", default=100, show_default=True, type=int, help="Coins in the shared supply, as the sheet states it."
 )
 @output_options(("pdf",))
-def rules_cointable(paper, size, supply, output, fmt) -> None:
+def rules_cointable(paper, lang, size, supply, output, fmt) -> None:
     """The Coin Table rule sheet (PDF): the rules, two example positions, the move notation."""
     from coinprint.boards.cointable import MAX_SIDE, MIN_SIDE
     from coinprint.errors import UsageError
-    from coinprint.kit import resolve_output, write_pages
-    from coinprint.kit.cointable import rule_sheet_pages
+    from coinprint.kit import write_rules
     from coinprint.units import paper_size
 
     if not MIN_SIDE <= size <= MAX_SIDE:
         raise UsageError(f"board size {size} is out of range; use a side from {MIN_SIDE} to {MAX_SIDE} hexes")
     if supply < 1:
         raise UsageError(f"--supply must be at least 1, not {supply}")
-    path, _ = resolve_output(output, fmt, "cointable-rules", ("pdf",))
-    pages = rule_sheet_pages(paper_size(paper), supply=supply, side=size)
-    click.echo(
-        f"wrote {write_pages(pages, str(path), 'cointable-rules', title='Coin Table rules', keywords={'game': 'cointable'})}"
-    )
+    path = write_rules("cointable", paper_size(paper), lang, output, fmt, supply=supply, side=size)
+    click.echo(f"wrote {path}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from coinprint.cli import board, play, rules
-from coinprint.cli.common import output_options, paper_option, print_options
+from coinprint.cli.common import lang_option, layout_file_options, output_options, paper_option, print_options
 from coinprint.cli.replay import echo_replay_pages, html_option
 
 
@@ -43,15 +43,33 @@ from coinprint.cli.replay import echo_replay_pages, html_option
 @paper_option()
 @print_options
 @output_options()
+@layout_file_options
 def board_mapgame(
-    countries, seed, max_neighbours, coin, growth, blank, paper, style, margin, overlap, output, fmt
-) -> None:
+    countries,
+    seed,
+    max_neighbours,
+    coin,
+    growth,
+    blank,
+    paper,
+    style,
+    margin,
+    overlap,
+    output,
+    fmt,
+    layout_file,
+    units,
+    tolerance,
+) -> int:
     """A fresh valid Map at true size (or --blank: the sheet for drawing one by hand)."""
     from coinprint.boards.mapgame import blank_layout, build, parse_coins, summary
+    from coinprint.cli.common import print_layout_file
     from coinprint.kit import PrintSettings, export_board
     from coinprint.render.mapgame import blank_sheet, map_sheet
 
     settings = PrintSettings.parse(paper=paper, margin=margin, overlap=overlap, style=style)
+    if layout_file:
+        return print_layout_file("mapgame", layout_file, units, tolerance, settings, output, fmt)
     coins = parse_coins(coin)
     if blank:
         layout = blank_layout(coins)
@@ -62,27 +80,21 @@ def board_mapgame(
         sheet, name = map_sheet(layout, settings.style), f"mapgame-{countries}-seed{seed}"
     for path in export_board(layout, sheet, settings, output, fmt, name):
         click.echo(f"wrote {path}")
+    return 0
 
 
 @rules.command("mapgame")
 @paper_option()
-@click.option("--lang", default="en", show_default=True, metavar="CODE", help="Language of the rule sheet.")
+@lang_option
 @click.option(
     "-o", "--output", "output", default=None, metavar="PATH", help="Output .pdf file or folder (default: output/)."
 )
 def rules_mapgame(paper, lang, output) -> None:
     """The Map rule sheet (PDF): the rules, the notation, an example, then the blank sheet."""
-    from coinprint.kit import PrintSettings, languages, write_pages
-    from coinprint.kit.mapgame import blank_pages, rule_sheet_pages
+    from coinprint.kit import write_rules
+    from coinprint.units import paper_size
 
-    if lang not in languages("mapgame"):
-        raise click.BadParameter(
-            f"no Map rule sheet in '{lang}'; use one of: {', '.join(languages('mapgame'))}", param_hint="--lang"
-        )
-    settings = PrintSettings.parse(paper=paper)
-    pages = rule_sheet_pages(settings.paper, lang) + blank_pages(settings)
-    path = write_pages(pages, output, "mapgame-rules", title="Map rules", keywords={"game": "mapgame", "lang": lang})
-    click.echo(f"wrote {path}")
+    click.echo(f"wrote {write_rules('mapgame', paper_size(paper), lang, output)}")
 
 
 @play.command("mapgame")
@@ -95,7 +107,7 @@ def rules_mapgame(paper, lang, output) -> None:
     show_default=True,
     metavar="NAME|FILE",
     help="The map: a built-in name (mapgame:countries=21,seed=3,growth=packed; without growth "
-    "the name means the sprawling map) or a GeoJSON file.",
+    "the name means the sprawling map), a GeoJSON file or an SVG drawing.",
 )
 @click.option(
     "--o-agent", "agent_o", default="greedy", show_default=True, help="Agent for O: random, greedy, montecarlo."
@@ -120,7 +132,9 @@ def play_mapgame(games, seed, layout_spec, agent_o, agent_x, max_turns, output, 
     """Let agents play the Map chase and write one record per game."""
     from coinprint.analysis import play_to_folder
 
-    paths, summary = play_to_folder(layout_spec, {"O": agent_o, "X": agent_x}, games, seed, max_turns, output)
+    paths, summary = play_to_folder(
+        layout_spec, {"O": agent_o, "X": agent_x}, games, seed, max_turns, output, game="mapgame"
+    )
     click.echo(f"wrote {len(paths)} records to {output}")
     click.echo(summary.describe())
     echo_replay_pages(html, paths, output)
