@@ -88,7 +88,7 @@ def balance(game: str, layout: str | None, agent: str, games: int, seed: int, ma
     of decided games with a 95 % interval (GAME is cointable, coinage or mapgame)."""
     from coinprint.analysis import balance as judge
 
-    click.echo(judge(game, layout or game, agent, games, seed, max_turns).describe())
+    click.echo(judge(game, layout or GAMES[game].layout_spec, agent, games, seed, max_turns).describe())
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -237,6 +237,10 @@ def validate_layout(path: str, game: str | None, units: str, tolerance: str, rep
     report every problem with the space it concerns (exit 1) or say it is valid."""
     layout, problems, verdict, valid = checked_layout(path, game, units, tolerance)
     click.echo(f"{path}: {verdict}")
+    if valid and layout.game == "mapgame":
+        from coinprint.boards.mapgame import summary
+
+        click.echo(f"{path}: {summary(layout).describe()}")
     if report_path:
         from coinprint.kit.custom import write_report
 

@@ -31,6 +31,13 @@ from coinprint.cli.replay import echo_replay_pages, html_option
     help="O's coin and X's coin (one name for both); the larger must fit every country.",
 )
 @click.option(
+    "--growth",
+    type=click.Choice(["packed", "sprawling"]),
+    default="packed",
+    show_default=True,
+    help="packed wraps each arc along the map (more borders, no bays); sprawling is 0.1.0's look.",
+)
+@click.option(
     "--blank", is_flag=True, help="Print the blank sheet instead: the circle and the rules, to draw your own map."
 )
 @paper_option()
@@ -42,6 +49,7 @@ def board_mapgame(
     seed,
     max_neighbours,
     coin,
+    growth,
     blank,
     paper,
     style,
@@ -54,7 +62,7 @@ def board_mapgame(
     tolerance,
 ) -> int:
     """A fresh valid Map at true size (or --blank: the sheet for drawing one by hand)."""
-    from coinprint.boards.mapgame import blank_layout, build, parse_coins
+    from coinprint.boards.mapgame import blank_layout, build, parse_coins, summary
     from coinprint.cli.common import print_layout_file
     from coinprint.kit import PrintSettings, export_board
     from coinprint.render.mapgame import blank_sheet, map_sheet
@@ -67,8 +75,8 @@ def board_mapgame(
         layout = blank_layout(coins)
         sheet, name = blank_sheet(layout), "mapgame-blank"
     else:
-        layout = build(countries, seed, max_neighbours, coins)
-        click.echo(f"seed {seed}: {len(layout)} countries")
+        layout = build(countries, seed, max_neighbours, coins, growth=growth)
+        click.echo(f"seed {seed}, {growth}: {summary(layout).describe()}")
         sheet, name = map_sheet(layout, settings.style), f"mapgame-{countries}-seed{seed}"
     for path in export_board(layout, sheet, settings, output, fmt, name):
         click.echo(f"wrote {path}")
@@ -95,10 +103,11 @@ def rules_mapgame(paper, lang, output) -> None:
 @click.option(
     "--layout",
     "layout_spec",
-    default="mapgame:countries=21,seed=0",
+    default="mapgame:countries=21,seed=0,growth=packed",
     show_default=True,
     metavar="NAME|FILE",
-    help="The map: a built-in name (mapgame:countries=21,seed=3), a GeoJSON file or an SVG drawing.",
+    help="The map: a built-in name (mapgame:countries=21,seed=3,growth=packed; without growth "
+    "the name means the sprawling map), a GeoJSON file or an SVG drawing.",
 )
 @click.option(
     "--o-agent", "agent_o", default="greedy", show_default=True, help="Agent for O: random, greedy, montecarlo."
