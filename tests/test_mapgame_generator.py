@@ -142,7 +142,7 @@ def test_bad_country_counts_are_refused(countries: int) -> None:
         ({"countries": "x"}, "whole number"),
         ({"size": "3"}, "unknown mapgame layout parameter"),
         ({"coin": "pebble"}, "unknown coin"),
-        ({"max_neighbours": "0"}, "max-neighbours"),
+        ({"max_neighbours": "0"}, "max neighbours"),
         ({"growth": "dense"}, "packed or sprawling"),
     ],
 )

@@ -102,7 +102,7 @@ class MapParams:
         n = self.countries
         if isinstance(n, bool) or not isinstance(n, int) or not MIN_COUNTRIES <= n <= MAX_COUNTRIES or n % 2 == 0:
             raise UsageError(
-                f"--countries {n!r} is not allowed; use an odd number from {MIN_COUNTRIES} to {MAX_COUNTRIES} "
+                f"countries {n!r} is not allowed; use an odd number from {MIN_COUNTRIES} to {MAX_COUNTRIES} "
                 "(each player draws the same number of countries after the circle)"
             )
         if (
@@ -110,11 +110,11 @@ class MapParams:
             or not isinstance(self.max_neighbours, int)
             or not 1 <= self.max_neighbours <= 8
         ):
-            raise UsageError(f"--max-neighbours {self.max_neighbours!r} is out of range; use 1 to 8")
+            raise UsageError(f"max neighbours {self.max_neighbours!r} is out of range; use 1 to 8")
         if not isinstance(self.seed, int) or isinstance(self.seed, bool):
-            raise UsageError(f"--seed must be a whole number, not {self.seed!r}")
+            raise UsageError(f"seed must be a whole number, not {self.seed!r}")
         if self.growth not in GROWTHS:
-            raise UsageError(f"--growth {self.growth!r} is not allowed; use {' or '.join(GROWTHS)}")
+            raise UsageError(f"growth {self.growth!r} is not allowed; use {' or '.join(GROWTHS)}")
         names = tuple(coin(name).name for name in self.coins)
         return MapParams(n, self.seed, self.max_neighbours, names, self.growth)  # type: ignore[arg-type]
 
@@ -130,7 +130,7 @@ def parse_coins(text: str) -> tuple[str, str]:
     if len(parts) == 1:
         parts = parts * 2
     if len(parts) != 2 or not all(p.strip() for p in parts):
-        raise UsageError(f"--coin '{text}' must be one coin name or two joined by '/', e.g. penny/nickel")
+        raise UsageError(f"coin '{text}' must be one coin name or two joined by '/', e.g. penny/nickel")
     return coin(parts[0]).name, coin(parts[1]).name
 
 
