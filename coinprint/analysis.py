@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 import os
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -93,6 +93,8 @@ def resolve_layout(spec: str | dict[str, Any], *, base: Path | None = None) -> L
     inline GeoJSON layout. Raises UnreadableInputError / UsageError when it cannot be had."""
     if isinstance(spec, dict):
         return from_geojson(spec, source="the inline layout")
+    if not spec.strip():
+        raise UsageError("the layout is empty; give a built-in name (e.g. cointable:size=5) or a GeoJSON file")
     name = spec.partition(":")[0]
     if name in GAMES:
         return builtin_layout(spec)
@@ -111,6 +113,23 @@ def check_layout(layout: Layout) -> list[Problem]:
     if layout.game not in GAMES:
         return [Problem(None, f"unknown game {layout.game!r}; coinprint knows {', '.join(GAMES)}")]
     return _load(GAMES[layout.game].check)(layout)
+
+
+def playable_layout(spec: str, game: str | None = None) -> Layout:
+    """The layout ``spec`` names, checked before anyone plays on it: it must be a layout of
+    ``game`` (when given; UsageError) and pass its game's checks (InvalidInputError, exit 1,
+    carrying the checker's first error and the count)."""
+    from coinprint.boards.checks import errors
+    from coinprint.errors import InvalidInputError
+
+    layout = resolve_layout(spec)
+    if game is not None and layout.game != game:
+        raise UsageError(f"layout {spec} is a {layout.game} layout, not {game}")
+    bad = errors(check_layout(layout))
+    if bad:
+        more = f" (and {len(bad) - 1} more problem(s); see 'coinprint validate layout')" if len(bad) > 1 else ""
+        raise InvalidInputError(f"layout {spec} is invalid: {bad[0]}{more}")
+    return layout
 
 
 def position_drawer(game: str) -> Callable[..., Any]:
@@ -166,15 +185,26 @@ def self_play(
     seed: int,
     max_turns: int,
     options: dict[str, Any] | None = None,
+    *,
+    game: str | None = None,
 ):
     """Play ``games`` seeded games; yields (record, outcome) pairs, then nothing more.
 
-    Game ``i`` uses seed ``seed + i``, so any one game can be replayed on its own.
+    Game ``i`` uses seed ``seed + i``, so any one game can be replayed on its own. The
+    layout is checked first (see :func:`playable_layout`); ``games`` and ``max_turns`` are
+    checked against their caps.
     """
+    from coinprint.caps import check_games, check_max_turns
     from coinprint.games.core import AGENTS, Record, play_game
 
-    layout = resolve_layout(layout_spec)
+    check_games(games)
+    check_max_turns(max_turns)
+    layout = playable_layout(layout_spec, game)
     rules = rules_for(layout, options)
+    if set(agents) != set(rules.players):
+        raise UsageError(
+            f"layout {layout_spec} is a {layout.game} layout; its players are {' and '.join(rules.players)}"
+        )
     for player, agent in agents.items():
         if agent not in AGENTS:
             raise UsageError(f"unknown agent '{agent}' for {player}; use one of: {', '.join(AGENTS)}")
@@ -197,18 +227,20 @@ def self_play(
         yield record, outcome
 
 
-def summarise(outcomes: list, players: tuple[str, str]) -> PlaySummary:
+def summarise(outcomes: Iterable[Any], players: tuple[str, str]) -> PlaySummary:
+    """Count the outcomes as they come (they are not kept: a long run stays small)."""
     wins = {p: 0 for p in players}
-    ties = timeouts = 0
+    ties = timeouts = games = moves = 0
     for outcome in outcomes:
+        games += 1
+        moves += len(outcome.moves)
         if outcome.timeout:
             timeouts += 1
         elif outcome.result.winner is None:
             ties += 1
         else:
             wins[outcome.result.winner] += 1
-    mean = sum(len(o.moves) for o in outcomes) / len(outcomes) if outcomes else 0.0
-    return PlaySummary(len(outcomes), wins, ties, timeouts, mean)
+    return PlaySummary(games, wins, ties, timeouts, moves / games if games else 0.0)
 
 
 def play_to_folder(
@@ -219,28 +251,30 @@ def play_to_folder(
     max_turns: int,
     folder: str,
     options: dict[str, Any] | None = None,
+    *,
+    game: str | None = None,
 ) -> tuple[list[Path], PlaySummary]:
     """Self-play ``games`` games and write one record per game into ``folder``
     (``<game>-<seed>.json``); returns the paths and the summary."""
     from coinprint.fileio import write_atomic
 
-    if games < 1:
-        raise UsageError(f"--games must be at least 1, not {games}")
-    if max_turns < 1:
-        raise UsageError(f"--max-turns must be at least 1, not {max_turns}")
     target = Path(folder)
     if target.exists() and not target.is_dir():
         raise UsageError(f"-o {folder} is a file; give a folder for the records")
-    paths, outcomes = [], []
+    paths: list[Path] = []
     # Records name a layout file relative to themselves, as validate_record reads it.
     recorded = layout_spec
     if layout_spec.partition(":")[0] not in GAMES and Path(layout_spec).is_file():
         recorded = Path(os.path.relpath(Path(layout_spec).resolve(), target.resolve())).as_posix()
-    for record, outcome in self_play(layout_spec, agents, games, seed, max_turns, options):
-        record.layout = recorded
-        paths.append(write_atomic(target / f"{record.game}-{record.seed}.json", record.dumps()))
-        outcomes.append(outcome)
-    return paths, summarise(outcomes, tuple(agents))  # type: ignore[arg-type]
+
+    def written() -> Iterator[Any]:
+        for record, outcome in self_play(layout_spec, agents, games, seed, max_turns, options, game=game):
+            record.layout = recorded
+            paths.append(write_atomic(target / f"{record.game}-{record.seed}.json", record.dumps()))
+            yield outcome
+
+    summary = summarise(written(), tuple(agents))  # type: ignore[arg-type]
+    return paths, summary
 
 
 SIMULATED_GAMES = ("cointable", "coinage", "mapgame")
@@ -300,11 +334,10 @@ def balance(
     ``game``; no records written) and judge the first player's edge."""
     if game not in SIMULATED_GAMES:
         raise UsageError(f"{game_entry(game).title} is not simulated; balance works for {', '.join(SIMULATED_GAMES)}")
-    if games < 1:
-        raise UsageError(f"--games must be at least 1, not {games}")
-    layout = resolve_layout(layout_spec)
-    if layout.game != game:
-        raise UsageError(f"--layout {layout_spec} is a {layout.game} layout, not {game}")
-    players = rules_for(layout, options).players
-    outcomes = [o for _, o in self_play(layout_spec, {p: agent for p in players}, games, seed, max_turns, options)]
-    return Balance(layout_spec, agent, players[0], summarise(outcomes, players))
+    from coinprint.caps import check_games, check_max_turns
+
+    check_games(games)
+    check_max_turns(max_turns)
+    players = rules_for(playable_layout(layout_spec, game), options).players
+    played = self_play(layout_spec, {p: agent for p in players}, games, seed, max_turns, options, game=game)
+    return Balance(layout_spec, agent, players[0], summarise((o for _, o in played), players))

@@ -5,7 +5,15 @@ from __future__ import annotations
 import click
 
 from coinprint.cli import board, play, rules
-from coinprint.cli.common import output_options, paper_option, print_options
+from coinprint.cli.common import (
+    copies_option,
+    games_option,
+    lang_option,
+    max_turns_option,
+    output_options,
+    paper_option,
+    print_options,
+)
 
 _MAPS = ["classic", "terraces", "steps", "patchwork", "random"]
 
@@ -32,7 +40,7 @@ _MAPS = ["classic", "terraces", "steps", "patchwork", "random"]
     metavar="a6|poker|credit|WxH",
     help="Card size (default: A6, larger for more than 10 spaces, so a quarter fits every space).",
 )
-@click.option("--copies", default=None, type=int, help="PDF: cards per page (default: as many as fit).")
+@copies_option()
 @paper_option()
 @print_options
 @output_options()
@@ -62,13 +70,7 @@ def board_coinage(map_name, regions, seed, card, copies, paper, style, margin, o
 
 
 @rules.command("coinage")
-@click.option(
-    "--lang",
-    default="en",
-    show_default=True,
-    metavar="CODE",
-    help="Language of the sheet (en, sv, or any templates/coinage.<code>.json).",
-)
+@lang_option("Language of the sheet (en, sv, or any templates/coinage.<code>.json).")
 @paper_option()
 @click.option(
     "-o", "--output", "output", default=None, metavar="PATH", help="Output PDF file or folder (default: output/)."
@@ -92,11 +94,11 @@ def rules_coinage(lang, paper, output) -> None:
 )
 @click.option("--regions", default=None, metavar="SIZES", help="Random maps: region sizes, e.g. 4,3,2,1.")
 @click.option("--map-seed", default=None, type=int, help="Random maps: the map's seed (default 0).")
-@click.option("--games", default=10, show_default=True, type=int, help="How many games to play.")
+@games_option(10, "How many games to play.")
 @click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game (game i uses seed + i).")
 @click.option("--heads", default="random", show_default=True, help="Agent for heads: random, greedy or montecarlo.")
 @click.option("--tails", default="greedy", show_default=True, help="Agent for tails: random, greedy or montecarlo.")
-@click.option("--max-turns", default=200, show_default=True, type=int, help="Turns before a game counts as a timeout.")
+@max_turns_option(200, "Turns before a game counts as a timeout.")
 @click.option(
     "-o",
     "--output",
@@ -114,7 +116,9 @@ def play_coinage(map_name, regions, map_seed, games, seed, heads, tails, max_tur
     spec = layout_name(
         build(map_name, regions=regions, seed=map_seed if map_seed is not None or map_name != "random" else 0)
     )
-    paths, summary = play_to_folder(spec, {"heads": heads, "tails": tails}, games, seed, max_turns, output)
+    paths, summary = play_to_folder(
+        spec, {"heads": heads, "tails": tails}, games, seed, max_turns, output, game="coinage"
+    )
     click.echo(f"layout {spec}")
     click.echo(summary.describe())
     click.echo(f"wrote {len(paths)} records to {output}")

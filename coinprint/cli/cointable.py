@@ -5,7 +5,14 @@ from __future__ import annotations
 import click
 
 from coinprint.cli import board, play, rules
-from coinprint.cli.common import output_options, paper_option, print_options
+from coinprint.cli.common import (
+    games_option,
+    max_turns_option,
+    output_options,
+    paper_option,
+    print_options,
+    supply_option,
+)
 
 MAX_TURNS = 2000
 """Default move limit for self-play: random games take about 330 moves on the standard board,
@@ -72,16 +79,10 @@ def board_cointable(size, hex_size, measure, orientation, coin, paper, style, ma
     metavar="AGENT",
     help="Agent playing tails: random, greedy or montecarlo.",
 )
-@click.option("--games", default=10, show_default=True, type=int, help="How many games to play.")
+@games_option(10, "How many games to play.")
 @click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game; game i uses seed + i.")
-@click.option(
-    "--max-turns",
-    default=MAX_TURNS,
-    show_default=True,
-    type=int,
-    help="Cut a game after this many moves; it counts as a timeout, never a win.",
-)
-@click.option("--supply", default=100, show_default=True, type=int, help="Coins in the shared supply.")
+@max_turns_option(MAX_TURNS, "Cut a game after this many moves; it counts as a timeout, never a win.")
+@supply_option()
 @click.option(
     "-o",
     "--output",
@@ -103,6 +104,7 @@ def play_cointable(size, heads_agent, tails_agent, games, seed, max_turns, suppl
         max_turns,
         output,
         {"supply": supply},
+        game="cointable",
     )
     click.echo(f"seed {seed}: {games} games of Coin Table (size {size}), heads {heads_agent} v tails {tails_agent}")
     click.echo(f"wrote {len(paths)} records to {output}")
@@ -112,9 +114,7 @@ def play_cointable(size, heads_agent, tails_agent, games, seed, max_turns, suppl
 @rules.command("cointable")
 @paper_option()
 @click.option("--size", default=5, show_default=True, type=int, help="Board side the sheet describes (2 to 13).")
-@click.option(
-    "--supply", default=100, show_default=True, type=int, help="Coins in the shared supply, as the sheet states it."
-)
+@supply_option("Coins in the shared supply, as the sheet states it.")
 @output_options(("pdf",))
 def rules_cointable(paper, size, supply, output, fmt) -> None:
     """The Coin Table rule sheet (PDF): the rules, two example positions, the move notation."""
@@ -126,8 +126,6 @@ def rules_cointable(paper, size, supply, output, fmt) -> None:
 
     if not MIN_SIDE <= size <= MAX_SIDE:
         raise UsageError(f"board size {size} is out of range; use a side from {MIN_SIDE} to {MAX_SIDE} hexes")
-    if supply < 1:
-        raise UsageError(f"--supply must be at least 1, not {supply}")
     path, _ = resolve_output(output, fmt, "cointable-rules", ("pdf",))
     pages = rule_sheet_pages(paper_size(paper), supply=supply, side=size)
     click.echo(

@@ -8,6 +8,14 @@ import click
 
 from coinprint import GAMES
 from coinprint.cli import cli, validate
+from coinprint.cli.options import (  # noqa: F401  (one place to import every shared option)
+    copies_option,
+    games_option,
+    lang_option,
+    layout_option,
+    max_turns_option,
+    supply_option,
+)
 
 FORMATS = ("pdf", "svg", "geojson")
 
@@ -72,13 +80,7 @@ def output_options(formats: tuple[str, ...] = FORMATS) -> Callable:
     show_default=True,
     help="color fills the spaces; ink-saver draws outlines only.",
 )
-@click.option(
-    "--lang",
-    default="en",
-    show_default=True,
-    metavar="CODE",
-    help="Language of the rule sheets (English where a game has no sheet in it).",
-)
+@lang_option("Language of the rule sheets (English where a game has no sheet in it).")
 @click.option(
     "-o",
     "--output",

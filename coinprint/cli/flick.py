@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from coinprint.cli import board, rules
-from coinprint.cli.common import output_options, paper_option, print_options
+from coinprint.cli.common import lang_option, output_options, paper_option, print_options
 
 
 @board.command("flick")
@@ -54,9 +54,7 @@ def board_flick(
 
 @rules.command("flick")
 @paper_option()
-@click.option(
-    "--lang", default="en", show_default=True, help="Language of the rule sheet (a templates/flick.LANG.json)."
-)
+@lang_option("Language of the rule sheet (a templates/flick.LANG.json).")
 @click.option(
     "-o",
     "--output",

@@ -5,7 +5,15 @@ from __future__ import annotations
 import click
 
 from coinprint.cli import board, play, rules
-from coinprint.cli.common import output_options, paper_option, print_options
+from coinprint.cli.common import (
+    games_option,
+    lang_option,
+    layout_option,
+    max_turns_option,
+    output_options,
+    paper_option,
+    print_options,
+)
 
 
 @board.command("mapgame")
@@ -56,7 +64,7 @@ def board_mapgame(countries, seed, max_neighbours, coin, blank, paper, style, ma
 
 @rules.command("mapgame")
 @paper_option()
-@click.option("--lang", default="en", show_default=True, metavar="CODE", help="Language of the rule sheet.")
+@lang_option()
 @click.option(
     "-o", "--output", "output", default=None, metavar="PATH", help="Output .pdf file or folder (default: output/)."
 )
@@ -76,15 +84,12 @@ def rules_mapgame(paper, lang, output) -> None:
 
 
 @play.command("mapgame")
-@click.option("--games", default=10, show_default=True, type=int, help="Games to play.")
+@games_option(10)
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the first game (game i uses seed+i).")
-@click.option(
-    "--layout",
-    "layout_spec",
-    default="mapgame:countries=21,seed=0",
-    show_default=True,
-    metavar="NAME|FILE",
-    help="The map: a built-in name (mapgame:countries=21,seed=3) or a GeoJSON file.",
+@layout_option(
+    "mapgame:countries=21,seed=0",
+    "The map: a built-in name (mapgame:countries=21,seed=3) or a GeoJSON file.",
+    name="layout_spec",
 )
 @click.option(
     "--o-agent", "agent_o", default="greedy", show_default=True, help="Agent for O: random, greedy, montecarlo."
@@ -92,9 +97,7 @@ def rules_mapgame(paper, lang, output) -> None:
 @click.option(
     "--x-agent", "agent_x", default="random", show_default=True, help="Agent for X: random, greedy, montecarlo."
 )
-@click.option(
-    "--max-turns", default=400, show_default=True, type=int, help="Moves after which a game is a timeout (not scored)."
-)
+@max_turns_option(400, "Moves after which a game is a timeout (not scored).")
 @click.option(
     "-o",
     "--output",
@@ -108,6 +111,8 @@ def play_mapgame(games, seed, layout_spec, agent_o, agent_x, max_turns, output) 
     """Let agents play the Map chase and write one record per game."""
     from coinprint.analysis import play_to_folder
 
-    paths, summary = play_to_folder(layout_spec, {"O": agent_o, "X": agent_x}, games, seed, max_turns, output)
+    paths, summary = play_to_folder(
+        layout_spec, {"O": agent_o, "X": agent_x}, games, seed, max_turns, output, game="mapgame"
+    )
     click.echo(f"wrote {len(paths)} records to {output}")
     click.echo(summary.describe())
