@@ -19,7 +19,7 @@ MAX_JSON_INT_DIGITS = 100
 """Most digits in a whole number written in a JSON input."""
 
 # -- layouts ----------------------------------------------------------------------------------------
-MAX_FEATURES = 5_000
+MAX_FEATURES = 2_000
 """Most features (spaces and others) in one layout; the largest built-in board has 469."""
 MAX_VERTICES = 250_000
 """Most coordinate points in one layout, over all its features."""

@@ -77,7 +77,6 @@ def _size(count: int) -> str:
 
 
 # -- JSON --------------------------------------------------------------------------------------------
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _SURROGATE_ESCAPE = re.compile(r"(\\+)u([dD][89a-fA-F][0-9a-fA-F]{2})")
 
 
@@ -153,16 +152,25 @@ def _parse_constant(name: str) -> float:
 
 
 def _nesting_depth(text: str) -> int:
-    """The deepest nesting of [ and { outside strings (0 for a scalar)."""
+    """The deepest nesting of [ and { outside strings (0 for a scalar), at C speed: drop
+    escapes, keep only brackets and quotes, drop the strings, then a running sum."""
     import numpy
 
     if "[" not in text and "{" not in text:
         return 0
-    skeleton = _STRING.sub("", text).encode("utf-8", "surrogatepass")
-    codes = numpy.frombuffer(skeleton, dtype=numpy.uint8)
-    steps = (codes == ord("[")).astype(numpy.int32) + (codes == ord("{"))
-    steps -= (codes == ord("]")).astype(numpy.int32) + (codes == ord("}"))
+    if "\\" in text:
+        text = _ESCAPE.sub("", text)
+    skeleton = text.encode("utf-8", "surrogatepass").translate(None, _NOT_STRUCTURE)
+    skeleton = _BARE_STRING.sub(b"", skeleton)
+    step = numpy.zeros(256, dtype=numpy.int64)
+    step[list(b"[{")], step[list(b"]}")] = 1, -1
+    steps = step[numpy.frombuffer(skeleton, dtype=numpy.uint8)]
     return int(numpy.cumsum(steps).max(initial=0))
+
+
+_ESCAPE = re.compile(r"\\.", re.DOTALL)
+_NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'"[]{}')
+_BARE_STRING = re.compile(rb'"[^"]*"')
 
 
 # -- writing -----------------------------------------------------------------------------------------

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from coinprint.layout import Layout
+from coinprint.layout import Layout, Space
 
 OVERLAP_TOLERANCE_MM2 = 0.01
 """Area two spaces may share (rounding) before it counts as an overlap."""
+MAX_OVERLAPS_REPORTED = 50
+"""Overlaps listed before the check stops looking for more."""
 
 
 @dataclass(frozen=True)
@@ -58,22 +61,30 @@ def common_problems(layout: Layout) -> list[Problem]:
     return problems
 
 
-def overlap_problems(spaces) -> list[Problem]:
-    """Pairs of spaces whose interiors overlap by more than OVERLAP_TOLERANCE_MM2."""
+def overlap_problems(spaces: Sequence[Space]) -> list[Problem]:
+    """Pairs of spaces whose interiors overlap by more than OVERLAP_TOLERANCE_MM2 (at most
+    MAX_OVERLAPS_REPORTED of them, so a pile of stacked spaces is reported at once)."""
     import shapely
 
+    if not spaces:
+        return []
     polygons = [s.polygon for s in spaces]
     tree = shapely.STRtree(polygons)
-    left, right = tree.query(polygons, predicate="overlaps")
     problems = []
-    for i, j in zip(left.tolist(), right.tolist()):
-        if i < j:
-            area = polygons[i].intersection(polygons[j]).area
-            if area > OVERLAP_TOLERANCE_MM2:
-                problems.append(Problem(spaces[i].id, f"overlaps {spaces[j].id} by {area:.2f} mm²"))
-    # A space inside another is not "overlaps" in shapely's sense; catch it too.
-    left, right = tree.query(polygons, predicate="contains")
-    for i, j in zip(left.tolist(), right.tolist()):
-        if i != j:
-            problems.append(Problem(spaces[i].id, f"contains {spaces[j].id}; spaces must not overlap"))
+    # One query per space (not one for all pairs): memory stays linear however many overlap.
+    for i, polygon in enumerate(polygons):
+        for j in tree.query(polygon, predicate="intersects").tolist():
+            if j == i:
+                continue
+            if polygon.contains(polygons[j]):
+                problems.append(Problem(spaces[i].id, f"contains {spaces[j].id}; spaces must not overlap"))
+            elif j > i and not polygons[j].contains(polygon):
+                area = polygon.intersection(polygons[j]).area
+                if area > OVERLAP_TOLERANCE_MM2:
+                    problems.append(Problem(spaces[i].id, f"overlaps {spaces[j].id} by {area:.2f} mm²"))
+            if len(problems) >= MAX_OVERLAPS_REPORTED:
+                problems.append(
+                    Problem(None, f"more overlapping spaces not listed (the first {MAX_OVERLAPS_REPORTED} are)")
+                )
+                return problems
     return problems
