@@ -1,11 +1,10 @@
-"""The layer above boards/ and games/: the game registry, layouts named in records, layout
+"""The layer above boards/ and games/: layouts named in records, layout
 checks, record validation and self-play. The command line calls into this module (and
 ``kit``); nothing here draws.
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 import random
 from collections.abc import Callable, Iterable, Iterator
@@ -16,66 +15,11 @@ from typing import Any
 from coinprint.boards.checks import Problem
 from coinprint.errors import UnreadableInputError, UsageError
 from coinprint.layout import Layout, from_geojson, load
+from coinprint.registry import GAMES, GameSpec
 
 
-@dataclass(frozen=True)
-class GameEntry:
-    """Where a game's pieces live, as ``module:attribute`` strings (imported on first use)."""
-
-    name: str
-    title: str
-    from_params: str
-    """Builds the built-in layout from ``name:key=value,…`` parameters."""
-    check: str
-    """Returns the problems of a layout of this game."""
-    rules: str
-    """The :class:`coinprint.games.core.Rules` subclass, built as ``Rules(layout, options)``."""
-    position: str = "coinprint.render.board:position_sheet"
-    """Draws a position: ``f(layout, marks, players, title=…) -> Sheet``."""
-
-
-GAMES: dict[str, GameEntry] = {
-    "cointable": GameEntry(
-        "cointable",
-        "Coin Table",
-        "coinprint.boards.cointable:from_params",
-        "coinprint.boards.cointable:check",
-        "coinprint.games.cointable:CoinTableRules",
-    ),
-    "coinage": GameEntry(
-        "coinage",
-        "Coin Age",
-        "coinprint.boards.coinage:from_params",
-        "coinprint.boards.coinage:check",
-        "coinprint.games.coinage:CoinAgeRules",
-    ),
-    "mapgame": GameEntry(
-        "mapgame",
-        "Map",
-        "coinprint.boards.mapgame:from_params",
-        "coinprint.boards.mapgame:check",
-        "coinprint.games.mapgame:MapRules",
-    ),
-    "flick": GameEntry(
-        "flick",
-        "Flick",
-        "coinprint.boards.flick:from_params",
-        "coinprint.boards.flick:check",
-        "coinprint.games.flick:FlickRules",
-        "coinprint.render.flick:marks_sheet",
-    ),
-}
-"""Every game coinprint knows, by its command-line name."""
-
-
-def _load(target: str) -> Any:
-    module, _, attribute = target.partition(":")
-    return getattr(importlib.import_module(module), attribute)
-
-
-def game_entry(name: str) -> GameEntry:
-    if name not in GAMES:
-        raise UsageError(f"unknown game '{name}'; use one of: {', '.join(GAMES)}")
+def game_entry(name: str) -> GameSpec:
+    """The registry entry of game ``name`` (UsageError naming the games there are if none)."""
     return GAMES[name]
 
 
@@ -84,8 +28,7 @@ def builtin_layout(spec: str) -> Layout:
     from coinprint.games.core import parse_layout_name
 
     name, params = parse_layout_name(spec)
-    builder: Callable[[dict[str, str]], Layout] = _load(game_entry(name).from_params)
-    return builder(params)
+    return GAMES[name].parts.build(params)
 
 
 def resolve_layout(spec: str | dict[str, Any], *, base: Path | None = None) -> Layout:
@@ -103,7 +46,7 @@ def resolve_layout(spec: str | dict[str, Any], *, base: Path | None = None) -> L
         path = base / path
     if not path.exists():
         raise UnreadableInputError(
-            f"layout '{spec}' is neither a built-in name ({', '.join(f'{g}:…' for g in GAMES)}) nor an existing file"
+            f"layout '{spec}' is neither a built-in name ({', '.join(f'{g}:…' for g in GAMES.names())}) nor an existing file"
         )
     return load(str(path))
 
@@ -111,8 +54,8 @@ def resolve_layout(spec: str | dict[str, Any], *, base: Path | None = None) -> L
 def check_layout(layout: Layout) -> list[Problem]:
     """Every problem with ``layout`` for its game (errors and warnings)."""
     if layout.game not in GAMES:
-        return [Problem(None, f"unknown game {layout.game!r}; coinprint knows {', '.join(GAMES)}")]
-    return _load(GAMES[layout.game].check)(layout)
+        return [Problem(None, f"unknown game {layout.game!r}; coinprint knows {', '.join(GAMES.names())}")]
+    return GAMES[layout.game].parts.check(layout)
 
 
 def playable_layout(spec: str, game: str | None = None) -> Layout:
@@ -134,12 +77,12 @@ def playable_layout(spec: str, game: str | None = None) -> Layout:
 
 def position_drawer(game: str) -> Callable[..., Any]:
     """The function that draws a position of ``game`` from its marks."""
-    return _load(game_entry(game).position)
+    return GAMES[game].parts.draw_position
 
 
 def rules_for(layout: Layout, options: dict[str, Any] | None = None):
     """The rules engine for ``layout``'s game, with ``options``."""
-    return _load(game_entry(layout.game).rules)(layout, dict(options or {}))
+    return GAMES[layout.game].rules(layout, options)
 
 
 def validate_record(path: str):
@@ -277,10 +220,6 @@ def play_to_folder(
     return paths, summary
 
 
-SIMULATED_GAMES = ("cointable", "coinage", "mapgame")
-"""Games agents can play; Flick is refereed from what happened at the table, not simulated."""
-
-
 @dataclass
 class Balance:
     """How fair a board looks from self-play between equal agents."""
@@ -332,8 +271,8 @@ def balance(
 ) -> Balance:
     """Self-play ``games`` games of ``agent`` against itself on ``layout_spec`` (a layout of
     ``game``; no records written) and judge the first player's edge."""
-    if game not in SIMULATED_GAMES:
-        raise UsageError(f"{game_entry(game).title} is not simulated; balance works for {', '.join(SIMULATED_GAMES)}")
+    if not game_entry(game).simulated:
+        raise UsageError(f"{GAMES[game].title} is not simulated; balance works for {', '.join(GAMES.simulated())}")
     from coinprint.caps import check_games, check_max_turns
 
     check_games(games)

@@ -10,7 +10,7 @@ spaces share their borders exactly (``shapely.coverage_is_valid`` holds).
 
 Built-in maps (labels: row letter from the top, number from the left):
 
-- ``classic``: rows of 3-4-3 bricks, regions of 4, 3, 2 and 1 spaces (DESIGN.md §3).
+- ``classic``: rows of 3-4-3 bricks, regions of 4, 3, 2 and 1 spaces (docs/formats.md, Facts).
 - ``terraces``: rows of 4-3-3, regions 3, 3, 2, 2.
 - ``steps``: rows of 3-3-4, regions 5, 3, 2.
 - ``patchwork``: rows of 4-2-4, five regions of 2.
@@ -150,9 +150,9 @@ def _noded_segments(lines: shapely.Geometry) -> list[Segment]:
     import shapely
 
     noded = shapely.set_precision(shapely.unary_union(shapely.set_precision(lines, 1e-6)), 1e-6)
-    segments = set()
+    segments: set[tuple[tuple[float, float], tuple[float, float]]] = set()
     for line in getattr(noded, "geoms", [noded]):
-        coords = [tuple(map(float, c)) for c in line.coords]
+        coords = [(float(c[0]), float(c[1])) for c in line.coords]
         for a, b in zip(coords, coords[1:]):
             if a != b:
                 segments.add((min(a, b), max(a, b)))
@@ -488,7 +488,7 @@ def _assemble(
         for f in faces
     ]
     sizes = {r: regions.count(r) for r in regions}
-    polys = {r: [] for r in sizes}
+    polys: dict[str, list[Any]] = {r: [] for r in sizes}
     for face, region in zip(stretched, regions):
         polys[region].append(face)
     touching = []
@@ -509,7 +509,7 @@ def _assemble(
         )
         for face, label, region in zip(stretched, labels, regions)
     ]
-    spaces.sort(key=lambda s: (s.label[0], int(s.label[1:])))
+    spaces.sort(key=lambda s: (s.name[0], int(s.name[1:])))
     long, short = target_card.height_mm, target_card.width_mm
     outline = Feature(
         "card",
@@ -546,12 +546,13 @@ def from_params(params: dict[str, str]) -> Layout:
         raise UsageError(
             f"unknown coinage layout parameter(s) {', '.join(sorted(unknown))}; use {', '.join(sorted(known))}"
         )
-    seed = params.get("seed")
-    if seed is not None:
+    seed_text = params.get("seed")
+    seed = None
+    if seed_text is not None:
         try:
-            seed = int(seed)
+            seed = int(seed_text)
         except ValueError:
-            raise UsageError(f"coinage seed must be a whole number, not {seed!r}") from None
+            raise UsageError(f"coinage seed must be a whole number, not {seed_text!r}") from None
     return build(params.get("map", "classic"), regions=params.get("regions"), seed=seed, card=params.get("card"))
 
 

@@ -20,7 +20,7 @@ from string import ascii_lowercase
 from coinprint.boards.checks import Problem, common_problems
 from coinprint.errors import UsageError
 from coinprint.layout import Layout, Space, close_ring
-from coinprint.units import coin, format_mm, parse_length
+from coinprint.units import coin, parse_length
 
 GAME = "cointable"
 STANDARD_SIDE = 5
@@ -81,10 +81,6 @@ class HexSize:
     @property
     def flat_to_flat_mm(self) -> float:
         return self.radius_mm * math.sqrt(3)
-
-    @property
-    def corner_to_corner_mm(self) -> float:
-        return self.radius_mm * 2
 
 
 def build(
@@ -164,12 +160,6 @@ def from_params(params: dict[str, str]) -> Layout:
         params.get("orientation", "pointy"),
         params.get("coin", "penny") or None,
     )
-
-
-def describe_size(layout: Layout) -> str:
-    """The line printed on the board saying how big a hex is and how it is measured."""
-    hex_mm = float(layout.params.get("hex_mm", 0.0))
-    return f"Each hex measures {format_mm(hex_mm)} across the flats (side to opposite side)."
 
 
 # -- checking hand-made boards -----------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The Map game's map: grown one hand-drawn arc at a time, and the check for hand-made maps.
 
 Country 1 is a circle. Every next country is bounded by **one** new arc whose two ends lie on
-the map's current outline, plus the stretch of outline between those ends (DESIGN.md §4).
+the map's current outline, plus the stretch of outline between those ends (docs/formats.md, How coinprint reads the seed rules).
 The generator keeps the outline as a ring of points, each outline edge tagged with the
 country it belongs to; a new country's polygon is the outline stretch (the very same points
 as its neighbours' polygons) plus the new arc, so every border is built once and shared
@@ -474,10 +474,11 @@ def _arc_round(
         stats.reject("stretch")
         return None
     owners, edges = outline.owner_laps, outline.edge_laps
-    first, end = _trim_stretch(owners, edges, first, end)
-    if first is None:
+    trimmed, end = _trim_stretch(owners, edges, first, end)
+    if trimmed is None:
         stats.reject("short border")
         return None
+    first = trimmed
     runs = _owner_runs(owners[first:end], edges[first:end])
     neighbours = frozenset(owner for owner, length, _ in runs if length > MIN_BORDER_MM)
     if not 1 <= len(neighbours) <= max_neighbours:

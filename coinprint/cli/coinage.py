@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from coinprint.boards.coinage import MAP_NAMES
 from coinprint.cli import board, play, rules
 from coinprint.cli.common import (
     copies_option,
@@ -15,7 +16,7 @@ from coinprint.cli.common import (
     print_options,
 )
 
-_MAPS = ["classic", "terraces", "steps", "patchwork", "random"]
+_MAPS = list(MAP_NAMES)
 
 
 @board.command("coinage")

@@ -6,7 +6,6 @@ from collections.abc import Callable
 
 import click
 
-from coinprint import GAMES
 from coinprint.cli import cli, validate
 from coinprint.cli.options import (  # noqa: F401  (one place to import every shared option)
     copies_option,
@@ -16,6 +15,7 @@ from coinprint.cli.options import (  # noqa: F401  (one place to import every sh
     max_turns_option,
     supply_option,
 )
+from coinprint.registry import GAMES
 
 FORMATS = ("pdf", "svg", "geojson")
 
@@ -71,7 +71,7 @@ def output_options(formats: tuple[str, ...] = FORMATS) -> Callable:
 
 
 @cli.command("kit")
-@click.argument("game", type=click.Choice([*GAMES, "all"]), metavar="GAME|all")
+@click.argument("game", type=click.Choice([*GAMES.names(), "all"]), metavar="GAME|all")
 @paper_option()
 @click.option(
     "--style",
@@ -98,7 +98,7 @@ def kit(game: str, paper: str, style: str, lang: str, output: str | None) -> Non
     if game == "all" and output is not None and output.lower().endswith(".pdf"):
         raise click.BadParameter("kit all writes one PDF per game; give a folder", param_hint="-o")
     folder = output if output is None or output.lower().endswith(".pdf") else output.rstrip("/\\") + "/"
-    for name in GAMES if game == "all" else (game,):
+    for name in GAMES.names() if game == "all" else (game,):
         path, used = make_kit(name, settings, lang, folder)
         note = f" (no {lang} rule sheet; English)" if used != lang else ""
         click.echo(f"wrote {path}{note}")

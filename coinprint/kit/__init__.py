@@ -18,6 +18,7 @@ from coinprint.fileio import STDOUT, write_atomic
 from coinprint.units import PaperSize, paper_size, parse_length
 
 if TYPE_CHECKING:
+    from coinprint.games.core import Rules
     from coinprint.layout import Layout
     from coinprint.render.pages import Sheet
     from coinprint.render.scene import Scene
@@ -71,15 +72,16 @@ def resolve_output(
         return Path(output), chosen
     if output is None or output.endswith(("/", "\\")) or Path(output).is_dir():
         folder = DEFAULT_FOLDER if output is None else Path(output)
-        chosen = fmt or formats[0]
-        return folder / f"{default_name}.{chosen}", chosen
+        default = fmt or formats[0]
+        return folder / f"{default_name}.{default}", default
     path = Path(output)
     inferred = SUFFIXES.get(path.suffix.lower())
-    chosen = fmt or inferred
-    if chosen is None:
+    picked = fmt or inferred
+    if picked is None:
         raise UsageError(
             f"cannot tell the format of '{output}'; end it in {', '.join('.' + f for f in formats)} or give --format"
         )
+    chosen = picked
     if chosen not in formats:
         raise UsageError(f"format {chosen} is not available here; use one of: {', '.join(formats)}")
     if inferred and fmt and inferred != fmt and not (inferred == "geojson" and fmt == "geojson"):
@@ -157,13 +159,11 @@ def board_pages(sheet: Sheet, settings: PrintSettings) -> list[Scene]:
 def make_kit(game: str, settings: PrintSettings, lang: str, output: str | None) -> tuple[Path, str]:
     """Write ``game``'s kit (rule sheet, then board) as one PDF; returns the path and the
     language used (English when the sheet is not written in ``lang``)."""
-    import importlib
+    from coinprint.registry import GAMES
 
-    from coinprint.analysis import game_entry
-
-    entry = game_entry(game)
+    entry = GAMES[game]
     used = lang if lang in languages(game) else "en"
-    pages = importlib.import_module(f"coinprint.kit.{game}").kit_pages(settings, used)
+    pages = entry.parts.kit_pages(settings, used)
     path = write_pages(
         pages,
         output,
@@ -205,14 +205,19 @@ def _keywords(layout: Layout) -> dict[str, Any]:
     return words
 
 
-def write_position_svg(rules, state, path: str) -> Path:
-    """Draw a game position (the rules' marks on its layout) as a true-size SVG."""
-    from coinprint.analysis import position_drawer
+def position_svg(rules: Rules[Any, Any], state: Any) -> bytes:
+    """A game position (the rules' marks on its layout) as a true-size SVG document."""
+    from coinprint.registry import GAMES
     from coinprint.render.pages import single_sheet
     from coinprint.render.svg import scene_to_svg
 
+    spec = GAMES[rules.layout.game]
+    sheet = spec.draw_position(rules.layout, rules.marks(state), rules.players, title=rules.describe_title(state))
+    return scene_to_svg(single_sheet(sheet, 10.0))
+
+
+def write_position_svg(rules: Rules[Any, Any], state: Any, path: str) -> Path:
+    """Draw a game position as a true-size SVG file at ``path`` (see :func:`position_svg`)."""
     if not str(path).lower().endswith(".svg"):
         raise UsageError(f"--svg needs a file name ending in .svg, not '{path}'")
-    draw = position_drawer(rules.layout.game)
-    sheet = draw(rules.layout, rules.marks(state), rules.players, title=rules.describe_title(state))
-    return write_atomic(path, scene_to_svg(single_sheet(sheet, 10.0)))
+    return write_atomic(path, position_svg(rules, state))
