@@ -201,6 +201,8 @@ def play_to_folder(
     (``<game>-<seed>.json``); returns the paths and the summary."""
     from coinprint.fileio import write_atomic
 
+    if folder == "-":
+        raise UsageError("play writes one record per game; -o needs a folder, not standard output")
     target = Path(folder)
     if target.exists() and not target.is_dir():
         raise UsageError(f"-o {folder} is a file; give a folder for the records")

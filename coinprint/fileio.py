@@ -257,13 +257,31 @@ def _write_through(target: Path, data: bytes, shown: str) -> None:
         raise UsageError(f"cannot write {shown}: {reason}") from None
 
 
+_data_stdout: Any = None
+"""Standard output as it was when :func:`stdout_for_data` began (None outside it)."""
+
+
+@contextlib.contextmanager
+def stdout_for_data() -> Iterator[None]:
+    """Within this context standard output carries only the data :func:`write_atomic` writes
+    to ``-``; whatever else is printed (``wrote …``, a seed) goes to standard error."""
+    global _data_stdout
+    _data_stdout = sys.stdout
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        _data_stdout = None
+
+
 def _write_stdout(data: bytes) -> None:
-    stream = getattr(sys.stdout, "buffer", None)
+    out = _data_stdout if _data_stdout is not None else sys.stdout
+    stream = getattr(out, "buffer", None)
     try:
         if stream is None:  # a text stream without bytes underneath (tests capture into one)
-            sys.stdout.write(data.decode("utf-8", "replace"))
+            out.write(data.decode("utf-8", "replace"))
         else:
-            sys.stdout.flush()
+            out.flush()
             stream.write(data)
             stream.flush()
     except OSError as exc:
@@ -299,7 +317,7 @@ def remove_stale_temporaries(folder: Path) -> list[Path]:
     """Remove temporaries that :func:`write_atomic` left in ``folder`` when its process was
     killed outright (its pid is gone); returns what was removed. Another run's live
     temporaries are left alone."""
-    removed = []
+    removed: list[Path] = []
     try:
         names = [entry.name for entry in os.scandir(folder) if _TEMP_MARK in entry.name]
     except OSError:

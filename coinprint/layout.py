@@ -364,10 +364,9 @@ def _typed(
     kept = {}
     for key, value in values.items():
         allowed = types.get(key)
-        wrong = allowed is not None and (
+        if allowed is not None and (
             isinstance(value, bool) or not isinstance(value, allowed) or (isinstance(value, str) and bad_text(value))
-        )
-        if wrong:
+        ):
             wanted = " or ".join(
                 "a whole number" if t is int else "a number" if t is float else "text" for t in allowed
             )
@@ -419,6 +418,7 @@ def _read_feature(layout: Layout, raw: Any, index: int, budget: int) -> int:
         problems.append(f"{fid}: {why}")
         return points
     if role != "space":
+        assert isinstance(geometry, dict)  # geometry_points found no problem with it
         layout.features.append(Feature(fid, str(role or "unknown"), geometry, props))
         return points
     rings = _polygon_rings(geometry)

@@ -467,7 +467,8 @@ def test_writing_goes_through_devices_and_links_and_to_stdout(tmp_path):
     result = run_cli("board", "flick", "--format", "geojson", "-o", os.devnull)
     assert result.code == 0 and not Path(os.devnull).is_file()
     result = run_cli("board", "flick", "--format", "geojson", "-o", "-")
-    assert result.code == 0 and json.loads(result.out.split("\nwrote")[0])["type"] == "FeatureCollection"
+    assert result.code == 0 and json.loads(result.out)["type"] == "FeatureCollection"  # the data alone
+    assert "wrote" in result.err
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     result, elapsed = timed("board", "flick", "--format", "svg", "-o", str(fifo))
@@ -535,3 +536,21 @@ def test_ctrl_c_during_a_long_balance_exits_130_in_one_line(tmp_path):
     assert process.returncode == 130
     assert err == "coinprint: interrupted\n"
     assert not [p for p in (tmp_path / "g").iterdir() if p.name.startswith(".")]
+
+
+def test_standard_output_carries_the_file_alone(tmp_path):
+    import subprocess
+    import sys
+    import xml.etree.ElementTree as ET
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        command = [sys.executable, "-m", "coinprint", *args]
+        return subprocess.run(command, capture_output=True, cwd=tmp_path, timeout=120)
+
+    svg = run("board", "coinage", "--format", "svg", "-o", "-")
+    assert svg.returncode == 0 and ET.fromstring(svg.stdout).tag.endswith("svg")
+    pdf = run("rules", "flick", "-o", "-")
+    assert pdf.returncode == 0 and pdf.stdout.startswith(b"%PDF") and pdf.stdout.rstrip().endswith(b"%%EOF")
+    refused = run("play", "cointable", "-o", "-")
+    assert refused.returncode == 2 and refused.stderr.decode().count("\n") == 1
+    assert files_in(tmp_path) == set()

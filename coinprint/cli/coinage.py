@@ -8,6 +8,7 @@ from coinprint.boards.coinage import MAP_NAMES
 from coinprint.cli import board, play, rules
 from coinprint.cli.common import (
     copies_option,
+    file_output,
     games_option,
     lang_option,
     max_turns_option,
@@ -74,7 +75,13 @@ def board_coinage(map_name, regions, seed, card, copies, paper, style, margin, o
 @lang_option("Language of the sheet (en, sv, or any templates/coinage.<code>.json).")
 @paper_option()
 @click.option(
-    "-o", "--output", "output", default=None, metavar="PATH", help="Output PDF file or folder (default: output/)."
+    "-o",
+    "--output",
+    "output",
+    default=None,
+    metavar="PATH",
+    callback=file_output,
+    help="Output PDF file or folder (default: output/).",
 )
 def rules_coinage(lang, paper, output) -> None:
     """The Coin Age rule sheet as a PDF (set-up, turn table, scoring example, our readings)."""

@@ -9,6 +9,7 @@ import click
 from coinprint.cli import cli, validate
 from coinprint.cli.options import (  # noqa: F401  (one place to import every shared option)
     copies_option,
+    file_output,
     games_option,
     lang_option,
     layout_option,
@@ -63,7 +64,8 @@ def output_options(formats: tuple[str, ...] = FORMATS) -> Callable:
             "output",
             default=None,
             metavar="PATH",
-            help="Output file, or a folder for the default file name (default: output/).",
+            callback=file_output,
+            help="Output file ('-' for standard output), or a folder for the default file name (default: output/).",
         )(func)
         return func
 
@@ -87,7 +89,8 @@ def output_options(formats: tuple[str, ...] = FORMATS) -> Callable:
     "output",
     default=None,
     metavar="FOLDER",
-    help="Folder for the kits (default: output/); a .pdf file name for a single game.",
+    callback=file_output,
+    help="Folder for the kits (default: output/); a .pdf file name (or '-') for a single game.",
 )
 def kit(game: str, paper: str, style: str, lang: str, output: str | None) -> None:
     """Print-and-play kits: each game's rule sheet and board in one PDF (GAME is cointable,
@@ -95,9 +98,10 @@ def kit(game: str, paper: str, style: str, lang: str, output: str | None) -> Non
     from coinprint.kit import PrintSettings, make_kit
 
     settings = PrintSettings.parse(paper=paper, style=style)
-    if game == "all" and output is not None and output.lower().endswith(".pdf"):
+    single = output is not None and (output == "-" or output.lower().endswith(".pdf"))
+    if game == "all" and single:
         raise click.BadParameter("kit all writes one PDF per game; give a folder", param_hint="-o")
-    folder = output if output is None or output.lower().endswith(".pdf") else output.rstrip("/\\") + "/"
+    folder = output if output is None or single else output.rstrip("/\\") + "/"
     for name in GAMES.names() if game == "all" else (game,):
         path, used = make_kit(name, settings, lang, folder)
         note = f" (no {lang} rule sheet; English)" if used != lang else ""
@@ -128,7 +132,14 @@ def validate_layout(path: str) -> int:
 @validate.command("game")
 @click.argument("path", metavar="RECORD.json")
 @click.option("--show", is_flag=True, help="Print the final position as a text diagram.")
-@click.option("--svg", "svg_path", default=None, metavar="PATH", help="Draw the final position as an SVG.")
+@click.option(
+    "--svg",
+    "svg_path",
+    default=None,
+    metavar="PATH",
+    callback=file_output,
+    help="Draw the final position as an SVG ('-' for standard output).",
+)
 def validate_game(path: str, show: bool, svg_path: str | None) -> int:
     """Replay a recorded game: exit 0 if every move is legal, 1 at the first illegal move."""
     from coinprint.analysis import validate_record

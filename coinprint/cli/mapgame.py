@@ -6,6 +6,7 @@ import click
 
 from coinprint.cli import board, play, rules
 from coinprint.cli.common import (
+    file_output,
     games_option,
     lang_option,
     layout_option,
@@ -66,7 +67,13 @@ def board_mapgame(countries, seed, max_neighbours, coin, blank, paper, style, ma
 @paper_option()
 @lang_option()
 @click.option(
-    "-o", "--output", "output", default=None, metavar="PATH", help="Output .pdf file or folder (default: output/)."
+    "-o",
+    "--output",
+    "output",
+    default=None,
+    metavar="PATH",
+    callback=file_output,
+    help="Output .pdf file or folder (default: output/).",
 )
 def rules_mapgame(paper, lang, output) -> None:
     """The Map rule sheet (PDF): the rules, the notation, an example, then the blank sheet."""

@@ -14,6 +14,16 @@ from coinprint import caps
 from coinprint.errors import UsageError
 
 
+def file_output(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Callback of every ``-o`` that names one file: ``-`` means standard output, which then
+    carries the file alone (messages go to standard error)."""
+    from coinprint.fileio import STDOUT, stdout_for_data
+
+    if value == STDOUT:
+        ctx.with_resource(stdout_for_data())
+    return value
+
+
 def _checked(check: Callable[[Any, str], Any]) -> Callable[[click.Context, click.Parameter, Any], Any]:
     def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
         return value if value is None else check(value, param.opts[0])

@@ -218,6 +218,6 @@ def position_svg(rules: Rules[Any, Any], state: Any) -> bytes:
 
 def write_position_svg(rules: Rules[Any, Any], state: Any, path: str) -> Path:
     """Draw a game position as a true-size SVG file at ``path`` (see :func:`position_svg`)."""
-    if not str(path).lower().endswith(".svg"):
+    if path != STDOUT and not str(path).lower().endswith(".svg"):
         raise UsageError(f"--svg needs a file name ending in .svg, not '{path}'")
     return write_atomic(path, position_svg(rules, state))
