@@ -127,7 +127,7 @@ def _fail(message: str, code: int, *, prefix: str = "coinprint: error: ") -> Non
     sys.exit(code)
 
 
-def printable_line(text: str, limit: int = 2000) -> str:
+def printable_line(text: str, limit: int = 600) -> str:
     """``text`` made safe for one terminal line: whitespace runs (newlines too) become one
     space, other control characters and lone surrogates are shown as escapes, and a very
     long message is shortened."""
