@@ -533,7 +533,7 @@ def build(
     if map_name == "random":
         return build_random(DEFAULT_REGIONS if regions is None else regions, 0 if seed is None else seed, card)
     if regions is not None or seed is not None:
-        raise UsageError(f"--regions and --seed are for --map random; the {map_name} map is fixed")
+        raise UsageError(f"regions and seed are for the random map; the {map_name} map is fixed")
     return build_builtin(map_name, card)
 
 

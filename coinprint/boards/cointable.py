@@ -108,7 +108,7 @@ def build(
     if guide and guide.diameter_mm > size.flat_to_flat_mm:
         raise UsageError(
             f"a {guide.title} ({guide.diameter_mm} mm) does not fit a hex {size.flat_to_flat_mm:.2f} mm flat-to-flat; "
-            "choose a bigger --hex or a smaller --coin"
+            "choose a bigger hex or a smaller guide coin"
         )
     spaces = [
         Space(

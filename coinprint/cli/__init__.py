@@ -167,4 +167,4 @@ def _register_game_commands() -> None:
 
 _register_game_commands()
 # Commands that serve every game.
-from coinprint.cli import common  # noqa: E402,F401
+from coinprint.cli import common, replay  # noqa: E402,F401

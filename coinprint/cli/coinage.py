@@ -16,6 +16,7 @@ from coinprint.cli.common import (
     paper_option,
     print_options,
 )
+from coinprint.cli.replay import echo_replay_pages, html_option
 
 _MAPS = list(MAP_NAMES)
 
@@ -116,7 +117,8 @@ def rules_coinage(lang, paper, output) -> None:
     metavar="FOLDER",
     help="Folder for the records.",
 )
-def play_coinage(map_name, regions, map_seed, games, seed, heads, tails, max_turns, output) -> None:
+@html_option
+def play_coinage(map_name, regions, map_seed, games, seed, heads, tails, max_turns, output, html) -> None:
     """Let two agents play Coin Age and write one validating record per game."""
     from coinprint.analysis import play_to_folder
     from coinprint.boards.coinage import build, layout_name
@@ -130,3 +132,4 @@ def play_coinage(map_name, regions, map_seed, games, seed, heads, tails, max_tur
     click.echo(f"layout {spec}")
     click.echo(summary.describe())
     click.echo(f"wrote {len(paths)} records to {output}")
+    echo_replay_pages(html, paths, output)

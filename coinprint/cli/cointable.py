@@ -13,6 +13,7 @@ from coinprint.cli.common import (
     print_options,
     supply_option,
 )
+from coinprint.cli.replay import echo_replay_pages, html_option
 
 MAX_TURNS = 2000
 """Default move limit for self-play: random games take about 330 moves on the standard board,
@@ -92,7 +93,8 @@ def board_cointable(size, hex_size, measure, orientation, coin, paper, style, ma
     metavar="FOLDER",
     help="Folder for the records (one cointable-SEED.json per game).",
 )
-def play_cointable(size, heads_agent, tails_agent, games, seed, max_turns, supply, output) -> None:
+@html_option
+def play_cointable(size, heads_agent, tails_agent, games, seed, max_turns, supply, output, html) -> None:
     """Let two agents play Coin Table; write one record per game and print a summary."""
     from coinprint.analysis import play_to_folder
 
@@ -109,6 +111,7 @@ def play_cointable(size, heads_agent, tails_agent, games, seed, max_turns, suppl
     click.echo(f"seed {seed}: {games} games of Coin Table (size {size}), heads {heads_agent} v tails {tails_agent}")
     click.echo(f"wrote {len(paths)} records to {output}")
     click.echo(summary.describe())
+    echo_replay_pages(html, paths, output)
 
 
 @rules.command("cointable")

@@ -15,6 +15,7 @@ from coinprint.cli.common import (
     paper_option,
     print_options,
 )
+from coinprint.cli.replay import echo_replay_pages, html_option
 
 
 @board.command("mapgame")
@@ -114,7 +115,8 @@ def rules_mapgame(paper, lang, output) -> None:
     metavar="FOLDER",
     help="Folder for the records (one JSON file per game).",
 )
-def play_mapgame(games, seed, layout_spec, agent_o, agent_x, max_turns, output) -> None:
+@html_option
+def play_mapgame(games, seed, layout_spec, agent_o, agent_x, max_turns, output, html) -> None:
     """Let agents play the Map chase and write one record per game."""
     from coinprint.analysis import play_to_folder
 
@@ -123,3 +125,4 @@ def play_mapgame(games, seed, layout_spec, agent_o, agent_x, max_turns, output) 
     )
     click.echo(f"wrote {len(paths)} records to {output}")
     click.echo(summary.describe())
+    echo_replay_pages(html, paths, output)

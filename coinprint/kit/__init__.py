@@ -65,7 +65,7 @@ def resolve_output(
     ``-`` (standard output) and devices such as ``/dev/null`` take ``--format``, else the
     first of ``formats``.
     """
-    if output is not None and _is_stream(output):
+    if output is not None and is_stream(output):
         chosen = fmt or formats[0]
         if chosen not in formats:
             raise UsageError(f"format {chosen} is not available here; use one of: {', '.join(formats)}")
@@ -89,7 +89,7 @@ def resolve_output(
     return path, chosen
 
 
-def _is_stream(output: str) -> bool:
+def is_stream(output: str) -> bool:
     """``-``, or an existing character device or FIFO (written through, never replaced)."""
     import stat
 
