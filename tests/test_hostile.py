@@ -183,6 +183,12 @@ def check_record_text(folder: Path, text: str) -> None:
     result, elapsed = timed("validate", "game", str(path))
     assert_clean(result, elapsed)
     assert files_in(folder) == before
+    page = folder / "page.html"
+    result, elapsed = timed("replay", str(path), "-o", str(page))
+    assert_clean(result, elapsed)
+    assert files_in(folder) - before <= ({page.name} if result.code in (0, 1) else set())
+    assert result.code != 0 or page.is_file()
+    page.unlink(missing_ok=True)
 
 
 @pytest.mark.parametrize("game", GAMES)
