@@ -419,7 +419,16 @@ def _read_feature(layout: Layout, raw: Any, index: int, budget: int) -> int:
         return points
     if role != "space":
         assert isinstance(geometry, dict)  # geometry_points found no problem with it
-        layout.features.append(Feature(fid, str(role or "unknown"), geometry, props))
+        feature = Feature(fid, str(role or "unknown"), geometry, props)
+        try:
+            empty = feature.shape.is_empty  # shapely refuses, e.g., a line of one point
+        except Exception as exc:  # shapely raises ValueError, TypeError or GEOSException
+            problems.append(f"{fid}: the geometry cannot be read ({' '.join(str(exc).split())})")
+            return points
+        if empty:
+            problems.append(f"{fid}: the geometry is empty")
+            return points
+        layout.features.append(feature)
         return points
     rings = _polygon_rings(geometry)
     if rings is None:
