@@ -266,8 +266,15 @@ PROPERTY_TYPES: dict[str, tuple[type, ...]] = {
     "sides": (int,),
     "coins": (int,),
     "size": (str,),
+    "color": (int,),
+    "region_size": (int,),
+    "drawn_by": (str,),
+    "spots": (list,),
+    "center": (list,),
 }
 """Types allowed for the feature properties coinprint reads (others are kept as they are)."""
+POINT_PROPERTIES = {"center": 0, "spots": 1}
+"""Properties that hold a point (0) or a list of points (1), in mm."""
 PARAM_TYPES: dict[str, tuple[type, ...]] = {
     "hex_mm": _NUMBER,
     "width_mm": _NUMBER,
@@ -365,11 +372,15 @@ def _typed(
     for key, value in values.items():
         allowed = types.get(key)
         if allowed is not None and (
-            isinstance(value, bool) or not isinstance(value, allowed) or (isinstance(value, str) and bad_text(value))
+            isinstance(value, bool)
+            or not isinstance(value, allowed)
+            or (isinstance(value, str) and bad_text(value))
+            or (key in POINT_PROPERTIES and _points_problem(value, POINT_PROPERTIES[key]))
         ):
-            wanted = " or ".join(
-                "a whole number" if t is int else "a number" if t is float else "text" for t in allowed
-            )
+            names = {int: "a whole number", float: "a number", str: "text", list: "a list"}
+            wanted = " or ".join(names.get(t, t.__name__) for t in allowed)
+            if key in POINT_PROPERTIES:
+                wanted = ["a point [x, y]", "a list of points [x, y]"][POINT_PROPERTIES[key]]
             problems.append(f"{where}: {key} must be {wanted}, not {_shown_value(value)}")
             continue
         kept[key] = value
@@ -492,6 +503,14 @@ def _point_problem(value: Any) -> str | None:
         if not -MAX_COORDINATE_MM <= number <= MAX_COORDINATE_MM:  # False for NaN too
             return f"{_shown_value(number)} is over the {MAX_COORDINATE_MM:,.0f} mm coordinate cap"
     return None
+
+
+def _points_problem(value: Any, nesting: int) -> str | None:
+    if nesting == 0:
+        return _point_problem(value)
+    if not isinstance(value, list) or len(value) > 10_000:
+        return "not a list of points"
+    return next((why for item in value if (why := _point_problem(item))), None)
 
 
 def _polygon_rings(geometry: Any) -> tuple[Ring, ...] | None:
