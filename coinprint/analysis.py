@@ -137,11 +137,13 @@ def self_play(
     layout is checked first (see :func:`playable_layout`); ``games`` and ``max_turns`` are
     checked against their caps.
     """
-    from coinprint.caps import check_games, check_max_turns
+    from coinprint.caps import check_games, check_max_turns, check_seed
     from coinprint.games.core import AGENTS, Record, play_game
 
     check_games(games)
     check_max_turns(max_turns)
+    check_seed(seed)
+    check_seed(seed + games - 1, "--seed + --games")
     layout = playable_layout(layout_spec, game)
     rules = rules_for(layout, options)
     if set(agents) != set(rules.players):

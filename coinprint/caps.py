@@ -49,6 +49,8 @@ MIN_CARD_MM = 40.0
 """Shortest Coin Age card side (``--card WxH``)."""
 MAX_CARD_MM = 1_000.0
 """Longest Coin Age card side (``--card WxH``)."""
+MAX_SEED = 10**18
+"""Largest seed, either sign (``--seed``, ``--map-seed``, a layout's ``seed``): 19 digits."""
 MAX_LANG_CHARS = 16
 """Longest ``--lang`` code."""
 
@@ -81,6 +83,10 @@ def check_supply(value: int, option: str = "--supply") -> int:
 
 def check_copies(value: int, option: str = "--copies") -> int:
     return check_range(option, value, 1, MAX_COPIES, cap="copies")
+
+
+def check_seed(value: int, option: str = "--seed") -> int:
+    return check_range(option, value, -MAX_SEED, MAX_SEED, cap="seed")
 
 
 def check_pages(count: int, what: str) -> None:

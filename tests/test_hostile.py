@@ -245,6 +245,8 @@ COMMANDS = [
     ("board", "cointable", "--hex"),
     ("board", "flick", "--width"),
     ("board", "mapgame", "--countries"),
+    ("board", "mapgame", "--seed"),
+    ("play", "coinage", "--map-seed"),
     ("kit", "cointable", "--paper"),
 ]
 
@@ -320,6 +322,7 @@ def test_caps_on_work_refuse_at_once_naming_the_cap(tmp_path):
         (["board", "coinage", "--card", "100000x100000mm", "-o", out + "/c.pdf"], "card caps"),
         (["board", "cointable", "--size", "13", "--hex", "500mm", "--paper", "a5", "-o", out + "/t.pdf"], "page cap"),
         (["balance", "coinage", "--layout", ""], "--layout is empty"),
+        (["play", "cointable", "--seed", "9" * 150, "-o", out], "seed cap"),
         (["rules", "coinage", "--lang", "x" * 10000, "-o", out + "/r.pdf"], "not a language code"),
     ]
     for args, cap in cases:

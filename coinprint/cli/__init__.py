@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from coinprint import __version__
-from coinprint.cli.options import games_option, layout_option, max_turns_option
+from coinprint.cli.options import games_option, layout_option, max_turns_option, seed_option
 from coinprint.errors import EXIT_USAGE, CoinprintError
 from coinprint.registry import GAMES
 
@@ -79,7 +79,7 @@ def play() -> None:
     "--agent", default="random", show_default=True, help="Agent playing both sides: random, greedy or montecarlo."
 )
 @games_option(200)
-@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game (game i uses seed + i).")
+@seed_option(1, "Seed of the first game (game i uses seed + i).")
 @max_turns_option(2000)
 def balance(game: str, layout: str | None, agent: str, games: int, seed: int, max_turns: int) -> None:
     """Is the first player favoured? Self-play equal agents and report the first player's share

@@ -15,6 +15,7 @@ from coinprint.cli.common import (
     output_options,
     paper_option,
     print_options,
+    seed_option,
 )
 from coinprint.cli.replay import echo_replay_pages, html_option
 
@@ -36,7 +37,7 @@ _MAPS = list(MAP_NAMES)
     metavar="SIZES",
     help="Random maps: region sizes, e.g. 3,3,2,2 (6 to 20 spaces in all; default 4,3,2,1).",
 )
-@click.option("--seed", default=None, type=int, help="Random maps: the seed (same seed, same map; default 0).")
+@seed_option(None, "Random maps: the seed (same seed, same map; default 0).")
 @click.option(
     "--card",
     default=None,
@@ -102,9 +103,9 @@ def rules_coinage(lang, paper, output) -> None:
     "--map", "map_name", type=click.Choice(_MAPS), default="classic", show_default=True, help="The map to play on."
 )
 @click.option("--regions", default=None, metavar="SIZES", help="Random maps: region sizes, e.g. 4,3,2,1.")
-@click.option("--map-seed", default=None, type=int, help="Random maps: the map's seed (default 0).")
+@seed_option(None, "Random maps: the map's seed (default 0).", name="--map-seed")
 @games_option(10, "How many games to play.")
-@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game (game i uses seed + i).")
+@seed_option(1, "Seed of the first game (game i uses seed + i).")
 @click.option("--heads", default="random", show_default=True, help="Agent for heads: random, greedy or montecarlo.")
 @click.option("--tails", default="greedy", show_default=True, help="Agent for tails: random, greedy or montecarlo.")
 @max_turns_option(200, "Turns before a game counts as a timeout.")

@@ -11,6 +11,7 @@ from coinprint.cli.common import (
     output_options,
     paper_option,
     print_options,
+    seed_option,
     supply_option,
 )
 from coinprint.cli.replay import echo_replay_pages, html_option
@@ -81,7 +82,7 @@ def board_cointable(size, hex_size, measure, orientation, coin, paper, style, ma
     help="Agent playing tails: random, greedy or montecarlo.",
 )
 @games_option(10, "How many games to play.")
-@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game; game i uses seed + i.")
+@seed_option(1, "Seed of the first game; game i uses seed + i.")
 @max_turns_option(MAX_TURNS, "Cut a game after this many moves; it counts as a timeout, never a win.")
 @supply_option()
 @click.option(

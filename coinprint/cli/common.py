@@ -14,6 +14,7 @@ from coinprint.cli.options import (  # noqa: F401  (one place to import every sh
     lang_option,
     layout_option,
     max_turns_option,
+    seed_option,
     supply_option,
 )
 from coinprint.registry import GAMES

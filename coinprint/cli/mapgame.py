@@ -14,6 +14,7 @@ from coinprint.cli.common import (
     output_options,
     paper_option,
     print_options,
+    seed_option,
 )
 from coinprint.cli.replay import echo_replay_pages, html_option
 
@@ -22,9 +23,7 @@ from coinprint.cli.replay import echo_replay_pages, html_option
 @click.option(
     "--countries", default=21, show_default=True, type=int, help="Countries on the map: an odd number from 3 to 401."
 )
-@click.option(
-    "--seed", default=0, show_default=True, type=int, help="Seed of the map; the same seed gives the same map."
-)
+@seed_option(0, "Seed of the map; the same seed gives the same map.")
 @click.option(
     "--max-neighbours",
     default=4,
@@ -93,7 +92,7 @@ def rules_mapgame(paper, lang, output) -> None:
 
 @play.command("mapgame")
 @games_option(10)
-@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the first game (game i uses seed+i).")
+@seed_option(0, "Seed of the first game (game i uses seed+i).")
 @layout_option(
     "mapgame:countries=21,seed=0",
     "The map: a built-in name (mapgame:countries=21,seed=3) or a GeoJSON file.",

@@ -101,3 +101,15 @@ def layout_option(default: str | None, help: str, *, name: str = "layout") -> Ca
         callback=_checked(_check_layout_spec),
         help=help,
     )
+
+
+def seed_option(default: int | None, help: str, *, name: str = "--seed", dest: str | None = None) -> Callable:
+    decls = [name] + ([dest] if dest else [])
+    return click.option(
+        *decls,
+        default=default,
+        show_default=default is not None,
+        type=int,
+        callback=_checked(caps.check_seed),
+        help=help,
+    )
