@@ -22,6 +22,7 @@ import secrets
 import signal
 import stat
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
@@ -218,7 +219,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"cannot write {shown}: {exc.strerror or exc}") from None
-    remove_stale_temporaries(target.parent)
+    remove_stale_temporaries(target.parent, target.name)
     _replace(target, data, shown)
     return Path(name)
 
@@ -228,6 +229,8 @@ def _replace(target: Path, data: bytes, shown: str) -> None:
     _live_temporaries.add(tmp)
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        if target.exists():  # a replaced file keeps its permissions
+            os.fchmod(fd, stat.S_IMODE(os.stat(target).st_mode))
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.replace(tmp, target)
@@ -313,18 +316,32 @@ def _shown(name: str) -> str:
     return name if len(name) <= 80 else name[:60] + "…" + name[-15:]
 
 
-def remove_stale_temporaries(folder: Path) -> list[Path]:
+LEGACY_TEMP_AGE_S = 600
+"""Age after which a temporary of the older naming (no pid in it) counts as abandoned."""
+
+
+def remove_stale_temporaries(folder: Path, target: str | None = None) -> list[Path]:
     """Remove temporaries that :func:`write_atomic` left in ``folder`` when its process was
     killed outright (its pid is gone); returns what was removed. Another run's live
-    temporaries are left alone."""
+    temporaries are left alone. With ``target`` (a file name), temporaries of that file in the
+    older naming, ``.<target>.XXXXXXXX.tmp``, are removed once older than 10 minutes."""
     removed: list[Path] = []
+    legacy = re.compile(rf"^\.{re.escape(target)}\.[a-z0-9_]{{8}}\.tmp$") if target else None
     try:
-        names = [entry.name for entry in os.scandir(folder) if _TEMP_MARK in entry.name]
+        entries = [e for e in os.scandir(folder) if e.name.endswith(".tmp") and e.is_file(follow_symlinks=False)]
     except OSError:
         return removed
-    for name in names:
+    now = time.time()
+    for entry in entries:
+        name = entry.name
         match = _TEMP_PATTERN.match(name)
-        if match and not _process_alive(int(match.group(1))):
+        stale = match is not None and not _process_alive(int(match.group(1)))
+        if legacy is not None and legacy.match(name):
+            try:
+                stale = now - entry.stat(follow_symlinks=False).st_mtime > LEGACY_TEMP_AGE_S
+            except OSError:
+                stale = False
+        if stale:
             try:
                 (folder / name).unlink()
                 removed.append(folder / name)

@@ -500,10 +500,24 @@ def test_stale_temporaries_of_dead_runs_go_on_the_next_write(tmp_path):
     stale = tmp_path / f".board.pdf.coinprint-{dead}-0123abcd.tmp"
     live = tmp_path / f".board.pdf.coinprint-{os.getppid()}-0123abcd.tmp"
     other = tmp_path / ".notes.txt.tmp"
-    for path in (stale, live, other):
+    old_style = tmp_path / ".new.txt.k3j9x_2a.tmp"  # the older naming, an hour old
+    fresh_old_style = tmp_path / ".new.txt.abcdefgh.tmp"  # the older naming, just written
+    for path in (stale, live, other, old_style, fresh_old_style):
         path.write_text("half")
+    an_hour_ago = time.time() - 3600
+    os.utime(old_style, (an_hour_ago, an_hour_ago))
     write_atomic(tmp_path / "new.txt", "whole")
-    assert files_in(tmp_path) == {live.name, other.name, "new.txt"}
+    assert files_in(tmp_path) == {live.name, other.name, fresh_old_style.name, "new.txt"}
+
+
+def test_a_replaced_file_keeps_its_permissions(tmp_path):
+    from coinprint.fileio import write_atomic
+
+    target = tmp_path / "private.svg"
+    target.write_text("old")
+    target.chmod(0o600)
+    write_atomic(target, "new")
+    assert target.read_text() == "new" and (target.stat().st_mode & 0o777) == 0o600
 
 
 def test_a_signal_during_a_write_leaves_no_temporary(tmp_path, monkeypatch):
