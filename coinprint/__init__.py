@@ -101,12 +101,14 @@ def build_board(game: str, **params: Any) -> Layout:
     return GAMES[game].build(**params)
 
 
-def load_layout(source: str | dict[str, Any]) -> Layout:
+def load_layout(source: str | dict[str, Any], *, game: str | None = None, units: str = "mm") -> Layout:
     """A layout from a built-in spec (``"mapgame:countries=21,seed=3"``), a layout file, or a
-    parsed GeoJSON document. The layout is read, not judged: ``check`` it before trusting it."""
+    parsed GeoJSON document. A file may also be an SVG drawing or GeoJSON from QGIS, read for
+    ``game`` with coordinates in ``units`` (``docs/formats.md``, "Reading drawings"). The
+    layout is read, not judged: ``check`` it before trusting it."""
     from coinprint.analysis import resolve_layout
 
-    return resolve_layout(source)
+    return resolve_layout(source, game=game, units=units)
 
 
 def rules_for(layout: Layout | str, options: dict[str, Any] | None = None) -> Rules[Any, Any]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from coinprint.boards.checks import Problem
 from coinprint.errors import UnreadableInputError, UsageError
-from coinprint.layout import Layout, from_geojson, load
+from coinprint.layout import Layout, from_geojson
 from coinprint.registry import GAMES, GameSpec
 
 
@@ -31,9 +31,15 @@ def builtin_layout(spec: str) -> Layout:
     return GAMES[name].parts.build(params)
 
 
-def resolve_layout(spec: str | dict[str, Any], *, base: Path | None = None) -> Layout:
-    """A record's ``layout``: a built-in name, a GeoJSON path (relative to ``base``), or an
-    inline GeoJSON layout. Raises UnreadableInputError / UsageError when it cannot be had."""
+def resolve_layout(
+    spec: str | dict[str, Any], *, base: Path | None = None, game: str | None = None, units: str = "mm"
+) -> Layout:
+    """A layout named by a record or a ``--layout`` option: a built-in name, a file (relative
+    to ``base``: coinprint GeoJSON, foreign GeoJSON or an SVG drawing, read for ``game`` with
+    foreign coordinates in ``units``), or an inline GeoJSON layout. Raises
+    UnreadableInputError / UsageError when it cannot be had."""
+    from coinprint.io import read_layout
+
     if isinstance(spec, dict):
         return from_geojson(spec, source="the inline layout")
     if not spec.strip():
@@ -48,30 +54,34 @@ def resolve_layout(spec: str | dict[str, Any], *, base: Path | None = None) -> L
         raise UnreadableInputError(
             f"layout '{spec}' is neither a built-in name ({', '.join(f'{g}:…' for g in GAMES.names())}) nor an existing file"
         )
-    return load(str(path))
+    return read_layout(path, game=game, units=units).layout
 
 
-def check_layout(layout: Layout) -> list[Problem]:
-    """Every problem with ``layout`` for its game (errors and warnings)."""
+def check_layout(layout: Layout, *, tolerance_mm: float | None = None) -> list[Problem]:
+    """Every problem with ``layout`` for its game (errors and warnings). ``tolerance_mm`` is
+    how far lengths may be off (rounded drawings) where a check compares lengths; None keeps
+    each game's default."""
     if layout.game not in GAMES:
         return [Problem(None, f"unknown game {layout.game!r}; coinprint knows {', '.join(GAMES.names())}")]
-    return GAMES[layout.game].parts.check(layout)
+    checker = GAMES[layout.game].parts.check
+    return checker(layout) if tolerance_mm is None else checker(layout, tolerance_mm=tolerance_mm)
 
 
 def playable_layout(spec: str, game: str | None = None) -> Layout:
-    """The layout ``spec`` names, checked before anyone plays on it: it must be a layout of
-    ``game`` (when given; UsageError) and pass its game's checks (InvalidInputError, exit 1,
-    carrying the checker's first error and the count)."""
+    """The layout named by ``spec`` (see :func:`resolve_layout`), refused with
+    InvalidInputError naming its first problem when it is not a valid layout of its game."""
     from coinprint.boards.checks import errors
     from coinprint.errors import InvalidInputError
 
-    layout = resolve_layout(spec)
+    layout = resolve_layout(spec, game=game)
     if game is not None and layout.game != game:
-        raise UsageError(f"layout {spec} is a {layout.game} layout, not {game}")
-    bad = errors(check_layout(layout))
-    if bad:
-        more = f" (and {len(bad) - 1} more problem(s); see 'coinprint validate layout')" if len(bad) > 1 else ""
-        raise InvalidInputError(f"layout {spec} is invalid: {bad[0]}{more}")
+        raise UsageError(f"--layout {spec} is a {layout.game} layout, not {game}")
+    if spec.partition(":")[0] not in GAMES:
+        bad = errors(check_layout(layout))
+        if bad:
+            raise InvalidInputError(
+                f"{spec} is not a valid {layout.game} layout: {bad[0]} ({len(bad)} problem(s); see 'validate layout')"
+            )
     return layout
 
 
@@ -95,7 +105,7 @@ def validate_record(path: str):
     text = read_text(path)
     record = read_record(text, source=path)
     game_entry(record.game)
-    layout = resolve_layout(record.layout, base=Path(path).parent)
+    layout = resolve_layout(record.layout, base=Path(path).parent, game=record.game)
     if layout.game != record.game:
         raise InvalidInputError(f"the record is a {record.game} game but its layout is for {layout.game}")
     bad = errors(check_layout(layout))
@@ -131,7 +141,8 @@ def self_play(
     *,
     game: str | None = None,
 ):
-    """Play ``games`` seeded games; yields (record, outcome) pairs, then nothing more.
+    """Play ``games`` seeded games on the layout ``layout_spec`` (read for ``game`` when it
+    is a drawing); yields (record, outcome) pairs, then nothing more.
 
     Game ``i`` uses seed ``seed + i``, so any one game can be replayed on its own. The
     layout is checked first (see :func:`playable_layout`); ``games`` and ``max_turns`` are

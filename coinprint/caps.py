@@ -18,6 +18,16 @@ MAX_JSON_DEPTH = 64
 MAX_JSON_INT_DIGITS = 100
 """Most digits in a whole number written in a JSON input."""
 
+MAX_DRAWING_SHAPES = 5000
+"""Most shapes (paths, rectangles, circles, …) coinprint reads from one drawing."""
+MAX_DRAWING_NUMBERS = 400_000
+"""Most numbers in the path data and point lists of one drawing (about 200,000 points),
+counted before any path is parsed, so a huge path is refused at once."""
+MAX_FLATTENED_POINTS = 500_000
+"""Most points all shapes of one drawing may have once curves are flattened into lines."""
+MAX_GEOJSON_FEATURES = 20_000
+"""Most features coinprint reads from one GeoJSON file."""
+
 # -- layouts ----------------------------------------------------------------------------------------
 MAX_FEATURES = 2_000
 """Most features (spaces and others) in one layout; the largest built-in board has 469."""

@@ -347,7 +347,7 @@ def test_play_and_balance_check_the_layout_first(tmp_path):
     ):
         result = run_cli(*args, "--games", "2")
         assert_clean(result)
-        assert result.code == 1 and "is invalid" in result.err, result.err
+        assert result.code == 1 and "not a valid mapgame layout" in result.err, result.err
     assert not (tmp_path / "g").exists()
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from coinprint.layout import Layout, Space
 
@@ -12,6 +13,8 @@ OVERLAP_TOLERANCE_MM2 = 0.01
 """Area two spaces may share (rounding) before it counts as an overlap."""
 MAX_OVERLAPS_REPORTED = 50
 """Overlaps listed before the check stops looking for more."""
+DEFAULT_TOLERANCE_MM = 0.2
+"""How far lengths a check compares may be off (a drawing rounded to 0.1 mm) by default."""
 
 
 @dataclass(frozen=True)
@@ -22,6 +25,9 @@ class Problem:
     message: str
     severity: str = "error"
     """``error`` makes the layout invalid; ``warning`` and ``info`` are reported but allowed."""
+    geometry: Any = field(default=None, compare=False)
+    """Where the problem is, as a shapely geometry in layout mm (the overlap, the coin that
+    does not fit, the border too many), so a picture can mark it; None: the whole feature."""
 
     def __str__(self) -> str:
         where = f"{self.feature}: " if self.feature else ""
@@ -52,12 +58,30 @@ def common_problems(layout: Layout) -> list[Problem]:
         polygon = space.polygon
         if not polygon.is_valid:
             reason = shapely.is_valid_reason(polygon)
-            problems.append(Problem(space.id, f"the polygon is invalid ({reason})"))
+            problems.append(Problem(space.id, f"the polygon is invalid ({reason})", geometry=_reason_point(reason)))
         elif polygon.area <= 0:
             problems.append(Problem(space.id, "the polygon has no area"))
         else:
             valid.append(space)
     problems += overlap_problems(valid)
+    return problems
+
+
+def duplicate_label_problems(layout: Layout) -> list[Problem]:
+    """Names (labels, case-insensitively) used by more than one space: moves name spaces."""
+    import shapely
+
+    names = [s.name.lower() for s in layout.spaces]
+    problems = []
+    for name in sorted({n for n in names if names.count(n) > 1}):
+        same = [s.polygon for s in layout.spaces if s.name.lower() == name]
+        problems.append(
+            Problem(
+                name,
+                f"the label is used by more than one space ({len(same)})",
+                geometry=shapely.GeometryCollection(same),
+            )
+        )
     return problems
 
 
@@ -69,6 +93,8 @@ def overlap_problems(spaces: Sequence[Space]) -> list[Problem]:
     if not spaces:
         return []
     polygons = [s.polygon for s in spaces]
+    if len(polygons) < 2:
+        return []
     tree = shapely.STRtree(polygons)
     problems = []
     # One query per space (not one for all pairs): memory stays linear however many overlap.
@@ -77,14 +103,28 @@ def overlap_problems(spaces: Sequence[Space]) -> list[Problem]:
             if j == i:
                 continue
             if polygon.contains(polygons[j]):
-                problems.append(Problem(spaces[i].id, f"contains {spaces[j].id}; spaces must not overlap"))
+                problems.append(
+                    Problem(spaces[i].id, f"contains {spaces[j].id}; spaces must not overlap", geometry=polygons[j])
+                )
             elif j > i and not polygons[j].contains(polygon):
-                area = polygon.intersection(polygons[j]).area
-                if area > OVERLAP_TOLERANCE_MM2:
-                    problems.append(Problem(spaces[i].id, f"overlaps {spaces[j].id} by {area:.2f} mm²"))
+                common = polygon.intersection(polygons[j])
+                if common.area > OVERLAP_TOLERANCE_MM2:
+                    problems.append(
+                        Problem(spaces[i].id, f"overlaps {spaces[j].id} by {common.area:.2f} mm²", geometry=common)
+                    )
             if len(problems) >= MAX_OVERLAPS_REPORTED:
                 problems.append(
                     Problem(None, f"more overlapping spaces not listed (the first {MAX_OVERLAPS_REPORTED} are)")
                 )
                 return problems
     return problems
+
+
+def _reason_point(reason: str) -> Any:
+    """The point shapely names in an invalidity reason ("Self-intersection[12.5 3]"), or None."""
+    import re
+
+    import shapely
+
+    match = re.search(r"\[([-+\d.eE]+) ([-+\d.eE]+)\]", reason)
+    return shapely.Point(float(match.group(1)), float(match.group(2))) if match else None

@@ -33,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from coinprint.boards.checks import Problem, common_problems
+from coinprint.boards.checks import DEFAULT_TOLERANCE_MM, Problem, common_problems, duplicate_label_problems
 from coinprint.errors import UsageError
 from coinprint.layout import Feature, Layout, Space, close_ring, polygon_geometry
 from coinprint.units import PaperSize, card_size, coin
@@ -569,10 +569,11 @@ def layout_name(layout: Layout) -> str:
 
 
 # -- the check ---------------------------------------------------------------------------------------
-def check(layout: Layout) -> list[Problem]:
+def check(layout: Layout, *, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> list[Problem]:
     """Every problem with a Coin Age map: the common ones; exactly shared borders; 6–20
     spaces; unique labels; every space in one region; regions contiguous; the map
-    connected; a quarter fits every space (a warning); and the region sizes (as info)."""
+    connected; a quarter fits every space (a warning; the room may be short by
+    ``tolerance_mm``); and the region sizes (as info)."""
     import networkx
     import shapely
 
@@ -584,12 +585,16 @@ def check(layout: Layout) -> list[Problem]:
         problems.append(Problem(None, f"the map has {count} spaces; a Coin Age map has {MIN_SPACES} to {MAX_SPACES}"))
     polygons = [s.polygon for s in layout.spaces]
     if not bool(shapely.coverage_is_valid(polygons)):
+        edges = shapely.union_all(shapely.coverage_invalid_edges(polygons))
         problems.append(
-            Problem(None, "neighbouring spaces do not share their borders exactly (the coverage is invalid)")
+            Problem(
+                None,
+                "neighbouring spaces do not share their borders exactly (the coverage is invalid): "
+                f"{edges.length:.1f} mm of border is a gap or an overlap",
+                geometry=edges,
+            )
         )
-    names = [s.name.lower() for s in layout.spaces]
-    for name in sorted({n for n in names if names.count(n) > 1}):
-        problems.append(Problem(name, "the label is used by more than one space"))
+    problems += duplicate_label_problems(layout)
     members: dict[str, list[str]] = {}
     for space in layout.spaces:
         if not space.region:
@@ -598,24 +603,37 @@ def check(layout: Layout) -> list[Problem]:
             members.setdefault(space.region, []).append(space.id)
     graph = layout.graph
     if count and not networkx.is_connected(graph):
-        parts = sorted(len(c) for c in networkx.connected_components(graph))
-        problems.append(Problem(None, f"the map falls into {len(parts)} separate parts of {parts} spaces"))
+        components = sorted(networkx.connected_components(graph), key=len)
+        parts = [len(c) for c in components]
+        apart = [layout.space(sid).polygon for c in components[:-1] for sid in sorted(c)]
+        problems.append(
+            Problem(
+                None,
+                f"the map falls into {len(parts)} separate parts of {parts} spaces",
+                geometry=shapely.GeometryCollection(apart),
+            )
+        )
     for region, ids in sorted(members.items()):
         if not networkx.is_connected(graph.subgraph(ids)):
-            problems.append(Problem(ids[0], f"region {region} ({', '.join(ids)}) is not contiguous"))
+            shapes = shapely.GeometryCollection([layout.space(i).polygon for i in ids])
+            problems.append(Problem(ids[0], f"region {region} ({', '.join(ids)}) is not contiguous", geometry=shapes))
     for space in layout.spaces:
         if graph.degree(space.id) < 1:
             problems.append(Problem(space.id, "borders no other space"))
     need = fit_radius()
+    quarter = coin(FIT_COIN)
     for space in layout.spaces:
-        radius = inscribed_radius(space.polygon)
-        if radius < need:
+        circle = shapely.maximum_inscribed_circle(space.polygon, tolerance=0.01)
+        radius = float(circle.length)
+        if radius + tolerance_mm / 2 < need:
+            centre = shapely.get_point(circle, 0)
             problems.append(
                 Problem(
                     space.id,
-                    f"the largest circle inside is {2 * radius:.1f} mm across; a quarter ({coin(FIT_COIN).diameter_mm} mm) "
-                    "will overhang — print on a bigger card",
+                    f"a {quarter.title} needs {2 * need:.2f} mm ({quarter.diameter_mm} mm and {FIT_MARGIN_MM:g} mm all round), "
+                    f"the widest circle is {2 * radius:.2f} mm; the coin will overhang — print on a bigger card",
                     severity="warning",
+                    geometry=centre.buffer(quarter.radius_mm, quad_segs=32),
                 )
             )
     if members:

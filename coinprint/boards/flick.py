@@ -221,11 +221,12 @@ SHAPE_NAMES = {3: "triangle", 4: "square", 5: "pentagon", 6: "hexagon", 7: "hept
 TOLERANCE_MM = 0.05
 
 
-def check(layout: Layout) -> list[Problem]:
+def check(layout: Layout, *, tolerance_mm: float = TOLERANCE_MM) -> list[Problem]:
     """Every problem with a Flick mat. A mat has no spaces, so the "no spaces" rule of other
     games does not apply; the rest is checked: ids, units, one convex goal of 3 to 8 corners,
     a goal coin centred on every corner, each player's line on an edge of the goal, zones
-    outside the goal clear of the goal coins and of each other."""
+    outside the goal clear of the goal coins and of each other. Points may be ``tolerance_mm``
+    from where they belong (a drawing's rounding)."""
     import shapely
 
     problems = [Problem(None, text) for text in layout.read_problems]
@@ -266,8 +267,8 @@ def check(layout: Layout) -> list[Problem]:
         )
     if goal.convex_hull.area - goal.area > TOLERANCE_MM * goal.length:
         problems.append(Problem(goals[0].id, "the goal must be convex"))
-    problems += _goal_coin_problems(layout, shapes, goal_corners)
-    problems += _line_problems(layout, shapes, goal_corners)
+    problems += _goal_coin_problems(layout, shapes, goal_corners, tolerance_mm)
+    problems += _line_problems(layout, shapes, goal_corners, tolerance_mm)
     problems += _zone_problems(layout, shapes, goal)
     return problems
 
@@ -283,7 +284,7 @@ def _corners_of(polygon) -> list[tuple[float, float]]:
     return found
 
 
-def _goal_coin_problems(layout: Layout, shapes: dict[str, Any], goal_corners) -> list[Problem]:
+def _goal_coin_problems(layout: Layout, shapes: dict[str, Any], goal_corners, tolerance_mm: float) -> list[Problem]:
     problems = []
     covered: set[int] = set()
     for feature in layout.features_with_role("goal-coin"):
@@ -298,7 +299,7 @@ def _goal_coin_problems(layout: Layout, shapes: dict[str, Any], goal_corners) ->
         centre = shape.centroid
         distances = [math.dist((centre.x, centre.y), c) for c in goal_corners]
         nearest = min(range(len(distances)), key=distances.__getitem__) if distances else None
-        if nearest is None or distances[nearest] > TOLERANCE_MM:
+        if nearest is None or distances[nearest] > tolerance_mm:
             problems.append(Problem(feature.id, "is not centred on a corner of the goal"))
         elif nearest in covered:
             problems.append(Problem(feature.id, "a second goal coin on the same corner"))
@@ -310,7 +311,7 @@ def _goal_coin_problems(layout: Layout, shapes: dict[str, Any], goal_corners) ->
     return problems
 
 
-def _line_problems(layout: Layout, shapes: dict[str, Any], goal_corners) -> list[Problem]:
+def _line_problems(layout: Layout, shapes: dict[str, Any], goal_corners, tolerance_mm: float) -> list[Problem]:
     problems = []
     edges = [(goal_corners[i - 1], goal_corners[i]) for i in range(len(goal_corners))]
     players: list[str] = []
@@ -332,7 +333,7 @@ def _line_problems(layout: Layout, shapes: dict[str, Any], goal_corners) -> list
             problems.append(Problem(feature.id, "a line must be a LineString from one goal corner to the next"))
             continue
         ends = list(shape.coords)
-        if not any(_same_edge(ends, edge) for edge in edges):
+        if not any(_same_edge(ends, edge, tolerance_mm) for edge in edges):
             problems.append(Problem(feature.id, "the line is not an edge of the goal"))
     if len(players) < 2:
         problems.append(Problem(None, f"a mat needs at least 2 players' lines, not {len(players)}"))
@@ -345,9 +346,9 @@ def _line_problems(layout: Layout, shapes: dict[str, Any], goal_corners) -> list
     return problems
 
 
-def _same_edge(ends, edge) -> bool:
+def _same_edge(ends, edge, tolerance_mm: float) -> bool:
     (a, b), (c, d) = ends, edge
-    close = lambda p, q: math.dist(p, q) <= TOLERANCE_MM  # noqa: E731
+    close = lambda p, q: math.dist(p, q) <= tolerance_mm  # noqa: E731
     return (close(a, c) and close(b, d)) or (close(a, d) and close(b, c))
 
 

@@ -73,7 +73,8 @@ def play() -> None:
 @cli.command("balance")
 @click.argument("game", type=click.Choice(GAMES.simulated()), metavar="GAME")
 @layout_option(
-    None, "Built-in layout with parameters (e.g. cointable:size=4, mapgame:countries=31,seed=2) or a GeoJSON file."
+    None,
+    "Built-in layout with parameters (e.g. cointable:size=4, mapgame:countries=31,seed=2), a GeoJSON file or an SVG drawing.",
 )
 @click.option(
     "--agent", default="random", show_default=True, help="Agent playing both sides: random, greedy or montecarlo."

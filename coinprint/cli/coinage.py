@@ -11,6 +11,8 @@ from coinprint.cli.common import (
     file_output,
     games_option,
     lang_option,
+    layout_file_options,
+    layout_option,
     max_turns_option,
     output_options,
     paper_option,
@@ -48,11 +50,19 @@ _MAPS = list(MAP_NAMES)
 @paper_option()
 @print_options
 @output_options()
-def board_coinage(map_name, regions, seed, card, copies, paper, style, margin, overlap, output, fmt) -> None:
+@layout_file_options
+def board_coinage(
+    map_name, regions, seed, card, copies, paper, style, margin, overlap, output, fmt, layout_file, units, tolerance
+) -> int:
     """A Coin Age map card: PDF pages of cards with cut lines, one card as SVG, or GeoJSON."""
     from coinprint.boards.coinage import build, check
+    from coinprint.cli.common import print_layout_file
     from coinprint.kit import PrintSettings, export_board, resolve_output
     from coinprint.render.coinage import board_sheet
+
+    if layout_file:
+        settings = PrintSettings.parse(paper=paper, margin=margin, overlap=overlap, style=style)
+        return print_layout_file("coinage", layout_file, units, tolerance, settings, output, fmt, copies)
 
     layout = build(map_name, regions=regions, seed=seed if seed is not None or map_name != "random" else 0, card=card)
     if map_name == "random":
@@ -71,6 +81,7 @@ def board_coinage(map_name, regions, seed, card, copies, paper, style, margin, o
     )
     for path in export_board(layout, sheet, settings, output, fmt, name):
         click.echo(f"wrote {path}")
+    return 0
 
 
 @rules.command("coinage")
@@ -104,6 +115,12 @@ def rules_coinage(lang, paper, output) -> None:
 )
 @click.option("--regions", default=None, metavar="SIZES", help="Random maps: region sizes, e.g. 4,3,2,1.")
 @seed_option(None, "Random maps: the map's seed (default 0).", name="--map-seed")
+@layout_option(
+    None,
+    "Play on this map instead: coinprint GeoJSON, an SVG drawing or GeoJSON from QGIS.",
+    name="layout_file",
+    metavar="FILE",
+)
 @games_option(10, "How many games to play.")
 @seed_option(1, "Seed of the first game (game i uses seed + i).")
 @click.option("--heads", default="random", show_default=True, help="Agent for heads: random, greedy or montecarlo.")
@@ -119,12 +136,12 @@ def rules_coinage(lang, paper, output) -> None:
     help="Folder for the records.",
 )
 @html_option
-def play_coinage(map_name, regions, map_seed, games, seed, heads, tails, max_turns, output, html) -> None:
+def play_coinage(map_name, regions, map_seed, layout_file, games, seed, heads, tails, max_turns, output, html) -> None:
     """Let two agents play Coin Age and write one validating record per game."""
     from coinprint.analysis import play_to_folder
     from coinprint.boards.coinage import build, layout_name
 
-    spec = layout_name(
+    spec = layout_file or layout_name(
         build(map_name, regions=regions, seed=map_seed if map_seed is not None or map_name != "random" else 0)
     )
     paths, summary = play_to_folder(

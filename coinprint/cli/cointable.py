@@ -7,6 +7,8 @@ import click
 from coinprint.cli import board, play, rules
 from coinprint.cli.common import (
     games_option,
+    layout_file_options,
+    layout_option,
     max_turns_option,
     output_options,
     paper_option,
@@ -51,16 +53,36 @@ but two agents can touch back and forth for ever."""
 @paper_option()
 @print_options
 @output_options()
-def board_cointable(size, hex_size, measure, orientation, coin, paper, style, margin, overlap, output, fmt) -> None:
+@layout_file_options
+def board_cointable(
+    size,
+    hex_size,
+    measure,
+    orientation,
+    coin,
+    paper,
+    style,
+    margin,
+    overlap,
+    output,
+    fmt,
+    layout_file,
+    units,
+    tolerance,
+) -> int:
     """The Coin Table board: a hexagon of hexes at true size (default 61 hexes, 1.25 in)."""
     from coinprint.boards.cointable import build
+    from coinprint.cli.common import print_layout_file
     from coinprint.kit import PrintSettings, export_board
     from coinprint.render.cointable import board_sheet
 
-    layout = build(size, hex_size, measure, orientation, None if coin.lower() == "none" else coin)
     settings = PrintSettings.parse(paper=paper, margin=margin, overlap=overlap, style=style)
+    if layout_file:
+        return print_layout_file("cointable", layout_file, units, tolerance, settings, output, fmt)
+    layout = build(size, hex_size, measure, orientation, None if coin.lower() == "none" else coin)
     for path in export_board(layout, board_sheet(layout, settings.style), settings, output, fmt, "cointable-board"):
         click.echo(f"wrote {path}")
+    return 0
 
 
 @play.command("cointable")
@@ -85,6 +107,12 @@ def board_cointable(size, hex_size, measure, orientation, coin, paper, style, ma
 @seed_option(1, "Seed of the first game; game i uses seed + i.")
 @max_turns_option(MAX_TURNS, "Cut a game after this many moves; it counts as a timeout, never a win.")
 @supply_option()
+@layout_option(
+    None,
+    "Play on this board instead of --size: coinprint GeoJSON, an SVG drawing or GeoJSON from QGIS.",
+    name="layout_file",
+    metavar="FILE",
+)
 @click.option(
     "-o",
     "--output",
@@ -95,12 +123,12 @@ def board_cointable(size, hex_size, measure, orientation, coin, paper, style, ma
     help="Folder for the records (one cointable-SEED.json per game).",
 )
 @html_option
-def play_cointable(size, heads_agent, tails_agent, games, seed, max_turns, supply, output, html) -> None:
+def play_cointable(size, heads_agent, tails_agent, games, seed, max_turns, supply, layout_file, output, html) -> None:
     """Let two agents play Coin Table; write one record per game and print a summary."""
     from coinprint.analysis import play_to_folder
 
     paths, summary = play_to_folder(
-        f"cointable:size={size}",
+        layout_file or f"cointable:size={size}",
         {"heads": heads_agent, "tails": tails_agent},
         games,
         seed,
@@ -109,7 +137,8 @@ def play_cointable(size, heads_agent, tails_agent, games, seed, max_turns, suppl
         {"supply": supply},
         game="cointable",
     )
-    click.echo(f"seed {seed}: {games} games of Coin Table (size {size}), heads {heads_agent} v tails {tails_agent}")
+    board = layout_file or f"size {size}"
+    click.echo(f"seed {seed}: {games} games of Coin Table ({board}), heads {heads_agent} v tails {tails_agent}")
     click.echo(f"wrote {len(paths)} records to {output}")
     click.echo(summary.describe())
     echo_replay_pages(html, paths, output)

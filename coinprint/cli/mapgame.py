@@ -9,6 +9,7 @@ from coinprint.cli.common import (
     file_output,
     games_option,
     lang_option,
+    layout_file_options,
     layout_option,
     max_turns_option,
     output_options,
@@ -44,13 +45,32 @@ from coinprint.cli.replay import echo_replay_pages, html_option
 @paper_option()
 @print_options
 @output_options()
-def board_mapgame(countries, seed, max_neighbours, coin, blank, paper, style, margin, overlap, output, fmt) -> None:
+@layout_file_options
+def board_mapgame(
+    countries,
+    seed,
+    max_neighbours,
+    coin,
+    blank,
+    paper,
+    style,
+    margin,
+    overlap,
+    output,
+    fmt,
+    layout_file,
+    units,
+    tolerance,
+) -> int:
     """A fresh valid Map at true size (or --blank: the sheet for drawing one by hand)."""
     from coinprint.boards.mapgame import blank_layout, build, parse_coins
+    from coinprint.cli.common import print_layout_file
     from coinprint.kit import PrintSettings, export_board
     from coinprint.render.mapgame import blank_sheet, map_sheet
 
     settings = PrintSettings.parse(paper=paper, margin=margin, overlap=overlap, style=style)
+    if layout_file:
+        return print_layout_file("mapgame", layout_file, units, tolerance, settings, output, fmt)
     coins = parse_coins(coin)
     if blank:
         layout = blank_layout(coins)
@@ -61,6 +81,7 @@ def board_mapgame(countries, seed, max_neighbours, coin, blank, paper, style, ma
         sheet, name = map_sheet(layout, settings.style), f"mapgame-{countries}-seed{seed}"
     for path in export_board(layout, sheet, settings, output, fmt, name):
         click.echo(f"wrote {path}")
+    return 0
 
 
 @rules.command("mapgame")
@@ -95,7 +116,8 @@ def rules_mapgame(paper, lang, output) -> None:
 @seed_option(0, "Seed of the first game (game i uses seed+i).")
 @layout_option(
     "mapgame:countries=21,seed=0",
-    "The map: a built-in name (mapgame:countries=21,seed=3) or a GeoJSON file.",
+    "The map: a built-in name (mapgame:countries=21,seed=3), a GeoJSON file or an SVG drawing.",
+    metavar="NAME|FILE",
     name="layout_spec",
 )
 @click.option(

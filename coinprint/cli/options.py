@@ -91,13 +91,13 @@ def _check_layout_spec(value: str, option: str) -> str:
     return value
 
 
-def layout_option(default: str | None, help: str, *, name: str = "layout") -> Callable:
+def layout_option(default: str | None, help: str, *, name: str = "layout", metavar: str = "SPEC") -> Callable:
     return click.option(
         "--layout",
         name,
         default=default,
         show_default=default is not None,
-        metavar="SPEC",
+        metavar=metavar,
         callback=_checked(_check_layout_spec),
         help=help,
     )

@@ -156,14 +156,26 @@ def board_pages(sheet: Sheet, settings: PrintSettings) -> list[Scene]:
     return paginate(sheet, settings.paper, settings.margin_mm, settings.overlap_mm)
 
 
-def make_kit(game: str, settings: PrintSettings, lang: str, output: str | None) -> tuple[Path, str]:
+def make_kit(
+    game: str, settings: PrintSettings, lang: str, output: str | None, *, layout: Layout | None = None
+) -> tuple[Path, str]:
     """Write ``game``'s kit (rule sheet, then board) as one PDF; returns the path and the
-    language used (English when the sheet is not written in ``lang``)."""
+    language used (English when the sheet is not written in ``lang``). With ``layout`` (a
+    valid layout of ``game``), that board is printed instead of the built-in one."""
     from coinprint.registry import GAMES
 
     entry = GAMES[game]
     used = lang if lang in languages(game) else "en"
-    pages = entry.parts.kit_pages(settings, used)
+    if layout is None:
+        pages = entry.parts.kit_pages(settings, used)
+    else:
+        import importlib
+
+        from coinprint.kit.custom import board_sheet
+
+        # Each game's kit module (kit/<game>.py) has its rule sheet as rule_sheet_pages(paper, lang).
+        rule_pages = importlib.import_module(f"coinprint.kit.{game}").rule_sheet_pages(settings.paper, used)
+        pages = rule_pages + board_pages(board_sheet(layout, settings), settings)
     path = write_pages(
         pages,
         output,
