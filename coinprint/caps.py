@@ -33,8 +33,8 @@ MAX_FEATURES = 2_000
 """Most features (spaces and others) in one layout; the largest built-in board has 469."""
 MAX_VERTICES = 250_000
 """Most coordinate points in one layout, over all its features."""
-MAX_COORDINATE_MM = 100_000.0
-"""Largest coordinate (absolute value) in a layout: 100 m from the origin."""
+MAX_COORDINATE_MM = 1_000_000.0
+"""Largest coordinate (absolute value) in a layout or a drawing: a kilometre from the origin."""
 MAX_TEXT_CHARS = 200
 """Longest id, label, region or role of a feature, in characters."""
 
