@@ -228,17 +228,16 @@ def _replace(target: Path, data: bytes, shown: str) -> None:
     tmp = str(target.parent / _temporary_name(target.name))
     _live_temporaries.add(tmp)
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        if target.exists():  # a replaced file keeps its permissions
-            os.fchmod(fd, stat.S_IMODE(os.stat(target).st_mode))
-        with os.fdopen(fd, "wb") as handle:
+        with open(tmp, "xb") as handle:
+            if target.exists():  # a replaced file keeps its permissions
+                os.fchmod(handle.fileno(), stat.S_IMODE(os.stat(target).st_mode))
             handle.write(data)
         os.replace(tmp, target)
     except OSError as exc:
         raise UsageError(f"cannot write {shown}: {exc.strerror or exc}") from None
     finally:
         _live_temporaries.discard(tmp)
-        if os.path.lexists(tmp):
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
 
 
