@@ -17,6 +17,9 @@ MAX_JSON_DEPTH = 64
 """Deepest nesting of arrays and objects in a JSON input (a layout needs 6)."""
 MAX_JSON_INT_DIGITS = 100
 """Most digits in a whole number written in a JSON input."""
+MAX_JSON_ARRAYS = 400_000
+"""Most arrays in a JSON input, counted before it is parsed (each point of a layout is one,
+so a layout far over the point cap is refused at once)."""
 
 MAX_DRAWING_SHAPES = 5000
 """Most shapes (paths, rectangles, circles, …) coinprint reads from one drawing."""

@@ -28,7 +28,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from coinprint.caps import MAX_INPUT_BYTES, MAX_JSON_DEPTH, MAX_JSON_INT_DIGITS
+from coinprint.caps import MAX_INPUT_BYTES, MAX_JSON_ARRAYS, MAX_JSON_DEPTH, MAX_JSON_INT_DIGITS
 from coinprint.errors import UnreadableInputError, UsageError
 
 STDOUT = "-"
@@ -89,10 +89,14 @@ def parse_json(text: str, *, source: str) -> Any:
     ``MAX_JSON_INT_DIGITS`` digits, ``NaN``/``Infinity`` and numbers too large for a float,
     and escapes of lone UTF-16 surrogates (``"\ud800"``), which are not characters.
     """
-    depth = _nesting_depth(text)
+    depth, arrays = _structure(text)
     if depth > MAX_JSON_DEPTH:
         raise UnreadableInputError(
             f"{source}: JSON nested {depth} levels deep is over the {MAX_JSON_DEPTH}-level nesting cap"
+        )
+    if arrays > MAX_JSON_ARRAYS:
+        raise UnreadableInputError(
+            f"{source} holds {arrays:,} JSON arrays (a point is one), over the {MAX_JSON_ARRAYS:,}-array cap"
         )
     lone = _lone_surrogate(text)
     if lone is not None:
@@ -152,13 +156,14 @@ def _parse_constant(name: str) -> float:
     raise _NumberError(f"{name} is not a number JSON allows; coinprint needs finite numbers")
 
 
-def _nesting_depth(text: str) -> int:
-    """The deepest nesting of [ and { outside strings (0 for a scalar), at C speed: drop
-    escapes, keep only brackets and quotes, drop the strings, then a running sum."""
+def _structure(text: str) -> tuple[int, int]:
+    """The deepest nesting of [ and { outside strings (0 for a scalar), and how many arrays
+    there are, at C speed: drop escapes, keep only brackets and quotes, drop the strings,
+    then a running sum."""
     import numpy
 
     if "[" not in text and "{" not in text:
-        return 0
+        return 0, 0
     if "\\" in text:
         text = _ESCAPE.sub("", text)
     skeleton = text.encode("utf-8", "surrogatepass").translate(None, _NOT_STRUCTURE)
@@ -166,7 +171,7 @@ def _nesting_depth(text: str) -> int:
     step = numpy.zeros(256, dtype=numpy.int64)
     step[list(b"[{")], step[list(b"]}")] = 1, -1
     steps = step[numpy.frombuffer(skeleton, dtype=numpy.uint8)]
-    return int(numpy.cumsum(steps).max(initial=0))
+    return int(numpy.cumsum(steps).max(initial=0)), skeleton.count(b"[")
 
 
 _ESCAPE = re.compile(r"\\.", re.DOTALL)

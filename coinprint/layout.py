@@ -16,6 +16,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from coinprint import __version__
+from coinprint.caps import MAX_COORDINATE_MM
 from coinprint.errors import UnreadableInputError
 
 if TYPE_CHECKING:  # the heavy libraries load on first use
@@ -493,8 +494,11 @@ def geometry_points(geometry: Any, budget: int) -> tuple[int, str | None]:
 
 
 def _point_problem(value: Any) -> str | None:
-    from coinprint.caps import MAX_COORDINATE_MM
-
+    if type(value) is list and len(value) == 2:  # the common case, checked fast
+        x, y = value
+        if type(x) is float and type(y) is float and -MAX_COORDINATE_MM <= x <= MAX_COORDINATE_MM:
+            if -MAX_COORDINATE_MM <= y <= MAX_COORDINATE_MM:
+                return None
     if not isinstance(value, (list, tuple)) or len(value) not in (2, 3):
         return f"{_shown_value(value)} is not [x, y]"
     for number in value:

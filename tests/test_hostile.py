@@ -371,6 +371,17 @@ def test_json_edge_cases_are_refused_in_one_line(tmp_path):
         assert result.code in (1, 2), name
 
 
+def test_a_layout_far_over_the_point_cap_is_refused_before_it_is_parsed(tmp_path):
+    layout = base_layout("mapgame")
+    ring = [[float(i % 97), float(i // 97)] for i in range(450_000)]
+    layout["features"][0]["geometry"]["coordinates"] = [ring + ring[:1]]
+    path = tmp_path / "huge.geojson"
+    path.write_text(json.dumps(layout))
+    result, elapsed = timed("validate", "layout", str(path))
+    assert_clean(result, elapsed, limit=10.0)
+    assert result.code == 2 and "array cap" in result.err
+
+
 def test_labels_that_xml_cannot_hold_are_refused_at_load(tmp_path):
     import xml.etree.ElementTree as ET
 
