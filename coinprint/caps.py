@@ -56,8 +56,8 @@ MAX_COPIES = 100
 """Most cards per page (``--copies``)."""
 MAX_PAGES = 200
 """Most pages in one PDF (a board tiled over small paper, a huge board)."""
-MAX_PAPER_MM = 2_000.0
-"""Longest paper side (``--paper WxH``): 2 m."""
+MAX_PAPER_MM = 10_000.0
+"""Longest paper side (``--paper WxH``): 10 m (a plotter roll is 1–2 m wide)."""
 MIN_CARD_MM = 40.0
 """Shortest Coin Age card side (``--card WxH``)."""
 MAX_CARD_MM = 1_000.0

@@ -317,7 +317,7 @@ def test_caps_on_work_refuse_at_once_naming_the_cap(tmp_path):
         (["rules", "cointable", "--supply", "1" + "0" * 100, "-o", out + "/r.pdf"], "supply cap"),
         (["board", "coinage", "--copies", "0", "-o", out + "/c.pdf"], "--copies must be a whole number from 1"),
         (["board", "coinage", "--copies", "1000000000", "-o", out + "/c.pdf"], "copies cap"),
-        (["board", "flick", "--paper", "10000x10000mm", "-o", out + "/f.pdf"], "paper cap"),
+        (["board", "flick", "--paper", "100000x100000mm", "-o", out + "/f.pdf"], "paper cap"),
         (["board", "coinage", "--card", "0.01x0.01mm", "-o", out + "/c.pdf"], "card caps"),
         (["board", "coinage", "--card", "100000x100000mm", "-o", out + "/c.pdf"], "card caps"),
         (["board", "cointable", "--size", "13", "--hex", "500mm", "--paper", "a5", "-o", out + "/t.pdf"], "page cap"),

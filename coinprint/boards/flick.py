@@ -25,7 +25,7 @@ from typing import Any
 from coinprint.boards.checks import Problem
 from coinprint.errors import UsageError
 from coinprint.layout import Feature, Layout, close_ring, polygon_geometry, round_point
-from coinprint.units import Coin, coin, format_mm, parse_length
+from coinprint.units import Coin, coin, parse_length
 
 GAME = "flick"
 MIN_SIDES, MAX_SIDES = 3, 8
@@ -205,16 +205,6 @@ def from_params(params: dict[str, str]) -> Layout:
         params.get("coins", STANDARD_COINS),
         params.get("players", 2),
     )
-
-
-def describe_goal(layout: Layout) -> str:
-    """One line saying the goal's shape and size, for the printed mat."""
-    params = layout.params
-    shape = SHAPE_NAMES.get(int(params.get("sides", 4)), f"{params.get('sides')}-sided polygon")
-    return f"Goal: a {shape}, {format_mm(float(params.get('width_mm', 0.0)))} from goal-coin centre to centre along each side."
-
-
-SHAPE_NAMES = {3: "triangle", 4: "square", 5: "pentagon", 6: "hexagon", 7: "heptagon", 8: "octagon"}
 
 
 # -- checking hand-made mats -----------------------------------------------------------------------------

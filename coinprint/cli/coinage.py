@@ -7,6 +7,7 @@ import click
 from coinprint.boards.coinage import MAP_NAMES
 from coinprint.cli import board, play, rules
 from coinprint.cli.common import (
+    bleed_option,
     copies_option,
     file_output,
     games_option,
@@ -49,10 +50,25 @@ _MAPS = list(MAP_NAMES)
 @copies_option()
 @paper_option()
 @print_options
+@bleed_option
 @output_options()
 @layout_file_options
 def board_coinage(
-    map_name, regions, seed, card, copies, paper, style, margin, overlap, output, fmt, layout_file, units, tolerance
+    map_name,
+    regions,
+    seed,
+    card,
+    copies,
+    paper,
+    style,
+    margin,
+    overlap,
+    bleed,
+    output,
+    fmt,
+    layout_file,
+    units,
+    tolerance,
 ) -> int:
     """A Coin Age map card: PDF pages of cards with cut lines, one card as SVG, or GeoJSON."""
     from coinprint.boards.coinage import build, check
@@ -61,7 +77,7 @@ def board_coinage(
     from coinprint.render.coinage import board_sheet
 
     if layout_file:
-        settings = PrintSettings.parse(paper=paper, margin=margin, overlap=overlap, style=style)
+        settings = PrintSettings.parse(paper=paper, margin=margin, overlap=overlap, style=style, bleed=bleed)
         return print_layout_file("coinage", layout_file, units, tolerance, settings, output, fmt, copies)
 
     layout = build(map_name, regions=regions, seed=seed if seed is not None or map_name != "random" else 0, card=card)
@@ -70,11 +86,16 @@ def board_coinage(
     for problem in check(layout):
         if problem.severity == "warning":
             click.echo(str(problem), err=True)
-    settings = PrintSettings.parse(paper=paper, margin=margin, overlap=overlap, style=style)
+    settings = PrintSettings.parse(paper=paper, margin=margin, overlap=overlap, style=style, bleed=bleed)
     _, chosen = resolve_output(output, fmt, "coinage-card")
     pdf = chosen == "pdf"
     sheet = board_sheet(
-        layout, settings.style, paper=settings.paper if pdf else None, margin=settings.margin_mm, copies=copies
+        layout,
+        settings.style,
+        paper=settings.paper if pdf else None,
+        margin=settings.margin_mm,
+        copies=copies,
+        bleed=settings.bleed_mm,
     )
     name = f"coinage-{map_name}" + (
         f"-{layout.params['regions']}-{layout.meta['seed']}" if map_name == "random" else ""
@@ -85,7 +106,7 @@ def board_coinage(
 
 
 @rules.command("coinage")
-@lang_option("Language of the sheet (en, sv, or any templates/coinage.<code>.json).")
+@lang_option
 @paper_option()
 @click.option(
     "-o",
@@ -98,15 +119,10 @@ def board_coinage(
 )
 def rules_coinage(lang, paper, output) -> None:
     """The Coin Age rule sheet as a PDF (set-up, turn table, scoring example, our readings)."""
-    from coinprint.kit import write_pages
-    from coinprint.kit.coinage import rule_sheet_pages
+    from coinprint.kit import write_rules
     from coinprint.units import paper_size
 
-    pages = rule_sheet_pages(paper_size(paper), lang)
-    written = write_pages(
-        pages, output, f"coinage-rules-{lang}", title="Coin Age rules", keywords={"game": "coinage", "lang": lang}
-    )
-    click.echo(f"wrote {written}")
+    click.echo(f"wrote {write_rules('coinage', paper_size(paper), lang, output)}")
 
 
 @play.command("coinage")

@@ -7,6 +7,7 @@ import click
 from coinprint.cli import board, play, rules
 from coinprint.cli.common import (
     games_option,
+    lang_option,
     layout_file_options,
     layout_option,
     max_turns_option,
@@ -146,21 +147,18 @@ def play_cointable(size, heads_agent, tails_agent, games, seed, max_turns, suppl
 
 @rules.command("cointable")
 @paper_option()
+@lang_option
 @click.option("--size", default=5, show_default=True, type=int, help="Board side the sheet describes (2 to 13).")
 @supply_option("Coins in the shared supply, as the sheet states it.")
 @output_options(("pdf",))
-def rules_cointable(paper, size, supply, output, fmt) -> None:
+def rules_cointable(paper, lang, size, supply, output, fmt) -> None:
     """The Coin Table rule sheet (PDF): the rules, two example positions, the move notation."""
     from coinprint.boards.cointable import MAX_SIDE, MIN_SIDE
     from coinprint.errors import UsageError
-    from coinprint.kit import resolve_output, write_pages
-    from coinprint.kit.cointable import rule_sheet_pages
+    from coinprint.kit import write_rules
     from coinprint.units import paper_size
 
     if not MIN_SIDE <= size <= MAX_SIDE:
         raise UsageError(f"board size {size} is out of range; use a side from {MIN_SIDE} to {MAX_SIDE} hexes")
-    path, _ = resolve_output(output, fmt, "cointable-rules", ("pdf",))
-    pages = rule_sheet_pages(paper_size(paper), supply=supply, side=size)
-    click.echo(
-        f"wrote {write_pages(pages, str(path), 'cointable-rules', title='Coin Table rules', keywords={'game': 'cointable'})}"
-    )
+    path = write_rules("cointable", paper_size(paper), lang, output, fmt, supply=supply, side=size)
+    click.echo(f"wrote {path}")

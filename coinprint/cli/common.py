@@ -9,10 +9,10 @@ import click
 
 from coinprint.cli import cli, validate
 from coinprint.cli.options import (  # noqa: F401  (one place to import every shared option)
+    checked_lang,
     copies_option,
     file_output,
     games_option,
-    lang_option,
     layout_option,
     max_turns_option,
     seed_option,
@@ -37,6 +37,30 @@ def paper_option(default: str = "a4") -> Callable:
         metavar="NAME|WxH",
         help="Paper: a5, a4, a3, letter, legal, tabloid, or WxH with a unit (e.g. 300x400mm).",
     )
+
+
+def lang_option(func: Callable) -> Callable:
+    """--lang: the language of rule sheets and printed texts (checked by the kit layer)."""
+    return click.option(
+        "--lang",
+        default="en",
+        show_default=True,
+        metavar="CODE",
+        callback=checked_lang,
+        help="Language of the rule sheet and the printed texts: en or sv (an unknown one is refused).",
+    )(func)
+
+
+def bleed_option(func: Callable) -> Callable:
+    """--bleed: how far cards' colours run past their trim lines (crop marks, PDF BleedBox)."""
+    return click.option(
+        "--bleed",
+        default="0",
+        show_default=True,
+        metavar="LENGTH",
+        help="Cards only (Coin Age): run the colours this far past the trim lines (e.g. 3mm), "
+        "with crop marks and a PDF BleedBox; 0 prints dashed cut lines instead.",
+    )(func)
 
 
 def print_options(func: Callable) -> Callable:
@@ -163,7 +187,8 @@ def checked_layout(path: str, game: str | None, units: str, tolerance: str) -> t
     show_default=True,
     help="color fills the spaces; ink-saver draws outlines only.",
 )
-@lang_option("Language of the rule sheets (English where a game has no sheet in it).")
+@lang_option
+@bleed_option
 @click.option(
     "-o",
     "--output",
@@ -179,6 +204,7 @@ def kit(
     paper: str,
     style: str,
     lang: str,
+    bleed: str,
     output: str | None,
     layout_file: str | None,
     units: str,
@@ -186,9 +212,9 @@ def kit(
 ) -> int:
     """Print-and-play kits: each game's rule sheet and board in one PDF (GAME is cointable,
     coinage, mapgame, flick, or all)."""
-    from coinprint.kit import PrintSettings, make_kit
+    from coinprint.kit import PrintSettings, check_language, make_kit
 
-    settings = PrintSettings.parse(paper=paper, style=style)
+    settings = PrintSettings.parse(paper=paper, style=style, bleed=bleed)
     single = output is not None and (output == "-" or output.lower().endswith(".pdf"))
     if game == "all" and single:
         raise click.BadParameter("kit all writes one PDF per game; give a folder", param_hint="-o")
@@ -201,10 +227,11 @@ def kit(
             click.echo(f"{layout_file}: {verdict}")
             return 1
     folder = output if output is None or single else output.rstrip("/\\") + "/"
-    for name in GAMES.names() if game == "all" else (game,):
-        path, used = make_kit(name, settings, lang, folder, layout=layout)
-        note = f" (no {lang} rule sheet; English)" if used != lang else ""
-        click.echo(f"wrote {path}{note}")
+    names = GAMES.names() if game == "all" else (game,)
+    for name in names:
+        check_language(name, lang)
+    for name in names:
+        click.echo(f"wrote {make_kit(name, settings, lang, folder, layout=layout)}")
     return 0
 
 

@@ -54,7 +54,7 @@ def board_flick(
 
 @rules.command("flick")
 @paper_option()
-@lang_option("Language of the rule sheet (a templates/flick.LANG.json).")
+@lang_option
 @click.option(
     "-o",
     "--output",
@@ -62,15 +62,11 @@ def board_flick(
     default=None,
     metavar="PATH",
     callback=file_output,
-    help="Output PDF file, or a folder for flick-rules.pdf (default: output/).",
+    help="Output PDF file, or a folder for flick-rules-LANG.pdf (default: output/).",
 )
 def rules_flick(paper, lang, output) -> None:
     """The Flick rule sheet (PDF): the rules in our words, penalties A–H, the examples drawn."""
-    from coinprint.kit import write_pages
-    from coinprint.render.flick import rule_sheet_pages
+    from coinprint.kit import write_rules
     from coinprint.units import paper_size
 
-    pages = rule_sheet_pages(paper_size(paper), lang)
-    click.echo(
-        f"wrote {write_pages(pages, output, 'flick-rules', title='Flick — rules', keywords={'game': 'flick', 'lang': lang})}"
-    )
+    click.echo(f"wrote {write_rules('flick', paper_size(paper), lang, output)}")

@@ -86,7 +86,7 @@ def board_mapgame(
 
 @rules.command("mapgame")
 @paper_option()
-@lang_option()
+@lang_option
 @click.option(
     "-o",
     "--output",
@@ -98,17 +98,10 @@ def board_mapgame(
 )
 def rules_mapgame(paper, lang, output) -> None:
     """The Map rule sheet (PDF): the rules, the notation, an example, then the blank sheet."""
-    from coinprint.kit import PrintSettings, languages, write_pages
-    from coinprint.kit.mapgame import blank_pages, rule_sheet_pages
+    from coinprint.kit import write_rules
+    from coinprint.units import paper_size
 
-    if lang not in languages("mapgame"):
-        raise click.BadParameter(
-            f"no Map rule sheet in '{lang}'; use one of: {', '.join(languages('mapgame'))}", param_hint="--lang"
-        )
-    settings = PrintSettings.parse(paper=paper)
-    pages = rule_sheet_pages(settings.paper, lang) + blank_pages(settings)
-    path = write_pages(pages, output, "mapgame-rules", title="Map rules", keywords={"game": "mapgame", "lang": lang})
-    click.echo(f"wrote {path}")
+    click.echo(f"wrote {write_rules('mapgame', paper_size(paper), lang, output)}")
 
 
 @play.command("mapgame")

@@ -74,15 +74,9 @@ def copies_option() -> Callable:
     )
 
 
-def lang_option(help: str = "Language of the rule sheet.") -> Callable:
-    return click.option(
-        "--lang",
-        default="en",
-        show_default=True,
-        metavar="CODE",
-        callback=_checked(lambda value, option: caps.check_lang(value)),
-        help=help,
-    )
+def checked_lang(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """Callback of ``--lang``: a language code's form (which languages exist is the kit's)."""
+    return caps.check_lang(value)
 
 
 def _check_layout_spec(value: str, option: str) -> str:
