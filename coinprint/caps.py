@@ -21,6 +21,7 @@ MAX_JSON_ARRAYS = 400_000
 """Most arrays in a JSON input, counted before it is parsed (each point of a layout is one,
 so a layout far over the point cap is refused at once)."""
 
+# -- drawings (SVG, foreign GeoJSON) -------------------------------------------------------------
 MAX_DRAWING_SHAPES = 5000
 """Most shapes (paths, rectangles, circles, …) coinprint reads from one drawing."""
 MAX_DRAWING_NUMBERS = 400_000
@@ -63,7 +64,7 @@ MIN_CARD_MM = 40.0
 MAX_CARD_MM = 1_000.0
 """Longest Coin Age card side (``--card WxH``)."""
 MAX_SEED = 10**18
-"""Largest seed, either sign (``--seed``, ``--map-seed``, a layout's ``seed``): 19 digits."""
+"""Largest seed, either sign (``--seed``, ``--map-seed``): 19 digits."""
 MAX_LANG_CHARS = 16
 """Longest ``--lang`` code."""
 
