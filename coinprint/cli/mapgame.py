@@ -5,7 +5,18 @@ from __future__ import annotations
 import click
 
 from coinprint.cli import board, play, rules
-from coinprint.cli.common import lang_option, layout_file_options, output_options, paper_option, print_options
+from coinprint.cli.common import (
+    file_output,
+    games_option,
+    lang_option,
+    layout_file_options,
+    layout_option,
+    max_turns_option,
+    output_options,
+    paper_option,
+    print_options,
+    seed_option,
+)
 from coinprint.cli.replay import echo_replay_pages, html_option
 
 
@@ -13,9 +24,7 @@ from coinprint.cli.replay import echo_replay_pages, html_option
 @click.option(
     "--countries", default=21, show_default=True, type=int, help="Countries on the map: an odd number from 3 to 401."
 )
-@click.option(
-    "--seed", default=0, show_default=True, type=int, help="Seed of the map; the same seed gives the same map."
-)
+@seed_option(0, "Seed of the map; the same seed gives the same map.")
 @click.option(
     "--max-neighbours",
     default=4,
@@ -87,7 +96,13 @@ def board_mapgame(
 @paper_option()
 @lang_option
 @click.option(
-    "-o", "--output", "output", default=None, metavar="PATH", help="Output .pdf file or folder (default: output/)."
+    "-o",
+    "--output",
+    "output",
+    default=None,
+    metavar="PATH",
+    callback=file_output,
+    help="Output .pdf file or folder (default: output/).",
 )
 def rules_mapgame(paper, lang, output) -> None:
     """The Map rule sheet (PDF): the rules, the notation, an example, then the blank sheet."""
@@ -98,16 +113,14 @@ def rules_mapgame(paper, lang, output) -> None:
 
 
 @play.command("mapgame")
-@click.option("--games", default=10, show_default=True, type=int, help="Games to play.")
-@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the first game (game i uses seed+i).")
-@click.option(
-    "--layout",
-    "layout_spec",
-    default="mapgame:countries=21,seed=0,growth=packed",
-    show_default=True,
+@games_option(10)
+@seed_option(0, "Seed of the first game (game i uses seed+i).")
+@layout_option(
+    "mapgame:countries=21,seed=0,growth=packed",
+    "The map: a built-in name (mapgame:countries=21,seed=3,growth=packed; without growth the name "
+    "means the sprawling map), a GeoJSON file or an SVG drawing.",
     metavar="NAME|FILE",
-    help="The map: a built-in name (mapgame:countries=21,seed=3,growth=packed; without growth "
-    "the name means the sprawling map), a GeoJSON file or an SVG drawing.",
+    name="layout_spec",
 )
 @click.option(
     "--o-agent", "agent_o", default="greedy", show_default=True, help="Agent for O: random, greedy, montecarlo."
@@ -115,9 +128,7 @@ def rules_mapgame(paper, lang, output) -> None:
 @click.option(
     "--x-agent", "agent_x", default="random", show_default=True, help="Agent for X: random, greedy, montecarlo."
 )
-@click.option(
-    "--max-turns", default=400, show_default=True, type=int, help="Moves after which a game is a timeout (not scored)."
-)
+@max_turns_option(400, "Moves after which a game is a timeout (not scored).")
 @click.option(
     "-o",
     "--output",
