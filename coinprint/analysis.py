@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +42,8 @@ def resolve_layout(
 
     if isinstance(spec, dict):
         return from_geojson(spec, source="the inline layout")
+    if not spec.strip():
+        raise UsageError("the layout is empty; give a built-in name (e.g. cointable:size=5) or a GeoJSON file")
     name = spec.partition(":")[0]
     if name in GAMES:
         return builtin_layout(spec)
@@ -142,12 +144,23 @@ def self_play(
     """Play ``games`` seeded games on the layout ``layout_spec`` (read for ``game`` when it
     is a drawing); yields (record, outcome) pairs, then nothing more.
 
-    Game ``i`` uses seed ``seed + i``, so any one game can be replayed on its own.
+    Game ``i`` uses seed ``seed + i``, so any one game can be replayed on its own. The
+    layout is checked first (see :func:`playable_layout`); ``games`` and ``max_turns`` are
+    checked against their caps.
     """
+    from coinprint.caps import check_games, check_max_turns, check_seed
     from coinprint.games.core import AGENTS, Record, play_game
 
+    check_games(games)
+    check_max_turns(max_turns)
+    check_seed(seed)
+    check_seed(seed + games - 1, "--seed + --games")
     layout = playable_layout(layout_spec, game)
     rules = rules_for(layout, options)
+    if set(agents) != set(rules.players):
+        raise UsageError(
+            f"layout {layout_spec} is a {layout.game} layout; its players are {' and '.join(rules.players)}"
+        )
     for player, agent in agents.items():
         if agent not in AGENTS:
             raise UsageError(f"unknown agent '{agent}' for {player}; use one of: {', '.join(AGENTS)}")
@@ -170,18 +183,20 @@ def self_play(
         yield record, outcome
 
 
-def summarise(outcomes: list, players: tuple[str, str]) -> PlaySummary:
+def summarise(outcomes: Iterable[Any], players: tuple[str, str]) -> PlaySummary:
+    """Count the outcomes as they come (they are not kept: a long run stays small)."""
     wins = {p: 0 for p in players}
-    ties = timeouts = 0
+    ties = timeouts = games = moves = 0
     for outcome in outcomes:
+        games += 1
+        moves += len(outcome.moves)
         if outcome.timeout:
             timeouts += 1
         elif outcome.result.winner is None:
             ties += 1
         else:
             wins[outcome.result.winner] += 1
-    mean = sum(len(o.moves) for o in outcomes) / len(outcomes) if outcomes else 0.0
-    return PlaySummary(len(outcomes), wins, ties, timeouts, mean)
+    return PlaySummary(games, wins, ties, timeouts, moves / games if games else 0.0)
 
 
 def play_to_folder(
@@ -199,23 +214,25 @@ def play_to_folder(
     (``<game>-<seed>.json``); returns the paths and the summary."""
     from coinprint.fileio import write_atomic
 
-    if games < 1:
-        raise UsageError(f"--games must be at least 1, not {games}")
-    if max_turns < 1:
-        raise UsageError(f"--max-turns must be at least 1, not {max_turns}")
+    if folder == "-":
+        raise UsageError("play writes one record per game; -o needs a folder, not standard output")
     target = Path(folder)
     if target.exists() and not target.is_dir():
         raise UsageError(f"-o {folder} is a file; give a folder for the records")
-    paths, outcomes = [], []
+    paths: list[Path] = []
     # Records name a layout file relative to themselves, as validate_record reads it.
     recorded = layout_spec
     if layout_spec.partition(":")[0] not in GAMES and Path(layout_spec).is_file():
         recorded = Path(os.path.relpath(Path(layout_spec).resolve(), target.resolve())).as_posix()
-    for record, outcome in self_play(layout_spec, agents, games, seed, max_turns, options, game=game):
-        record.layout = recorded
-        paths.append(write_atomic(target / f"{record.game}-{record.seed}.json", record.dumps()))
-        outcomes.append(outcome)
-    return paths, summarise(outcomes, tuple(agents))  # type: ignore[arg-type]
+
+    def written() -> Iterator[Any]:
+        for record, outcome in self_play(layout_spec, agents, games, seed, max_turns, options, game=game):
+            record.layout = recorded
+            paths.append(write_atomic(target / f"{record.game}-{record.seed}.json", record.dumps()))
+            yield outcome
+
+    summary = summarise(written(), tuple(agents))  # type: ignore[arg-type]
+    return paths, summary
 
 
 @dataclass
@@ -271,11 +288,10 @@ def balance(
     ``game``; no records written) and judge the first player's edge."""
     if not game_entry(game).simulated:
         raise UsageError(f"{GAMES[game].title} is not simulated; balance works for {', '.join(GAMES.simulated())}")
-    if games < 1:
-        raise UsageError(f"--games must be at least 1, not {games}")
-    layout = playable_layout(layout_spec, game)
-    players = rules_for(layout, options).players
-    outcomes = [
-        o for _, o in self_play(layout_spec, {p: agent for p in players}, games, seed, max_turns, options, game=game)
-    ]
-    return Balance(layout_spec, agent, players[0], summarise(outcomes, players))
+    from coinprint.caps import check_games, check_max_turns
+
+    check_games(games)
+    check_max_turns(max_turns)
+    players = rules_for(playable_layout(layout_spec, game), options).players
+    played = self_play(layout_spec, {p: agent for p in players}, games, seed, max_turns, options, game=game)
+    return Balance(layout_spec, agent, players[0], summarise((o for _, o in played), players))

@@ -522,7 +522,8 @@ def analyse_game(
     note: Callable[[str], None] | None = None,
 ) -> list[LayoutReport]:
     """Analyse one layout of ``game`` (``layout_spec``, default the game's standard one), or
-    with ``maps`` that many generated maps from ``map_seed`` on, ranked fairest first.
+    with ``maps`` that many generated maps from ``map_seed`` on (with the other parameters of
+    ``layout_spec`` or of the standard layout), ranked fairest first.
     ``skill_games`` defaults to 10 for one layout and 0 for a family; ``until_decided`` and
     ``note`` are :func:`analyse_layout`'s."""
     from coinprint.registry import GAMES
@@ -545,7 +546,7 @@ def analyse_game(
                 game=game,
             )
         ]
-    specs = family_specs(game, maps, map_seed, layout_spec)
+    specs = family_specs(game, maps, map_seed, layout_spec or GAMES[game].layout_spec)
     skill = 0 if skill_games is None else skill_games
     return rank_fairest(
         analyse_layout(s, agent, games, seed, max_turns, skill_games=skill, until_decided=until_decided, note=note)

@@ -83,10 +83,10 @@ def test_fair_map_is_the_fairest_candidate_and_says_so_on_the_card(cli, tmp_path
     args = ["board", "mapgame", "--countries", "9", "--seed", "2", "--fair", "--candidates", "3"]
     result = cli(*args, "-o", str(tmp_path / "fair.svg"))
     assert result.code == 0, result.err
-    candidates = family_specs("mapgame", 3, 2, "mapgame:countries=9")
+    candidates = family_specs("mapgame", 3, 2, "mapgame:countries=9,growth=packed")  # the board's default growth
     reports = [analyse_layout(s, until_decided=True, batch=10, games=60, max_turns=400) for s in candidates]
     best = min(reports, key=unfairness)
-    assert f"seed {best.layout.rsplit('=', 1)[1]}:" in result.out
+    assert f"seed {best.layout.rsplit('=', 1)[1]}, packed:" in result.out
     share = best.first_share
     line = f"first player won {share.value:.0%} of {share.total} decided random games"
     assert line in result.out and line in (tmp_path / "fair.svg").read_text()

@@ -111,3 +111,21 @@ def test_long_labels_keep_their_end_and_fit():
     assert shown.startswith("…") and long.endswith(shown[1:])
     assert text_width_mm(shown, charts.TEXT_MM) <= charts.LABEL_MAX_MM
     assert charts.fit_label("mapgame:countries=21,seed=3") == "mapgame:countries=21,seed=3"
+
+
+def test_long_titles_are_set_smaller_to_fit():
+    from coinprint.render.pdf import text_width_mm
+
+    title = "Game length: mapgame:countries=21,growth=packed,seed=1234"
+    scene = charts.histogram([1, 2, 3], title, "moves", width_mm=120.0)
+    (shown,) = [t for t in scene.items if isinstance(t, charts.Text) and t.text == title]
+    assert shown.size_mm < charts.TITLE_MM and text_width_mm(title, shown.size_mm, bold=True) <= 120.0 - 8.0
+    longer = "Game length: mapgame:countries=21,growth=packed,max_neighbours=4,seed=123456"
+    scene = charts.histogram([1, 2, 3], longer, "moves", width_mm=120.0)
+    (cut,) = [t for t in scene.items if isinstance(t, charts.Text) and t.text.startswith("Game length: …")]
+    assert cut.size_mm == charts.TEXT_MM and longer.endswith(cut.text.partition("…")[2])
+    assert text_width_mm(cut.text, cut.size_mm, bold=True) <= 120.0 - 8.0
+    short = [
+        t for t in charts.histogram([1], "Short", "moves").items if isinstance(t, charts.Text) and t.text == "Short"
+    ]
+    assert short[0].size_mm == charts.TITLE_MM

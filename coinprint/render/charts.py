@@ -81,21 +81,36 @@ def share_chart(rows: Sequence[ShareRow], title: str, *, width_mm: float = 170.0
             Style(stroke=REFERENCE, stroke_mm=0.4, dash_mm=(1.2, 0.8)),
         )
     )
-    scene.add(Text((4.0, height - TITLE_MM - 2.0), title, TITLE_MM, "start", INK, bold=True))
+    scene.add(title_text(title, width_mm, height))
     return scene
 
 
-def fit_label(label: str, width_mm: float = LABEL_MAX_MM, size_mm: float = TEXT_MM) -> str:
+def fit_label(label: str, width_mm: float = LABEL_MAX_MM, size_mm: float = TEXT_MM, bold: bool = False) -> str:
     """``label``, or its end after an ellipsis when it is wider than ``width_mm`` (the end of
     a layout name, its seed, is what tells rows apart)."""
     from coinprint.render.pdf import text_width_mm
 
-    if text_width_mm(label, size_mm) <= width_mm:
+    if text_width_mm(label, size_mm, bold) <= width_mm:
         return label
     cut = 1
-    while cut < len(label) and text_width_mm("…" + label[cut:], size_mm) > width_mm:
+    while cut < len(label) and text_width_mm("…" + label[cut:], size_mm, bold) > width_mm:
         cut += 1
     return "…" + label[cut:]
+
+
+def title_text(title: str, width_mm: float, height_mm: float) -> Text:
+    """A chart's title at its top left, set smaller (down to TEXT_MM) when it would not fit,
+    and then cut after its ``what: `` part, keeping the end (see :func:`fit_label`)."""
+    from coinprint.render.pdf import text_width_mm
+
+    room = width_mm - 8.0
+    size = TITLE_MM
+    while size > TEXT_MM and text_width_mm(title, size, bold=True) > room:
+        size = round(size - 0.1, 1)
+    head, colon, rest = title.rpartition(": ") if ": " in title else ("", "", title)
+    head += colon
+    shown = head + fit_label(rest, room - text_width_mm(head, size, bold=True), size, bold=True)
+    return Text((4.0, height_mm - TITLE_MM - 2.0), shown, size, "start", INK, bold=True)
 
 
 def histogram_bins(values: Sequence[float], bins: int = 12) -> tuple[list[float], list[int]]:
@@ -148,7 +163,7 @@ def histogram(values: Sequence[float], title: str, x_label: str, *, bins: int = 
     for index in range(0, len(edges), step):
         scene.add(Text((left + index * bar_w, bottom - 4.0), f"{edges[index]:g}", TEXT_MM * 0.8, "middle", INK))
     scene.add(Text((left + plot_w / 2, bottom - 9.5), x_label, TEXT_MM, "middle", INK))
-    scene.add(Text((4.0, height - TITLE_MM - 2.0), title, TITLE_MM, "start", INK, bold=True))
+    scene.add(title_text(title, width_mm, height))
     return scene
 
 
@@ -202,7 +217,7 @@ def heat_map(
     x0 = (width_mm - frame.width * scale) / 2
     scene.add(Group(tuple(board), (scale, 0.0, 0.0, scale, x0, legend_h)))
     scene.add(*_heat_legend(players, width_mm))
-    scene.add(Text((4.0, height - TITLE_MM - 2.0), title, TITLE_MM, "start", INK, bold=True))
+    scene.add(title_text(title, width_mm, height))
     return scene
 
 
