@@ -33,3 +33,13 @@ class InvalidInputError(CoinprintError):
     """An input that was read and checked, and broke the rules (exit 1)."""
 
     exit_code = EXIT_INVALID
+
+
+EXIT_INTERRUPTED = 130
+"""Ctrl-C: the shell's convention, 128 + SIGINT."""
+
+
+class InterruptedRunError(CoinprintError):
+    """The user stopped a long run (Ctrl-C); the message says what was finished."""
+
+    exit_code = EXIT_INTERRUPTED
