@@ -12,6 +12,7 @@ import sys
 import click
 
 from coinprint import __version__
+from coinprint.cli.options import progress, selfplay_options
 from coinprint.errors import EXIT_USAGE, CoinprintError
 
 
@@ -63,15 +64,56 @@ def play() -> None:
 @click.option(
     "--agent", default="random", show_default=True, help="Agent playing both sides: random, greedy or montecarlo."
 )
-@click.option("--games", default=200, show_default=True, type=int, help="Games to play.")
+@click.option(
+    "--games", default=200, show_default=True, type=int, help="Games to play (with --until-decided: the most to play)."
+)
 @click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game (game i uses seed + i).")
 @click.option("--max-turns", default=2000, show_default=True, type=int, help="Moves before a game counts as a timeout.")
-def balance(game: str, layout: str | None, agent: str, games: int, seed: int, max_turns: int) -> None:
+@click.option(
+    "--until-decided",
+    is_flag=True,
+    help="Stop once a sequential test (SPRT) decides, or the interval is narrower than --precision.",
+)
+@click.option(
+    "--precision",
+    default=5.0,
+    show_default=True,
+    type=float,
+    metavar="POINTS",
+    help="With --until-decided: the edge worth detecting and the interval width to reach, in percentage points.",
+)
+@selfplay_options
+def balance(
+    game: str,
+    layout: str | None,
+    agent: str,
+    games: int,
+    seed: int,
+    max_turns: int,
+    until_decided: bool,
+    precision: float,
+    workers: int | None,
+    dask: str | None,
+) -> None:
     """Is the first player favoured? Self-play equal agents and report the first player's share
     of decided games with a 95 % interval (GAME is cointable, coinage or mapgame)."""
     from coinprint.analysis import balance as judge
 
-    click.echo(judge(game, layout or game, agent, games, seed, max_turns).describe())
+    with progress(games, "games") as update:
+        report = judge(
+            game,
+            layout or game,
+            agent,
+            games,
+            seed,
+            max_turns,
+            workers=workers,
+            dask=dask,
+            until_decided=until_decided,
+            precision=precision,
+            progress=update,
+        )
+    click.echo(report.describe())
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -6,6 +6,7 @@ import click
 
 from coinprint.cli import board, play, rules
 from coinprint.cli.common import output_options, paper_option, print_options
+from coinprint.cli.options import progress, selfplay_options
 
 _MAPS = ["classic", "terraces", "steps", "patchwork", "random"]
 
@@ -106,7 +107,8 @@ def rules_coinage(lang, paper, output) -> None:
     metavar="FOLDER",
     help="Folder for the records.",
 )
-def play_coinage(map_name, regions, map_seed, games, seed, heads, tails, max_turns, output) -> None:
+@selfplay_options
+def play_coinage(map_name, regions, map_seed, games, seed, heads, tails, max_turns, output, workers, dask) -> None:
     """Let two agents play Coin Age and write one validating record per game."""
     from coinprint.analysis import play_to_folder
     from coinprint.boards.coinage import build, layout_name
@@ -114,7 +116,18 @@ def play_coinage(map_name, regions, map_seed, games, seed, heads, tails, max_tur
     spec = layout_name(
         build(map_name, regions=regions, seed=map_seed if map_seed is not None or map_name != "random" else 0)
     )
-    paths, summary = play_to_folder(spec, {"heads": heads, "tails": tails}, games, seed, max_turns, output)
+    with progress(games, "games") as update:
+        paths, summary = play_to_folder(
+            spec,
+            {"heads": heads, "tails": tails},
+            games,
+            seed,
+            max_turns,
+            output,
+            workers=workers,
+            dask=dask,
+            progress=update,
+        )
     click.echo(f"layout {spec}")
     click.echo(summary.describe())
     click.echo(f"wrote {len(paths)} records to {output}")

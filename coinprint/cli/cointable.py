@@ -6,6 +6,7 @@ import click
 
 from coinprint.cli import board, play, rules
 from coinprint.cli.common import output_options, paper_option, print_options
+from coinprint.cli.options import progress, selfplay_options
 
 MAX_TURNS = 2000
 """Default move limit for self-play: random games take about 330 moves on the standard board,
@@ -91,19 +92,24 @@ def board_cointable(size, hex_size, measure, orientation, coin, paper, style, ma
     metavar="FOLDER",
     help="Folder for the records (one cointable-SEED.json per game).",
 )
-def play_cointable(size, heads_agent, tails_agent, games, seed, max_turns, supply, output) -> None:
+@selfplay_options
+def play_cointable(size, heads_agent, tails_agent, games, seed, max_turns, supply, output, workers, dask) -> None:
     """Let two agents play Coin Table; write one record per game and print a summary."""
     from coinprint.analysis import play_to_folder
 
-    paths, summary = play_to_folder(
-        f"cointable:size={size}",
-        {"heads": heads_agent, "tails": tails_agent},
-        games,
-        seed,
-        max_turns,
-        output,
-        {"supply": supply},
-    )
+    with progress(games, "games") as update:
+        paths, summary = play_to_folder(
+            f"cointable:size={size}",
+            {"heads": heads_agent, "tails": tails_agent},
+            games,
+            seed,
+            max_turns,
+            output,
+            {"supply": supply},
+            workers=workers,
+            dask=dask,
+            progress=update,
+        )
     click.echo(f"seed {seed}: {games} games of Coin Table (size {size}), heads {heads_agent} v tails {tails_agent}")
     click.echo(f"wrote {len(paths)} records to {output}")
     click.echo(summary.describe())

@@ -8,6 +8,8 @@ import click
 
 from coinprint import GAMES
 from coinprint.cli import cli, validate
+from coinprint.cli.options import progress
+from coinprint.errors import InterruptedRunError
 
 FORMATS = ("pdf", "svg", "geojson")
 
@@ -96,10 +98,19 @@ def kit(game: str, paper: str, style: str, lang: str, output: str | None) -> Non
     if game == "all" and output is not None and output.lower().endswith(".pdf"):
         raise click.BadParameter("kit all writes one PDF per game; give a folder", param_hint="-o")
     folder = output if output is None or output.lower().endswith(".pdf") else output.rstrip("/\\") + "/"
-    for name in GAMES if game == "all" else (game,):
-        path, used = make_kit(name, settings, lang, folder)
-        note = f" (no {lang} rule sheet; English)" if used != lang else ""
-        click.echo(f"wrote {path}{note}")
+    names = list(GAMES) if game == "all" else [game]
+    written = 0
+    with progress(len(names), "kits") as update:
+        try:
+            for name in names:
+                path, used = make_kit(name, settings, lang, folder)
+                note = f" (no {lang} rule sheet; English)" if used != lang else ""
+                written += 1
+                if update:
+                    update(1)
+                click.echo(f"wrote {path}{note}")
+        except KeyboardInterrupt:
+            raise InterruptedRunError(f"interrupted: wrote {written} of {len(names)} kits") from None
 
 
 @validate.command("layout")

@@ -6,6 +6,7 @@ import click
 
 from coinprint.cli import board, play, rules
 from coinprint.cli.common import output_options, paper_option, print_options
+from coinprint.cli.options import progress, selfplay_options
 
 
 @board.command("mapgame")
@@ -104,10 +105,22 @@ def rules_mapgame(paper, lang, output) -> None:
     metavar="FOLDER",
     help="Folder for the records (one JSON file per game).",
 )
-def play_mapgame(games, seed, layout_spec, agent_o, agent_x, max_turns, output) -> None:
+@selfplay_options
+def play_mapgame(games, seed, layout_spec, agent_o, agent_x, max_turns, output, workers, dask) -> None:
     """Let agents play the Map chase and write one record per game."""
     from coinprint.analysis import play_to_folder
 
-    paths, summary = play_to_folder(layout_spec, {"O": agent_o, "X": agent_x}, games, seed, max_turns, output)
+    with progress(games, "games") as update:
+        paths, summary = play_to_folder(
+            layout_spec,
+            {"O": agent_o, "X": agent_x},
+            games,
+            seed,
+            max_turns,
+            output,
+            workers=workers,
+            dask=dask,
+            progress=update,
+        )
     click.echo(f"wrote {len(paths)} records to {output}")
     click.echo(summary.describe())

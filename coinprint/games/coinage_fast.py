@@ -32,6 +32,12 @@ if TYPE_CHECKING:
 EMPTY = 4
 """``tops`` value of an empty space."""
 
+COIN_VALUE = (0,) + tuple(VALUES[(code - 1) >> 1] for code in range(1, 9))
+"""Points of a top coin by its code (``rank * 2 + owner + 1``)."""
+
+PAIR_CACHE = 1 << 16
+"""Most sets of empty spaces whose moves are remembered (all 1024 of a 10-space map)."""
+
 Position = tuple[list[int], list[int], list[int], int, bool]
 """(stacks, tops, banks, turn, ended) — see the module docstring."""
 
@@ -50,8 +56,8 @@ class FastCoinAge:
         self.size = n
         # Move targets in the reference's order: sources by index, targets sorted.
         self.targets: list[tuple[int, ...]] = [tuple(sorted(rules.neighbours[i])) for i in range(n)]
-        self.edges: list[tuple[int, int]] = [(a, b) for a in range(n) for b in self.targets[a] if b > a]
         self.regions: list[tuple[int, ...]] = [tuple(r) for r in rules.regions]
+        self._pairs: dict[int, tuple[tuple[int, int], ...]] = {}
 
     # -- positions -----------------------------------------------------------------------------
     def position(self, state: CoinAgeState) -> Position:
@@ -72,22 +78,25 @@ class FastCoinAge:
     # -- scoring -------------------------------------------------------------------------------
     def totals(self, stacks: list[int], banks: list[int]) -> tuple[int, int]:
         """Points by player: top coins with region doubling, plus one a coin in the bank."""
-        heads, tails = sum(banks[0:4]), sum(banks[4:8])
+        heads = banks[0] + banks[1] + banks[2] + banks[3]
+        tails = banks[4] + banks[5] + banks[6] + banks[7]
         for members in self.regions:
-            points = [0, 0]
-            held = [0, 0]
+            heads_points = tails_points = heads_held = tails_held = 0
             for space in members:
                 code = stacks[space] & 15
                 if code:
-                    owner = (code - 1) & 1
-                    points[owner] += VALUES[(code - 1) >> 1]
-                    held[owner] += 1
-            if held[0] > held[1]:
-                points[0] *= 2
-            elif held[1] > held[0]:
-                points[1] *= 2
-            heads += points[0]
-            tails += points[1]
+                    if code & 1:  # heads' coin (owner 0)
+                        heads_points += COIN_VALUE[code]
+                        heads_held += 1
+                    else:
+                        tails_points += COIN_VALUE[code]
+                        tails_held += 1
+            if heads_held > tails_held:
+                heads_points *= 2
+            elif tails_held > heads_held:
+                tails_points *= 2
+            heads += heads_points
+            tails += tails_points
         return heads, tails
 
     def winner(self, stacks: list[int], banks: list[int]) -> int:
@@ -122,8 +131,18 @@ class FastCoinAge:
         depth: int,
     ) -> float:
         """One play-out on these lists (changed in place); see :meth:`playout_total`."""
-        rand, randrange = rng.random, below(rng)
-        targets, edges, n = self.targets, self.edges, self.size
+        rand, getrandbits = rng.random, rng.getrandbits
+        n = self.size
+        pairs_of = self._pairs
+        # Kept in step with ``tops``: how many spaces show each top rank (EMPTY included), the
+        # empty spaces as bits, and each player's coins in the bank.
+        hist = [0, 0, 0, 0, 0]
+        emask = 0
+        for space, top in enumerate(tops):
+            hist[top] += 1
+            if top == EMPTY:
+                emask |= 1 << space
+        held = [sum(banks[0:4]), sum(banks[4:8])]
         for _ in range(depth):
             if ended:
                 winner = self.winner(stacks, banks)
@@ -131,8 +150,8 @@ class FastCoinAge:
             mover = turn & 1
             base = 4 * mover
             # The throw, highest rank first: one random() per coin in the bank.
-            matched = [rank for rank in (3, 2, 1, 0) if banks[base + rank] > 0 and rand() < 0.5]
-            count = len(matched)
+            free = [rank for rank in (3, 2, 1, 0) if banks[base + rank] > 0 and rand() < 0.5]
+            count = len(free)
             if count == 4:
                 placements, moves, captures, can_pay = 2, 0, 0, True
             elif count >= 2:
@@ -141,80 +160,115 @@ class FastCoinAge:
                 placements, moves, captures, can_pay = 1, 1, 0, False
             else:
                 placements, moves, captures, can_pay = 0, 1, 1, False
-            free = matched
             while True:
-                # Count the actions the reference would list, in its order.
-                pays = len(free) if can_pay else 0
-                places = [sum(map(rank.__lt__, tops)) for rank in free] if placements > 0 else []
-                steps = 0
+                # Count the actions the reference would list (pays, places by rank, moves,
+                # captures, in that order), draw one or "stop", and do it.
+                pays = count if can_pay else 0
+                if placements > 0:
+                    h4 = hist[4]
+                    h3 = h4 + hist[3]
+                    h2 = h3 + hist[2]
+                    above = (h2 + hist[1], h2, h3, h4)
+                    places = [above[rank] for rank in free]
+                    placeable = sum(places)
+                else:
+                    placeable = 0
                 if moves > 0:
-                    for a, b in edges:
-                        if (tops[a] == EMPTY) != (tops[b] == EMPTY):
-                            steps += 1
-                taken = n - tops.count(EMPTY) if captures > 0 else 0
-                options = pays + sum(places) + steps + taken
-                pick = randrange(options + 1)
+                    pairs = pairs_of.get(emask)
+                    if pairs is None:
+                        pairs = self._pairs_for(emask)
+                    steps = len(pairs)
+                else:
+                    steps = 0
+                taken = n - hist[4] if captures > 0 else 0
+                options = pays + placeable + steps + taken
+                # rng.randrange(options + 1), as CPython draws it (_randbelow_with_getrandbits).
+                bits = (options + 1).bit_length()
+                pick = getrandbits(bits)
+                while pick > options:
+                    pick = getrandbits(bits)
                 if pick == options:
                     break
-                if pick < pays:  # pay
+                if pick < pays:
                     rank = free[pick]
                     banks[base + rank] -= 1
                     banks[4 - base + rank] += 1
+                    held[mover] -= 1
+                    held[1 - mover] += 1
                     placements += 1
                     can_pay = False
                     free = [r for r in free if r != rank]
-                else:
-                    pick -= pays
-                    done = False
-                    for k, found in enumerate(places):
-                        if pick < found:  # place free[k] on the pick-th space that takes it
-                            rank = free[k]
-                            for space in range(n):
-                                if tops[space] > rank:
-                                    if pick == 0:
-                                        break
-                                    pick -= 1
-                            banks[base + rank] -= 1
-                            stacks[space] = (stacks[space] << 4) | (rank * 2 + mover + 1)
-                            tops[space] = rank
-                            placements -= 1
-                            free = [r for r in free if r != rank]
-                            done = True
-                            break
-                        pick -= found
-                    if not done:
-                        if pick < steps:  # move the pick-th (source, empty target) pair
-                            for source in range(n):
-                                if tops[source] == EMPTY:
-                                    continue
-                                for target in targets[source]:
-                                    if tops[target] == EMPTY:
-                                        if pick == 0:
-                                            break
-                                        pick -= 1
-                                else:
-                                    continue
+                    count -= 1
+                    continue
+                pick -= pays
+                if pick < placeable:
+                    k = 0
+                    while pick >= places[k]:
+                        pick -= places[k]
+                        k += 1
+                    rank = free[k]
+                    for space in range(n):
+                        if tops[space] > rank:
+                            if pick == 0:
                                 break
-                            stacks[target], stacks[source] = stacks[source], 0
-                            tops[target], tops[source] = tops[source], EMPTY
-                            moves -= 1
-                        else:  # capture the top coin of the pick-th occupied space
-                            pick -= steps
-                            for space in range(n):
-                                if tops[space] != EMPTY:
-                                    if pick == 0:
-                                        break
-                                    pick -= 1
-                            code = stacks[space]
-                            banks[base + (((code & 15) - 1) >> 1)] += 1
-                            code >>= 4
-                            stacks[space] = code
-                            tops[space] = (((code & 15) - 1) >> 1) if code else EMPTY
-                            captures -= 1
-                if EMPTY not in tops or sum(banks[base : base + 4]) == 0:
+                            pick -= 1
+                    old = tops[space]
+                    hist[old] -= 1
+                    hist[rank] += 1
+                    if old == EMPTY:
+                        emask ^= 1 << space
+                    banks[base + rank] -= 1
+                    held[mover] -= 1
+                    stacks[space] = (stacks[space] << 4) | (rank * 2 + mover + 1)
+                    tops[space] = rank
+                    placements -= 1
+                    free = [r for r in free if r != rank]
+                    count -= 1
+                else:
+                    pick -= placeable
+                    if pick < steps:
+                        source, target = pairs[pick]
+                        stacks[target], stacks[source] = stacks[source], 0
+                        tops[target], tops[source] = tops[source], EMPTY
+                        emask ^= (1 << source) | (1 << target)
+                        moves -= 1
+                    else:
+                        pick -= steps
+                        for space in range(n):
+                            if tops[space] != EMPTY:
+                                if pick == 0:
+                                    break
+                                pick -= 1
+                        code = stacks[space]
+                        banks[base + (((code & 15) - 1) >> 1)] += 1
+                        held[mover] += 1
+                        code >>= 4
+                        stacks[space] = code
+                        new = (((code & 15) - 1) >> 1) if code else EMPTY
+                        hist[tops[space]] -= 1
+                        hist[new] += 1
+                        tops[space] = new
+                        if not code:
+                            emask |= 1 << space
+                        captures -= 1
+                if hist[EMPTY] == 0 or held[mover] == 0:
                     ended = True
                     break
             turn += 1
         heads, tails = self.totals(stacks, banks)
         lead = heads - tails if me == 0 else tails - heads
         return 0.75 if lead > 0 else (0.25 if lead < 0 else 0.5)
+
+    def _pairs_for(self, emask: int) -> tuple[tuple[int, int], ...]:
+        """Every (source, target) move with the empty spaces ``emask``, in the reference's
+        order: a stack to an empty neighbour, sources by index, targets sorted."""
+        pairs = tuple(
+            (source, target)
+            for source in range(self.size)
+            if not emask >> source & 1
+            for target in self.targets[source]
+            if emask >> target & 1
+        )
+        if len(self._pairs) < PAIR_CACHE:
+            self._pairs[emask] = pairs
+        return pairs
