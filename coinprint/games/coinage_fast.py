@@ -143,6 +143,7 @@ class FastCoinAge:
             if top == EMPTY:
                 emask |= 1 << space
         held = [sum(banks[0:4]), sum(banks[4:8])]
+        pairs: tuple[tuple[int, int], ...] = ()
         for _ in range(depth):
             if ended:
                 winner = self.winner(stacks, banks)
@@ -174,9 +175,8 @@ class FastCoinAge:
                 else:
                     placeable = 0
                 if moves > 0:
-                    pairs = pairs_of.get(emask)
-                    if pairs is None:
-                        pairs = self._pairs_for(emask)
+                    found = pairs_of.get(emask)
+                    pairs = found if found is not None else self._pairs_for(emask)
                     steps = len(pairs)
                 else:
                     steps = 0
