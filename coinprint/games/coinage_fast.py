@@ -21,7 +21,6 @@ checked by the reference engine.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from coinprint.games.coinage import START_BANK, VALUES
@@ -40,12 +39,6 @@ PAIR_CACHE = 1 << 16
 
 Position = tuple[list[int], list[int], list[int], int, bool]
 """(stacks, tops, banks, turn, ended) — see the module docstring."""
-
-
-def below(rng: random.Random) -> Callable[[int], int]:
-    """``rng.randrange`` for one argument n > 0, without its argument checks: CPython's
-    ``randrange(n)`` is ``_randbelow(n)``, so both give the same numbers from the same state."""
-    return getattr(rng, "_randbelow", rng.randrange)
 
 
 class FastCoinAge:
@@ -151,7 +144,15 @@ class FastCoinAge:
             mover = turn & 1
             base = 4 * mover
             # The throw, highest rank first: one random() per coin in the bank.
-            free = [rank for rank in (3, 2, 1, 0) if banks[base + rank] > 0 and rand() < 0.5]
+            free = []
+            if banks[base + 3] and rand() < 0.5:
+                free.append(3)
+            if banks[base + 2] and rand() < 0.5:
+                free.append(2)
+            if banks[base + 1] and rand() < 0.5:
+                free.append(1)
+            if banks[base] and rand() < 0.5:
+                free.append(0)
             count = len(free)
             if count == 4:
                 placements, moves, captures, can_pay = 2, 0, 0, True

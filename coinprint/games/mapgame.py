@@ -162,6 +162,8 @@ class MapRules(Rules[MapState, MapMove]):
             from coinprint.games.mapgame_fast import FastMap
 
             fast = self._fast = FastMap(self)
+        if fast.isolated:
+            return super().playout_total(state, move, player, rng, depth, count)
         after = state.copy()
         self.apply_unchecked(after, move)
         return fast.playout_total(fast.position(after), PLAYERS.index(player), rng, depth, count)

@@ -16,8 +16,6 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from coinprint.games.coinage_fast import below
-
 if TYPE_CHECKING:
     from coinprint.games.mapgame import MapRules, MapState
 
@@ -38,6 +36,20 @@ class FastMap:
         # Neighbours in the reference's order (layout order).
         self.neighbours: list[tuple[int, ...]] = [
             tuple(sorted(index[other] for other in rules.neighbours[sid])) for sid in rules.ids
+        ]
+        self.isolated = any(not near for near in self.neighbours)
+        """A country with no neighbour: the reference raises there; play-outs must not use this path."""
+        # Per country: its neighbours, how many moves there are and their bit length, without
+        # and with a capture (a capture is one move per country the captured coin may go to).
+        self.table = [
+            (
+                near,
+                len(near),
+                len(near).bit_length(),
+                len(near) + self.size - 2,
+                (len(near) + self.size - 2).bit_length(),
+            )
+            for near in self.neighbours
         ]
 
     def position(self, state: MapState) -> Position:
@@ -70,8 +82,8 @@ class FastMap:
         depth: int,
     ) -> float:
         """One play-out; ``owner`` is changed in place."""
-        randbelow = below(rng)
-        neighbours = self.neighbours
+        getrandbits = rng.getrandbits
+        neighbours, table = self.neighbours, self.table
         sends = self.size - 1
         for _ in range(depth):
             if unclaimed == 0:
@@ -82,10 +94,14 @@ class FastMap:
                 here, rival, player, gain = x, o, 1, -1
             else:
                 here, rival, player, gain = o, x, 0, 1
-            near = neighbours[here]
+            near, count, bits, wide, wide_bits = table[here]
+            # rng.choice over the reference's move list, as CPython draws it: getrandbits of
+            # the list length's bit length until the number falls below the length.
             if rival in near:
                 k = near.index(rival)
-                pick = randbelow(len(near) + sends - 1)
+                pick = getrandbits(wide_bits)
+                while pick >= wide:
+                    pick = getrandbits(wide_bits)
                 if pick < k:
                     to = near[pick]
                 elif pick < k + sends:
@@ -115,7 +131,10 @@ class FastMap:
                 else:
                     to = near[pick - sends + 1]
             else:
-                to = near[randbelow(len(near))]
+                pick = getrandbits(bits)
+                while pick >= count:
+                    pick = getrandbits(bits)
+                to = near[pick]
             if owner[to] == NOBODY:
                 unclaimed -= 1
                 lead += gain
