@@ -54,7 +54,8 @@ class FastMap:
 
     def position(self, state: MapState) -> Position:
         """The fast form of a reference state."""
-        owner = [NOBODY if state.owner[sid] is None else "OX".index(state.owner[sid]) for sid in self.index]
+        code = {None: NOBODY, "O": 0, "X": 1}
+        owner = [code[state.owner[sid]] for sid in self.index]
         lead = state.claimed["O"] - state.claimed["X"]
         unclaimed = owner.count(NOBODY)
         return self.index[state.coins["O"]], self.index[state.coins["X"]], owner, lead, unclaimed, state.turn
