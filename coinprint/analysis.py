@@ -1,11 +1,10 @@
-"""The layer above boards/ and games/: the game registry, layouts named in records, layout
+"""The layer above boards/ and games/: layouts named in records, layout
 checks, record validation and self-play. The command line calls into this module (and
 ``kit``); nothing here draws.
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -14,67 +13,12 @@ from typing import Any
 
 from coinprint.boards.checks import Problem
 from coinprint.errors import InterruptedRunError, UnreadableInputError, UsageError
-from coinprint.layout import Layout, from_geojson, load
+from coinprint.layout import Layout, from_geojson
+from coinprint.registry import GAMES, GameSpec
 
 
-@dataclass(frozen=True)
-class GameEntry:
-    """Where a game's pieces live, as ``module:attribute`` strings (imported on first use)."""
-
-    name: str
-    title: str
-    from_params: str
-    """Builds the built-in layout from ``name:key=value,…`` parameters."""
-    check: str
-    """Returns the problems of a layout of this game."""
-    rules: str
-    """The :class:`coinprint.games.core.Rules` subclass, built as ``Rules(layout, options)``."""
-    position: str = "coinprint.render.board:position_sheet"
-    """Draws a position: ``f(layout, marks, players, title=…) -> Sheet``."""
-
-
-GAMES: dict[str, GameEntry] = {
-    "cointable": GameEntry(
-        "cointable",
-        "Coin Table",
-        "coinprint.boards.cointable:from_params",
-        "coinprint.boards.cointable:check",
-        "coinprint.games.cointable:CoinTableRules",
-    ),
-    "coinage": GameEntry(
-        "coinage",
-        "Coin Age",
-        "coinprint.boards.coinage:from_params",
-        "coinprint.boards.coinage:check",
-        "coinprint.games.coinage:CoinAgeRules",
-    ),
-    "mapgame": GameEntry(
-        "mapgame",
-        "Map",
-        "coinprint.boards.mapgame:from_params",
-        "coinprint.boards.mapgame:check",
-        "coinprint.games.mapgame:MapRules",
-    ),
-    "flick": GameEntry(
-        "flick",
-        "Flick",
-        "coinprint.boards.flick:from_params",
-        "coinprint.boards.flick:check",
-        "coinprint.games.flick:FlickRules",
-        "coinprint.render.flick:marks_sheet",
-    ),
-}
-"""Every game coinprint knows, by its command-line name."""
-
-
-def _load(target: str) -> Any:
-    module, _, attribute = target.partition(":")
-    return getattr(importlib.import_module(module), attribute)
-
-
-def game_entry(name: str) -> GameEntry:
-    if name not in GAMES:
-        raise UsageError(f"unknown game '{name}'; use one of: {', '.join(GAMES)}")
+def game_entry(name: str) -> GameSpec:
+    """The registry entry of game ``name`` (UsageError naming the games there are if none)."""
     return GAMES[name]
 
 
@@ -83,13 +27,18 @@ def builtin_layout(spec: str) -> Layout:
     from coinprint.games.core import parse_layout_name
 
     name, params = parse_layout_name(spec)
-    builder: Callable[[dict[str, str]], Layout] = _load(game_entry(name).from_params)
-    return builder(params)
+    return GAMES[name].parts.build(params)
 
 
-def resolve_layout(spec: str | dict[str, Any], *, base: Path | None = None) -> Layout:
-    """A record's ``layout``: a built-in name, a GeoJSON path (relative to ``base``), or an
-    inline GeoJSON layout. Raises UnreadableInputError / UsageError when it cannot be had."""
+def resolve_layout(
+    spec: str | dict[str, Any], *, base: Path | None = None, game: str | None = None, units: str = "mm"
+) -> Layout:
+    """A layout named by a record or a ``--layout`` option: a built-in name, a file (relative
+    to ``base``: coinprint GeoJSON, foreign GeoJSON or an SVG drawing, read for ``game`` with
+    foreign coordinates in ``units``), or an inline GeoJSON layout. Raises
+    UnreadableInputError / UsageError when it cannot be had."""
+    from coinprint.io import read_layout
+
     if isinstance(spec, dict):
         return from_geojson(spec, source="the inline layout")
     name = spec.partition(":")[0]
@@ -100,26 +49,51 @@ def resolve_layout(spec: str | dict[str, Any], *, base: Path | None = None) -> L
         path = base / path
     if not path.exists():
         raise UnreadableInputError(
-            f"layout '{spec}' is neither a built-in name ({', '.join(f'{g}:…' for g in GAMES)}) nor an existing file"
+            f"layout '{spec}' is neither a built-in name ({', '.join(f'{g}:…' for g in GAMES.names())}) nor an existing file"
         )
-    return load(str(path))
+    return read_layout(path, game=game, units=units).layout
 
 
-def check_layout(layout: Layout) -> list[Problem]:
-    """Every problem with ``layout`` for its game (errors and warnings)."""
+def check_layout(layout: Layout, *, tolerance_mm: float | None = None) -> list[Problem]:
+    """Every problem with ``layout`` for its game (errors and warnings). ``tolerance_mm`` is
+    how far lengths may be off (rounded drawings) where a check compares lengths; None keeps
+    each game's default."""
+    import inspect
+
     if layout.game not in GAMES:
-        return [Problem(None, f"unknown game {layout.game!r}; coinprint knows {', '.join(GAMES)}")]
-    return _load(GAMES[layout.game].check)(layout)
+        return [Problem(None, f"unknown game {layout.game!r}; coinprint knows {', '.join(GAMES.names())}")]
+    checker = GAMES[layout.game].parts.check
+    if tolerance_mm is not None and "tolerance_mm" in inspect.signature(checker).parameters:
+        return checker(layout, tolerance_mm=tolerance_mm)  # type: ignore[call-arg]
+    return checker(layout)
+
+
+def playable_layout(spec: str, game: str | None = None) -> Layout:
+    """The layout named by ``spec`` (see :func:`resolve_layout`), refused with
+    InvalidInputError naming its first problem when it is not a valid layout of its game."""
+    from coinprint.boards.checks import errors
+    from coinprint.errors import InvalidInputError
+
+    layout = resolve_layout(spec, game=game)
+    if game is not None and layout.game != game:
+        raise UsageError(f"--layout {spec} is a {layout.game} layout, not {game}")
+    if spec.partition(":")[0] not in GAMES:
+        bad = errors(check_layout(layout))
+        if bad:
+            raise InvalidInputError(
+                f"{spec} is not a valid {layout.game} layout: {bad[0]} ({len(bad)} problem(s); see 'validate layout')"
+            )
+    return layout
 
 
 def position_drawer(game: str) -> Callable[..., Any]:
     """The function that draws a position of ``game`` from its marks."""
-    return _load(game_entry(game).position)
+    return GAMES[game].parts.draw_position
 
 
 def rules_for(layout: Layout, options: dict[str, Any] | None = None):
     """The rules engine for ``layout``'s game, with ``options``."""
-    return _load(game_entry(layout.game).rules)(layout, dict(options or {}))
+    return GAMES[layout.game].rules(layout, options)
 
 
 def validate_record(path: str):
@@ -132,7 +106,7 @@ def validate_record(path: str):
     text = read_text(path)
     record = read_record(text, source=path)
     game_entry(record.game)
-    layout = resolve_layout(record.layout, base=Path(path).parent)
+    layout = resolve_layout(record.layout, base=Path(path).parent, game=record.game)
     if layout.game != record.game:
         raise InvalidInputError(f"the record is a {record.game} game but its layout is for {layout.game}")
     bad = errors(check_layout(layout))
@@ -165,15 +139,18 @@ def self_play(
     seed: int,
     max_turns: int,
     options: dict[str, Any] | None = None,
+    *,
+    game: str | None = None,
 ):
-    """Play ``games`` seeded games in this process; yields (record, outcome) pairs, then
-    nothing more. (:mod:`coinprint.selfplay` plays them on many cores.)
+    """Play ``games`` seeded games in this process on the layout ``layout_spec`` (read for
+    ``game`` when it is a drawing); yields (record, outcome) pairs, then nothing more.
+    (:mod:`coinprint.selfplay` plays them on many cores.)
 
     Game ``i`` uses seed ``seed + i``, so any one game can be replayed on its own.
     """
     from coinprint.selfplay import GameSetup, play_one
 
-    setup = GameSetup.build(layout_spec, agents, max_turns, options)
+    setup = GameSetup.build(layout_spec, agents, max_turns, options, game=game)
     for index in range(games):
         _, record, outcome = play_one(setup, index, seed)
         yield record, outcome
@@ -227,6 +204,7 @@ def play_to_folder(
     folder: str,
     options: dict[str, Any] | None = None,
     *,
+    game: str | None = None,
     workers: int | None = 1,
     dask: str | None = None,
     progress: Progress | None = None,
@@ -248,23 +226,19 @@ def play_to_folder(
     recorded = layout_spec
     if layout_spec.partition(":")[0] not in GAMES and Path(layout_spec).is_file():
         recorded = Path(os.path.relpath(Path(layout_spec).resolve(), target.resolve())).as_posix()
-    setup = selfplay.GameSetup.build(layout_spec, agents, max_turns, options, recorded_layout=recorded)
+    setup = selfplay.GameSetup.build(layout_spec, agents, max_turns, options, recorded_layout=recorded, game=game)
     tally = Tally(tuple(agents))  # type: ignore[arg-type]
     paths: list[Path] = []
     try:
-        for game in selfplay.run(setup, games, seed, workers=workers, dask=dask, records=True):
-            assert game.record is not None
-            paths.append(write_atomic(target / f"{setup.game}-{game.seed}.json", game.record))
-            tally.add(game.winner, game.timeout, game.moves)
+        for played in selfplay.run(setup, games, seed, workers=workers, dask=dask, records=True):
+            assert played.record is not None
+            paths.append(write_atomic(target / f"{setup.game}-{played.seed}.json", played.record))
+            tally.add(played.winner, played.timeout, played.moves)
             if progress:
                 progress(1)
     except KeyboardInterrupt:
         raise _interrupted(len(paths), games, tally, f"; wrote {len(paths)} records to {folder}") from None
     return paths, tally.summary()
-
-
-SIMULATED_GAMES = ("cointable", "coinage", "mapgame")
-"""Games agents can play; Flick is refereed from what happened at the table, not simulated."""
 
 
 DEFAULT_PRECISION = 5.0
@@ -341,17 +315,15 @@ def balance(
     counted as they arrive, so memory does not grow with ``games``."""
     from coinprint import selfplay
 
-    if game not in SIMULATED_GAMES:
-        raise UsageError(f"{game_entry(game).title} is not simulated; balance works for {', '.join(SIMULATED_GAMES)}")
+    if not game_entry(game).simulated:
+        raise UsageError(f"{GAMES[game].title} is not simulated; balance works for {', '.join(GAMES.simulated())}")
     if games < 1:
         raise UsageError(f"--games must be at least 1, not {games}")
     if not 0 < precision < 50:
         raise UsageError(f"--precision must be more than 0 and less than 50 points, not {precision:g}")
-    layout = resolve_layout(layout_spec)
-    if layout.game != game:
-        raise UsageError(f"--layout {layout_spec} is a {layout.game} layout, not {game}")
+    layout = playable_layout(layout_spec, game)
     players = rules_for(layout, options).players
-    setup = selfplay.GameSetup.build(layout_spec, {p: agent for p in players}, max_turns, options)
+    setup = selfplay.GameSetup.build(layout_spec, {p: agent for p in players}, max_turns, options, game=game)
     # Small batches when stopping early, so little is played past the decision.
     batch = min(selfplay.MAX_BATCH, 8) if until_decided else None
     results = selfplay.run(setup, games, seed, workers=workers, dask=dask, batch=batch)

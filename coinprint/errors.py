@@ -1,7 +1,17 @@
 """Errors shared by every layer, each carrying the exit code of the command-line contract.
 
-Exit codes (DESIGN.md §2.1): 0 ok; 1 a layout or game record was checked and is invalid;
-2 bad usage or unreadable input.
+Exit codes (docs/formats.md): 0 ok; 1 a layout or game record was checked and is invalid;
+2 bad usage or unreadable input. Every error coinprint raises on purpose is a
+:class:`CoinprintError`, so one ``except CoinprintError`` catches them all:
+
+    CoinprintError
+    ├── UsageError (also ValueError)          a bad option or parameter value     exit 2
+    ├── UnreadableInputError                  a file that is not what it should be exit 2
+    └── InvalidInputError                     read, checked, and against the rules exit 1
+        └── MoveError (also ValueError)       a move in a game
+            ├── InvalidMoveError              not a move in the game's notation
+            ├── IllegalMoveError              a move the rules forbid now
+            └── AmbiguousMoveError            text that could mean more than one move
 """
 
 from __future__ import annotations
@@ -33,6 +43,22 @@ class InvalidInputError(CoinprintError):
     """An input that was read and checked, and broke the rules (exit 1)."""
 
     exit_code = EXIT_INVALID
+
+
+class MoveError(InvalidInputError, ValueError):
+    """A move that cannot be played; the message says why."""
+
+
+class InvalidMoveError(MoveError):
+    """The text is not a move in this game's notation (a typo, an unknown cell name)."""
+
+
+class IllegalMoveError(MoveError):
+    """The move is well formed but the rules forbid it now; the message says why."""
+
+
+class AmbiguousMoveError(MoveError):
+    """The text could mean more than one legal move."""
 
 
 EXIT_INTERRUPTED = 130

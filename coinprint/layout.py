@@ -1,5 +1,5 @@
 """The one data model for every board: spaces with polygons in mm, their adjacency graph,
-extra features and metadata; GeoJSON in and out (DESIGN.md §2.2).
+extra features and metadata; GeoJSON in and out (docs/formats.md, Layouts).
 
 Coordinates are millimetres, x to the right, y up. Two spaces are adjacent when their
 boundaries share a line longer than :data:`MIN_BORDER_MM`; touching at a corner is not
@@ -100,16 +100,15 @@ class Feature:
 
 
 def polygon_geometry(rings: Sequence[Ring]) -> dict[str, Any]:
-    return {"type": "Polygon", "coordinates": [[list(p) for p in ring] for ring in rings]}
+    """A GeoJSON Polygon from closed rings, wound as RFC 7946 asks: the outer ring
+    counter-clockwise, holes clockwise (x right, y up)."""
+    wound = [ring if (_signed_area(ring) > 0) == (index == 0) else ring[::-1] for index, ring in enumerate(rings)]
+    return {"type": "Polygon", "coordinates": [[list(p) for p in ring] for ring in wound]}
 
 
-def shape_geometry(geometry: shapely.Geometry) -> dict[str, Any]:
-    """A shapely geometry as a GeoJSON geometry with coordinates rounded to the precision."""
-    import shapely
-
-    rounded = shapely.set_precision(geometry, 10.0**-PRECISION, mode="pointwise")
-    mapping = shapely.geometry.mapping(rounded)
-    return json.loads(json.dumps(mapping, default=list))
+def _signed_area(ring: Sequence[Sequence[float]]) -> float:
+    """Twice the signed area of a closed ring: positive when it runs counter-clockwise."""
+    return sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(ring, ring[1:]))
 
 
 @dataclass
@@ -195,7 +194,8 @@ class Layout:
         shapes = [s.polygon for s in self.spaces] + [f.shape for f in self.features]
         if not shapes:
             return (0.0, 0.0, 0.0, 0.0)
-        return tuple(shapely.total_bounds(shapes).tolist())  # type: ignore[return-value]
+        minx, miny, maxx, maxy = shapely.total_bounds(shapes).tolist()
+        return (minx, miny, maxx, maxy)
 
     # -- GeoJSON --------------------------------------------------------------------------------
     def to_geojson(self) -> dict[str, Any]:
@@ -329,6 +329,8 @@ def _polygon_rings(geometry: Any) -> tuple[Ring, ...] | None:
     if not isinstance(geometry, dict) or geometry.get("type") != "Polygon":
         return None
     coords = geometry.get("coordinates")
+    if not isinstance(coords, (list, tuple)):
+        return None
     try:
         rings = tuple(close_ring(ring) for ring in coords)
     except (TypeError, ValueError, IndexError):

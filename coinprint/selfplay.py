@@ -82,14 +82,17 @@ class GameSetup:
         options: dict[str, Any] | None = None,
         *,
         recorded_layout: str | None = None,
+        game: str | None = None,
     ) -> GameSetup:
-        """Check the layout, options and agents here (a bad one fails before any work starts)."""
-        from coinprint.analysis import GAMES, resolve_layout, rules_for
+        """Check the layout (read for ``game`` when it is a drawing), options and agents here:
+        a bad one fails before any work starts."""
+        from coinprint.analysis import playable_layout, rules_for
         from coinprint.games.core import AGENTS
+        from coinprint.registry import GAMES
 
         if max_turns < 1:
             raise UsageError(f"--max-turns must be at least 1, not {max_turns}")
-        layout = resolve_layout(layout_spec)
+        layout = playable_layout(layout_spec, game)
         rules = rules_for(layout, options)
         for player, agent in agents.items():
             if agent not in AGENTS:

@@ -75,14 +75,14 @@ PAPER_SIZES: dict[str, tuple[float, float]] = {
     "legal": (215.9, 355.6),
     "tabloid": (279.4, 431.8),
 }
-"""Paper sizes in millimetres, portrait (DESIGN.md §3)."""
+"""Paper sizes in millimetres, portrait (docs/formats.md, Facts)."""
 
 CARD_SIZES: dict[str, tuple[float, float]] = {
     "credit": (54.0, 85.6),
     "poker": (63.5, 88.9),
     "a6": (105.0, 148.0),
 }
-"""Card sizes in millimetres, portrait (DESIGN.md §3)."""
+"""Card sizes in millimetres, portrait (docs/formats.md, Facts)."""
 
 _CUSTOM_SIZE = re.compile(r"^\s*([0-9.]+)\s*([a-z]*)\s*[x×]\s*([0-9.]+)\s*([a-z]*)\s*$")
 
@@ -159,7 +159,7 @@ COINS: dict[str, Coin] = {
         Coin("uk-2", "UK £2", 28.4, 2.5),
     )
 }
-"""The coin catalogue (DESIGN.md §3), by name: US, euro (``eur-…``) and UK (``uk-…``)."""
+"""The coin catalogue (docs/formats.md, Facts), by name: US, euro (``eur-…``) and UK (``uk-…``)."""
 
 _COIN_ALIASES = {
     "us-dime": "dime",

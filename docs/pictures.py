@@ -25,8 +25,29 @@ def coinprint(*args: str) -> None:
             raise
 
 
+def coinprint_checking(*args: str) -> None:
+    """Run a check whose verdict may be "invalid" (exit 1): the picture is the point."""
+    from coinprint.cli import main
+
+    try:
+        main(list(args))
+    except SystemExit as done:
+        if done.code not in (0, 1, None):
+            raise
+
+
 def main(images: str = "docs/images") -> None:
     """Write every README picture into ``images``."""
+    coinprint_checking(
+        "validate",
+        "layout",
+        "examples/coinage-card-mistakes.svg",
+        "--game",
+        "coinage",
+        "--report",
+        f"{images}/report-mistakes.svg",
+    )
+    coinprint("board", "coinage", "--layout", "examples/coinage-card.svg", "-o", f"{images}/coinage-drawn.svg")
     coinprint("board", "cointable", "-o", f"{images}/cointable-board.svg")
     coinprint("board", "coinage", "--map", "classic", "-o", f"{images}/coinage-classic.svg")
     coinprint(

@@ -218,3 +218,11 @@ def test_validate_layout_of_a_missing_file_or_unknown_game(cli, tmp_path):
     path.write_text(json.dumps(doc))
     result = cli("validate", "layout", str(path))
     assert result.code == 1 and "unknown game 'chess'" in result.out
+
+
+@pytest.mark.parametrize("args", [[], ["board"], ["rules"], ["play"], ["validate"]])
+def test_bare_command_prints_its_help_and_exits_0(cli, args):
+    result = cli(*args)
+    assert result.code == 0 and result.err == ""
+    assert result.out.startswith(f"Usage: coinprint {' '.join(args)}".rstrip() + " [OPTIONS]")
+    assert "Commands:" in result.out

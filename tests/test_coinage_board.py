@@ -202,7 +202,7 @@ def test_colouring_needs_backtracking_and_stays_within_four():
         ({"map": "random", "regions": "3-0-3-3", "seed": "1"}, "at least 1"),
         ({"map": "random", "regions": "4-3-3", "seed": "z"}, "whole number"),
         ({"map": "classic", "size": "3"}, "unknown coinage layout parameter"),
-        ({"map": "classic", "seed": "3"}, "for --map random"),
+        ({"map": "classic", "seed": "3"}, "for the random map"),
         ({"map": "classic", "card": "huge"}, "unknown card"),
     ],
 )

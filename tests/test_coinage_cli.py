@@ -142,7 +142,7 @@ def test_same_seed_gives_byte_identical_files(tmp_path):
     "args, words",
     [
         (("--map", "random", "--regions", "1,1"), "6 to 20"),
-        (("--map", "classic", "--regions", "4,3,2,1"), "for --map random"),
+        (("--map", "classic", "--regions", "4,3,2,1"), "for the random map"),
         (("--card", "tiny"), "unknown card"),
         (("--map", "atlantis"), "is not one of"),
     ],

@@ -17,7 +17,7 @@ from coinprint.units import coin
 from tests.conftest import MM_PER_PT, SVG_NS
 
 TOLERANCE = 0.05
-DIME, QUARTER = 17.91, 24.26  # DESIGN.md §3, the US Mint's figures
+DIME, QUARTER = 17.91, 24.26  # docs/formats.md, Facts: the US Mint's figures
 
 
 # -- reading the drawings back ------------------------------------------------------------------------
@@ -181,9 +181,9 @@ def test_layout_names_build_mats():
 @pytest.mark.parametrize(
     "kwargs,message",
     [
-        ({"sides": 2}, "--sides 2 is out of range; use 3 to 8"),
-        ({"sides": 9}, "--sides 9 is out of range"),
-        ({"sides": "four"}, "--sides must be a whole number"),
+        ({"sides": 2}, "sides 2 is out of range; use 3 to 8"),
+        ({"sides": 9}, "sides 9 is out of range"),
+        ({"sides": "four"}, "sides must be a whole number"),
         ({"width": "0cm"}, "must be a positive length"),
         ({"width": "wide"}, "is not a length"),
         ({"width": "4cm"}, "too small"),
@@ -191,8 +191,8 @@ def test_layout_names_build_mats():
         ({"width": "120cm"}, "too large"),
         ({"goal_coin": "doubloon"}, "unknown coin 'doubloon'"),
         ({"score_coin": "doubloon"}, "unknown coin 'doubloon'"),
-        ({"coins": 1}, "--coins 1 is out of range"),
-        ({"players": 5}, "--players 5 is out of range; use 2 to 4"),
+        ({"coins": 1}, "coins 1 is out of range"),
+        ({"players": 5}, "players 5 is out of range; use 2 to 4"),
     ],
 )
 def test_bad_options_name_the_value(kwargs, message):
@@ -359,13 +359,13 @@ def test_same_options_give_identical_bytes(cli, tmp_path):
 @pytest.mark.parametrize(
     "args,message",
     [
-        (["--sides", "2"], "--sides 2 is out of range; use 3 to 8"),
-        (["--sides", "9"], "--sides 9 is out of range; use 3 to 8"),
+        (["--sides", "2"], "sides 2 is out of range; use 3 to 8"),
+        (["--sides", "9"], "sides 9 is out of range; use 3 to 8"),
         (["--width", "-3cm"], "must be a positive length"),
         (["--width", "fifteen"], "'fifteen' is not a length"),
         (["--goal-coin", "zloty"], "unknown coin 'zloty'"),
         (["--score-coin", "zloty"], "unknown coin 'zloty'"),
-        (["--players", "7"], "--players 7 is out of range; use 2 to 4"),
+        (["--players", "7"], "players 7 is out of range; use 2 to 4"),
         (["--sides", "x"], "'x' is not a valid integer"),
     ],
 )

@@ -15,7 +15,7 @@ from coinprint.errors import UsageError
 from coinprint.layout import loads
 from coinprint.units import coin
 
-BORDER_MM = 0.1  # DESIGN.md §2.2: a border is a shared line longer than this
+BORDER_MM = 0.1  # docs/formats.md, Layouts: a border is a shared line longer than this
 
 
 def shared_length(a, b) -> float:

@@ -47,6 +47,8 @@ def test_wheel_ships_every_template(wheel):
     for template in (ROOT / "templates").rglob("*.*"):
         assert f"coinprint/templates/{template.relative_to(ROOT / 'templates').as_posix()}" in names
     assert "coinprint/cli/__init__.py" in names
+    # PEP 561: type checkers use coinprint's own hints.
+    assert "coinprint/py.typed" in names
 
 
 def test_wheel_in_a_fresh_venv_finds_its_templates(wheel, tmp_path):

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from coinprint.layout import Layout
 
 OVERLAP_TOLERANCE_MM2 = 0.01
 """Area two spaces may share (rounding) before it counts as an overlap."""
+DEFAULT_TOLERANCE_MM = 0.2
+"""How far lengths a check compares may be off (a drawing rounded to 0.1 mm) by default."""
 
 
 @dataclass(frozen=True)
@@ -19,6 +22,9 @@ class Problem:
     message: str
     severity: str = "error"
     """``error`` makes the layout invalid; ``warning`` and ``info`` are reported but allowed."""
+    geometry: Any = field(default=None, compare=False)
+    """Where the problem is, as a shapely geometry in layout mm (the overlap, the coin that
+    does not fit, the border too many), so a picture can mark it; None: the whole feature."""
 
     def __str__(self) -> str:
         where = f"{self.feature}: " if self.feature else ""
@@ -49,7 +55,7 @@ def common_problems(layout: Layout) -> list[Problem]:
         polygon = space.polygon
         if not polygon.is_valid:
             reason = shapely.is_valid_reason(polygon)
-            problems.append(Problem(space.id, f"the polygon is invalid ({reason})"))
+            problems.append(Problem(space.id, f"the polygon is invalid ({reason})", geometry=_reason_point(reason)))
         elif polygon.area <= 0:
             problems.append(Problem(space.id, "the polygon has no area"))
         else:
@@ -58,22 +64,56 @@ def common_problems(layout: Layout) -> list[Problem]:
     return problems
 
 
+def duplicate_label_problems(layout: Layout) -> list[Problem]:
+    """Names (labels, case-insensitively) used by more than one space: moves name spaces."""
+    import shapely
+
+    names = [s.name.lower() for s in layout.spaces]
+    problems = []
+    for name in sorted({n for n in names if names.count(n) > 1}):
+        same = [s.polygon for s in layout.spaces if s.name.lower() == name]
+        problems.append(
+            Problem(
+                name,
+                f"the label is used by more than one space ({len(same)})",
+                geometry=shapely.GeometryCollection(same),
+            )
+        )
+    return problems
+
+
 def overlap_problems(spaces) -> list[Problem]:
     """Pairs of spaces whose interiors overlap by more than OVERLAP_TOLERANCE_MM2."""
     import shapely
 
     polygons = [s.polygon for s in spaces]
+    if len(polygons) < 2:
+        return []
     tree = shapely.STRtree(polygons)
     left, right = tree.query(polygons, predicate="overlaps")
     problems = []
     for i, j in zip(left.tolist(), right.tolist()):
         if i < j:
-            area = polygons[i].intersection(polygons[j]).area
-            if area > OVERLAP_TOLERANCE_MM2:
-                problems.append(Problem(spaces[i].id, f"overlaps {spaces[j].id} by {area:.2f} mm²"))
+            common = polygons[i].intersection(polygons[j])
+            if common.area > OVERLAP_TOLERANCE_MM2:
+                problems.append(
+                    Problem(spaces[i].id, f"overlaps {spaces[j].id} by {common.area:.2f} mm²", geometry=common)
+                )
     # A space inside another is not "overlaps" in shapely's sense; catch it too.
     left, right = tree.query(polygons, predicate="contains")
     for i, j in zip(left.tolist(), right.tolist()):
         if i != j:
-            problems.append(Problem(spaces[i].id, f"contains {spaces[j].id}; spaces must not overlap"))
+            problems.append(
+                Problem(spaces[i].id, f"contains {spaces[j].id}; spaces must not overlap", geometry=polygons[j])
+            )
     return problems
+
+
+def _reason_point(reason: str) -> Any:
+    """The point shapely names in an invalidity reason ("Self-intersection[12.5 3]"), or None."""
+    import re
+
+    import shapely
+
+    match = re.search(r"\[([-+\d.eE]+) ([-+\d.eE]+)\]", reason)
+    return shapely.Point(float(match.group(1)), float(match.group(2))) if match else None

@@ -10,7 +10,7 @@ spaces share their borders exactly (``shapely.coverage_is_valid`` holds).
 
 Built-in maps (labels: row letter from the top, number from the left):
 
-- ``classic``: rows of 3-4-3 bricks, regions of 4, 3, 2 and 1 spaces (DESIGN.md §3).
+- ``classic``: rows of 3-4-3 bricks, regions of 4, 3, 2 and 1 spaces (docs/formats.md, Facts).
 - ``terraces``: rows of 4-3-3, regions 3, 3, 2, 2.
 - ``steps``: rows of 3-3-4, regions 5, 3, 2.
 - ``patchwork``: rows of 4-2-4, five regions of 2.
@@ -33,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from coinprint.boards.checks import Problem, common_problems
+from coinprint.boards.checks import DEFAULT_TOLERANCE_MM, Problem, common_problems, duplicate_label_problems
 from coinprint.errors import UsageError
 from coinprint.layout import Feature, Layout, Space, close_ring, polygon_geometry
 from coinprint.units import PaperSize, card_size, coin
@@ -150,9 +150,9 @@ def _noded_segments(lines: shapely.Geometry) -> list[Segment]:
     import shapely
 
     noded = shapely.set_precision(shapely.unary_union(shapely.set_precision(lines, 1e-6)), 1e-6)
-    segments = set()
+    segments: set[tuple[tuple[float, float], tuple[float, float]]] = set()
     for line in getattr(noded, "geoms", [noded]):
-        coords = [tuple(map(float, c)) for c in line.coords]
+        coords = [(float(c[0]), float(c[1])) for c in line.coords]
         for a, b in zip(coords, coords[1:]):
             if a != b:
                 segments.add((min(a, b), max(a, b)))
@@ -488,7 +488,7 @@ def _assemble(
         for f in faces
     ]
     sizes = {r: regions.count(r) for r in regions}
-    polys = {r: [] for r in sizes}
+    polys: dict[str, list[Any]] = {r: [] for r in sizes}
     for face, region in zip(stretched, regions):
         polys[region].append(face)
     touching = []
@@ -509,7 +509,7 @@ def _assemble(
         )
         for face, label, region in zip(stretched, labels, regions)
     ]
-    spaces.sort(key=lambda s: (s.label[0], int(s.label[1:])))
+    spaces.sort(key=lambda s: (s.name[0], int(s.name[1:])))
     long, short = target_card.height_mm, target_card.width_mm
     outline = Feature(
         "card",
@@ -533,7 +533,7 @@ def build(
     if map_name == "random":
         return build_random(DEFAULT_REGIONS if regions is None else regions, 0 if seed is None else seed, card)
     if regions is not None or seed is not None:
-        raise UsageError(f"--regions and --seed are for --map random; the {map_name} map is fixed")
+        raise UsageError(f"regions and seed are for the random map; the {map_name} map is fixed")
     return build_builtin(map_name, card)
 
 
@@ -546,12 +546,13 @@ def from_params(params: dict[str, str]) -> Layout:
         raise UsageError(
             f"unknown coinage layout parameter(s) {', '.join(sorted(unknown))}; use {', '.join(sorted(known))}"
         )
-    seed = params.get("seed")
-    if seed is not None:
+    seed_text = params.get("seed")
+    seed = None
+    if seed_text is not None:
         try:
-            seed = int(seed)
+            seed = int(seed_text)
         except ValueError:
-            raise UsageError(f"coinage seed must be a whole number, not {seed!r}") from None
+            raise UsageError(f"coinage seed must be a whole number, not {seed_text!r}") from None
     return build(params.get("map", "classic"), regions=params.get("regions"), seed=seed, card=params.get("card"))
 
 
@@ -568,10 +569,11 @@ def layout_name(layout: Layout) -> str:
 
 
 # -- the check ---------------------------------------------------------------------------------------
-def check(layout: Layout) -> list[Problem]:
+def check(layout: Layout, *, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> list[Problem]:
     """Every problem with a Coin Age map: the common ones; exactly shared borders; 6–20
     spaces; unique labels; every space in one region; regions contiguous; the map
-    connected; a quarter fits every space (a warning); and the region sizes (as info)."""
+    connected; a quarter fits every space (a warning; the room may be short by
+    ``tolerance_mm``); and the region sizes (as info)."""
     import networkx
     import shapely
 
@@ -583,12 +585,16 @@ def check(layout: Layout) -> list[Problem]:
         problems.append(Problem(None, f"the map has {count} spaces; a Coin Age map has {MIN_SPACES} to {MAX_SPACES}"))
     polygons = [s.polygon for s in layout.spaces]
     if not bool(shapely.coverage_is_valid(polygons)):
+        edges = shapely.union_all(shapely.coverage_invalid_edges(polygons))
         problems.append(
-            Problem(None, "neighbouring spaces do not share their borders exactly (the coverage is invalid)")
+            Problem(
+                None,
+                "neighbouring spaces do not share their borders exactly (the coverage is invalid): "
+                f"{edges.length:.1f} mm of border is a gap or an overlap",
+                geometry=edges,
+            )
         )
-    names = [s.name.lower() for s in layout.spaces]
-    for name in sorted({n for n in names if names.count(n) > 1}):
-        problems.append(Problem(name, "the label is used by more than one space"))
+    problems += duplicate_label_problems(layout)
     members: dict[str, list[str]] = {}
     for space in layout.spaces:
         if not space.region:
@@ -597,24 +603,37 @@ def check(layout: Layout) -> list[Problem]:
             members.setdefault(space.region, []).append(space.id)
     graph = layout.graph
     if count and not networkx.is_connected(graph):
-        parts = sorted(len(c) for c in networkx.connected_components(graph))
-        problems.append(Problem(None, f"the map falls into {len(parts)} separate parts of {parts} spaces"))
+        components = sorted(networkx.connected_components(graph), key=len)
+        parts = [len(c) for c in components]
+        apart = [layout.space(sid).polygon for c in components[:-1] for sid in sorted(c)]
+        problems.append(
+            Problem(
+                None,
+                f"the map falls into {len(parts)} separate parts of {parts} spaces",
+                geometry=shapely.GeometryCollection(apart),
+            )
+        )
     for region, ids in sorted(members.items()):
         if not networkx.is_connected(graph.subgraph(ids)):
-            problems.append(Problem(ids[0], f"region {region} ({', '.join(ids)}) is not contiguous"))
+            shapes = shapely.GeometryCollection([layout.space(i).polygon for i in ids])
+            problems.append(Problem(ids[0], f"region {region} ({', '.join(ids)}) is not contiguous", geometry=shapes))
     for space in layout.spaces:
         if graph.degree(space.id) < 1:
             problems.append(Problem(space.id, "borders no other space"))
     need = fit_radius()
+    quarter = coin(FIT_COIN)
     for space in layout.spaces:
-        radius = inscribed_radius(space.polygon)
-        if radius < need:
+        circle = shapely.maximum_inscribed_circle(space.polygon, tolerance=0.01)
+        radius = float(circle.length)
+        if radius + tolerance_mm / 2 < need:
+            centre = shapely.get_point(circle, 0)
             problems.append(
                 Problem(
                     space.id,
-                    f"the largest circle inside is {2 * radius:.1f} mm across; a quarter ({coin(FIT_COIN).diameter_mm} mm) "
-                    "will overhang — print on a bigger card",
+                    f"a {quarter.title} needs {2 * need:.2f} mm ({quarter.diameter_mm} mm and {FIT_MARGIN_MM:g} mm all round), "
+                    f"the widest circle is {2 * radius:.2f} mm; the coin will overhang — print on a bigger card",
                     severity="warning",
+                    geometry=centre.buffer(quarter.radius_mm, quad_segs=32),
                 )
             )
     if members:

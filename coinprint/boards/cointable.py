@@ -17,10 +17,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from string import ascii_lowercase
 
-from coinprint.boards.checks import Problem, common_problems
+from coinprint.boards.checks import DEFAULT_TOLERANCE_MM, Problem, common_problems, duplicate_label_problems
 from coinprint.errors import UsageError
 from coinprint.layout import Layout, Space, close_ring
-from coinprint.units import coin, format_mm, parse_length
+from coinprint.units import coin, parse_length
 
 GAME = "cointable"
 STANDARD_SIDE = 5
@@ -82,10 +82,6 @@ class HexSize:
     def flat_to_flat_mm(self) -> float:
         return self.radius_mm * math.sqrt(3)
 
-    @property
-    def corner_to_corner_mm(self) -> float:
-        return self.radius_mm * 2
-
 
 def build(
     side: int = STANDARD_SIDE,
@@ -112,7 +108,7 @@ def build(
     if guide and guide.diameter_mm > size.flat_to_flat_mm:
         raise UsageError(
             f"a {guide.title} ({guide.diameter_mm} mm) does not fit a hex {size.flat_to_flat_mm:.2f} mm flat-to-flat; "
-            "choose a bigger --hex or a smaller --coin"
+            "choose a bigger hex or a smaller guide coin"
         )
     spaces = [
         Space(
@@ -166,25 +162,19 @@ def from_params(params: dict[str, str]) -> Layout:
     )
 
 
-def describe_size(layout: Layout) -> str:
-    """The line printed on the board saying how big a hex is and how it is measured."""
-    hex_mm = float(layout.params.get("hex_mm", 0.0))
-    return f"Each hex measures {format_mm(hex_mm)} across the flats (side to opposite side)."
-
-
 # -- checking hand-made boards -----------------------------------------------------------------------
-SIZE_TOLERANCE_MM = 0.05
-
-
-def check(layout: Layout) -> list[Problem]:
+def check(layout: Layout, *, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> list[Problem]:
     """Every problem with a Coin Table layout: the common ones, then regular hexagons of one
-    size forming a true hexagon of side n with lattice adjacency."""
+    size forming a true hexagon of side n with lattice adjacency. Lengths (sides, corner
+    distances, sizes, grid positions) may be off by ``tolerance_mm`` (a drawing rounded to
+    0.1 mm passes at the default 0.2 mm)."""
     problems = common_problems(layout)
     if problems:
         return problems
+    problems = duplicate_label_problems(layout)
     radii: dict[str, float] = {}
     for space in layout.spaces:
-        radius, why = regular_hexagon_radius(space.polygon)
+        radius, why = regular_hexagon_radius(space.polygon, tolerance_mm)
         if radius is None:
             problems.append(Problem(space.id, f"is not a regular hexagon ({why})"))
         else:
@@ -193,7 +183,7 @@ def check(layout: Layout) -> list[Problem]:
         return problems
     reference = sorted(radii.values())[len(radii) // 2]
     for sid, radius in radii.items():
-        if abs(radius - reference) * math.sqrt(3) > SIZE_TOLERANCE_MM:
+        if abs(radius - reference) * math.sqrt(3) > tolerance_mm:
             problems.append(
                 Problem(
                     sid,
@@ -202,15 +192,23 @@ def check(layout: Layout) -> list[Problem]:
             )
     if problems:
         return problems
-    return _lattice_problems(layout, reference)
+    return _lattice_problems(layout, reference, tolerance_mm)
 
 
-def regular_hexagon_radius(polygon) -> tuple[float | None, str]:
-    """The circumradius if ``polygon`` is a regular hexagon (to 0.05 mm), else (None, why)."""
+def _corners_of(polygon, tolerance_mm: float = 0.0) -> list[tuple[float, float]]:
+    """The exterior's corners: points where the outline turns. Points along a side (within
+    ``tolerance_mm`` of the line through their neighbours) are left out."""
     coords = list(polygon.exterior.coords)[:-1]
-    corners = [
-        coords[i] for i in range(len(coords)) if not _collinear(coords[i - 1], coords[i], coords[(i + 1) % len(coords)])
+    return [
+        coords[i]
+        for i in range(len(coords))
+        if not _collinear(coords[i - 1], coords[i], coords[(i + 1) % len(coords)], tolerance_mm)
     ]
+
+
+def regular_hexagon_radius(polygon, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> tuple[float | None, str]:
+    """The circumradius if ``polygon`` is a regular hexagon (to ``tolerance_mm``), else (None, why)."""
+    corners = _corners_of(polygon, tolerance_mm)
     if len(corners) != 6:
         return None, f"it has {len(corners)} corners"
     if polygon.interiors:
@@ -219,23 +217,35 @@ def regular_hexagon_radius(polygon) -> tuple[float | None, str]:
     radii = [math.dist((cx, cy), p) for p in corners]
     sides = [math.dist(corners[i], corners[(i + 1) % 6]) for i in range(6)]
     mean = sum(radii) / 6
-    if max(radii) - min(radii) > SIZE_TOLERANCE_MM or max(sides) - min(sides) > SIZE_TOLERANCE_MM:
-        return None, f"sides from {min(sides):.2f} to {max(sides):.2f} mm"
+    if max(radii) - min(radii) > tolerance_mm or max(sides) - min(sides) > tolerance_mm:
+        return None, (
+            f"sides from {min(sides):.2f} to {max(sides):.2f} mm, corners {min(radii):.2f} to {max(radii):.2f} mm "
+            f"from the centre; they may differ by {tolerance_mm:g} mm"
+        )
     return mean, ""
 
 
-def _collinear(a, b, c) -> bool:
+def _collinear(a, b, c, tolerance_mm: float = 0.0) -> bool:
+    """Whether ``b`` lies on the line from ``a`` to ``c`` (to rounding, or within ``tolerance_mm``)."""
     cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
-    return abs(cross) < 1e-6 * max(1.0, math.dist(a, c) ** 2)
+    span = math.dist(a, c)
+    return abs(cross) < 1e-6 * max(1.0, span**2) or (span > 0 and abs(cross) / span <= tolerance_mm / 2)
 
 
-def _lattice_problems(layout: Layout, radius: float) -> list[Problem]:
+def _lattice_problems(layout: Layout, radius: float, tolerance_mm: float) -> list[Problem]:
     """Cells on one hex lattice forming a hexagon of side n, neighbours sharing borders."""
     first = layout.spaces[0].polygon
-    corner = first.exterior.coords[0]
     centre = first.centroid
-    # Lattice basis: neighbouring centres are √3·R apart, at the corner angle ± 30°.
-    angle = math.atan2(corner[1] - centre.y, corner[0] - centre.x) + math.pi / 6
+    # Lattice basis: neighbouring centres are √3·R apart, at the corner angle ± 30°. The
+    # corner angle is averaged over every corner of every cell (angles taken six-fold), so a
+    # drawing rounded to 0.1 mm still gives a grid true across the whole board.
+    sin_sum = cos_sum = 0.0
+    for space in layout.spaces:
+        c = space.polygon.centroid
+        for x, y in _corners_of(space.polygon, tolerance_mm):
+            phi = 6 * math.atan2(y - c.y, x - c.x)
+            sin_sum, cos_sum = sin_sum + math.sin(phi), cos_sum + math.cos(phi)
+    angle = math.atan2(sin_sum, cos_sum) / 6 + math.pi / 6
     step = radius * math.sqrt(3)
     e1 = (step * math.cos(angle), step * math.sin(angle))
     e2 = (step * math.cos(angle + math.pi / 3), step * math.sin(angle + math.pi / 3))
@@ -248,8 +258,13 @@ def _lattice_problems(layout: Layout, radius: float) -> list[Problem]:
         a = (dx * e2[1] - dy * e2[0]) / det
         b = (e1[0] * dy - e1[1] * dx) / det
         cell = (round(a), round(b))
-        if math.hypot((a - cell[0]) * step, (b - cell[1]) * step) > SIZE_TOLERANCE_MM * 4:
-            problems.append(Problem(space.id, "is not on the same hex grid as the other cells"))
+        off = math.hypot((a - cell[0]) * step, (b - cell[1]) * step)
+        if off > tolerance_mm * 4:
+            problems.append(
+                Problem(
+                    space.id, f"is not on the same hex grid as the other cells: its centre is {off:.2f} mm off the grid"
+                )
+            )
         elif cell in positions:
             problems.append(Problem(space.id, f"sits on the same grid position as {positions[cell]}"))
         else:

@@ -8,7 +8,7 @@ players Heads has side 1 and Tails the side opposite (or nearly opposite, for od
 With teams (more than two players) the players alternate Heads, Tails, Heads, … round the
 table, each at their own side.
 
-Layout features (DESIGN.md §2.2): ``goal`` (the polygon through the goal coins' centres),
+Layout features (docs/formats.md, Layouts): ``goal`` (the polygon through the goal coins' centres),
 ``goal-coin`` (``g1``…``gn``, circles as 128-gons whose corners lie on the true circle),
 ``line`` (property ``player``, also ``face``, ``seat``, ``side``) and ``zone`` (property
 ``player``, ``coins``, ``coin``, and ``spots``: where each score coin starts). A mat has no
@@ -95,12 +95,12 @@ def _parse_int(value: Any, what: str, low: int, high: int) -> int:
 
 
 def build(
-    sides: int = STANDARD_SIDES,
+    sides: int | str = STANDARD_SIDES,
     width: str | float = STANDARD_WIDTH,
     goal_coin: str = STANDARD_GOAL_COIN,
     score_coin: str = STANDARD_SCORE_COIN,
-    coins: int = STANDARD_COINS,
-    players: int = 2,
+    coins: int | str = STANDARD_COINS,
+    players: int | str = 2,
 ) -> Layout:
     """The Flick mat as a layout.
 
@@ -110,9 +110,9 @@ def build(
     ``players`` (2 up to ``sides``) is how many sit at the mat, more than 2 being a team game.
     Bad values raise :class:`UsageError` naming them.
     """
-    sides = _parse_int(sides, "--sides", MIN_SIDES, MAX_SIDES)
-    coins = _parse_int(coins, "--coins", MIN_COINS, MAX_COINS)
-    players = _parse_int(players, "--players", 2, sides)
+    side_count = _parse_int(sides, "sides", MIN_SIDES, MAX_SIDES)
+    coin_count = _parse_int(coins, "coins", MIN_COINS, MAX_COINS)
+    player_count = _parse_int(players, "players", 2, side_count)
     side_mm = parse_length(width)
     goal, score = coin(goal_coin), coin(score_coin)
     narrowest = goal.diameter_mm + score.diameter_mm
@@ -123,12 +123,14 @@ def build(
         )
     if side_mm > MAX_WIDTH_MM:
         raise UsageError(f"goal width {width} is too large; use at most {MAX_WIDTH_MM / 10:g} cm")
-    points = corners(sides, side_mm)
+    points = corners(side_count, side_mm)
     features = [
-        Feature("goal", "goal", polygon_geometry([close_ring(points)]), {"sides": sides, "width_mm": round(side_mm, 4)})
+        Feature(
+            "goal", "goal", polygon_geometry([close_ring(points)]), {"sides": side_count, "width_mm": round(side_mm, 4)}
+        )
     ]
-    for number in range(1, sides + 1):  # goal coin gk sits where side k ends (corner n is corner 0)
-        x, y = points[number % sides]
+    for number in range(1, side_count + 1):  # goal coin gk sits where side k ends (corner n is corner 0)
+        x, y = points[number % side_count]
         features.append(
             Feature(
                 f"g{number}",
@@ -137,19 +139,19 @@ def build(
                 {"coin": goal.name, "center": list(round_point(x, y))},
             )
         )
-    for seat in seats(players, sides):
-        start, end = points[seat.side - 1], points[seat.side % sides]
+    for seat in seats(player_count, side_count):
+        start, end = points[seat.side - 1], points[seat.side % side_count]
         line = {"type": "LineString", "coordinates": [list(round_point(*start)), list(round_point(*end))]}
         props = {"player": seat.player, "face": seat.face, "seat": seat.seat, "side": seat.side}
         features.append(Feature(f"line-{seat.player}", "line", line, props))
-        features.append(_zone(seat, start, end, goal, score, coins))
+        features.append(_zone(seat, start, end, goal, score, coin_count))
     params = {
-        "sides": sides,
+        "sides": side_count,
         "width_mm": round(side_mm, 4),
         "goal_coin": goal.name,
         "score_coin": score.name,
-        "coins": coins,
-        "players": players,
+        "coins": coin_count,
+        "players": player_count,
     }
     return Layout(GAME, [], features, meta={"params": params})
 
@@ -187,7 +189,8 @@ def _zone(seat: Seat, start, end, goal: Coin, score: Coin, coins: int) -> Featur
 
 def from_params(params: dict[str, str]) -> Layout:
     """The mat named ``flick:sides=4,width=15cm,goal-coin=dime,score-coin=quarter,coins=2,players=2``
-    (every parameter optional)."""
+    (every parameter optional; ``goal_coin`` and ``score_coin`` may be spelt with ``_``)."""
+    params = {key.replace("_", "-"): value for key, value in params.items()}
     known = {"sides", "width", "goal-coin", "score-coin", "coins", "players"}
     unknown = set(params) - known
     if unknown:

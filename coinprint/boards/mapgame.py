@@ -1,7 +1,7 @@
 """The Map game's map: grown one hand-drawn arc at a time, and the check for hand-made maps.
 
 Country 1 is a circle. Every next country is bounded by **one** new arc whose two ends lie on
-the map's current outline, plus the stretch of outline between those ends (DESIGN.md §4).
+the map's current outline, plus the stretch of outline between those ends (docs/formats.md, How coinprint reads the seed rules).
 The generator keeps the outline as a ring of points, each outline edge tagged with the
 country it belongs to; a new country's polygon is the outline stretch (the very same points
 as its neighbours' polygons) plus the new arc, so every border is built once and shared
@@ -474,10 +474,11 @@ def _arc_round(
         stats.reject("stretch")
         return None
     owners, edges = outline.owner_laps, outline.edge_laps
-    first, end = _trim_stretch(owners, edges, first, end)
-    if first is None:
+    trimmed, end = _trim_stretch(owners, edges, first, end)
+    if trimmed is None:
         stats.reject("short border")
         return None
+    first = trimmed
     runs = _owner_runs(owners[first:end], edges[first:end])
     neighbours = frozenset(owner for owner, length, _ in runs if length > MIN_BORDER_MM)
     if not 1 <= len(neighbours) <= max_neighbours:
@@ -691,7 +692,7 @@ RULE_HOLE = "no holes"
 COIN_TOLERANCE_MM = 0.05
 
 
-def check(layout: Layout) -> list[Problem]:
+def check(layout: Layout, *, tolerance_mm: float = COIN_TOLERANCE_MM) -> list[Problem]:
     """Every problem with a Map layout, each naming the country and the rule it breaks:
     the common checks (valid, non-overlapping polygons), exact shared borders, one region
     without holes, the coin fits every country, orders 1…N, start countries, and — replaying
@@ -725,8 +726,11 @@ def check(layout: Layout) -> list[Problem]:
         problems.append(Problem(None, f"{RULE_HOLE}: the map is not one connected region ({len(union.geoms)} pieces)"))
     elif union.interiors:
         where = ", ".join(f"({r.centroid.x:.1f}, {r.centroid.y:.1f})" for r in union.interiors)
-        problems.append(Problem(None, f"{RULE_HOLE}: the map encloses {len(union.interiors)} hole(s) at {where}"))
-    problems += _coin_problems(layout)
+        holes = shapely.MultiPolygon([shapely.Polygon(r) for r in union.interiors])
+        problems.append(
+            Problem(None, f"{RULE_HOLE}: the map encloses {len(union.interiors)} hole(s) at {where}", geometry=holes)
+        )
+    problems += _coin_problems(layout, tolerance_mm)
     return problems + _replay_problems(layout)
 
 
@@ -780,7 +784,7 @@ def _order_problems(layout: Layout) -> list[Problem]:
     return problems
 
 
-def _coin_problems(layout: Layout) -> list[Problem]:
+def _coin_problems(layout: Layout, tolerance_mm: float = COIN_TOLERANCE_MM) -> list[Problem]:
     import shapely
 
     o, x = coins_of(layout)
@@ -789,12 +793,13 @@ def _coin_problems(layout: Layout) -> list[Problem]:
     for space in layout.spaces:
         circle = shapely.maximum_inscribed_circle(space.polygon, 0.01)
         room = 2 * float(circle.length)
-        if room + COIN_TOLERANCE_MM < big.diameter_mm:
+        if room + tolerance_mm < big.diameter_mm:
             problems.append(
                 Problem(
                     space.id,
                     f"country {space.name} breaks the rule '{RULE_COIN}': the widest disc inside it is {room:.2f} mm across, "
                     f"a {big.title} needs {big.diameter_mm} mm",
+                    geometry=shapely.get_point(circle, 0).buffer(big.radius_mm, quad_segs=32),
                 )
             )
     return problems
@@ -854,6 +859,7 @@ def _replay_problems(layout: Layout) -> list[Problem]:
                 Problem(
                     space.id,
                     f"{name} breaks the rule '{RULE_NEIGHBOURS.format(max=limit)}': when drawn it bordered {len(near)} countries ({names})",
+                    geometry=shapely.union_all([boundary.intersection(d.polygon.exterior) for d in near]),
                 )
             )
         drawn.append(space)

@@ -8,16 +8,33 @@ Every error a user can cause is one line on stderr.
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
 from coinprint import __version__
 from coinprint.cli.options import progress, selfplay_options
 from coinprint.errors import EXIT_USAGE, CoinprintError
+from coinprint.registry import GAMES
 
 
 class _Group(click.Group):
-    """A group whose commands list in the order they were added."""
+    """A group whose commands list in the order they were added, and which prints its help
+    and exits 0 when given no command (bare ``coinprint`` is the first thing many type)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("invoke_without_command", True)
+        super().__init__(*args, **kwargs)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        # click 8.2 keeps the command still to parse in _protected_args (8.1: protected_args).
+        pending = getattr(ctx, "_protected_args", None)
+        if pending is None:
+            pending = ctx.protected_args
+        if not pending and not ctx.args:
+            click.echo(ctx.get_help())
+            return 0
+        return super().invoke(ctx)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(self.commands)
@@ -54,12 +71,12 @@ def play() -> None:
 
 
 @cli.command("balance")
-@click.argument("game", type=click.Choice(["cointable", "coinage", "mapgame"]), metavar="GAME")
+@click.argument("game", type=click.Choice(GAMES.simulated()), metavar="GAME")
 @click.option(
     "--layout",
     default=None,
     metavar="SPEC",
-    help="Built-in layout with parameters (e.g. cointable:size=4, mapgame:countries=31,seed=2) or a GeoJSON file.",
+    help="Built-in layout with parameters (e.g. cointable:size=4, mapgame:countries=31,seed=2), a GeoJSON file or an SVG drawing.",
 )
 @click.option(
     "--agent", default="random", show_default=True, help="Agent playing both sides: random, greedy or montecarlo."
@@ -141,5 +158,14 @@ def _one_line(exc: click.ClickException) -> str:
     return message
 
 
-# Each game registers its commands on the groups above.
-from coinprint.cli import coinage, cointable, common, flick, mapgame  # noqa: E402,F401
+def _register_game_commands() -> None:
+    """Each registered game's ``cli/<game>.py`` adds its commands to the groups above."""
+    import importlib
+
+    for spec in GAMES:
+        importlib.import_module(f"coinprint.cli.{spec.name}")
+
+
+_register_game_commands()
+# Commands that serve every game.
+from coinprint.cli import common, replay  # noqa: E402,F401

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import click
 
+from coinprint.boards.coinage import MAP_NAMES
 from coinprint.cli import board, play, rules
-from coinprint.cli.common import output_options, paper_option, print_options
+from coinprint.cli.common import layout_file_options, output_options, paper_option, print_options
 from coinprint.cli.options import progress, selfplay_options
+from coinprint.cli.replay import echo_replay_pages, html_option
 
-_MAPS = ["classic", "terraces", "steps", "patchwork", "random"]
+_MAPS = list(MAP_NAMES)
 
 
 @board.command("coinage")
@@ -37,11 +39,19 @@ _MAPS = ["classic", "terraces", "steps", "patchwork", "random"]
 @paper_option()
 @print_options
 @output_options()
-def board_coinage(map_name, regions, seed, card, copies, paper, style, margin, overlap, output, fmt) -> None:
+@layout_file_options
+def board_coinage(
+    map_name, regions, seed, card, copies, paper, style, margin, overlap, output, fmt, layout_file, units, tolerance
+) -> int:
     """A Coin Age map card: PDF pages of cards with cut lines, one card as SVG, or GeoJSON."""
     from coinprint.boards.coinage import build, check
+    from coinprint.cli.common import print_layout_file
     from coinprint.kit import PrintSettings, export_board, resolve_output
     from coinprint.render.coinage import board_sheet
+
+    if layout_file:
+        settings = PrintSettings.parse(paper=paper, margin=margin, overlap=overlap, style=style)
+        return print_layout_file("coinage", layout_file, units, tolerance, settings, output, fmt, copies)
 
     layout = build(map_name, regions=regions, seed=seed if seed is not None or map_name != "random" else 0, card=card)
     if map_name == "random":
@@ -60,6 +70,7 @@ def board_coinage(map_name, regions, seed, card, copies, paper, style, margin, o
     )
     for path in export_board(layout, sheet, settings, output, fmt, name):
         click.echo(f"wrote {path}")
+    return 0
 
 
 @rules.command("coinage")
@@ -93,6 +104,13 @@ def rules_coinage(lang, paper, output) -> None:
 )
 @click.option("--regions", default=None, metavar="SIZES", help="Random maps: region sizes, e.g. 4,3,2,1.")
 @click.option("--map-seed", default=None, type=int, help="Random maps: the map's seed (default 0).")
+@click.option(
+    "--layout",
+    "layout_file",
+    default=None,
+    metavar="FILE",
+    help="Play on this map instead: coinprint GeoJSON, an SVG drawing or GeoJSON from QGIS.",
+)
 @click.option("--games", default=10, show_default=True, type=int, help="How many games to play.")
 @click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game (game i uses seed + i).")
 @click.option("--heads", default="random", show_default=True, help="Agent for heads: random, greedy or montecarlo.")
@@ -107,13 +125,16 @@ def rules_coinage(lang, paper, output) -> None:
     metavar="FOLDER",
     help="Folder for the records.",
 )
+@html_option
 @selfplay_options
-def play_coinage(map_name, regions, map_seed, games, seed, heads, tails, max_turns, output, workers, dask) -> None:
+def play_coinage(
+    map_name, regions, map_seed, layout_file, games, seed, heads, tails, max_turns, output, html, workers, dask
+) -> None:
     """Let two agents play Coin Age and write one validating record per game."""
     from coinprint.analysis import play_to_folder
     from coinprint.boards.coinage import build, layout_name
 
-    spec = layout_name(
+    spec = layout_file or layout_name(
         build(map_name, regions=regions, seed=map_seed if map_seed is not None or map_name != "random" else 0)
     )
     with progress(games, "games") as update:
@@ -124,6 +145,7 @@ def play_coinage(map_name, regions, map_seed, games, seed, heads, tails, max_tur
             seed,
             max_turns,
             output,
+            game="coinage",
             workers=workers,
             dask=dask,
             progress=update,
@@ -131,3 +153,4 @@ def play_coinage(map_name, regions, map_seed, games, seed, heads, tails, max_tur
     click.echo(f"layout {spec}")
     click.echo(summary.describe())
     click.echo(f"wrote {len(paths)} records to {output}")
+    echo_replay_pages(html, paths, output)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import click
 
 from coinprint.cli import board, play, rules
-from coinprint.cli.common import output_options, paper_option, print_options
+from coinprint.cli.common import layout_file_options, output_options, paper_option, print_options
 from coinprint.cli.options import progress, selfplay_options
+from coinprint.cli.replay import echo_replay_pages, html_option
 
 MAX_TURNS = 2000
 """Default move limit for self-play: random games take about 330 moves on the standard board,
@@ -43,16 +44,36 @@ but two agents can touch back and forth for ever."""
 @paper_option()
 @print_options
 @output_options()
-def board_cointable(size, hex_size, measure, orientation, coin, paper, style, margin, overlap, output, fmt) -> None:
+@layout_file_options
+def board_cointable(
+    size,
+    hex_size,
+    measure,
+    orientation,
+    coin,
+    paper,
+    style,
+    margin,
+    overlap,
+    output,
+    fmt,
+    layout_file,
+    units,
+    tolerance,
+) -> int:
     """The Coin Table board: a hexagon of hexes at true size (default 61 hexes, 1.25 in)."""
     from coinprint.boards.cointable import build
+    from coinprint.cli.common import print_layout_file
     from coinprint.kit import PrintSettings, export_board
     from coinprint.render.cointable import board_sheet
 
-    layout = build(size, hex_size, measure, orientation, None if coin.lower() == "none" else coin)
     settings = PrintSettings.parse(paper=paper, margin=margin, overlap=overlap, style=style)
+    if layout_file:
+        return print_layout_file("cointable", layout_file, units, tolerance, settings, output, fmt)
+    layout = build(size, hex_size, measure, orientation, None if coin.lower() == "none" else coin)
     for path in export_board(layout, board_sheet(layout, settings.style), settings, output, fmt, "cointable-board"):
         click.echo(f"wrote {path}")
+    return 0
 
 
 @play.command("cointable")
@@ -84,6 +105,13 @@ def board_cointable(size, hex_size, measure, orientation, coin, paper, style, ma
 )
 @click.option("--supply", default=100, show_default=True, type=int, help="Coins in the shared supply.")
 @click.option(
+    "--layout",
+    "layout_file",
+    default=None,
+    metavar="FILE",
+    help="Play on this board instead of --size: coinprint GeoJSON, an SVG drawing or GeoJSON from QGIS.",
+)
+@click.option(
     "-o",
     "--output",
     "output",
@@ -92,27 +120,33 @@ def board_cointable(size, hex_size, measure, orientation, coin, paper, style, ma
     metavar="FOLDER",
     help="Folder for the records (one cointable-SEED.json per game).",
 )
+@html_option
 @selfplay_options
-def play_cointable(size, heads_agent, tails_agent, games, seed, max_turns, supply, output, workers, dask) -> None:
+def play_cointable(
+    size, heads_agent, tails_agent, games, seed, max_turns, supply, layout_file, output, html, workers, dask
+) -> None:
     """Let two agents play Coin Table; write one record per game and print a summary."""
     from coinprint.analysis import play_to_folder
 
     with progress(games, "games") as update:
         paths, summary = play_to_folder(
-            f"cointable:size={size}",
+            layout_file or f"cointable:size={size}",
             {"heads": heads_agent, "tails": tails_agent},
             games,
             seed,
             max_turns,
             output,
             {"supply": supply},
+            game="cointable",
             workers=workers,
             dask=dask,
             progress=update,
         )
-    click.echo(f"seed {seed}: {games} games of Coin Table (size {size}), heads {heads_agent} v tails {tails_agent}")
+    board = layout_file or f"size {size}"
+    click.echo(f"seed {seed}: {games} games of Coin Table ({board}), heads {heads_agent} v tails {tails_agent}")
     click.echo(f"wrote {len(paths)} records to {output}")
     click.echo(summary.describe())
+    echo_replay_pages(html, paths, output)
 
 
 @rules.command("cointable")

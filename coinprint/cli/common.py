@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import click
 
-from coinprint import GAMES
 from coinprint.cli import cli, validate
 from coinprint.cli.options import progress
 from coinprint.errors import InterruptedRunError
+from coinprint.io import GAMES_READ
+from coinprint.registry import GAMES
+
+if TYPE_CHECKING:
+    from coinprint.boards.checks import Problem
+    from coinprint.kit import PrintSettings
+    from coinprint.layout import Layout
 
 FORMATS = ("pdf", "svg", "geojson")
 
@@ -64,8 +71,82 @@ def output_options(formats: tuple[str, ...] = FORMATS) -> Callable:
     return decorate
 
 
+def drawing_options(*, with_game: bool) -> Callable:
+    """--units and --tolerance (and --game for commands that are not about one game): how
+    to read a drawing or a foreign GeoJSON file and how strictly to compare its lengths."""
+
+    def decorate(func: Callable) -> Callable:
+        func = click.option(
+            "--tolerance",
+            default="0.2mm",
+            show_default=True,
+            metavar="LENGTH",
+            help="How far lengths may be off in checks that compare them (a drawing rounded to 0.1 mm passes).",
+        )(func)
+        func = click.option(
+            "--units",
+            type=click.Choice(["mm", "cm", "in"]),
+            default="mm",
+            show_default=True,
+            help="Unit of the coordinates of a GeoJSON file without a coinprint member (QGIS, geojson.io).",
+        )(func)
+        if with_game:
+            func = click.option(
+                "--game",
+                type=click.Choice(GAMES_READ),
+                default=None,
+                help="The game an SVG drawing or a foreign GeoJSON file is for.",
+            )(func)
+        return func
+
+    return decorate
+
+
+def layout_file_options(func: Callable) -> Callable:
+    """--layout FILE with --units and --tolerance: print a drawn or hand-made layout."""
+    func = drawing_options(with_game=False)(func)
+    return click.option(
+        "--layout",
+        "layout_file",
+        default=None,
+        metavar="FILE",
+        help="Print this layout instead (coinprint GeoJSON, an SVG drawing, or GeoJSON from QGIS); it is checked first.",
+    )(func)
+
+
+def tolerance_mm(text: str) -> float:
+    """The --tolerance length in mm (0 allowed)."""
+    from coinprint.units import parse_length
+
+    return 0.0 if text.strip() in ("0", "0mm") else parse_length(text, default_unit="mm")
+
+
+def checked_layout(path: str, game: str | None, units: str, tolerance: str) -> tuple[Layout, list[Problem], str, bool]:
+    """Read and check the layout file at ``path``, echoing notes and problems as one line
+    each; returns (layout, problems, the verdict line, whether it is valid)."""
+    from coinprint.analysis import check_layout
+    from coinprint.boards.checks import errors
+    from coinprint.io import read_layout
+
+    limit = tolerance_mm(tolerance)
+    read = read_layout(path, game=game, units=units)
+    layout = read.layout
+    problems = check_layout(layout, tolerance_mm=limit)
+    for note in read.notes:
+        click.echo(f"{path}: note: {note}")
+    for problem in problems:
+        click.echo(f"{path}: {problem}")
+    bad = errors(problems)
+    if bad:
+        verdict = f"invalid {layout.game} layout: {len(bad)} problem(s)"
+    else:
+        counted = f"{len(layout)} spaces" if layout.spaces else f"{len(layout.features)} features"
+        verdict = f"valid {layout.game} layout with {counted}"
+    return layout, problems, verdict, not bad
+
+
 @cli.command("kit")
-@click.argument("game", type=click.Choice([*GAMES, "all"]), metavar="GAME|all")
+@click.argument("game", type=click.Choice([*GAMES.names(), "all"]), metavar="GAME|all")
 @paper_option()
 @click.option(
     "--style",
@@ -89,7 +170,17 @@ def output_options(formats: tuple[str, ...] = FORMATS) -> Callable:
     metavar="FOLDER",
     help="Folder for the kits (default: output/); a .pdf file name for a single game.",
 )
-def kit(game: str, paper: str, style: str, lang: str, output: str | None) -> None:
+@layout_file_options
+def kit(
+    game: str,
+    paper: str,
+    style: str,
+    lang: str,
+    output: str | None,
+    layout_file: str | None,
+    units: str,
+    tolerance: str,
+) -> int:
     """Print-and-play kits: each game's rule sheet and board in one PDF (GAME is cointable,
     coinage, mapgame, flick, or all)."""
     from coinprint.kit import PrintSettings, make_kit
@@ -97,13 +188,21 @@ def kit(game: str, paper: str, style: str, lang: str, output: str | None) -> Non
     settings = PrintSettings.parse(paper=paper, style=style)
     if game == "all" and output is not None and output.lower().endswith(".pdf"):
         raise click.BadParameter("kit all writes one PDF per game; give a folder", param_hint="-o")
+    layout = None
+    if layout_file:
+        if game not in GAMES_READ:
+            raise click.BadParameter(f"--layout prints one game's board: {', '.join(GAMES_READ)}", param_hint="GAME")
+        layout, _, verdict, valid = checked_layout(layout_file, game, units, tolerance)
+        if not valid:
+            click.echo(f"{layout_file}: {verdict}")
+            return 1
     folder = output if output is None or output.lower().endswith(".pdf") else output.rstrip("/\\") + "/"
-    names = list(GAMES) if game == "all" else [game]
+    names = list(GAMES.names()) if game == "all" else [game]
     written = 0
     with progress(len(names), "kits") as update:
         try:
             for name in names:
-                path, used = make_kit(name, settings, lang, folder)
+                path, used = make_kit(name, settings, lang, folder, layout=layout)
                 note = f" (no {lang} rule sheet; English)" if used != lang else ""
                 written += 1
                 if update:
@@ -111,26 +210,56 @@ def kit(game: str, paper: str, style: str, lang: str, output: str | None) -> Non
                 click.echo(f"wrote {path}{note}")
         except KeyboardInterrupt:
             raise InterruptedRunError(f"interrupted: wrote {written} of {len(names)} kits") from None
+    return 0
 
 
 @validate.command("layout")
-@click.argument("path", metavar="FILE.geojson")
-def validate_layout(path: str) -> int:
-    """Check a layout: report every problem with its feature id (exit 1) or say it is valid."""
-    from coinprint.analysis import check_layout
-    from coinprint.boards.checks import errors
-    from coinprint.layout import load
+@click.argument("path", metavar="FILE")
+@drawing_options(with_game=True)
+@click.option(
+    "--report",
+    "report_path",
+    default=None,
+    metavar="PATH.svg|PATH.pdf",
+    help="Also draw the verdict: the layout at true size with every problem marked and named.",
+)
+def validate_layout(path: str, game: str | None, units: str, tolerance: str, report_path: str | None) -> int:
+    """Check a layout (coinprint GeoJSON, an SVG drawing or GeoJSON from QGIS with --game):
+    report every problem with the space it concerns (exit 1) or say it is valid."""
+    layout, problems, verdict, valid = checked_layout(path, game, units, tolerance)
+    click.echo(f"{path}: {verdict}")
+    if report_path:
+        from coinprint.kit.custom import write_report
 
-    layout = load(path)
-    problems = check_layout(layout)
-    for problem in problems:
-        click.echo(f"{path}: {problem}")
-    bad = errors(problems)
-    if bad:
-        click.echo(f"{path}: invalid {layout.game} layout: {len(bad)} problem(s)")
+        click.echo(f"wrote {write_report(layout, problems, report_path, verdict)}")
+    return 0 if valid else 1
+
+
+def print_layout_file(
+    game: str,
+    path: str,
+    units: str,
+    tolerance: str,
+    settings: PrintSettings,
+    output: str | None,
+    fmt: str | None,
+    copies: int | None = None,
+) -> int:
+    """``board GAME --layout FILE``: check the file, then print it like a built-in board
+    (exit 1 with the check's report when it is invalid)."""
+    from pathlib import Path
+
+    from coinprint.kit import export_board, resolve_output
+    from coinprint.kit.custom import board_sheet, printable
+
+    layout, problems, verdict, valid = checked_layout(path, game, units, tolerance)
+    if not valid:
+        click.echo(f"{path}: {verdict}")
         return 1
-    counted = f"{len(layout)} spaces" if layout.spaces else f"{len(layout.features)} features"
-    click.echo(f"{path}: valid {layout.game} layout with {counted}")
+    _, chosen = resolve_output(output, fmt, f"{game}-{Path(path).stem}")
+    sheet = board_sheet(layout, settings, copies=copies, for_pdf=chosen == "pdf")
+    for written in export_board(printable(layout), sheet, settings, output, fmt, f"{game}-{Path(path).stem}"):
+        click.echo(f"wrote {written}")
     return 0
 
 

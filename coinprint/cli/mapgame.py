@@ -5,8 +5,9 @@ from __future__ import annotations
 import click
 
 from coinprint.cli import board, play, rules
-from coinprint.cli.common import output_options, paper_option, print_options
+from coinprint.cli.common import layout_file_options, output_options, paper_option, print_options
 from coinprint.cli.options import progress, selfplay_options
+from coinprint.cli.replay import echo_replay_pages, html_option
 
 
 @board.command("mapgame")
@@ -36,13 +37,32 @@ from coinprint.cli.options import progress, selfplay_options
 @paper_option()
 @print_options
 @output_options()
-def board_mapgame(countries, seed, max_neighbours, coin, blank, paper, style, margin, overlap, output, fmt) -> None:
+@layout_file_options
+def board_mapgame(
+    countries,
+    seed,
+    max_neighbours,
+    coin,
+    blank,
+    paper,
+    style,
+    margin,
+    overlap,
+    output,
+    fmt,
+    layout_file,
+    units,
+    tolerance,
+) -> int:
     """A fresh valid Map at true size (or --blank: the sheet for drawing one by hand)."""
     from coinprint.boards.mapgame import blank_layout, build, parse_coins
+    from coinprint.cli.common import print_layout_file
     from coinprint.kit import PrintSettings, export_board
     from coinprint.render.mapgame import blank_sheet, map_sheet
 
     settings = PrintSettings.parse(paper=paper, margin=margin, overlap=overlap, style=style)
+    if layout_file:
+        return print_layout_file("mapgame", layout_file, units, tolerance, settings, output, fmt)
     coins = parse_coins(coin)
     if blank:
         layout = blank_layout(coins)
@@ -53,6 +73,7 @@ def board_mapgame(countries, seed, max_neighbours, coin, blank, paper, style, ma
         sheet, name = map_sheet(layout, settings.style), f"mapgame-{countries}-seed{seed}"
     for path in export_board(layout, sheet, settings, output, fmt, name):
         click.echo(f"wrote {path}")
+    return 0
 
 
 @rules.command("mapgame")
@@ -85,7 +106,7 @@ def rules_mapgame(paper, lang, output) -> None:
     default="mapgame:countries=21,seed=0",
     show_default=True,
     metavar="NAME|FILE",
-    help="The map: a built-in name (mapgame:countries=21,seed=3) or a GeoJSON file.",
+    help="The map: a built-in name (mapgame:countries=21,seed=3), a GeoJSON file or an SVG drawing.",
 )
 @click.option(
     "--o-agent", "agent_o", default="greedy", show_default=True, help="Agent for O: random, greedy, montecarlo."
@@ -105,8 +126,9 @@ def rules_mapgame(paper, lang, output) -> None:
     metavar="FOLDER",
     help="Folder for the records (one JSON file per game).",
 )
+@html_option
 @selfplay_options
-def play_mapgame(games, seed, layout_spec, agent_o, agent_x, max_turns, output, workers, dask) -> None:
+def play_mapgame(games, seed, layout_spec, agent_o, agent_x, max_turns, output, html, workers, dask) -> None:
     """Let agents play the Map chase and write one record per game."""
     from coinprint.analysis import play_to_folder
 
@@ -118,9 +140,11 @@ def play_mapgame(games, seed, layout_spec, agent_o, agent_x, max_turns, output, 
             seed,
             max_turns,
             output,
+            game="mapgame",
             workers=workers,
             dask=dask,
             progress=update,
         )
     click.echo(f"wrote {len(paths)} records to {output}")
     click.echo(summary.describe())
+    echo_replay_pages(html, paths, output)

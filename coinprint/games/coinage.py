@@ -1,4 +1,4 @@
-"""The Coin Age rules engine (DESIGN.md §3 and §4).
+"""The Coin Age rules engine (docs/formats.md: Facts, and How coinprint reads the seed rules).
 
 Each player has a bank of 4 dimes, 3 pennies, 2 nickels and 1 quarter. On a turn the player
 throws one coin of each denomination still in their bank; a coin that lands showing the
@@ -547,7 +547,7 @@ def sheet_example(layout: Layout) -> dict[str, Any]:
     """The rule sheet's scoring example as plain data (see render.coinage.rule_sheet_pages)."""
     rules, state, turns = worked_example(layout)
     parts = rules.scores(state)
-    ended = "filled" if state.ended == "every space is filled" else state.ended.split()[0]
+    ended = "filled" if state.ended == "every space is filled" else (state.ended or "").split()[0]
     return {
         "layout": layout,
         "marks": rules.marks(state),

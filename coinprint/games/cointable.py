@@ -1,4 +1,4 @@
-"""The Coin Table rules engine (seed rules, read as DESIGN.md §4 says).
+"""The Coin Table rules engine (seed rules, read as docs/formats.md says).
 
 Two players, ``heads`` (moves first) and ``tails``, share a supply of coins (100 by
 default). On a turn a player does exactly one of:

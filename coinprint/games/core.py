@@ -9,7 +9,7 @@ Every game implements :class:`Rules` over a mutable state object that has ``copy
 >>> rules.apply(state, move)                    # checked: raises IllegalMoveError saying why
 >>> rules.move_text(state, move)                # back to notation (round trip)
 
-Records are JSON (DESIGN.md §2.3); :func:`replay` checks one move by move.
+Records are JSON (docs/formats.md, Game records); :func:`replay` checks one move by move.
 """
 
 from __future__ import annotations
@@ -21,25 +21,19 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from coinprint.errors import UnreadableInputError
+from coinprint.errors import (  # noqa: F401  (the move errors are part of this module's API)
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidMoveError,
+    MoveError,
+    UnreadableInputError,
+)
 from coinprint.layout import Layout, Mark
 
 RECORD_FORMAT = "coinprint-record/1"
 
 S = TypeVar("S")  # a game's state type; it has copy()
 M = TypeVar("M", bound=Hashable)  # a game's move type
-
-
-class InvalidMoveError(ValueError):
-    """The text is not a move in this game's notation (a typo, an unknown cell name)."""
-
-
-class IllegalMoveError(ValueError):
-    """The move is well formed but the rules forbid it now; the message says why."""
-
-
-class AmbiguousMoveError(ValueError):
-    """The text could mean more than one legal move."""
 
 
 @dataclass(frozen=True)
@@ -126,6 +120,10 @@ class Rules(ABC, Generic[S, M]):
         """The position as text, for error messages and ``--show``."""
         return repr(state)
 
+    def position(self, state: S) -> Position[S]:
+        """``state`` with these rules: prints as text, and Jupyter draws it (the board and coins)."""
+        return Position(self, state)
+
     def marks(self, state: S) -> list[Mark]:
         """What lies on each space, for drawing the position (coins, faces, stacks, rings)."""
         return []
@@ -164,7 +162,7 @@ class Rules(ABC, Generic[S, M]):
 # -- records ------------------------------------------------------------------------------------------
 @dataclass
 class Record:
-    """A game record (DESIGN.md §2.3). ``layout`` is a built-in name with parameters
+    """A game record (docs/formats.md, Game records). ``layout`` is a built-in name with parameters
     (``"cointable:size=5"``), a path to a GeoJSON layout, or an inline layout (a dict)."""
 
     game: str
@@ -237,6 +235,27 @@ def parse_layout_name(spec: str) -> tuple[str, dict[str, str]]:
             raise UnreadableInputError(f"layout '{spec}': parameter '{part}' must be written key=value")
         params[key.strip()] = value.strip()
     return name.strip(), params
+
+
+@dataclass(frozen=True)
+class Position(Generic[S]):
+    """A game state with the rules it belongs to: what a person looks at.
+
+    ``str(position)`` is the rules' text diagram; in Jupyter a position shows as the board with
+    its coins, drawn as ``validate game --svg`` draws it.
+    """
+
+    rules: Rules[S, Any]
+    state: S
+
+    def __str__(self) -> str:
+        return self.rules.describe(self.state)
+
+    def _repr_svg_(self) -> str:
+        # Drawing is two layers up; imported only when a notebook asks for the picture.
+        from coinprint.kit import position_svg
+
+        return position_svg(self.rules, self.state).decode("utf-8")
 
 
 # -- replay -----------------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ active, a coin that is not on the table, a coin leaving the goal it is not in) i
 :class:`IllegalMoveError`: the log is wrong, not the player. A malformed event is an
 :class:`InvalidMoveError`.
 
-Readings (DESIGN.md §4): the flips that rules 3.3 and 5.3 order are done by the referee and
+Readings (docs/formats.md, How coinprint reads the seed rules): the flips that rules 3.3 and 5.3 order are done by the referee and
 are not penalty D. A coin entering or leaving the goal outside a shot is a coin in the goal
 moving outside a shot: penalty C (the seed's example 4). Penalty H is judged when the shot
 ends, since a coin's "at some point in the goal during the shot" is known only then.
@@ -49,17 +49,6 @@ penalty F (note 3); ``first`` is the player (or face) active first, the winner o
 game (rule 5); ``coins`` overrides the layout's score coins per player."""
 
 KINDS = ("shot", "enter", "leave", "stop", "touch", "flip", "move", "goal-coin-moved", "contact")
-PENALTIES = {
-    "A": "a player who is not active touched something on the table",
-    "B": "the active player touched something on the table during a shot",
-    "C": "a coin in the goal moved outside a shot",
-    "D": "a coin was flipped over other than by rule 3.3",
-    "E": "a coin the active player does not own entered the goal",
-    "F": "a coin entered the goal from somewhere other than the active player's line",
-    "G": "a goal coin moved",
-    "H": "a coin that was in the goal during the shot touched a coin that never was",
-}
-"""What each penalty letter punishes (the rule sheet states them in full)."""
 
 
 @dataclass(frozen=True)
@@ -193,8 +182,8 @@ class FlickRules(Rules[FlickState, Event]):
         if state.penalty:
             winner = flipped(self.face_of(state.loser))
             return Result(winner, score, state.reason)
-        winner = max(FACES, key=score.__getitem__) if score["heads"] != score["tails"] else None
-        return Result(winner, score, state.reason)
+        leader = max(FACES, key=score.__getitem__) if score["heads"] != score["tails"] else None
+        return Result(leader, score, state.reason)
 
     def parse_move(self, state: FlickState, text: Any) -> Event:
         """An event from its JSON object (see the module docstring)."""

@@ -1,4 +1,4 @@
-"""The Map game's chase (DESIGN.md §4): two coins on the country graph.
+"""The Map game's chase (docs/formats.md, How coinprint reads the seed rules): two coins on the country graph.
 
 O starts in the country marked ``start: "O"`` (country N-1), X in ``start: "X"`` (country N);
 each start country is claimed by its player. O moves first. A move goes to an adjacent

@@ -17,6 +17,7 @@ from coinprint.fileio import write_atomic
 from coinprint.units import PaperSize, paper_size, parse_length
 
 if TYPE_CHECKING:
+    from coinprint.games.core import Rules
     from coinprint.layout import Layout
     from coinprint.render.pages import Sheet
     from coinprint.render.scene import Scene
@@ -63,15 +64,16 @@ def resolve_output(
     """
     if output is None or output.endswith(("/", "\\")) or Path(output).is_dir():
         folder = DEFAULT_FOLDER if output is None else Path(output)
-        chosen = fmt or formats[0]
-        return folder / f"{default_name}.{chosen}", chosen
+        default = fmt or formats[0]
+        return folder / f"{default_name}.{default}", default
     path = Path(output)
     inferred = SUFFIXES.get(path.suffix.lower())
-    chosen = fmt or inferred
-    if chosen is None:
+    picked = fmt or inferred
+    if picked is None:
         raise UsageError(
             f"cannot tell the format of '{output}'; end it in {', '.join('.' + f for f in formats)} or give --format"
         )
+    chosen = picked
     if chosen not in formats:
         raise UsageError(f"format {chosen} is not available here; use one of: {', '.join(formats)}")
     if inferred and fmt and inferred != fmt and not (inferred == "geojson" and fmt == "geojson"):
@@ -130,16 +132,26 @@ def board_pages(sheet: Sheet, settings: PrintSettings) -> list[Scene]:
     return paginate(sheet, settings.paper, settings.margin_mm, settings.overlap_mm)
 
 
-def make_kit(game: str, settings: PrintSettings, lang: str, output: str | None) -> tuple[Path, str]:
+def make_kit(
+    game: str, settings: PrintSettings, lang: str, output: str | None, *, layout: Layout | None = None
+) -> tuple[Path, str]:
     """Write ``game``'s kit (rule sheet, then board) as one PDF; returns the path and the
-    language used (English when the sheet is not written in ``lang``)."""
-    import importlib
+    language used (English when the sheet is not written in ``lang``). With ``layout`` (a
+    valid layout of ``game``), that board is printed instead of the built-in one."""
+    from coinprint.registry import GAMES
 
-    from coinprint.analysis import game_entry
-
-    entry = game_entry(game)
+    entry = GAMES[game]
     used = lang if lang in languages(game) else "en"
-    pages = importlib.import_module(f"coinprint.kit.{game}").kit_pages(settings, used)
+    if layout is None:
+        pages = entry.parts.kit_pages(settings, used)
+    else:
+        import importlib
+
+        from coinprint.kit.custom import board_sheet
+
+        # Each game's kit module (kit/<game>.py) has its rule sheet as rule_sheet_pages(paper, lang).
+        rule_pages = importlib.import_module(f"coinprint.kit.{game}").rule_sheet_pages(settings.paper, used)
+        pages = rule_pages + board_pages(board_sheet(layout, settings), settings)
     path = write_pages(
         pages,
         output,
@@ -181,14 +193,19 @@ def _keywords(layout: Layout) -> dict[str, Any]:
     return words
 
 
-def write_position_svg(rules, state, path: str) -> Path:
-    """Draw a game position (the rules' marks on its layout) as a true-size SVG."""
-    from coinprint.analysis import position_drawer
+def position_svg(rules: Rules[Any, Any], state: Any) -> bytes:
+    """A game position (the rules' marks on its layout) as a true-size SVG document."""
+    from coinprint.registry import GAMES
     from coinprint.render.pages import single_sheet
     from coinprint.render.svg import scene_to_svg
 
+    spec = GAMES[rules.layout.game]
+    sheet = spec.draw_position(rules.layout, rules.marks(state), rules.players, title=rules.describe_title(state))
+    return scene_to_svg(single_sheet(sheet, 10.0))
+
+
+def write_position_svg(rules: Rules[Any, Any], state: Any, path: str) -> Path:
+    """Draw a game position as a true-size SVG file at ``path`` (see :func:`position_svg`)."""
     if not str(path).lower().endswith(".svg"):
         raise UsageError(f"--svg needs a file name ending in .svg, not '{path}'")
-    draw = position_drawer(rules.layout.game)
-    sheet = draw(rules.layout, rules.marks(state), rules.players, title=rules.describe_title(state))
-    return write_atomic(path, scene_to_svg(single_sheet(sheet, 10.0)))
+    return write_atomic(path, position_svg(rules, state))

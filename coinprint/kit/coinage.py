@@ -3,7 +3,7 @@ rules engine) and a page of classic map cards."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from coinprint.kit import PrintSettings
@@ -30,3 +30,12 @@ def kit_pages(settings: PrintSettings, lang: str = "en") -> list[Scene]:
     layout = build("classic")
     sheet = board_sheet(layout, settings.style, paper=settings.paper, margin=settings.margin_mm)
     return rule_sheet_pages(settings.paper, lang) + board_pages(sheet, settings)
+
+
+def replay_note(rules: Any, state: Any, turn: Any) -> str:
+    """What a replay page shows beside a turn: its throw, coin by coin, and the matches."""
+    from coinprint.games.coinage import DENOMINATIONS
+
+    coins = " ".join(f"{DENOMINATIONS[rank]}{'✓' if hit else '✗'}" for rank, hit in turn.throw)
+    matches = sum(1 for _, hit in turn.throw if hit)
+    return f"throw {coins}: {matches} match{'es' if matches != 1 else ''}"

@@ -7,6 +7,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from coinprint.kit import PrintSettings
     from coinprint.render.scene import Scene
+    from coinprint.units import PaperSize
+
+
+def rule_sheet_pages(paper: PaperSize, lang: str = "en") -> list[Scene]:
+    """The rule sheet as page scenes for ``paper``."""
+    from coinprint.render.flick import rule_sheet_pages as pages
+
+    return pages(paper, lang)
 
 
 def kit_pages(settings: PrintSettings, lang: str = "en") -> list[Scene]:

@@ -43,6 +43,16 @@ class Frame:
 def label_point(space: Space) -> tuple[float, float]:
     """Where a space's label goes: the centroid of a convex space, else the centre of the
     largest circle inside it."""
+    # Cached on the (immutable) space: a replay draws the same board once per move, and
+    # polylabel is most of the cost of drawing a position.
+    cached = space.__dict__.get("_label_point")
+    if cached is None:
+        cached = _label_point(space)
+        object.__setattr__(space, "_label_point", cached)
+    return cached
+
+
+def _label_point(space: Space) -> tuple[float, float]:
     from shapely.ops import polylabel
 
     polygon = space.polygon
@@ -123,8 +133,12 @@ def mark_items(layout: Layout, frame: Frame, marks: Sequence[Mark], players: Seq
 def _inradius(space: Space) -> float:
     import shapely
 
-    x, y = label_point(space)
-    return float(space.polygon.exterior.distance(shapely.Point(x, y)))
+    cached = space.__dict__.get("_inradius")
+    if cached is None:
+        x, y = label_point(space)
+        cached = float(space.polygon.exterior.distance(shapely.Point(x, y)))
+        object.__setattr__(space, "_inradius", cached)
+    return cached
 
 
 def position_sheet(layout: Layout, marks: Sequence[Mark], players: Sequence[str], *, title: str = "") -> Sheet:

@@ -67,7 +67,7 @@ def card_items(
         baseline = y + max(radius - label_mm * 1.3, label_mm * 0.2)
         items.append(Text((x, baseline), space.name, label_mm, "middle", colours.label, bold=True))
         size = space.properties.get("region_size")
-        if size is not None and space.region not in shown_regions:
+        if size is not None and space.region is not None and space.region not in shown_regions:
             # One badge per region, beside the label of its first space: the region's size.
             shown_regions.add(space.region)
             badge = label_mm * 0.75

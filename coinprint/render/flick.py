@@ -29,7 +29,7 @@ LINE_MM = 1.2
 
 
 def _ring(feature: Feature) -> list[tuple[float, float]]:
-    return [tuple(p) for p in feature.geometry["coordinates"][0]]  # type: ignore[misc]
+    return [(float(p[0]), float(p[1])) for p in feature.geometry["coordinates"][0]]
 
 
 def mat_items(layout: Layout, frame: Frame, style: str = "color", *, labels: bool = True) -> list[Item]:

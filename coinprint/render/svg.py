@@ -164,3 +164,18 @@ def scene_to_svg(scene: Scene) -> bytes:
     for item in scene.items:
         writer.add(writer.drawing, item)
     return (writer.drawing.tostring() + "\n").encode("utf-8")
+
+
+def svg_elements(items: list[Item], height_mm: float) -> list[str]:
+    """Each item as one standalone SVG element (text), y flipped in a drawing ``height_mm``
+    high, for pages that show and hide items one by one (a replay's frames). Shapes are
+    written out in full (no shared ``<defs>``); clipped groups are not supported."""
+    writer = _Writer(Scene(0.0, height_mm))
+    elements: list[str] = []
+    for item in items:
+        holder = writer.drawing.g()
+        writer.add(holder, item)
+        elements.extend(element.tostring() for element in holder.elements)
+    if writer.clips:
+        raise ValueError("svg_elements cannot draw clipped groups")
+    return elements

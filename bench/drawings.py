@@ -1,0 +1,63 @@
+"""Reading drawings: time to read and check the example Coin Age card, the largest Coin Table
+board (side 13, 469 hexes) drawn as an Inkscape file rounded to 0.1 mm, and a drawing at the
+MAX_DRAWING_NUMBERS cap; and how close flattened circles come to their true area.
+
+Run from the repository root: python bench/drawings.py
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from coinprint.analysis import check_layout  # noqa: E402
+from coinprint.boards import cointable  # noqa: E402
+from coinprint.caps import MAX_DRAWING_NUMBERS  # noqa: E402
+from coinprint.errors import UnreadableInputError  # noqa: E402
+from coinprint.io import parse_layout  # noqa: E402
+from tests.drawings import hex_grid_svg, inkscape_svg  # noqa: E402
+
+
+def timed(work) -> tuple[float, object]:
+    start = time.perf_counter()
+    result = work()
+    return time.perf_counter() - start, result
+
+
+def main() -> None:
+    example = (ROOT / "examples" / "coinage-card.svg").read_bytes()
+    seconds, read = timed(lambda: parse_layout(example, source="example", game="coinage"))
+    check_seconds, _ = timed(lambda: check_layout(read.layout))  # type: ignore[attr-defined]
+    print(f"example Coin Age card: read {seconds * 1000:.0f} ms, checked {check_seconds * 1000:.0f} ms")
+
+    board = cointable.build(13, "20mm")
+    drawing = hex_grid_svg(board, page_mm=600.0).encode()
+    seconds, read = timed(lambda: parse_layout(drawing, source="hexes", game="cointable"))
+    check_seconds, problems = timed(lambda: check_layout(read.layout))  # type: ignore[attr-defined]
+    print(
+        f"Coin Table side 13 ({len(board)} hexes, {len(drawing) // 1024} KB): read {seconds:.2f} s, "
+        f"checked {check_seconds:.2f} s, {len(problems)} problems"  # type: ignore[arg-type]
+    )
+
+    steps = " ".join("1,0.001" for _ in range(MAX_DRAWING_NUMBERS // 2 + 1))
+    huge = inkscape_svg(f'<path id="huge" d="m 0,0 l {steps} z" />').encode()
+    start = time.perf_counter()
+    try:
+        parse_layout(huge, source="huge", game="cointable")
+    except UnreadableInputError as refused:
+        print(f"{len(huge) // 1024} KB path over the cap refused in {time.perf_counter() - start:.2f} s: {refused}")
+
+    for radius in (5.0, 12.13, 50.0):
+        svg = inkscape_svg(f'<circle id="c" cx="100" cy="100" r="{radius}" />')
+        area = parse_layout(svg.encode(), source="circle", game="cointable").layout.spaces[0].polygon.area
+        error = abs(area - math.pi * radius**2) / (math.pi * radius**2)
+        print(f"circle r={radius} mm: area off by {error:.4%}")
+
+
+if __name__ == "__main__":
+    main()

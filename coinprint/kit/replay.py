@@ -1,0 +1,384 @@
+"""Replay pages: a recorded game as one self-contained HTML file that steps through it.
+
+The record is replayed by the rules engine and every position is drawn by the game's
+position drawer when the page is written; the page's little script only shows and hides
+what was drawn. To keep pages small the board is drawn once, and each frame lists the
+pieces drawn on top of it (coins, rings, labels), each piece written once.
+
+A Map layout (spaces with a drawing ``order``) starts with the map being drawn, one country
+at a time, before the chase. An invalid record replays up to its first illegal move, which
+the page shows in red with the reason.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+import json
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from coinprint.errors import UsageError
+from coinprint.fileio import write_atomic
+
+if TYPE_CHECKING:
+    from coinprint.games.core import Record, Replay, Rules
+    from coinprint.render.scene import Item
+
+TEMPLATE = "replay.html"
+INDEX_TEMPLATE = "replay-index.html"
+HIGHLIGHT = "#e8a33d"
+"""Fill of the country just drawn while a Map is being drawn."""
+
+
+@dataclass
+class Row:
+    """One line of the move list: a move (or a country drawn, or the illegal move)."""
+
+    number: str
+    player: str
+    text: str
+    note: str = ""
+    error: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        doc = {"n": self.number, "p": self.player, "t": self.text}
+        if self.note:
+            doc["note"] = self.note
+        if self.error:
+            doc["error"] = self.error
+        return doc
+
+
+@dataclass
+class Frame:
+    """One step of the replay: which pieces are drawn over the board (in drawing order),
+    which board items are hidden, the move list row it stands for (-1 for none) and a
+    caption (in red when ``bad``: the illegal move)."""
+
+    pieces: list[int]
+    row: int
+    caption: str
+    hidden: list[int] = field(default_factory=list)
+    bad: bool = False
+
+
+@dataclass
+class Frames:
+    """Everything a replay page shows: the board's SVG elements, the pieces, the frames."""
+
+    width_mm: float
+    height_mm: float
+    board: list[str]
+    pieces: list[str]
+    frames: list[Frame]
+    rows: list[Row]
+    legend: list[str]
+
+
+@dataclass
+class ReplayPage:
+    """A written (or ready) replay page and what the replay found."""
+
+    html: str
+    valid: bool
+    report: str
+    record: Record
+    result: str
+    moves: int
+
+
+# -- frames ---------------------------------------------------------------------------------------------
+class _Pieces:
+    """Scene items drawn over the board, each stored once and referred to by number."""
+
+    def __init__(self, board: Sequence[Item]) -> None:
+        self.board = list(board)
+        self.counts = Counter(self.board)
+        self.places: dict[Item, list[int]] = {}
+        for index, item in enumerate(self.board):
+            self.places.setdefault(item, []).append(index)
+        self.items: list[Item] = []
+        self.numbers: dict[Item, int] = {}
+
+    def number(self, item: Item) -> int:
+        found = self.numbers.get(item)
+        if found is None:
+            found = self.numbers[item] = len(self.items)
+            self.items.append(item)
+        return found
+
+    def split(self, items: list[Item]) -> tuple[list[int], list[int]]:
+        """A drawing of a position as (pieces over the board, board items it leaves out)."""
+        size = len(self.board)
+        if items[:size] == self.board:  # the usual case: the board, then the marks
+            return [self.number(i) for i in items[size:]], []
+        left = Counter(self.counts)
+        extra = []
+        for item in items:
+            if left[item] > 0:
+                left[item] -= 1
+            else:
+                extra.append(self.number(item))
+        hidden = sorted(i for item, n in left.items() if n > 0 for i in self.places[item][-n:])
+        return extra, hidden
+
+
+def compute_frames(record: Record, rules: Rules, replayed: Replay) -> Frames:
+    """Replay ``record`` (already checked: ``replayed``) move by move and draw every position."""
+    from coinprint.analysis import position_drawer
+    from coinprint.render.svg import svg_elements
+
+    layout = rules.layout
+    draw = position_drawer(layout.game)
+    players = rules.players
+    empty = draw(layout, [], players)
+    pieces = _Pieces(empty.content.items)
+    frames: list[Frame] = []
+    rows: list[Row] = []
+    if layout.spaces and all(s.order is not None for s in layout.spaces):
+        _map_drawing(layout, pieces, frames, rows)
+
+    drawn: list[Any] = [None, None]  # the last marks drawn and their sheet
+
+    def add_frame(state: Any, row: int) -> Any:
+        marks = rules.marks(state)
+        if marks != drawn[0]:  # many Flick events change nothing on the mat
+            drawn[:] = [marks, draw(layout, marks, players)]
+            extra, hidden = pieces.split(drawn[1].content.items)
+        else:
+            extra, hidden = list(frames[-1].pieces), list(frames[-1].hidden)
+        frames.append(Frame(extra, row, rules.describe_title(state), hidden))
+        return drawn[1]
+
+    state = rules.initial_state()
+    last = add_frame(state, -1)
+    note_for = _note_function(layout.game)
+    for number, text in enumerate(record.moves[: replayed.moves_played], start=1):
+        player = rules.to_move(state)
+        move = rules.parse_move(state, text)
+        note = note_for(rules, state, move) if note_for else ""
+        rules.apply(state, move)
+        if rules.is_over(state):
+            ending = rules.result(state).reason
+            note = f"{note}; {ending}" if note and ending else note or ending
+        rows.append(Row(str(number), player, _shown(text), note))
+        last = add_frame(state, len(rows) - 1)
+    if replayed.error:
+        number = replayed.moves_played + 1
+        text = _shown(record.moves[number - 1])
+        player = rules.to_move(state)
+        prefix = f"move {number} ({player}): {text} — "
+        reason = replayed.error[len(prefix) :] if replayed.error.startswith(prefix) else replayed.error
+        rows.append(Row(str(number), player, text, error=reason))
+        frames.append(Frame(list(frames[-1].pieces), len(rows) - 1, replayed.error, list(frames[-1].hidden), bad=True))
+    content = empty.content
+    return Frames(
+        content.width_mm,
+        content.height_mm,
+        svg_elements(pieces.board, content.height_mm),
+        svg_elements(pieces.items, content.height_mm),
+        frames,
+        rows,
+        list(last.lines),
+    )
+
+
+def _map_drawing(layout: Any, pieces: _Pieces, frames: list[Frame], rows: list[Row]) -> None:
+    """Frames that draw the map one country at a time in drawing order: the board with the
+    countries not yet drawn hidden, the newest one highlighted."""
+    from coinprint.render.board import Frame as Placement
+    from coinprint.render.board import space_items
+    from coinprint.render.scene import Path as ScenePath
+    from coinprint.render.scene import Style, Text
+    from coinprint.render.style import palette
+
+    placement = Placement(layout)
+    outlines = space_items(layout, placement, palette("ink-saver"))
+    names = [s.name for s in layout.spaces]
+    unique_names = len(set(names)) == len(names)
+    owner: dict[int, int] = {}  # board item -> the space it draws
+    for space_index, outline in enumerate(outlines):
+        for board_index in pieces.places.get(outline, []):
+            owner[board_index] = space_index
+    if unique_names:
+        for board_index, item in enumerate(pieces.board):
+            if isinstance(item, Text) and item.text in names:
+                owner[board_index] = names.index(item.text)
+    order = sorted(range(len(layout.spaces)), key=lambda i: layout.spaces[i].order)
+    drawn: set[int] = set()
+    for step, space_index in enumerate(order, start=1):
+        drawn.add(space_index)
+        space = layout.spaces[space_index]
+        newest = ScenePath(
+            tuple(placement.ring(r) for r in space.rings),
+            Style(fill=HIGHLIGHT, stroke=None, opacity=0.45),
+        )
+        hidden = [i for i, s in owner.items() if s not in drawn]
+        rows.append(Row("", "", f"country {space.name} drawn"))
+        caption = f"drawing the map: country {space.name}, {step} of {len(order)}"
+        frames.append(Frame([pieces.number(newest)], len(rows) - 1, caption, sorted(hidden)))
+
+
+def _note_function(game: str) -> Any:
+    """The game's ``replay_note(rules, state, move)`` (in ``kit/<game>.py``), if it has one."""
+    try:
+        module = importlib.import_module(f"coinprint.kit.{game}")
+    except ImportError:
+        return None
+    return getattr(module, "replay_note", None)
+
+
+def _shown(text: Any) -> str:
+    return text if isinstance(text, str) else json.dumps(text, ensure_ascii=False)
+
+
+# -- the page ------------------------------------------------------------------------------------------------
+def script_json(value: Any) -> str:
+    """JSON that is safe inside an HTML ``<script>`` element: no ``<``, ``>`` or ``&`` (so
+    no ``</script>`` and no ``<!--``) and no U+2028/U+2029 line separators."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    for raw, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
+        text = text.replace(raw, escaped)
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def _frames_json(frames: Sequence[Frame]) -> list[dict[str, Any]]:
+    """Each frame's piece list as a change from the previous frame's: the length of the
+    common start, the length of the common end, and the pieces in between."""
+    out = []
+    previous: list[int] = []
+    for frame in frames:
+        current = frame.pieces
+        start = 0
+        while start < min(len(previous), len(current)) and previous[start] == current[start]:
+            start += 1
+        end = 0
+        while (
+            end < min(len(previous), len(current)) - start
+            and previous[len(previous) - 1 - end] == current[len(current) - 1 - end]
+        ):
+            end += 1
+        doc: dict[str, Any] = {"d": [start, end, current[start : len(current) - end]], "r": frame.row}
+        doc["c"] = frame.caption
+        if frame.hidden:
+            doc["h"] = frame.hidden
+        if frame.bad:
+            doc["bad"] = 1
+        out.append(doc)
+        previous = current
+    return out
+
+
+def _fill(template: str, values: dict[str, str]) -> str:
+    """Put ``values`` into the ``<!--@NAME@-->`` markers, in one pass (inserted text is never
+    scanned again)."""
+    return re.sub(r"<!--@([A-Z]+)@-->", lambda m: values[m.group(1)], template)
+
+
+def _template(name: str) -> str:
+    from coinprint.resources import template_path
+
+    return template_path(name).read_text(encoding="utf-8")
+
+
+def _players_text(record: Record, players: Sequence[str]) -> str:
+    names = record.players or {}
+    sides = [f"{names[p]} ({p})" if p in names and str(names[p]) != p else p for p in players]
+    sides += [f"{v} ({k})" for k, v in names.items() if k not in players]
+    return " v ".join(str(s) for s in sides)
+
+
+def _result_text(record: Record, replayed: Replay) -> str:
+    if replayed.error:
+        return f"invalid record: {replayed.error}"
+    text = replayed.result.describe()
+    if record.extra.get("timeout"):
+        text = f"cut at {replayed.moves_played} moves (a timeout); {text}"
+    if replayed.result_mismatch:
+        text += f"; invalid: {replayed.result_mismatch}"
+    return text
+
+
+def _layout_text(record: Record) -> str:
+    return record.layout if isinstance(record.layout, str) else "an inline layout"
+
+
+def page_from_record(path: str) -> ReplayPage:
+    """Read, check and draw the record at ``path`` (a game record or a Flick event log) as a
+    replay page. Unreadable or unusable records raise the usual coinprint errors."""
+    from coinprint.analysis import game_entry, validate_record
+
+    record, rules, replayed = validate_record(path)
+    frames = compute_frames(record, rules, replayed)
+    title = game_entry(record.game).title
+    players = _players_text(record, rules.players)
+    result = _result_text(record, replayed)
+    layout = _layout_text(record)
+    svg = (
+        f'<svg id="board" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {frames.width_mm:.3f} '
+        f'{frames.height_mm:.3f}" role="img" aria-label="{html.escape(title)} board">'
+        f'<defs id="pieces">{"".join(frames.pieces)}</defs>'
+        f'<g id="base">{"".join(frames.board)}</g><g id="marks"></g></svg>'
+    )
+    data = {"frames": _frames_json(frames.frames), "rows": [r.to_json() for r in frames.rows]}
+    page = _fill(
+        _template(TEMPLATE),
+        {
+            "TITLE": html.escape(f"{title}: {players} — {result}"),
+            "GAME": html.escape(title),
+            "PLAYERS": html.escape(players),
+            "RESULT": html.escape(result),
+            "RESULTCLASS": "bad" if not replayed.valid else "",
+            "LAYOUT": html.escape(layout),
+            "LEGEND": html.escape(" ".join(frames.legend)),
+            "SVG": svg,
+            "DATA": script_json(data),
+        },
+    )
+    return ReplayPage(page, replayed.valid, replayed.report(), record, result, replayed.moves_played)
+
+
+def replay_output(path: str, output: str | None) -> Path:
+    """Where ``replay`` writes: ``-o`` (an .html file or a folder), else output/NAME.html."""
+    name = f"{Path(path).stem}.html"
+    if output is None:
+        return Path("output") / name
+    if output.endswith(("/", "\\")) or Path(output).is_dir():
+        return Path(output) / name
+    if Path(output).suffix.lower() not in (".html", ".htm"):
+        raise UsageError(f"-o '{output}' must end in .html (or be a folder)")
+    return Path(output)
+
+
+def write_replay(path: str, output: str | None) -> tuple[Path, ReplayPage]:
+    """Write the replay page of the record at ``path``; returns where and the page."""
+    target = replay_output(path, output)
+    page = page_from_record(path)
+    return write_atomic(target, page.html), page
+
+
+def write_replays(records: Sequence[Path], folder: str | Path) -> Path:
+    """A replay page beside each record (``NAME.json`` → ``NAME.html``) and ``index.html``
+    listing them with their results; returns the index's path."""
+    rows = []
+    for record_path in records:
+        page = page_from_record(str(record_path))
+        written = write_atomic(Path(record_path).with_suffix(".html"), page.html)
+        link = html.escape(written.name, quote=True)
+        players = html.escape(_players_text(page.record, list(page.record.players)))
+        seed = "" if page.record.seed is None else str(page.record.seed)
+        status = "" if page.valid else ' class="bad"'
+        rows.append(
+            f'<tr{status}><td><a href="{link}">{html.escape(written.stem)}</a></td><td>{seed}</td>'
+            f"<td>{players}</td><td>{page.moves}</td><td>{html.escape(page.result)}</td></tr>"
+        )
+    index = _fill(
+        _template(INDEX_TEMPLATE),
+        {"COUNT": str(len(rows)), "ROWS": "\n".join(rows)},
+    )
+    return write_atomic(Path(folder) / "index.html", index)

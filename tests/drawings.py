@@ -1,0 +1,150 @@
+"""Test drawings written the way Inkscape, QGIS and GDAL write files: layers as groups with
+translate transforms, ``inkscape:label`` names, relative path commands, mm document units."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Sequence
+
+INKSCAPE_HEAD = """<?xml version="1.0" encoding="UTF-8" standalone="no"?>
+<!-- Created with Inkscape (http://www.inkscape.org/) -->
+<svg
+   width="{width}"
+   height="{height}"
+   viewBox="{viewbox}"
+   version="1.1"
+   id="svg5"
+   inkscape:version="1.2.2 (b0a8486541, 2022-12-01)"
+   xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape"
+   xmlns:sodipodi="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd"
+   xmlns="http://www.w3.org/2000/svg"
+   xmlns:svg="http://www.w3.org/2000/svg">
+  <sodipodi:namedview id="namedview7" inkscape:document-units="mm" />
+  <defs id="defs2" />
+"""
+
+
+def inkscape_svg(body: str, *, width: str = "210mm", height: str = "297mm", viewbox: str = "0 0 210 297") -> str:
+    return INKSCAPE_HEAD.format(width=width, height=height, viewbox=viewbox) + body + "\n</svg>\n"
+
+
+def layer(label: str, inner: str, *, transform: str | None = None, hidden: bool = False) -> str:
+    extra = f' transform="{transform}"' if transform else ""
+    style = ' style="display:none"' if hidden else ""
+    return (
+        f'  <g inkscape:groupmode="layer" id="layer-{label}" inkscape:label="{label}"{extra}{style}>\n{inner}\n  </g>'
+    )
+
+
+def group(label: str, inner: str) -> str:
+    return f'    <g id="g-{label}" inkscape:label="{label}">\n{inner}\n    </g>'
+
+
+def relative_path(label: str, points: Sequence[tuple[float, float]], *, path_id: str | None = None) -> str:
+    """A closed polygon written with relative commands (``m`` then ``l``/``h``/``v``), as Inkscape does."""
+    x0, y0 = points[0]
+    parts = [f"m {_number(x0)},{_number(y0)}"]
+    for (ax, ay), (bx, by) in zip(points, points[1:]):
+        dx, dy = _number(bx - ax), _number(by - ay)
+        parts.append(f"h {dx}" if dy == "0" else f"v {dy}" if dx == "0" else f"l {dx},{dy}")
+    parts.append("z")
+    label_attr = f' inkscape:label="{label}"' if label else ""
+    return f'      <path style="fill:#f2e6c9;stroke:#000000;stroke-width:0.3" d="{" ".join(parts)}" id="{path_id or "path-" + label}"{label_attr} />'
+
+
+def _number(value: float) -> str:
+    """A coordinate as Inkscape writes it: up to 8 significant digits, no trailing zeros."""
+    text = f"{value:.8g}"
+    return "0" if text in ("-0", "0") else text
+
+
+def hex_grid_svg(
+    layout,
+    *,
+    round_to: float = 0.1,
+    page_mm: float = 300.0,
+    grow: dict[str, float] | None = None,
+    midpoints: bool = False,
+) -> str:
+    """A Coin Table layout drawn as an Inkscape file: every hex a relative path in a
+    translated layer, coordinates rounded to ``round_to`` mm; ``grow`` scales named cells;
+    ``midpoints`` adds a node in the middle of every side."""
+    shift = 20.0
+    minx, miny, _, _ = layout.bounds
+    paths = []
+    for space in layout.spaces:
+        ring = list(space.rings[0][:-1])
+        if midpoints:  # a node in the middle of every side, as a drawing often has
+            ring = [p for a, b in zip(ring, ring[1:] + ring[:1]) for p in (a, ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))]
+        factor = (grow or {}).get(space.name, 1.0)
+        cx = sum(p[0] for p in ring) / len(ring)
+        cy = sum(p[1] for p in ring) / len(ring)
+        points = []
+        for x, y in ring:
+            x, y = cx + (x - cx) * factor, cy + (y - cy) * factor
+            # Page coordinates: y down from the top of the page, then rounded as a drawing is.
+            px, py = x - minx, page_mm - shift - (y - miny) - shift
+            points.append((round(px / round_to) * round_to, round(py / round_to) * round_to))
+        points.append(points[0])
+        paths.append(relative_path(space.name, points))
+    body = layer("Board", "\n".join(paths), transform=f"translate({shift:g},{shift:g})")
+    size = f"{page_mm:g}mm"
+    return inkscape_svg(body, width=size, height=size, viewbox=f"0 0 {page_mm:g} {page_mm:g}")
+
+
+def layout_svg(layout, game: str, *, page_mm: float = 300.0) -> str:
+    """Any layout as an Inkscape drawing: Coin Age spaces grouped by region, others in one
+    layer in layout order (a Map's drawing order), the card as a rectangle named card."""
+    minx, miny, _, maxy = layout.bounds
+
+    def page(points: Iterable[Sequence[float]]) -> list[tuple[float, float]]:
+        return [(x - minx + 10, page_mm - (y - miny) - 10) for x, y in points]
+
+    body = []
+    if game == "coinage":
+        regions: dict[str, list[str]] = {}
+        for space in layout.spaces:
+            regions.setdefault(space.region, []).append(relative_path(space.name, page(space.rings[0])))
+        inner = "\n".join(group(name, "\n".join(paths)) for name, paths in regions.items())
+        card = layout.features_with_role("card")[0].shape.bounds
+        (x0, y1), (x1, y0) = page([(card[0], card[1]), (card[2], card[3])])
+        body.append(
+            layer(
+                "Card",
+                f'    <rect id="rect1" inkscape:label="card" x="{x0:g}" y="{y0:g}" width="{x1 - x0:g}" height="{y1 - y0:g}" />',
+            )
+        )
+        body.append(layer("Map", inner))
+    else:
+        ordered = sorted(layout.spaces, key=lambda s: s.order or 0)
+        body.append(
+            layer(
+                "Map", "\n".join(relative_path("", page(s.rings[0]), path_id=f"path{i}") for i, s in enumerate(ordered))
+            )
+        )
+    size = f"{page_mm:g}mm"
+    return inkscape_svg("\n".join(body), width=size, height=size, viewbox=f"0 0 {page_mm:g} {page_mm:g}")
+
+
+def qgis_geojson(layout, *, crs: str | None = "urn:ogc:def:crs:EPSG::3857", scale: float = 1.0) -> str:
+    """A layout as QGIS saves a polygon layer: a named collection, a crs member,
+    MultiPolygon geometries, an ``fid`` and a ``name`` field, no coinprint member."""
+    features = []
+    for number, space in enumerate(layout.spaces, start=1):
+        rings = [[[round(x * scale, 6), round(y * scale, 6)] for x, y in ring] for ring in space.rings]
+        props = {"fid": number, "name": space.name}
+        if space.region:
+            props["region"] = space.region
+        features.append(
+            {"type": "Feature", "properties": props, "geometry": {"type": "MultiPolygon", "coordinates": [rings]}}
+        )
+    doc: dict = {"type": "FeatureCollection", "name": "board"}
+    if crs:
+        doc["crs"] = {"type": "name", "properties": {"name": crs}}
+    doc["features"] = features
+    return json.dumps(doc, indent=1)
+
+
+def circle_area(radius: float) -> float:
+    return math.pi * radius * radius
