@@ -229,8 +229,9 @@ def play_to_folder(
     setup = selfplay.GameSetup.build(layout_spec, agents, max_turns, options, recorded_layout=recorded, game=game)
     tally = Tally(tuple(agents))  # type: ignore[arg-type]
     paths: list[Path] = []
+    stream = selfplay.run(setup, games, seed, workers=workers, dask=dask, records=True)
     try:
-        for played in selfplay.run(setup, games, seed, workers=workers, dask=dask, records=True):
+        for played in stream:
             assert played.record is not None
             paths.append(write_atomic(target / f"{setup.game}-{played.seed}.json", played.record))
             tally.add(played.winner, played.timeout, played.moves)
@@ -238,6 +239,8 @@ def play_to_folder(
                 progress(1)
     except KeyboardInterrupt:
         raise _interrupted(len(paths), games, tally, f"; wrote {len(paths)} records to {folder}") from None
+    finally:
+        stream.close()  # stop the workers now, not when the generator is collected
     return paths, tally.summary()
 
 

@@ -37,7 +37,7 @@ import os
 import random
 import signal
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -203,34 +203,41 @@ def run(
     records: bool = False,
     summarise: Summarise | None = None,
     batch: int | None = None,
-) -> Iterator[GameResult]:
+) -> Generator[GameResult, None, None]:
     """Play ``games`` games (game ``i`` with seed ``seed + i``) and yield them in game order.
 
     See the module docstring for ``workers``, ``dask``, ``records`` and ``summarise``;
-    ``batch`` overrides the games per task. Bad values raise :class:`UsageError` at once."""
+    ``batch`` overrides the games per task. Bad values raise :class:`UsageError` at once; an
+    unreachable Dask scheduler when the first game is asked for."""
     if games < 1:
         raise UsageError(f"--games must be at least 1, not {games}")
     if workers is not None and workers < 1:
         raise UsageError(f"--workers must be at least 1, not {workers}")
     if batch is not None and batch < 1:
         raise UsageError(f"batch must be at least 1, not {batch}")
+    return _stream(dask, workers, setup, games, seed, records, summarise, batch)
+
+
+def _backend(dask: str | None, workers: int | None, games: int) -> _Backend:
     if dask is not None:
-        backend: _Backend = _DaskBackend(dask)
-    else:
-        count = workers or default_workers()
-        backend = _InlineBackend() if count == 1 or games == 1 else _PoolBackend(min(count, games))
-    return _stream(backend, setup, games, seed, records, summarise, batch or batch_size(games, backend.slots))
+        return _DaskBackend(dask)
+    count = workers or default_workers()
+    return _InlineBackend() if count == 1 or games == 1 else _PoolBackend(min(count, games))
 
 
 def _stream(
-    backend: _Backend,
+    dask: str | None,
+    workers: int | None,
     setup: GameSetup,
     games: int,
     seed: int,
     records: bool,
     summarise: Summarise | None,
-    batch: int,
-) -> Iterator[GameResult]:
+    batch: int | None,
+) -> Generator[GameResult, None, None]:
+    # The workers start with the first game asked for, so an unread stream holds none.
+    backend = _backend(dask, workers, games)
+    batch = batch or batch_size(games, backend.slots)
     pending: deque[Any] = deque()
     next_game = 0
     finished = False
