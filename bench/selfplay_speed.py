@@ -1,6 +1,8 @@
 """Self-play speed: Monte Carlo games on the fast play-out paths, and games over processes.
 
 Prints:
+- the play-out paths alone: random play-outs a second (CPU) from the same positions on the
+  fast path and on the reference engine, and the ratio;
 - one ``montecarlo`` game (today's defaults: 200 play-outs a move, at least 8 a legal move)
   on the classic Coin Age map and on the default 21-country Map: mean seconds a game over
   ``--games`` seeds, on the fast path and (``--reference``) on the reference engine's play-outs,
@@ -20,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import argparse
+import functools
 import random
 import time
 
@@ -35,6 +38,15 @@ def main() -> None:
     parser.add_argument("--balance-games", type=int, default=200, help="games for the balance timing (default 200)")
     parser.add_argument("--reference", action="store_true", help="also time the reference play-outs (slow)")
     args = parser.parse_args()
+
+    for spec in LAYOUTS:
+        rules = rules_for(builtin_layout(spec))
+        fast_rate = _playout_rate(rules, rules.playout_total)
+        reference_rate = _playout_rate(rules, functools.partial(Rules.playout_total, rules))
+        print(
+            f"play-outs on {spec}: fast path {fast_rate:,.0f}/s, reference {reference_rate:,.0f}/s "
+            f"(CPU): {fast_rate / reference_rate:.1f}x"
+        )
 
     for spec in LAYOUTS:
         rules = rules_for(builtin_layout(spec))
@@ -62,6 +74,29 @@ def main() -> None:
         )
     same = reports[1].summary == reports[2].summary
     print(f"--workers 2 vs --workers 1: {timings[1] / timings[2]:.2f}x faster; same report: {same}")
+
+
+def _playout_rate(rules: Rules, playout_total, positions: int = 30, per_move: int = 20) -> float:
+    """Play-outs a second (CPU) from positions a few random moves into games, four legal moves
+    each, the Monte Carlo agent's depth (60)."""
+    rng = random.Random(5)
+    starts = []
+    for index in range(positions):
+        state = rules.initial_state()
+        for _ in range(index % 12):
+            if rules.is_over(state):
+                break
+            rules.begin_turn(state, rng)
+            rules.apply_unchecked(state, rules.random_move(state, rng))
+        if not rules.is_over(state):
+            rules.begin_turn(state, rng)
+            starts.append(state)
+    tries = [(state, move) for state in starts for move in rules.legal_moves(state)[:4]]
+    start = time.process_time()
+    for state, move in tries:
+        playout_total(state, move, rules.to_move(state), rng, 60, per_move)
+    played = per_move * len(tries)
+    return played / (time.process_time() - start)
 
 
 def _montecarlo_games(rules: Rules, games: int) -> tuple[float, float]:
