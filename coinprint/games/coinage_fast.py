@@ -198,7 +198,7 @@ class FastCoinAge:
                     held[1 - mover] += 1
                     placements += 1
                     can_pay = False
-                    free = [r for r in free if r != rank]
+                    del free[pick]
                     count -= 1
                     continue
                 pick -= pays
@@ -223,7 +223,7 @@ class FastCoinAge:
                     stacks[space] = (stacks[space] << 4) | (rank * 2 + mover + 1)
                     tops[space] = rank
                     placements -= 1
-                    free = [r for r in free if r != rank]
+                    del free[k]
                     count -= 1
                 else:
                     pick -= placeable
