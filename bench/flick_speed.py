@@ -44,7 +44,8 @@ def main() -> None:
     from coinprint.boards.flick import build
     from coinprint.games.core import replay
     from coinprint.games.flick import FlickRules
-    from coinprint.render.flick import mat_sheet, rule_sheet_pages
+    from coinprint.kit.flick import rule_sheet_pages
+    from coinprint.render.flick import mat_sheet
     from coinprint.render.pages import paginate, single_sheet
     from coinprint.render.pdf import pages_to_pdf
     from coinprint.render.svg import scene_to_svg

@@ -58,14 +58,10 @@ def check_layout(layout: Layout, *, tolerance_mm: float | None = None) -> list[P
     """Every problem with ``layout`` for its game (errors and warnings). ``tolerance_mm`` is
     how far lengths may be off (rounded drawings) where a check compares lengths; None keeps
     each game's default."""
-    import inspect
-
     if layout.game not in GAMES:
         return [Problem(None, f"unknown game {layout.game!r}; coinprint knows {', '.join(GAMES.names())}")]
     checker = GAMES[layout.game].parts.check
-    if tolerance_mm is not None and "tolerance_mm" in inspect.signature(checker).parameters:
-        return checker(layout, tolerance_mm=tolerance_mm)  # type: ignore[call-arg]
-    return checker(layout)
+    return checker(layout) if tolerance_mm is None else checker(layout, tolerance_mm=tolerance_mm)
 
 
 def playable_layout(spec: str, game: str | None = None) -> Layout:

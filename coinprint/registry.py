@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from coinprint.errors import UsageError
 
@@ -28,13 +28,20 @@ if TYPE_CHECKING:
     from coinprint.render.scene import Scene
 
 
+class Checker(Protocol):
+    """A game's layout check: every problem found, never an exception; lengths may be off by
+    ``tolerance_mm`` (a hand-drawn or rounded layout) where the check compares lengths."""
+
+    def __call__(self, layout: Layout, *, tolerance_mm: float = ...) -> list[Problem]: ...
+
+
 @dataclass(frozen=True)
 class GameParts:
     """The functions and classes that make up one game, imported when first needed."""
 
     build: Callable[[dict[str, str]], Layout]
     """The built-in layout from ``game:key=value,…`` parameters (strings, as in a record)."""
-    check: Callable[[Layout], list[Problem]]
+    check: Checker
     """Every problem with a layout of this game; never raises on a bad layout."""
     rules: Callable[[Layout, dict[str, Any]], Rules[Any, Any]]
     """The rules engine: ``rules(layout, options)``."""

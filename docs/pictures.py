@@ -25,6 +25,21 @@ def coinprint(*args: str) -> None:
             raise
 
 
+def kit_first_pages(images: str) -> None:
+    """The first page of each game's A4 kit (its rule sheet) as an SVG: the same page scene
+    the PDF is drawn from."""
+    import importlib
+
+    from coinprint.fileio import write_atomic
+    from coinprint.kit import PrintSettings
+    from coinprint.render.svg import scene_to_svg
+
+    settings = PrintSettings.parse(paper="a4")
+    for game in ("cointable", "coinage", "mapgame", "flick"):
+        pages = importlib.import_module(f"coinprint.kit.{game}").kit_pages(settings, "en")
+        write_atomic(Path(images) / f"{game}-rules.svg", scene_to_svg(pages[0]))
+
+
 def coinprint_checking(*args: str) -> None:
     """Run a check whose verdict may be "invalid" (exit 1): the picture is the point."""
     from coinprint.cli import main
@@ -38,6 +53,7 @@ def coinprint_checking(*args: str) -> None:
 
 def main(images: str = "docs/images") -> None:
     """Write every README picture into ``images``."""
+    kit_first_pages(images)
     coinprint_checking(
         "validate",
         "layout",

@@ -109,3 +109,45 @@ def read_svg(path: Path) -> SvgDoc:
 def parse_path_points(d: str) -> list[tuple[float, float]]:
     numbers = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", d)]
     return list(zip(numbers[::2], numbers[1::2]))
+
+
+def pdf_text_runs(path: Path, pages: slice = slice(None)) -> list[list[dict]]:
+    """Each page's text runs (one per string drawn: consecutive characters on one baseline,
+    left to right), in drawing order, as dicts with ``text``, ``size`` (pt), ``font``, ``x0``,
+    ``top`` (pt); only the ``pages`` asked for."""
+    import pdfplumber
+
+    found = []
+    with pdfplumber.open(path) as pdf:
+        for page in pdf.pages[pages]:
+            runs: list[dict] = []
+            last = None
+            for char in page.chars:
+                same = (
+                    last is not None
+                    and abs(char["top"] - last["top"]) < 0.01
+                    and char["x0"] >= last["x0"] - 0.01
+                    and char["fontname"] == last["fontname"]
+                    and abs(char["size"] - last["size"]) < 0.01
+                )
+                if same:
+                    runs[-1]["text"] += char["text"]
+                else:
+                    runs.append(
+                        {
+                            "text": char["text"],
+                            "size": char["size"],
+                            "font": char["fontname"],
+                            "x0": char["x0"],
+                            "top": char["top"],
+                        }
+                    )
+                last = char
+            found.append(runs)
+    return found
+
+
+def pdf_reading_text(path: Path, separator: str = " ") -> str:
+    """The text of a PDF in drawing order (column by column on a rule sheet), lines joined
+    by ``separator``: with a space, a sentence reads whole even where the page wraps it."""
+    return separator.join(separator.join(r["text"] for r in page) for page in pdf_text_runs(path))

@@ -13,6 +13,7 @@ import shapely
 from click.testing import CliRunner
 
 from coinprint.cli import cli
+from tests.conftest import pdf_reading_text
 
 PT_MM = 25.4 / 72
 QUARTER_RADIUS = 24.26 / 2
@@ -160,7 +161,7 @@ def test_rule_sheets(tmp_path, lang, words):
     assert code == 0
     with pdfplumber.open(out) as pdf:
         assert 1 <= len(pdf.pages) <= 2
-        text = "\n".join(p.extract_text() for p in pdf.pages)
+    text = pdf_reading_text(out)
     assert words in text
     assert "penny < nickel < quarter" in text
     assert "throw Q+ N- P+ D+; place P b2; place D a1" in text
@@ -168,7 +169,7 @@ def test_rule_sheets(tmp_path, lang, words):
 
 def test_rule_sheet_unknown_language(tmp_path):
     code, text = run("rules", "coinage", "--lang", "xx", "-o", str(tmp_path / "r.pdf"))
-    assert code == 2 and "available: en, sv" in text
+    assert code == 2 and "use one of: en, sv" in text
 
 
 def test_play_writes_records_that_validate(tmp_path):

@@ -340,7 +340,7 @@ def test_a_tampered_record_fails_at_the_right_move(tmp_path):
 
 
 def test_the_rule_sheet_example_is_a_real_game_that_replays():
-    from coinprint.games.coinage import sheet_example, worked_example
+    from coinprint.kit.coinage import sheet_example, worked_example
 
     layout = coinage.build("classic")
     rules, state, turns = worked_example(layout)

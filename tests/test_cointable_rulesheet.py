@@ -8,10 +8,11 @@ import pytest
 
 from coinprint.cli import main
 from coinprint.errors import CoinprintError
-from coinprint.kit.cointable import example_scene
+from coinprint.kit import example_position
 from coinprint.render.board import SIDE_COLOURS
 from coinprint.render.document import load_template
 from coinprint.render.scene import Circle
+from tests.conftest import pdf_reading_text
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
@@ -24,8 +25,7 @@ def run(capsys, *args: str) -> tuple[int, str, str]:
 def pdf_text(path) -> tuple[list[tuple[float, float]], str]:
     with pdfplumber.open(path) as pdf:
         sizes = [(round(p.width), round(p.height)) for p in pdf.pages]
-        text = "\n".join(p.extract_text() or "" for p in pdf.pages)
-    return sizes, " ".join(text.split())
+    return sizes, " ".join(pdf_reading_text(path).split())
 
 
 def test_rule_sheet_states_the_rules_and_the_notation(tmp_path, capsys):
@@ -90,8 +90,8 @@ def coins(scene) -> list[Circle]:
 def test_example_positions_replay_and_show_their_coins():
     figures = load_template("cointable.en.json")["figures"]
     # flip: heads c3 b3, tails b2 → 3 coins; castle: heads c3 c2 d3, tails a1 e5 → 5 coins.
-    assert len(coins(example_scene(figures["flip"]))) == 3
-    castle = example_scene(figures["castle"])
+    assert len(coins(example_position("cointable", figures["flip"]))) == 3
+    castle = example_position("cointable", figures["castle"])
     assert len(coins(castle)) == 5
     assert [c.style.fill for c in coins(castle)].count(SIDE_COLOURS[0]) == 3
 
@@ -99,4 +99,4 @@ def test_example_positions_replay_and_show_their_coins():
 def test_an_illegal_example_in_a_template_is_reported():
     spec = {"layout": "cointable:size=3", "moves": ["place c3", "flip c3"]}
     with pytest.raises(CoinprintError, match=r"example move 2 \(flip c3\) is not legal: c3 is safe"):
-        example_scene(spec)
+        example_position("cointable", spec)

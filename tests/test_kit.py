@@ -32,7 +32,7 @@ def test_each_kit_starts_with_the_rules_and_ends_with_the_board(kits, game, titl
         first = pdf.pages[0].extract_text()
         last = pdf.pages[-1].extract_text().replace("\n", " ")
         assert title in first and "print at 100%" not in first.replace("\n", " ")  # the rule sheet
-        assert "print at 100% / actual size" in last  # a board page
+        assert "Print at 100 % (actual size)" in last  # a board page
         for page in pdf.pages:  # every page is A4
             assert (round(float(page.width) * MM_PER_PT, 1), round(float(page.height) * MM_PER_PT, 1)) in (
                 (210.0, 297.0),
@@ -55,10 +55,11 @@ def test_kits_are_byte_identical_run_to_run(kits, tmp_path, cli):
         assert (tmp_path / made.name).read_bytes() == made.read_bytes(), made.name
 
 
-def test_a_language_a_game_lacks_falls_back_to_english(tmp_path, cli):
-    result = cli("kit", "flick", "--lang", "sv", "-o", str(tmp_path / "flick.pdf"))
-    assert result.code == 0 and "no sv rule sheet; English" in result.out
-    assert (tmp_path / "flick.pdf").is_file()
+@pytest.mark.parametrize("command", [["kit", "flick"], ["kit", "all"], ["rules", "cointable"], ["rules", "mapgame"]])
+def test_an_unknown_language_is_refused_everywhere(tmp_path, cli, command):
+    result = cli(*command, "--lang", "de", "-o", str(tmp_path) + "/")
+    assert result.code == 2 and "language 'de'; use one of: en, sv" in result.err
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_kit_errors(tmp_path, cli):

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from coinprint.cli import cli
 from coinprint.units import coin
+from tests.conftest import pdf_reading_text
 
 PT = 25.4 / 72.0
 
@@ -118,8 +119,8 @@ def test_rule_sheet_and_kit(tmp_path) -> None:
     rules_pdf, kit_pdf = tmp_path / "rules.pdf", tmp_path / "kit.pdf"
     assert runner.invoke(cli, ["rules", "mapgame", "-o", str(rules_pdf)]).exit_code == 0
     assert runner.invoke(cli, ["kit", "mapgame", "-o", str(kit_pdf)]).exit_code == 0
+    text = pdf_reading_text(rules_pdf)
     with pdfplumber.open(rules_pdf) as pdf:
-        text = " ".join(page.extract_text() for page in pdf.pages)
         last = pdf.pages[-1].extract_text()
     assert "move 12 send 3" in text and "at most four countries" in text
     assert "ONE arc" in last, "the blank sheet follows the rule sheet"
@@ -133,11 +134,13 @@ def test_rule_sheet_and_kit(tmp_path) -> None:
 
 def test_rule_sheet_example_is_replayed_by_the_engine() -> None:
     from coinprint.errors import CoinprintError
-    from coinprint.kit.mapgame import example_scene
+    from coinprint.kit import example_position
 
-    example_scene({"layout": "mapgame:countries=9,seed=2", "moves": ["move 6", "move 1", "move 1 send 5"]})
+    example_position(
+        "mapgame", {"layout": "mapgame:countries=9,seed=2", "moves": ["move 6", "move 1", "move 1 send 5"]}
+    )
     with pytest.raises(CoinprintError, match="example move 1"):
-        example_scene({"layout": "mapgame:countries=9,seed=2", "moves": ["move 2"]})
+        example_position("mapgame", {"layout": "mapgame:countries=9,seed=2", "moves": ["move 2"]})
 
 
 def test_a_hand_made_map_without_colours_gets_four_colours() -> None:

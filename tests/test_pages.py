@@ -1,5 +1,7 @@
 """Tiling a board over pages: page counts and sizes, whole cells, tiles that line up."""
 
+import re
+
 import pdfplumber
 import pytest
 
@@ -25,13 +27,15 @@ def test_standard_board_page_counts_and_sizes(tmp_path, cli, paper, pages, size)
     sizes = pdf_page_sizes(out)
     assert len(sizes) == pages
     if size:
-        for width, height in sizes:
-            assert (width, height) == (pytest.approx(size[0], abs=0.01), pytest.approx(size[1], abs=0.01))
+        for width, height in sizes:  # the paper, either way up
+            assert sorted((width, height)) == [pytest.approx(min(size), abs=0.01), pytest.approx(max(size), abs=0.01)]
 
 
 def _cells_by_page(path, margin=10.0):
     """For each page: label → hexagon corners (mm, y down) of the cells drawn whole inside
     the printable window (the page less its margins)."""
+    import shapely
+
     found = []
     with pdfplumber.open(path) as pdf:
         polygons = pdf_polygons(path)
@@ -45,14 +49,13 @@ def _cells_by_page(path, margin=10.0):
                     continue
                 if min(ys) < margin - 0.01 or max(ys) > height - margin + 0.01:
                     continue
+                cell = shapely.Polygon(shape)
                 for word in words:
                     cx = (word["x0"] + word["x1"]) / 2 * MM_PER_PT
                     cy = (word["top"] + word["bottom"]) / 2 * MM_PER_PT
                     if (
-                        min(xs) < cx < max(xs)
-                        and min(ys) < cy < max(ys)
-                        and word["text"][0].isalpha()
-                        and len(word["text"]) <= 3
+                        cell.contains(shapely.Point(cx, cy))
+                        and re.fullmatch(r"[a-z][0-9]{1,2}", word["text"])  # a cell's name
                     ):
                         whole[word["text"]] = shape
             found.append(whole)
@@ -94,31 +97,38 @@ def test_tiles_line_up_across_the_overlap(tmp_path, cli):
     shifts = {(round(a[0] - b[0], 2), round(a[1] - b[1], 2)) for s1, s2 in zip(first, second) for a, b in zip(s1, s2)}
     assert len(shifts) == 1
     ((dx, dy),) = shifts
-    assert dy == 0.0 and 0 < dx <= 190 - 10  # the windows overlap by at least 10 mm
+    # One direction only, and the windows (at most 277 mm) overlap by at least 10 mm.
+    assert (dy == 0.0 and 0 < abs(dx) <= 277 - 10) or (dx == 0.0 and 0 < abs(dy) <= 277 - 10)
     # The alignment crosses mark the same spots of the board on both pages.
     crosses_1, crosses_2 = _crosses(out)
-    assert len(crosses_1) == len(crosses_2) == 3
+    assert len(crosses_1) == len(crosses_2) >= 2
     moved = sorted((round(x + dx, 2), round(y + dy, 2)) for x, y in crosses_2)
     assert moved == sorted((round(x, 2), round(y, 2)) for x, y in crosses_1)
 
 
-def test_every_page_has_the_ruler_and_the_print_note(tmp_path, cli):
+def test_every_page_has_the_print_note_and_some_page_the_ruler(tmp_path, cli):
     out = tmp_path / "board.pdf"
     assert cli("board", "cointable", "--paper", "a5", "-o", str(out)).code == 0
+    rulers = 0
     with pdfplumber.open(out) as pdf:
-        assert len(pdf.pages) == 6
+        count = len(pdf.pages)
+        assert count in (6, 7)  # six tiles, and the info page when no tile has room for it
         for number, page in enumerate(pdf.pages, start=1):
             text = page.extract_text()
-            assert "print at 100% / actual size" in text.replace("\n", " ")
-            assert f"page {number} of 6" in text
-            assert "row" in text and "column" in text
+            assert "Print at 100 % (actual size)" in text.replace("\n", " ")
+            note = [c for c in page.chars if c["text"] == "P"][0]
+            assert note["size"] >= 9.0 - 1e-6
+            if number <= 6:
+                assert f"page {number} of {count}" in text
+                assert "row" in text and "column" in text
             # The two ruler bars: filled bars 1.2 mm thick, 100 mm and 4 in long (either way up).
             lengths = []
             for shape in page.rects + page.curves:
                 w, h = (shape["x1"] - shape["x0"]) * MM_PER_PT, (shape["bottom"] - shape["top"]) * MM_PER_PT
                 if shape.get("fill") and min(w, h) == pytest.approx(1.2, abs=0.01):
                     lengths.append(round(max(w, h), 2))
-            assert sorted(lengths) == [100.0, 101.6]
+            rulers += sorted(lengths) == [100.0, 101.6]
+    assert rulers >= 1
 
 
 def test_pdf_asks_viewers_not_to_scale_and_keeps_page_boxes(tmp_path, cli):

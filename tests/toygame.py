@@ -35,7 +35,7 @@ def build(params: dict[str, str]) -> Layout:
     return Layout(NAME, spaces, meta={"params": {"squares": squares}})
 
 
-def check(layout: Layout) -> list[Problem]:
+def check(layout: Layout, *, tolerance_mm: float = 0.2) -> list[Problem]:
     return common_problems(layout)
 
 

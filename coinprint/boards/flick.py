@@ -25,7 +25,7 @@ from typing import Any
 from coinprint.boards.checks import Problem
 from coinprint.errors import UsageError
 from coinprint.layout import Feature, Layout, close_ring, polygon_geometry, round_point
-from coinprint.units import Coin, coin, format_mm, parse_length
+from coinprint.units import Coin, coin, parse_length
 
 GAME = "flick"
 MIN_SIDES, MAX_SIDES = 3, 8
@@ -207,25 +207,16 @@ def from_params(params: dict[str, str]) -> Layout:
     )
 
 
-def describe_goal(layout: Layout) -> str:
-    """One line saying the goal's shape and size, for the printed mat."""
-    params = layout.params
-    shape = SHAPE_NAMES.get(int(params.get("sides", 4)), f"{params.get('sides')}-sided polygon")
-    return f"Goal: a {shape}, {format_mm(float(params.get('width_mm', 0.0)))} from goal-coin centre to centre along each side."
-
-
-SHAPE_NAMES = {3: "triangle", 4: "square", 5: "pentagon", 6: "hexagon", 7: "heptagon", 8: "octagon"}
-
-
 # -- checking hand-made mats -----------------------------------------------------------------------------
 TOLERANCE_MM = 0.05
 
 
-def check(layout: Layout) -> list[Problem]:
+def check(layout: Layout, *, tolerance_mm: float = TOLERANCE_MM) -> list[Problem]:
     """Every problem with a Flick mat. A mat has no spaces, so the "no spaces" rule of other
     games does not apply; the rest is checked: ids, units, one convex goal of 3 to 8 corners,
     a goal coin centred on every corner, each player's line on an edge of the goal, zones
-    outside the goal clear of the goal coins and of each other."""
+    outside the goal clear of the goal coins and of each other. Points may be ``tolerance_mm``
+    from where they belong (a drawing's rounding)."""
     import shapely
 
     problems = [Problem(None, text) for text in layout.read_problems]
@@ -266,8 +257,8 @@ def check(layout: Layout) -> list[Problem]:
         )
     if goal.convex_hull.area - goal.area > TOLERANCE_MM * goal.length:
         problems.append(Problem(goals[0].id, "the goal must be convex"))
-    problems += _goal_coin_problems(layout, shapes, goal_corners)
-    problems += _line_problems(layout, shapes, goal_corners)
+    problems += _goal_coin_problems(layout, shapes, goal_corners, tolerance_mm)
+    problems += _line_problems(layout, shapes, goal_corners, tolerance_mm)
     problems += _zone_problems(layout, shapes, goal)
     return problems
 
@@ -283,7 +274,7 @@ def _corners_of(polygon) -> list[tuple[float, float]]:
     return found
 
 
-def _goal_coin_problems(layout: Layout, shapes: dict[str, Any], goal_corners) -> list[Problem]:
+def _goal_coin_problems(layout: Layout, shapes: dict[str, Any], goal_corners, tolerance_mm: float) -> list[Problem]:
     problems = []
     covered: set[int] = set()
     for feature in layout.features_with_role("goal-coin"):
@@ -298,7 +289,7 @@ def _goal_coin_problems(layout: Layout, shapes: dict[str, Any], goal_corners) ->
         centre = shape.centroid
         distances = [math.dist((centre.x, centre.y), c) for c in goal_corners]
         nearest = min(range(len(distances)), key=distances.__getitem__) if distances else None
-        if nearest is None or distances[nearest] > TOLERANCE_MM:
+        if nearest is None or distances[nearest] > tolerance_mm:
             problems.append(Problem(feature.id, "is not centred on a corner of the goal"))
         elif nearest in covered:
             problems.append(Problem(feature.id, "a second goal coin on the same corner"))
@@ -310,7 +301,7 @@ def _goal_coin_problems(layout: Layout, shapes: dict[str, Any], goal_corners) ->
     return problems
 
 
-def _line_problems(layout: Layout, shapes: dict[str, Any], goal_corners) -> list[Problem]:
+def _line_problems(layout: Layout, shapes: dict[str, Any], goal_corners, tolerance_mm: float) -> list[Problem]:
     problems = []
     edges = [(goal_corners[i - 1], goal_corners[i]) for i in range(len(goal_corners))]
     players: list[str] = []
@@ -332,7 +323,7 @@ def _line_problems(layout: Layout, shapes: dict[str, Any], goal_corners) -> list
             problems.append(Problem(feature.id, "a line must be a LineString from one goal corner to the next"))
             continue
         ends = list(shape.coords)
-        if not any(_same_edge(ends, edge) for edge in edges):
+        if not any(_same_edge(ends, edge, tolerance_mm) for edge in edges):
             problems.append(Problem(feature.id, "the line is not an edge of the goal"))
     if len(players) < 2:
         problems.append(Problem(None, f"a mat needs at least 2 players' lines, not {len(players)}"))
@@ -345,9 +336,9 @@ def _line_problems(layout: Layout, shapes: dict[str, Any], goal_corners) -> list
     return problems
 
 
-def _same_edge(ends, edge) -> bool:
+def _same_edge(ends, edge, tolerance_mm: float) -> bool:
     (a, b), (c, d) = ends, edge
-    close = lambda p, q: math.dist(p, q) <= TOLERANCE_MM  # noqa: E731
+    close = lambda p, q: math.dist(p, q) <= tolerance_mm  # noqa: E731
     return (close(a, c) and close(b, d)) or (close(a, d) and close(b, c))
 
 

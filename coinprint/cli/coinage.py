@@ -6,7 +6,14 @@ import click
 
 from coinprint.boards.coinage import MAP_NAMES
 from coinprint.cli import board, play, rules
-from coinprint.cli.common import layout_file_options, output_options, paper_option, print_options
+from coinprint.cli.common import (
+    bleed_option,
+    lang_option,
+    layout_file_options,
+    output_options,
+    paper_option,
+    print_options,
+)
 from coinprint.cli.options import progress, selfplay_options
 from coinprint.cli.replay import echo_replay_pages, html_option
 
@@ -38,10 +45,25 @@ _MAPS = list(MAP_NAMES)
 @click.option("--copies", default=None, type=int, help="PDF: cards per page (default: as many as fit).")
 @paper_option()
 @print_options
+@bleed_option
 @output_options()
 @layout_file_options
 def board_coinage(
-    map_name, regions, seed, card, copies, paper, style, margin, overlap, output, fmt, layout_file, units, tolerance
+    map_name,
+    regions,
+    seed,
+    card,
+    copies,
+    paper,
+    style,
+    margin,
+    overlap,
+    bleed,
+    output,
+    fmt,
+    layout_file,
+    units,
+    tolerance,
 ) -> int:
     """A Coin Age map card: PDF pages of cards with cut lines, one card as SVG, or GeoJSON."""
     from coinprint.boards.coinage import build, check
@@ -50,7 +72,7 @@ def board_coinage(
     from coinprint.render.coinage import board_sheet
 
     if layout_file:
-        settings = PrintSettings.parse(paper=paper, margin=margin, overlap=overlap, style=style)
+        settings = PrintSettings.parse(paper=paper, margin=margin, overlap=overlap, style=style, bleed=bleed)
         return print_layout_file("coinage", layout_file, units, tolerance, settings, output, fmt, copies)
 
     layout = build(map_name, regions=regions, seed=seed if seed is not None or map_name != "random" else 0, card=card)
@@ -59,11 +81,16 @@ def board_coinage(
     for problem in check(layout):
         if problem.severity == "warning":
             click.echo(str(problem), err=True)
-    settings = PrintSettings.parse(paper=paper, margin=margin, overlap=overlap, style=style)
+    settings = PrintSettings.parse(paper=paper, margin=margin, overlap=overlap, style=style, bleed=bleed)
     _, chosen = resolve_output(output, fmt, "coinage-card")
     pdf = chosen == "pdf"
     sheet = board_sheet(
-        layout, settings.style, paper=settings.paper if pdf else None, margin=settings.margin_mm, copies=copies
+        layout,
+        settings.style,
+        paper=settings.paper if pdf else None,
+        margin=settings.margin_mm,
+        copies=copies,
+        bleed=settings.bleed_mm,
     )
     name = f"coinage-{map_name}" + (
         f"-{layout.params['regions']}-{layout.meta['seed']}" if map_name == "random" else ""
@@ -74,28 +101,17 @@ def board_coinage(
 
 
 @rules.command("coinage")
-@click.option(
-    "--lang",
-    default="en",
-    show_default=True,
-    metavar="CODE",
-    help="Language of the sheet (en, sv, or any templates/coinage.<code>.json).",
-)
+@lang_option
 @paper_option()
 @click.option(
     "-o", "--output", "output", default=None, metavar="PATH", help="Output PDF file or folder (default: output/)."
 )
 def rules_coinage(lang, paper, output) -> None:
     """The Coin Age rule sheet as a PDF (set-up, turn table, scoring example, our readings)."""
-    from coinprint.kit import write_pages
-    from coinprint.kit.coinage import rule_sheet_pages
+    from coinprint.kit import write_rules
     from coinprint.units import paper_size
 
-    pages = rule_sheet_pages(paper_size(paper), lang)
-    written = write_pages(
-        pages, output, f"coinage-rules-{lang}", title="Coin Age rules", keywords={"game": "coinage", "lang": lang}
-    )
-    click.echo(f"wrote {written}")
+    click.echo(f"wrote {write_rules('coinage', paper_size(paper), lang, output)}")
 
 
 @play.command("coinage")

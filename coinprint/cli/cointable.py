@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from coinprint.cli import board, play, rules
-from coinprint.cli.common import layout_file_options, output_options, paper_option, print_options
+from coinprint.cli.common import lang_option, layout_file_options, output_options, paper_option, print_options
 from coinprint.cli.options import progress, selfplay_options
 from coinprint.cli.replay import echo_replay_pages, html_option
 
@@ -151,25 +151,22 @@ def play_cointable(
 
 @rules.command("cointable")
 @paper_option()
+@lang_option
 @click.option("--size", default=5, show_default=True, type=int, help="Board side the sheet describes (2 to 13).")
 @click.option(
     "--supply", default=100, show_default=True, type=int, help="Coins in the shared supply, as the sheet states it."
 )
 @output_options(("pdf",))
-def rules_cointable(paper, size, supply, output, fmt) -> None:
+def rules_cointable(paper, lang, size, supply, output, fmt) -> None:
     """The Coin Table rule sheet (PDF): the rules, two example positions, the move notation."""
     from coinprint.boards.cointable import MAX_SIDE, MIN_SIDE
     from coinprint.errors import UsageError
-    from coinprint.kit import resolve_output, write_pages
-    from coinprint.kit.cointable import rule_sheet_pages
+    from coinprint.kit import write_rules
     from coinprint.units import paper_size
 
     if not MIN_SIDE <= size <= MAX_SIDE:
         raise UsageError(f"board size {size} is out of range; use a side from {MIN_SIDE} to {MAX_SIDE} hexes")
     if supply < 1:
         raise UsageError(f"--supply must be at least 1, not {supply}")
-    path, _ = resolve_output(output, fmt, "cointable-rules", ("pdf",))
-    pages = rule_sheet_pages(paper_size(paper), supply=supply, side=size)
-    click.echo(
-        f"wrote {write_pages(pages, str(path), 'cointable-rules', title='Coin Table rules', keywords={'game': 'cointable'})}"
-    )
+    path = write_rules("cointable", paper_size(paper), lang, output, fmt, supply=supply, side=size)
+    click.echo(f"wrote {path}")

@@ -31,6 +31,29 @@ def paper_option(default: str = "a4") -> Callable:
     )
 
 
+def lang_option(func: Callable) -> Callable:
+    """--lang: the language of rule sheets and printed texts (checked by the kit layer)."""
+    return click.option(
+        "--lang",
+        default="en",
+        show_default=True,
+        metavar="CODE",
+        help="Language of the rule sheet and the printed texts: en or sv (an unknown one is refused).",
+    )(func)
+
+
+def bleed_option(func: Callable) -> Callable:
+    """--bleed: how far cards' colours run past their trim lines (crop marks, PDF BleedBox)."""
+    return click.option(
+        "--bleed",
+        default="0",
+        show_default=True,
+        metavar="LENGTH",
+        help="Cards only (Coin Age): run the colours this far past the trim lines (e.g. 3mm), "
+        "with crop marks and a PDF BleedBox; 0 prints dashed cut lines instead.",
+    )(func)
+
+
 def print_options(func: Callable) -> Callable:
     """--style, --margin, --overlap: how a board is printed."""
     func = click.option(
@@ -155,13 +178,8 @@ def checked_layout(path: str, game: str | None, units: str, tolerance: str) -> t
     show_default=True,
     help="color fills the spaces; ink-saver draws outlines only.",
 )
-@click.option(
-    "--lang",
-    default="en",
-    show_default=True,
-    metavar="CODE",
-    help="Language of the rule sheets (English where a game has no sheet in it).",
-)
+@lang_option
+@bleed_option
 @click.option(
     "-o",
     "--output",
@@ -176,6 +194,7 @@ def kit(
     paper: str,
     style: str,
     lang: str,
+    bleed: str,
     output: str | None,
     layout_file: str | None,
     units: str,
@@ -183,9 +202,9 @@ def kit(
 ) -> int:
     """Print-and-play kits: each game's rule sheet and board in one PDF (GAME is cointable,
     coinage, mapgame, flick, or all)."""
-    from coinprint.kit import PrintSettings, make_kit
+    from coinprint.kit import PrintSettings, check_language, make_kit
 
-    settings = PrintSettings.parse(paper=paper, style=style)
+    settings = PrintSettings.parse(paper=paper, style=style, bleed=bleed)
     if game == "all" and output is not None and output.lower().endswith(".pdf"):
         raise click.BadParameter("kit all writes one PDF per game; give a folder", param_hint="-o")
     layout = None
@@ -197,17 +216,18 @@ def kit(
             click.echo(f"{layout_file}: {verdict}")
             return 1
     folder = output if output is None or output.lower().endswith(".pdf") else output.rstrip("/\\") + "/"
-    names = list(GAMES.names()) if game == "all" else [game]
+    names = GAMES.names() if game == "all" else (game,)
+    for name in names:
+        check_language(name, lang)
     written = 0
     with progress(len(names), "kits") as update:
         try:
             for name in names:
-                path, used = make_kit(name, settings, lang, folder, layout=layout)
-                note = f" (no {lang} rule sheet; English)" if used != lang else ""
+                path = make_kit(name, settings, lang, folder, layout=layout)
                 written += 1
                 if update:
                     update(1)
-                click.echo(f"wrote {path}{note}")
+                click.echo(f"wrote {path}")
         except KeyboardInterrupt:
             raise InterruptedRunError(f"interrupted: wrote {written} of {len(names)} kits") from None
     return 0

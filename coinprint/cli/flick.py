@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from coinprint.cli import board, rules
-from coinprint.cli.common import output_options, paper_option, print_options
+from coinprint.cli.common import lang_option, output_options, paper_option, print_options
 
 
 @board.command("flick")
@@ -54,24 +54,18 @@ def board_flick(
 
 @rules.command("flick")
 @paper_option()
-@click.option(
-    "--lang", default="en", show_default=True, help="Language of the rule sheet (a templates/flick.LANG.json)."
-)
+@lang_option
 @click.option(
     "-o",
     "--output",
     "output",
     default=None,
     metavar="PATH",
-    help="Output PDF file, or a folder for flick-rules.pdf (default: output/).",
+    help="Output PDF file, or a folder for flick-rules-LANG.pdf (default: output/).",
 )
 def rules_flick(paper, lang, output) -> None:
     """The Flick rule sheet (PDF): the rules in our words, penalties A–H, the examples drawn."""
-    from coinprint.kit import write_pages
-    from coinprint.render.flick import rule_sheet_pages
+    from coinprint.kit import write_rules
     from coinprint.units import paper_size
 
-    pages = rule_sheet_pages(paper_size(paper), lang)
-    click.echo(
-        f"wrote {write_pages(pages, output, 'flick-rules', title='Flick — rules', keywords={'game': 'flick', 'lang': lang})}"
-    )
+    click.echo(f"wrote {write_rules('flick', paper_size(paper), lang, output)}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from coinprint.cli import board, play, rules
-from coinprint.cli.common import layout_file_options, output_options, paper_option, print_options
+from coinprint.cli.common import lang_option, layout_file_options, output_options, paper_option, print_options
 from coinprint.cli.options import progress, selfplay_options
 from coinprint.cli.replay import echo_replay_pages, html_option
 
@@ -78,23 +78,16 @@ def board_mapgame(
 
 @rules.command("mapgame")
 @paper_option()
-@click.option("--lang", default="en", show_default=True, metavar="CODE", help="Language of the rule sheet.")
+@lang_option
 @click.option(
     "-o", "--output", "output", default=None, metavar="PATH", help="Output .pdf file or folder (default: output/)."
 )
 def rules_mapgame(paper, lang, output) -> None:
     """The Map rule sheet (PDF): the rules, the notation, an example, then the blank sheet."""
-    from coinprint.kit import PrintSettings, languages, write_pages
-    from coinprint.kit.mapgame import blank_pages, rule_sheet_pages
+    from coinprint.kit import write_rules
+    from coinprint.units import paper_size
 
-    if lang not in languages("mapgame"):
-        raise click.BadParameter(
-            f"no Map rule sheet in '{lang}'; use one of: {', '.join(languages('mapgame'))}", param_hint="--lang"
-        )
-    settings = PrintSettings.parse(paper=paper)
-    pages = rule_sheet_pages(settings.paper, lang) + blank_pages(settings)
-    path = write_pages(pages, output, "mapgame-rules", title="Map rules", keywords={"game": "mapgame", "lang": lang})
-    click.echo(f"wrote {path}")
+    click.echo(f"wrote {write_rules('mapgame', paper_size(paper), lang, output)}")
 
 
 @play.command("mapgame")

@@ -14,15 +14,16 @@ from typing import TYPE_CHECKING, Any
 
 from coinprint.errors import UsageError
 from coinprint.fileio import write_atomic
+from coinprint.render.scene import Scene
 from coinprint.units import PaperSize, paper_size, parse_length
 
 if TYPE_CHECKING:
     from coinprint.games.core import Rules
     from coinprint.layout import Layout
     from coinprint.render.pages import Sheet
-    from coinprint.render.scene import Scene
 
 DEFAULT_FOLDER = Path("output")
+MAX_BLEED_MM = 6.0
 SUFFIXES = {".pdf": "pdf", ".svg": "svg", ".geojson": "geojson", ".json": "geojson"}
 
 
@@ -34,10 +35,18 @@ class PrintSettings:
     margin_mm: float = 10.0
     overlap_mm: float = 10.0
     style: str = "color"
+    bleed_mm: float = 0.0
+    """How far cards' colours run past their trim lines (with crop marks and a PDF BleedBox)."""
 
     @classmethod
     def parse(
-        cls, *, paper: str = "a4", margin: str = "10mm", overlap: str = "10mm", style: str = "color"
+        cls,
+        *,
+        paper: str = "a4",
+        margin: str = "10mm",
+        overlap: str = "10mm",
+        style: str = "color",
+        bleed: str = "0",
     ) -> PrintSettings:
         """Settings from command-line text; bad values raise UsageError naming them."""
         sheet = paper_size(paper)
@@ -51,7 +60,10 @@ class PrintSettings:
             raise UsageError(f"overlap {overlap} is too large; use 0 to 50 mm")
         if style not in ("color", "ink-saver"):
             raise UsageError(f"unknown style '{style}'; use color or ink-saver")
-        return cls(sheet, margin_mm, overlap_mm, style)
+        bleed_mm = 0.0 if str(bleed).strip() in ("0", "0mm") else parse_length(bleed, default_unit="mm")
+        if not 0 <= bleed_mm <= MAX_BLEED_MM:
+            raise UsageError(f"bleed {bleed} is out of range; use 0 to {MAX_BLEED_MM:g} mm")
+        return cls(sheet, margin_mm, overlap_mm, style, bleed_mm)
 
 
 def resolve_output(
@@ -125,6 +137,74 @@ def languages(game: str) -> list[str]:
     return sorted(p.name.split(".")[1] for p in templates_dir().glob(f"{game}.*.json") if p.name.count(".") == 2)
 
 
+def check_language(game: str, lang: str) -> None:
+    """Refuse a language ``game`` has no texts in (UsageError naming the ones there are).
+    The one language check behind every ``rules`` and ``kit`` command."""
+    have = languages(game)
+    if lang not in have:
+        raise UsageError(f"no {game} rule sheet in language '{lang}'; use one of: {', '.join(have)}")
+
+
+def sheet_template(game: str, lang: str = "en") -> dict[str, Any]:
+    """The parsed texts of ``game`` in ``lang`` (``templates/<game>.<lang>.json``)."""
+    from coinprint.render.document import load_template
+
+    check_language(game, lang)
+    return load_template(f"{game}.{lang}.json")
+
+
+@dataclass
+class SheetParts:
+    """What a game adds to its template's words to make its rule sheet: the values for
+    ``{name}`` fields, the figures by name, and blocks that stand for generated content
+    (``{"generated": NAME}`` in the template is replaced by ``blocks[NAME]``)."""
+
+    values: dict[str, Any]
+    figures: dict[str, Scene]
+    blocks: dict[str, list[dict[str, Any]]]
+
+
+def rule_sheet(game: str, paper: PaperSize, lang: str = "en", **params: Any) -> list[Scene]:
+    """``game``'s rule sheet on ``paper``: the one pipeline for every game.
+
+    The words come from the template; ``kit/<game>.py``'s ``sheet_parts(template, source,
+    **params)`` gives the values, figures (example positions replayed by the rules engine)
+    and generated blocks.
+    """
+    import importlib
+
+    from coinprint.render.document import blocks_from_json, layout_document
+
+    template = sheet_template(game, lang)
+    source = f"{game}.{lang}.json"
+    parts: SheetParts = importlib.import_module(f"coinprint.kit.{game}").sheet_parts(template, source, **params)
+    specs = template.get("figures", {})
+    figures = {key: example_position(game, spec, source=source) for key, spec in specs.items()}
+    figures.update(parts.figures)
+    values = {**{f"{key}_caption": spec.get("caption", "") for key, spec in specs.items()}, **parts.values}
+    doc: list[dict[str, Any]] = []
+    for entry in template["blocks"]:
+        doc += parts.blocks[entry["generated"]] if "generated" in entry else [entry]
+    blocks = blocks_from_json(doc, values=values, figures=figures, source=source)
+    return layout_document(blocks, paper, title=template["title"], footer=template["footer"])
+
+
+def write_rules(
+    game: str, paper: PaperSize, lang: str, output: str | None, fmt: str | None = None, **params: Any
+) -> Path:
+    """Write ``game``'s rule sheet in ``lang`` as a PDF (``-o`` a .pdf file or a folder).
+    A game's kit module may add pages with ``rules_extra_pages(paper, lang)``."""
+    import importlib
+
+    template = sheet_template(game, lang)
+    path, _ = resolve_output(output, fmt, f"{game}-rules-{lang}", ("pdf",))
+    module = importlib.import_module(f"coinprint.kit.{game}")
+    pages = rule_sheet(game, paper, lang, **params)
+    if hasattr(module, "rules_extra_pages"):
+        pages += module.rules_extra_pages(paper, lang)
+    return write_pages(pages, str(path), game, title=template["title"], keywords={"game": game, "lang": lang})
+
+
 def board_pages(sheet: Sheet, settings: PrintSettings) -> list[Scene]:
     """A board's sheet tiled on the paper of ``settings`` (the pages of its PDF)."""
     from coinprint.render.pages import paginate
@@ -134,32 +214,28 @@ def board_pages(sheet: Sheet, settings: PrintSettings) -> list[Scene]:
 
 def make_kit(
     game: str, settings: PrintSettings, lang: str, output: str | None, *, layout: Layout | None = None
-) -> tuple[Path, str]:
-    """Write ``game``'s kit (rule sheet, then board) as one PDF; returns the path and the
-    language used (English when the sheet is not written in ``lang``). With ``layout`` (a
-    valid layout of ``game``), that board is printed instead of the built-in one."""
+) -> Path:
+    """Write ``game``'s kit (rule sheet, then board) in ``lang`` as one PDF; returns the path.
+    With ``layout`` (a valid layout of ``game``), that board is printed instead of the
+    built-in one."""
     from coinprint.registry import GAMES
 
-    entry = GAMES[game]
-    used = lang if lang in languages(game) else "en"
+    template = sheet_template(game, lang)
     if layout is None:
-        pages = entry.parts.kit_pages(settings, used)
+        pages = GAMES[game].parts.kit_pages(settings, lang)
     else:
-        import importlib
-
         from coinprint.kit.custom import board_sheet
 
-        # Each game's kit module (kit/<game>.py) has its rule sheet as rule_sheet_pages(paper, lang).
-        rule_pages = importlib.import_module(f"coinprint.kit.{game}").rule_sheet_pages(settings.paper, used)
-        pages = rule_pages + board_pages(board_sheet(layout, settings), settings)
-    path = write_pages(
+        sheet = board_sheet(layout, settings)
+        sheet.lang = lang
+        pages = rule_sheet(game, settings.paper, lang) + board_pages(sheet, settings)
+    return write_pages(
         pages,
         output,
         f"{game}-kit",
-        title=f"{entry.title} — print-and-play kit",
-        keywords={"game": game, "lang": used, "paper": settings.paper.name},
+        title=template["kit_title"],
+        keywords={"game": game, "lang": lang, "paper": settings.paper.name},
     )
-    return path, used
 
 
 def example_position(game: str, spec: dict[str, Any], *, source: str = "template") -> Scene:

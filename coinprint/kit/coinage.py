@@ -1,35 +1,150 @@
-"""The Coin Age kit: the rule sheet (with a worked example from a real game, replayed by the
-rules engine) and a page of classic map cards."""
+"""The Coin Age kit: the rule sheet (``templates/coinage.<lang>.json`` through
+:func:`coinprint.kit.rule_sheet`, with the classic map and a worked example: a real game
+between two computer players, replayed and scored by the rules engine) and a page of map
+cards."""
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from coinprint.kit import PrintSettings
+    from coinprint.games.coinage import CoinAgeRules, CoinAgeState
+    from coinprint.kit import PrintSettings, SheetParts
+    from coinprint.layout import Layout
     from coinprint.render.scene import Scene
     from coinprint.units import PaperSize
 
 
 def rule_sheet_pages(paper: PaperSize, lang: str = "en") -> list[Scene]:
     """The rule sheet in ``lang`` on ``paper``, with the classic map and a worked example."""
-    from coinprint.boards.coinage import build
-    from coinprint.games.coinage import sheet_example
-    from coinprint.render.coinage import rule_sheet_pages as pages
+    from coinprint.kit import rule_sheet
 
-    layout = build("classic")
-    return pages(lang, paper, layout, sheet_example(layout))
+    return rule_sheet("coinage", paper, lang)
 
 
 def kit_pages(settings: PrintSettings, lang: str = "en") -> list[Scene]:
     """The rule sheet, then a page of classic map cards with cut lines."""
     from coinprint.boards.coinage import build
-    from coinprint.kit import board_pages
+    from coinprint.kit import board_pages, sheet_template
     from coinprint.render.coinage import board_sheet
 
     layout = build("classic")
-    sheet = board_sheet(layout, settings.style, paper=settings.paper, margin=settings.margin_mm)
+    texts = sheet_template("coinage", lang)["board"]
+    sheet = board_sheet(
+        layout, settings.style, paper=settings.paper, margin=settings.margin_mm, texts=texts, bleed=settings.bleed_mm
+    )
+    sheet.lang = lang
     return rule_sheet_pages(settings.paper, lang) + board_pages(sheet, settings)
+
+
+def worked_example(layout: Layout, first_seed: int = 1) -> tuple[CoinAgeRules, CoinAgeState, list[str]]:
+    """A finished game for the rule sheet's scoring example: greedy against greedy from
+    ``first_seed`` upward, the first game whose final position has a stack of two or more
+    coins and a doubled region. Returns the rules, the final state and the turns played."""
+    from coinprint.games.coinage import CoinAgeRules
+    from coinprint.games.core import GreedyAgent
+
+    rules = CoinAgeRules(layout, {})
+    for seed in range(first_seed, first_seed + 500):
+        rng = random.Random(seed)
+        state = rules.initial_state()
+        turns: list[str] = []
+        while not state.ended and len(turns) < 200:
+            rules.begin_turn(state, rng)
+            turn = GreedyAgent().choose(rules, state, rng)
+            turns.append(rules.move_text(state, turn))
+            rules.apply_unchecked(state, turn)
+        doubled = rules.scores(state)["doubled"]
+        held = [sum(1 for s in state.stacks if s and s[-1][1] == p) for p in (0, 1)]
+        if state.ended and any(len(s) > 1 for s in state.stacks) and any(doubled.values()) and min(held) >= 4:
+            return rules, state, turns
+    raise RuntimeError("no example game found")  # pragma: no cover
+
+
+def sheet_example(layout: Layout) -> dict[str, Any]:
+    """The scoring example as plain data: the final position's marks, each region's spaces
+    held and points, board, bank and total points, the winner, how and after how many
+    turns the game ended."""
+    from coinprint.games.coinage import PLAYERS
+
+    rules, state, turns = worked_example(layout)
+    parts = rules.scores(state)
+    ended = "filled" if state.ended == "every space is filled" else (state.ended or "").split()[0]
+    return {
+        "layout": layout,
+        "marks": rules.marks(state),
+        "players": PLAYERS,
+        "regions": rules.region_scores(state),
+        "board": parts["board"],
+        "bank": parts["bank"],
+        "bank_value": parts["bank_value"],
+        "total": parts["total"],
+        "winner": rules.result(state).winner,
+        "ended_by": ended,
+        "turns": len(turns),
+    }
+
+
+def sheet_parts(template: dict[str, Any], source: str) -> SheetParts:
+    """The classic map, the worked example's position and its score table, and the values
+    the template's sentences about it use."""
+    from coinprint.boards.coinage import build
+    from coinprint.kit import SheetParts
+    from coinprint.render.coinage import card_scene, position_scene
+    from coinprint.units import coin
+
+    layout = build("classic")
+    example = sheet_example(layout)
+    words = template["words"]
+    side = {p: words[p] for p in example["players"]}
+    h, t = example["players"]
+    ended = example["ended_by"]
+    values = {
+        "heads": side[h],
+        "tails": side[t],
+        "winner": side[example["winner"]] if example["winner"] else words["nobody"],
+        "ended": words["ended_filled"] if ended == "filled" else words["ended_placed"].format(player=side[ended]),
+        "turns": example["turns"],
+        "quarter_mm": f"{coin('quarter').diameter_mm:.2f}",
+        **{
+            f"{p}_{key}": example[key][name]
+            for p, name in (("h", h), ("t", t))
+            for key in ("board", "bank", "total", "bank_value")
+        },
+    }
+    figures = {
+        "map": card_scene(layout),
+        "example": position_scene(example["layout"], example["marks"], example["players"]),
+    }
+    return SheetParts(values, figures, {"example_table": [_score_table(example, words)]})
+
+
+def _score_table(example: dict[str, Any], words: dict[str, str]) -> dict[str, Any]:
+    """The example's score, region by region, as a table block (literal braces escaped)."""
+    side = {p: words[p] for p in example["players"]}
+    h, t = example["players"]
+    rows = [
+        [
+            words["region_column"],
+            f"{side[h]}: {words['held_points']}",
+            f"{side[t]}: {words['held_points']}",
+            words["doubled_column"],
+        ]
+    ]
+    for region in example["regions"]:
+        rows.append(
+            [
+                " ".join(region["spaces"]),
+                f"{region['held'][h]} / {region['points'][h]}",
+                f"{region['held'][t]} / {region['points'][t]}",
+                side[region["doubled"]] if region["doubled"] else words["nobody"],
+            ]
+        )
+    rows.append([words["bank_row"], f"{example['bank'][h]}", f"{example['bank'][t]}", ""])
+    rows.append([words["total_row"], f"{example['total'][h]}", f"{example['total'][t]}", ""])
+    escaped = [[cell.replace("{", "{{").replace("}", "}}") for cell in row] for row in rows]
+    return {"table": escaped, "widths": [2.2, 1.6, 1.6, 1.2]}
 
 
 def replay_note(rules: Any, state: Any, turn: Any) -> str:

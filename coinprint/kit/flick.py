@@ -1,27 +1,55 @@
-"""The Flick kit: the rule sheet and the standard goal mat (a 15 cm square marked by dimes)."""
+"""The Flick kit: the rule sheet (``templates/flick.<lang>.json`` through
+:func:`coinprint.kit.rule_sheet`, with the mat and the example diagrams whose event logs the
+tests referee) and the standard goal mat (a 15 cm square marked by dimes)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from coinprint.kit import PrintSettings
+    from coinprint.kit import PrintSettings, SheetParts
     from coinprint.render.scene import Scene
     from coinprint.units import PaperSize
 
 
-def rule_sheet_pages(paper: PaperSize, lang: str = "en") -> list[Scene]:
-    """The rule sheet as page scenes for ``paper``."""
-    from coinprint.render.flick import rule_sheet_pages as pages
+def rule_sheet_template(lang: str = "en") -> dict[str, Any]:
+    """The parsed rule-sheet template ``templates/flick.<lang>.json``."""
+    from coinprint.kit import sheet_template
 
-    return pages(paper, lang)
+    return sheet_template("flick", lang)
+
+
+def rule_sheet_pages(paper: PaperSize, lang: str = "en") -> list[Scene]:
+    """The rule sheet as pages: the template's text, the mat and the example diagrams."""
+    from coinprint.kit import rule_sheet
+
+    return rule_sheet("flick", paper, lang)
+
+
+def sheet_parts(template: dict[str, Any], source: str) -> SheetParts:
+    """The standard mat's sizes and coins, the mat (without its words) and the examples."""
+    from coinprint.boards.flick import build
+    from coinprint.kit import SheetParts
+    from coinprint.render.flick import example_figures, mat_scene
+    from coinprint.units import coin, format_mm
+
+    layout = build()
+    params = layout.params
+    values = {
+        "width": format_mm(float(params["width_mm"])),
+        "goal_coin": coin(params["goal_coin"]).title,
+        "score_coin": coin(params["score_coin"]).title,
+    }
+    figures = {"mat": mat_scene(layout, words=template["board"], labels=False), **example_figures(layout, template)}
+    return SheetParts(values, figures, {})
 
 
 def kit_pages(settings: PrintSettings, lang: str = "en") -> list[Scene]:
     """The rule sheet, then the standard mat at true size."""
     from coinprint.boards.flick import build
     from coinprint.kit import board_pages
-    from coinprint.render.flick import mat_sheet, rule_sheet_pages
+    from coinprint.render.flick import mat_sheet
 
     layout = build()
-    return rule_sheet_pages(settings.paper, lang) + board_pages(mat_sheet(layout, settings.style), settings)
+    sheet = mat_sheet(layout, settings.style, rule_sheet_template(lang)["board"], lang=lang)
+    return rule_sheet_pages(settings.paper, lang) + board_pages(sheet, settings)

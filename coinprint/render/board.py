@@ -19,7 +19,6 @@ if TYPE_CHECKING:
 
 SIDE_COLOURS = ("#c9a227", "#7a8fa6", "#b5553c", "#4f7f4f")
 """Coin colours for the first, second, … player in position drawings."""
-SIDE_COLOUR_NAMES = ("gold", "grey-blue", "brick-red", "green")
 
 
 class Frame:
@@ -141,7 +140,9 @@ def _inradius(space: Space) -> float:
     return cached
 
 
-def position_sheet(layout: Layout, marks: Sequence[Mark], players: Sequence[str], *, title: str = "") -> Sheet:
+def position_sheet(
+    layout: Layout, marks: Sequence[Mark], players: Sequence[str], *, title: str = "", lang: str = "en"
+) -> Sheet:
     """A picture of a game position: the layout in ink-saver style, each space's name low in
     the space so the coin on it leaves it readable, and the marks."""
     from coinprint.render.pages import Sheet
@@ -155,8 +156,16 @@ def position_sheet(layout: Layout, marks: Sequence[Mark], players: Sequence[str]
         x, y = frame.point(*label_point(space))
         scene.add(Text((x, y - 0.8 * _inradius(space)), space.name, 2.2, "middle", colours.label))
     scene.add(*mark_items(layout, frame, marks, players))
-    legend = "; ".join(f"{p}: {SIDE_COLOUR_NAMES[i % 4]} coins" for i, p in enumerate(players))
+    from coinprint.render.pages import page_words
+
+    words = page_words(lang)
+    colours_named = words["colours"]
+    legend = "; ".join(
+        words["position_sides"].format(player=p, colour=colours_named[i % len(colours_named)])
+        for i, p in enumerate(players)
+    )
     rings = sorted({m.ring for m in marks if m.ring})
     if rings:
-        legend += "; " + ", ".join(f"{'solid' if r == 'castle' else 'dashed'} ring: {r}" for r in rings)
-    return Sheet(scene, title or layout.game, [legend], footprint=None)
+        named = [words["ring_castle"] if r == "castle" else words["ring_other"].format(ring=r) for r in rings]
+        legend += "; " + ", ".join(named)
+    return Sheet(scene, title or layout.game, [legend], footprint=None, lang=lang)

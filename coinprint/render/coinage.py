@@ -5,10 +5,10 @@ cut lines; and a card with coins on it for a game position."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from coinprint.render.board import Frame, mark_items, space_items
-from coinprint.render.pages import Sheet
+from coinprint.render.pages import Sheet, board_texts
 from coinprint.render.scene import Circle, Group, Item, Path, Scene, Style, Text, polyline, translate
 from coinprint.render.style import palette
 from coinprint.units import PaperSize, coin, format_mm
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 CUT_MARK_MM = 6.0
 """How far cut lines run out beyond the cards."""
-INFO_ROOM_MM = 40.0
+INFO_ROOM_MM = 34.0
 """Height kept free on a page of cards for the title, info lines and ruler."""
 
 
@@ -41,9 +41,15 @@ def card_size_of(layout: Layout) -> tuple[float, float]:
 
 
 def card_items(
-    layout: Layout, style: str = "color", *, marks: Sequence[Mark] = (), players: Sequence[str] = ()
+    layout: Layout,
+    style: str = "color",
+    *,
+    marks: Sequence[Mark] = (),
+    players: Sequence[str] = (),
+    bleed: float = 0.0,
 ) -> list[Item]:
-    """One card at true size with its bottom-left corner at (0, 0)."""
+    """One card at true size with its bottom-left corner at (0, 0); with a ``bleed``, the
+    colours of the spaces along the edge run that far past it (to be trimmed off)."""
     from coinprint.render.pdf import text_width_mm
 
     colours = palette(style)
@@ -56,6 +62,8 @@ def card_items(
             Style(fill="#ffffff", stroke=colours.space_stroke, stroke_mm=0.2),
         )
     )
+    if bleed > 0 and colours.filled:
+        items += _bleed_items(layout, frame, colours, width, height, bleed)
     items += space_items(layout, frame, colours, fill_by="color")
     items += _region_outlines(layout, frame, colours.space_stroke, colours.region_stroke_mm)
     label_mm = max(2.2, min(3.6, height * 0.032))
@@ -77,6 +85,23 @@ def card_items(
             items.append(Text((bx, by - badge * 0.45), str(size), badge * 1.3, "middle", colours.label, bold=True))
     if marks:
         items += mark_items(layout, frame, marks, players)
+    return items
+
+
+def _bleed_items(layout: Layout, frame: Frame, colours: Any, width: float, height: float, bleed: float) -> list[Item]:
+    """Each edge space's colour carried out into the bleed strip round the card."""
+    import shapely
+
+    card = shapely.box(0, 0, width, height)
+    strip = card.buffer(bleed, join_style="mitre").difference(card)
+    items: list[Item] = []
+    for space in layout.spaces:
+        shape = shapely.affinity.translate(space.polygon, frame.dx, frame.dy)
+        extra = shape.buffer(bleed, join_style="mitre").intersection(strip)
+        fill = colours.fill(space.properties.get("color"))
+        for part in getattr(extra, "geoms", [extra]):
+            if part.geom_type == "Polygon" and not part.is_empty:
+                items.append(Path((tuple(part.exterior.coords),), Style(fill=fill, stroke=None)))
     return items
 
 
@@ -113,40 +138,68 @@ def position_scene(layout: Layout, marks: Sequence[Mark], players: Sequence[str]
     return scene
 
 
-def cards_per_page(card: tuple[float, float], paper: PaperSize, margin: float) -> tuple[int, int, bool]:
+def cards_per_page(
+    card: tuple[float, float], paper: PaperSize, margin: float, bleed: float = 0.0
+) -> tuple[int, int, bool]:
     """(columns, rows, turned) for the most cards on one page of ``paper`` either way up,
     leaving room for the info block; at least one card."""
     best = (1, 1, False)
     for page_w, page_h in ((paper.width_mm, paper.height_mm), (paper.height_mm, paper.width_mm)):
         for turned in (False, True):
             w, h = (card[1], card[0]) if turned else card
-            columns = int((page_w - 2 * margin - 2 * CUT_MARK_MM) // w)
-            rows = int((page_h - 2 * margin - 2 * CUT_MARK_MM - INFO_ROOM_MM) // h)
+            columns = int((page_w - 2 * margin - 2 * CUT_MARK_MM) // (w + 2 * bleed))
+            rows = int((page_h - 2 * margin - 2 * CUT_MARK_MM - INFO_ROOM_MM) // (h + 2 * bleed))
             if columns * rows > best[0] * best[1]:
                 best = (columns, rows, turned)
     return best
 
 
-def cards_scene(layout: Layout, style: str, columns: int, rows: int, turned: bool) -> Scene:
-    """``columns`` × ``rows`` cards edge to edge, with dashed cut lines running out past them."""
+def cards_scene(layout: Layout, style: str, columns: int, rows: int, turned: bool, bleed: float = 0.0) -> Scene:
+    """``columns`` × ``rows`` cards: edge to edge with dashed cut lines running out past them,
+    or, with a ``bleed``, apart by twice the bleed, their colours running into it, and crop
+    marks round the outside on every trim line."""
     card_w, card_h = card_size_of(layout)
     w, h = (card_h, card_w) if turned else (card_w, card_h)
-    pad = CUT_MARK_MM
-    scene = Scene(columns * w + 2 * pad, rows * h + 2 * pad, title="Coin Age map cards")
-    card = tuple(card_items(layout, style))
-    for row in range(rows):
-        for column in range(columns):
-            x, y = pad + column * w, pad + row * h
-            matrix = (0.0, 1.0, -1.0, 0.0, x + w, y) if turned else translate(x, y)
-            scene.add(Group(card, matrix))
-    cut = Style(stroke="#000000", stroke_mm=0.2, dash_mm=(2.0, 1.0))
-    for column in range(columns + 1):
-        x = pad + column * w
-        scene.add(polyline([(x, 0.0), (x, scene.height_mm)], cut))
-    for row in range(rows + 1):
-        y = pad + row * h
-        scene.add(polyline([(0.0, y), (scene.width_mm, y)], cut))
+    pad, pitch_w, pitch_h = CUT_MARK_MM + bleed, w + 2 * bleed, h + 2 * bleed
+    scene = Scene(columns * pitch_w + 2 * pad, rows * pitch_h + 2 * pad, title="Coin Age map cards")
+    card = tuple(card_items(layout, style, bleed=bleed))
+    for x, y in _card_corners(columns, rows, w, h, bleed):
+        matrix = (0.0, 1.0, -1.0, 0.0, x + w, y) if turned else translate(x, y)
+        scene.add(Group(card, matrix))
+    xs = sorted(
+        {x for x, _ in _card_corners(columns, rows, w, h, bleed)}
+        | {x + w for x, _ in _card_corners(columns, rows, w, h, bleed)}
+    )
+    ys = sorted(
+        {y for _, y in _card_corners(columns, rows, w, h, bleed)}
+        | {y + h for _, y in _card_corners(columns, rows, w, h, bleed)}
+    )
+    if bleed <= 0:
+        cut = Style(stroke="#000000", stroke_mm=0.2, dash_mm=(2.0, 1.0))
+        scene.add(*(polyline([(x, 0.0), (x, scene.height_mm)], cut) for x in xs))
+        scene.add(*(polyline([(0.0, y), (scene.width_mm, y)], cut) for y in ys))
+        return scene
+    crop = Style(stroke="#000000", stroke_mm=0.2)
+    reach = pad - bleed - 1.0  # from just outside the bleed to the scene's edge
+    for x in xs:
+        scene.add(
+            polyline([(x, 0.0), (x, reach)], crop), polyline([(x, scene.height_mm - reach), (x, scene.height_mm)], crop)
+        )
+    for y in ys:
+        scene.add(
+            polyline([(0.0, y), (reach, y)], crop), polyline([(scene.width_mm - reach, y), (scene.width_mm, y)], crop)
+        )
     return scene
+
+
+def _card_corners(columns: int, rows: int, w: float, h: float, bleed: float) -> list[tuple[float, float]]:
+    """The bottom-left corner of each card's trim box in a sheet of cards."""
+    pad = CUT_MARK_MM + bleed
+    return [
+        (pad + column * (w + 2 * bleed), pad + row * (h + 2 * bleed))
+        for row in range(rows)
+        for column in range(columns)
+    ]
 
 
 def board_sheet(
@@ -156,14 +209,17 @@ def board_sheet(
     paper: PaperSize | None = None,
     margin: float = 10.0,
     copies: int | None = None,
+    texts: dict[str, Any] | None = None,
+    bleed: float = 0.0,
 ) -> Sheet:
     """The printable map cards: as many as fit one page of ``paper`` (or ``copies``, at most
-    that many), with cut lines; without ``paper``, one card."""
+    that many), with cut lines (or crop marks and a ``bleed``); without ``paper``, one card.
+    ``texts`` is the ``board`` part of a Coin Age template (default: English)."""
     card = card_size_of(layout)
     if paper is None:
         columns, rows, turned = 1, 1, False
     else:
-        columns, rows, turned = cards_per_page(card, paper, margin)
+        columns, rows, turned = cards_per_page(card, paper, margin, bleed)
         if copies is not None:
             while columns * rows > max(1, copies):
                 if rows > 1 and (rows - 1) * columns >= copies:
@@ -172,96 +228,27 @@ def board_sheet(
                     columns -= 1
                 else:
                     rows -= 1
-    scene = cards_scene(layout, style, columns, rows, turned)
+    scene = cards_scene(layout, style, columns, rows, turned, bleed)
     params = layout.params
     quarter = coin("quarter")
     name = params.get("map", "custom")
-    lines = [
-        f"Map: {name}"
-        + (f", regions {params.get('regions')}, seed {params.get('seed')}" if name == "random" else "")
-        + f"; card {card[0]:.1f} × {card[1]:.1f} mm ({params.get('card', 'custom')}); {len(layout)} spaces.",
-        "Cut along the dashed lines. The number in a white circle is the size of its region (spaces in it).",
-        f"A {quarter.title} is {format_mm(quarter.diameter_mm)} across.",
-    ]
+    words = texts or board_texts("coinage")
+    values = {
+        "map": name,
+        "random": words["random_map"].format(regions=params.get("regions"), seed=params.get("seed"))
+        if name == "random"
+        else "",
+        "card": f"{card[0]:.1f} × {card[1]:.1f} mm",
+        "card_name": params.get("card", "custom"),
+        "spaces": len(layout),
+        "coin": quarter.title,
+        "coin_mm": format_mm(quarter.diameter_mm),
+    }
+    lines = [line.format(**values) for line in words["lines"]]
     w, h = (card[1], card[0]) if turned else card
     pieces = [
-        (CUT_MARK_MM + c * w, CUT_MARK_MM + r * h, CUT_MARK_MM + (c + 1) * w, CUT_MARK_MM + (r + 1) * h)
-        for r in range(rows)
-        for c in range(columns)
+        (x - bleed, y - bleed, x + w + bleed, y + h + bleed) for x, y in _card_corners(columns, rows, w, h, bleed)
     ]
-    return Sheet(scene, "Coin Age map card", lines, footprint=None, rotatable=False, pieces=pieces)
-
-
-# -- the rule sheet ----------------------------------------------------------------------------------
-def _load_rule_texts(lang: str) -> dict:
-    """The rule-sheet texts for ``lang`` from ``templates/coinage.<lang>.json``."""
-    import json
-
-    from coinprint.errors import UsageError
-    from coinprint.resources import templates_dir
-
-    folder = templates_dir()
-    path = folder / f"coinage.{lang}.json"
-    if not lang.isalpha() or not path.is_file():
-        have = sorted(p.name.split(".")[1] for p in folder.glob("coinage.*.json"))
-        raise UsageError(f"no Coin Age rule sheet in language '{lang}'; available: {', '.join(have)}")
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-def rule_sheet_pages(lang: str, paper: PaperSize, map_layout: Layout, example: dict) -> list[Scene]:
-    """The rule sheet as pages. ``example`` describes a finished game for the scoring
-    example (what the rules engine says about it, so this module needs no rules):
-    ``layout``, ``marks``, ``players``, ``regions`` (per region: ``spaces``, ``held``,
-    ``points``, ``doubled``), ``board``, ``bank``, ``bank_value``, ``total`` (by player),
-    ``winner``, ``ended_by`` (``filled`` or a player who placed every coin), ``turns``."""
-    from coinprint.render.document import blocks_from_json, layout_document
-
-    texts = _load_rule_texts(lang)
-    words = texts["words"]
-    side = {p: words[p] for p in example["players"]}
-    h, t = example["players"]
-    rows = [
-        [
-            words["region_column"],
-            f"{side[h]}: {words['held_points']}",
-            f"{side[t]}: {words['held_points']}",
-            words["doubled_column"],
-        ]
-    ]
-    for region in example["regions"]:
-        rows.append(
-            [
-                " ".join(region["spaces"]),
-                f"{region['held'][h]} / {region['points'][h]}",
-                f"{region['held'][t]} / {region['points'][t]}",
-                side[region["doubled"]] if region["doubled"] else words["nobody"],
-            ]
-        )
-    rows.append([words["bank_row"], f"{example['bank'][h]}", f"{example['bank'][t]}", ""])
-    rows.append([words["total_row"], f"{example['total'][h]}", f"{example['total'][t]}", ""])
-    ended = example["ended_by"]
-    values = {
-        "heads": side[h],
-        "tails": side[t],
-        "winner": side[example["winner"]] if example["winner"] else words["nobody"],
-        "ended": words["ended_filled"] if ended == "filled" else words["ended_placed"].format(player=side[ended]),
-        "turns": example["turns"],
-        "quarter_mm": f"{coin('quarter').diameter_mm:.2f}",
-        **{
-            f"{p}_{key}": example[key][name]
-            for p, name in (("h", h), ("t", t))
-            for key in ("board", "bank", "total", "bank_value")
-        },
-    }
-    doc = []
-    for entry in texts["blocks"]:
-        if entry.get("example_table"):
-            doc.append({"table": rows, "widths": [2.2, 1.6, 1.6, 1.2]})
-        else:
-            doc.append(entry)
-    figures = {
-        "map": card_scene(map_layout),
-        "example": position_scene(example["layout"], example["marks"], example["players"]),
-    }
-    blocks = blocks_from_json(doc, values=values, figures=figures, source=f"coinage.{lang}.json")
-    return layout_document(blocks, paper, title=texts["title"], margin=12.0, text_size_mm=3.1)
+    return Sheet(
+        scene, words["title"], lines, footprint=None, rotatable=False, pieces=pieces, kind="cards", bleed_mm=bleed
+    )

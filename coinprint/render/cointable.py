@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from coinprint.render.board import Frame, label_point, space_items
-from coinprint.render.pages import Sheet
+from coinprint.render.pages import Sheet, board_texts
 from coinprint.render.scene import Circle, Style, Text
 from coinprint.render.style import palette
 from coinprint.units import coin, format_mm
@@ -35,27 +35,34 @@ def board_scene(layout: Layout, style: str = "color"):
     return scene
 
 
-def board_sheet(layout: Layout, style: str = "color") -> Sheet:
-    """The printable board: its scene, where it puts ink, its title and info lines."""
+def board_sheet(layout: Layout, style: str = "color", texts: dict[str, Any] | None = None, lang: str = "en") -> Sheet:
+    """The printable board: its scene, where it puts ink, its title and info lines.
+    ``texts`` is the ``board`` part of a Coin Table template (default: ``lang``'s)."""
     import shapely
 
+    words = texts or board_texts("cointable", lang)
     frame = Frame(layout)
     hexes = shapely.union_all([s.polygon for s in layout.spaces])
     footprint = shapely.affinity.translate(hexes, frame.dx, frame.dy)
     side = layout.params.get("size")
     hex_mm = float(layout.params.get("hex_mm", 0.0))
-    lines = [
-        f"Each hex measures {format_mm(hex_mm)} flat-to-flat (from one side to the opposite side); "
-        f"corner to corner {format_mm(hex_mm * 2 / 3**0.5)}.",
-        f"{len(layout)} hexes, {side} along each side. Cells are named by column letter and row number, a1 at the bottom left.",
-    ]
+    values = {
+        "flat": format_mm(hex_mm),
+        "corner": format_mm(hex_mm * 2 / 3**0.5),
+        "cells": len(layout),
+        "side": side,
+    }
+    lines = [line.format(**values) for line in words["lines"]]
     guide = layout.params.get("coin")
     if guide:
-        lines.append(f"Dotted circles show a {coin(guide).title} ({coin(guide).diameter_mm} mm).")
+        lines.append(words["coin_line"].format(coin=coin(guide).title, coin_mm=coin(guide).diameter_mm))
     pieces = [tuple(s.polygon.bounds) for s in layout.spaces]
     pad = 1.0  # keep each cell's outline stroke on the page too
     pieces = [
         (x0 + frame.dx - pad, y0 + frame.dy - pad, x1 + frame.dx + pad, y1 + frame.dy + pad)
         for x0, y0, x1, y1 in pieces
     ]
-    return Sheet(board_scene(layout, style), "Coin Table", lines, footprint=footprint, pieces=pieces)
+    cells = [shapely.affinity.translate(s.polygon, frame.dx, frame.dy) for s in layout.spaces]
+    return Sheet(
+        board_scene(layout, style), words["title"], lines, footprint=footprint, pieces=pieces, lang=lang, cells=cells
+    )

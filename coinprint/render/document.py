@@ -1,5 +1,6 @@
-"""Rule sheets and other text documents: headings, wrapped paragraphs, lists, tables and
-figures flowed onto pages of a given paper size, as scenes for the PDF backend.
+"""Rule sheets and other text documents set like a printed rulebook: headings, paragraphs,
+lists, tables and figures flowed by reportlab's platypus (page templates, frames, keep-with-
+next) into one, two or three columns, as scenes for the PDF backend.
 
 Documents are written as a list of blocks, usually read from a template JSON file
 (``templates/<game>.<lang>.json``) with :func:`blocks_from_json`::
@@ -12,22 +13,41 @@ Documents are written as a list of blocks, usually read from a template JSON fil
      {"figure": "map", "caption": "The classic map", "height_mm": 60}]
 
 ``{name}`` in any text is replaced from the ``values`` given; a figure names a scene given
-in ``figures``. Figures are scaled to fit (their captions should say so when it matters).
+in ``figures``.
+
+How the pages are set (sizes are the named styles of ``templates/styles.json``):
+
+- the text is split into as many columns as keep a line of body text within the measure
+  (``max_measure_chars``), so A3 gets three columns and A5 one rather than longer lines;
+- a heading never ends a column: it moves on with the start of what follows it;
+- a figure is scaled to the column and kept with its caption; any text in it is printed no
+  smaller than ``figure_label_min``;
+- a paragraph is split between columns only where both parts keep two lines;
+- ``pagebreak`` blocks only ask for room (half a column), so no page is left mostly empty.
+
+Platypus lays out on a recording canvas: each flowable places :mod:`coinprint.render.scene`
+items, so the same pages go to PDF (and could go to SVG) like every other drawing.
 """
 
 from __future__ import annotations
 
+import io
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from coinprint.errors import CoinprintError
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepTogether, PageTemplate
+
+from coinprint.errors import CoinprintError, UsageError
 from coinprint.render.scene import Group, Item, Scene, Style, Text, compose, polyline, translate
+from coinprint.render.style import TypeStyle, rule_sheet_setting, text_style
 from coinprint.units import PaperSize
 
 INK = "#000000"
-LINE_SPACING = 1.3
-HEADING_SIZES = {1: 7.0, 2: 5.0, 3: 4.2}
+RULE = Style(stroke=INK, stroke_mm=0.2)
+HEADING_STYLES = {1: "h1", 2: "h2", 3: "h3"}
 
 
 @dataclass(frozen=True)
@@ -64,7 +84,7 @@ class Figure:
     scene: Scene
     caption: str = ""
     height_mm: float = 70.0
-    """The largest height the figure may take; it is also scaled to fit the text width."""
+    """The largest height the figure may take; it is also scaled to fit the column."""
 
 
 @dataclass(frozen=True)
@@ -80,22 +100,40 @@ class PageBreak:
 Block = Heading | Paragraph | ListBlock | Table | Figure | Spacer | PageBreak
 
 
-def wrap(text: str, width_mm: float, size_mm: float, bold: bool = False) -> list[str]:
-    """``text`` broken into lines no wider than ``width_mm`` (long words stand alone)."""
-    from coinprint.render.pdf import text_width_mm
+def _font(style: TypeStyle, bold: bool = False) -> str:
+    from coinprint.render.pdf import _FONTS, ITALIC_FONT, register_fonts
+
+    register_fonts()
+    if style.italic and not bold:
+        return ITALIC_FONT
+    return _FONTS[bold or style.bold]
+
+
+def split_lines(text: str, width_mm: float, size_mm: float, font: str) -> list[str]:
+    """``text`` broken into lines no wider than ``width_mm`` (a word too long stands alone);
+    a newline in ``text`` always breaks."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
 
     lines: list[str] = []
     for paragraph in text.split("\n"):
         line = ""
         for word in paragraph.split():
             candidate = f"{line} {word}" if line else word
-            if line and text_width_mm(candidate, size_mm, bold) > width_mm:
+            if line and stringWidth(candidate, font, size_mm) > width_mm:
                 lines.append(line)
                 line = word
             else:
                 line = candidate
         lines.append(line)
     return lines
+
+
+def wrap(text: str, width_mm: float, size_mm: float, bold: bool = False) -> list[str]:
+    """``text`` broken into lines no wider than ``width_mm`` in the regular (or bold) font."""
+    from coinprint.render.pdf import _FONTS, register_fonts
+
+    register_fonts()
+    return split_lines(text, width_mm, size_mm, _FONTS[bold])
 
 
 def _marker(style: str, index: int) -> str:
@@ -106,118 +144,273 @@ def _marker(style: str, index: int) -> str:
     return style
 
 
-@dataclass
-class _Flow:
-    """Places blocks on pages top to bottom, starting a new page when one is full."""
+def _baseline(top: float, style: TypeStyle) -> float:
+    """The baseline of a line whose box starts at ``top`` (the text centred in its leading)."""
+    return top - (style.leading_mm - style.size_mm) / 2 - 0.76 * style.size_mm
 
-    paper: PaperSize
-    margin: float
-    title: str
-    size: float
-    pages: list[list[Item]] = field(default_factory=list)
-    y: float = 0.0
 
-    def __post_init__(self) -> None:
-        self.new_page()
+class _Recorder(Canvas):
+    """A canvas that keeps the scene items our flowables give it, page by page."""
 
-    @property
-    def width(self) -> float:
-        return self.paper.width_mm - 2 * self.margin
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(io.BytesIO(), pagesize=kwargs.get("pagesize"), invariant=1)
+        self.pages: list[list[Item]] = [[]]
 
-    def new_page(self) -> None:
+    def record(self, items: Sequence[Item]) -> None:
+        self.pages[-1].extend(items)
+
+    def showPage(self) -> None:
         self.pages.append([])
-        self.y = self.paper.height_mm - self.margin
+        super().showPage()
 
-    def room(self, height: float) -> None:
-        """Start a new page unless ``height`` mm still fit on this one."""
-        if self.y - height < self.margin + 6 and self.pages[-1]:
-            self.new_page()
 
-    def text_lines(self, lines: Sequence[str], size: float, x: float, bold: bool = False) -> None:
-        step = size * LINE_SPACING
-        for line in lines:
-            self.room(step)
-            self.y -= step
-            self.pages[-1].append(Text((x, self.y + size * 0.25), line, size, "start", INK, bold))
+class _Lines(Flowable):
+    """Wrapped text in one style: a paragraph, a caption, a heading or a list item (with its
+    marker hanging in the ``indent``). Splits between lines, keeping two on each side."""
 
-    def add(self, block: Block) -> None:
-        size = self.size
-        left = self.margin
-        if isinstance(block, Heading):
-            heading = HEADING_SIZES.get(block.level, size)
-            self.room(heading * 3 + size * 2)  # keep a heading with what follows
-            self.y -= heading * 0.5
-            self.text_lines(wrap(block.text, self.width, heading, True), heading, left, bold=True)
-            self.y -= heading * 0.25
-        elif isinstance(block, Paragraph):
-            self.text_lines(wrap(block.text, self.width, size, block.bold), size, left, block.bold)
-            self.y -= size * 0.6
-        elif isinstance(block, ListBlock):
-            indent = size * 2.2
-            for index, item in enumerate(block.items):
-                lines = wrap(item, self.width - indent, size)
-                self.room(size * LINE_SPACING)
-                self.pages[-1].append(
-                    Text(
-                        (left, self.y - size * LINE_SPACING + size * 0.25),
-                        _marker(block.marker, index),
-                        size,
-                        "start",
-                        INK,
-                        True,
-                    )
-                )
-                self.text_lines(lines, size, left + indent)
-                self.y -= size * 0.25
-            self.y -= size * 0.4
-        elif isinstance(block, Table):
-            self._table(block)
-        elif isinstance(block, Figure):
-            self._figure(block)
-        elif isinstance(block, Spacer):
-            self.y -= block.height_mm
-        elif isinstance(block, PageBreak):
-            self.new_page()
+    def __init__(
+        self,
+        text: str,
+        style: TypeStyle,
+        *,
+        bold: bool = False,
+        marker: str = "",
+        indent: float = 0.0,
+        lines: list[str] | None = None,
+    ) -> None:
+        super().__init__()
+        self.text, self.style, self.bold, self.marker, self.indent = text, style, bold, marker, indent
+        self.font = _font(style, bold)
+        self.fixed = lines
+        self.lines: list[str] = lines or []
+        self.spaceBefore, self.spaceAfter = style.before_mm, style.after_mm
 
-    def _table(self, table: Table) -> None:
-        size = self.size * 0.95
-        columns = max(len(r) for r in table.rows)
-        weights = list(table.widths) or [1.0] * columns
-        total = sum(weights)
-        widths = [self.width * w / total for w in weights]
-        rule = Style(stroke=INK, stroke_mm=0.2)
-        pad = 1.2
-        self.y -= 1.0
-        for number, row in enumerate(table.rows):
-            bold = table.header and number == 0
-            cells = [wrap(cell, widths[i] - 2 * pad, size, bold) for i, cell in enumerate(row)]
-            height = max(len(c) for c in cells) * size * LINE_SPACING + 2 * pad
-            self.room(height)
-            top = self.y
-            x = self.margin
-            for i, lines in enumerate(cells):
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        if self.fixed is None:
+            self.lines = split_lines(self.text, availWidth - self.indent, self.style.size_mm, self.font)
+        self.width, self.height = availWidth, len(self.lines) * self.style.leading_mm
+        return self.width, self.height
+
+    def min_height(self, width: float) -> float:
+        """The least height this block can start a column with."""
+        self.wrap(width, 1e9)
+        return self.height if len(self.lines) < 4 else 2 * self.style.leading_mm
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        self.wrap(availWidth, availHeight)
+        fit = min(int((availHeight + 1e-6) / self.style.leading_mm), len(self.lines) - 2)
+        if fit < 2:
+            return []
+        first = _Lines(
+            self.text, self.style, bold=self.bold, marker=self.marker, indent=self.indent, lines=self.lines[:fit]
+        )
+        rest = _Lines(self.text, self.style, bold=self.bold, indent=self.indent, lines=self.lines[fit:])
+        first.spaceAfter, rest.spaceBefore = 0.0, 0.0
+        return [first, rest]
+
+    def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:
+        items: list[Item] = []
+        size = self.style.size_mm
+        top = y + self.height
+        if self.marker:  # first, so the text reads in order
+            items.append(
+                Text((x, _baseline(top, self.style)), self.marker, size, "start", INK, font=_font(self.style, True))
+            )
+        for number, line in enumerate(self.lines):
+            base = _baseline(top - number * self.style.leading_mm, self.style)
+            items.append(Text((x + self.indent, base), line, size, "start", INK, font=self.font))
+        canvas.record(items)
+
+
+class _Table(Flowable):
+    """Rows of wrapped cells between thin rules; splits between rows, repeating the header."""
+
+    def __init__(self, table: Table, style: TypeStyle, rows: tuple[tuple[str, ...], ...] | None = None) -> None:
+        super().__init__()
+        self.table, self.style = table, style
+        self.rows = rows if rows is not None else table.rows
+        self.pad = 1.0
+        self.spaceBefore, self.spaceAfter = 1.0, text_style("body").after_mm + 1.0
+
+    def _layout(self, width: float) -> None:
+        columns = max(len(r) for r in self.table.rows)
+        weights = list(self.table.widths) or [1.0] * columns
+        self.widths = [width * w / sum(weights) for w in weights]
+        self.cells: list[list[list[str]]] = []
+        self.heights: list[float] = []
+        for number, row in enumerate(self.rows):
+            font = _font(self.style, self._is_header(number))
+            cells = [
+                split_lines(cell, self.widths[i] - 2 * self.pad, self.style.size_mm, font) for i, cell in enumerate(row)
+            ]
+            self.cells.append(cells)
+            self.heights.append(max(len(c) for c in cells) * self.style.leading_mm + 2 * self.pad)
+
+    def _is_header(self, number: int) -> bool:
+        return self.table.header and number == 0 and self.rows[0] == self.table.rows[0]
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        self._layout(availWidth)
+        self.width, self.height = availWidth, sum(self.heights)
+        return self.width, self.height
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        self.wrap(availWidth, availHeight)
+        header = 1 if self.table.header and self._is_header(0) else 0
+        used, fit = 0.0, 0
+        for height in self.heights:
+            if used + height > availHeight:
+                break
+            used, fit = used + height, fit + 1
+        if fit <= header or fit >= len(self.rows):
+            return []
+        rest = ((self.table.rows[0],) if self.table.header else ()) + self.rows[fit:]
+        first, second = _Table(self.table, self.style, self.rows[:fit]), _Table(self.table, self.style, rest)
+        first.spaceAfter = 0.0
+        return [first, second]
+
+    def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:
+        items: list[Item] = []
+        top = y + self.height
+        for number, (cells, height) in enumerate(zip(self.cells, self.heights)):
+            font = _font(self.style, self._is_header(number))
+            left = x
+            for width, lines in zip(self.widths, cells):
                 for k, line in enumerate(lines):
-                    base = top - pad - (k + 1) * size * LINE_SPACING + size * 0.25
-                    self.pages[-1].append(Text((x + pad, base), line, size, "start", INK, bold))
-                x += widths[i]
-            self.y = top - height
-            self.pages[-1].append(polyline([(self.margin, top), (self.margin + self.width, top)], rule))
-            self.pages[-1].append(polyline([(self.margin, self.y), (self.margin + self.width, self.y)], rule))
-        self.y -= self.size * 0.8
+                    base = _baseline(top - self.pad - k * self.style.leading_mm, self.style)
+                    items.append(Text((left + self.pad, base), line, self.style.size_mm, "start", INK, font=font))
+                left += width
+            items.append(polyline([(x, top), (x + self.width, top)], RULE))
+            top -= height
+        items.append(polyline([(x, top), (x + self.width, top)], RULE))
+        canvas.record(items)
 
-    def _figure(self, figure: Figure) -> None:
-        scene = figure.scene
-        scale = min(1.0, self.width / scene.width_mm, figure.height_mm / scene.height_mm)
-        height = scene.height_mm * scale
-        caption = wrap(figure.caption, self.width, self.size * 0.85) if figure.caption else []
-        self.room(height + len(caption) * self.size + 3)
-        x = self.margin + (self.width - scene.width_mm * scale) / 2
-        self.y -= height + 1.5
-        place = compose(translate(x, self.y), (scale, 0.0, 0.0, scale, 0.0, 0.0))
-        self.pages[-1].append(Group(tuple(scene.items), place))
-        if caption:
-            self.text_lines(caption, self.size * 0.85, self.margin)
-        self.y -= self.size * 0.8
+
+class _Picture(Flowable):
+    """A scene scaled to the column (never above 1:1 or ``max_height``), centred, with its
+    text enlarged where needed to stay legible at print size."""
+
+    def __init__(self, scene: Scene, max_height: float) -> None:
+        super().__init__()
+        self.scene, self.max_height = scene, max_height
+        self.spaceBefore, self.spaceAfter = 1.5, 1.5
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        scene = self.scene
+        self.scale = min(1.0, availWidth / scene.width_mm, self.max_height / scene.height_mm)
+        self.width, self.height = availWidth, scene.height_mm * self.scale
+        return self.width, self.height
+
+    def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:
+        left = x + (self.width - self.scene.width_mm * self.scale) / 2
+        place = compose(translate(left, y), (self.scale, 0.0, 0.0, self.scale, 0.0, 0.0))
+        minimum = text_style("figure_label_min").size_mm
+        canvas.record([Group(legible(self.scene.items, self.scale, minimum), place)])
+
+
+def legible(items: Sequence[Item], scale: float, minimum_mm: float) -> tuple[Item, ...]:
+    """``items`` with every text large enough to print at ``minimum_mm`` or more once the
+    drawing is scaled by ``scale`` (groups' own scaling included)."""
+    from dataclasses import replace
+
+    out: list[Item] = []
+    for item in items:
+        if isinstance(item, Text) and item.size_mm * scale < minimum_mm:
+            out.append(replace(item, size_mm=minimum_mm / scale))
+        elif isinstance(item, Group):
+            a, b, c, d = item.transform[:4]
+            inner = scale * math.sqrt(abs(a * d - b * c)) or scale
+            out.append(replace(item, items=legible(item.items, inner, minimum_mm)))
+        else:
+            out.append(item)
+    return tuple(out)
+
+
+class _RoomFor(CondPageBreak):
+    """Moves to the next column unless the heading and the start of what follows it fit."""
+
+    def __init__(self, following: Sequence[Flowable], cap: float) -> None:
+        super().__init__(0.0)
+        self.following, self.cap = list(following), cap
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        needed = 0.0
+        for flowable in self.following:
+            if isinstance(flowable, _Lines) and flowable is not self.following[0]:
+                needed += flowable.min_height(availWidth) + flowable.spaceBefore
+            else:
+                needed += flowable.wrap(availWidth, 1e9)[1] + flowable.getSpaceBefore() + flowable.getSpaceAfter()
+        self.height = min(needed, self.cap)
+        return super().wrap(availWidth, availHeight)
+
+
+def _list_flowables(block: ListBlock) -> list[Flowable]:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    style = text_style("list")
+    markers = [_marker(block.marker, i) for i in range(len(block.items))]
+    indent = max(stringWidth(m, _font(style, True), style.size_mm) for m in markers) + style.size_mm * 0.8
+    flows: list[Flowable] = [_Lines(item, style, marker=m, indent=indent) for item, m in zip(block.items, markers)]
+    if flows:
+        flows[-1].spaceAfter = text_style("body").after_mm
+    return flows
+
+
+def _block_flowables(block: Block, column_height: float) -> list[Flowable]:
+    from reportlab.platypus import Spacer as Gap
+
+    if isinstance(block, Heading):
+        return [_Lines(block.text, text_style(HEADING_STYLES.get(block.level, "h3")))]
+    if isinstance(block, Paragraph):
+        return [_Lines(block.text, text_style("body"), bold=block.bold)]
+    if isinstance(block, ListBlock):
+        return _list_flowables(block)
+    if isinstance(block, Table):
+        return [_Table(block, text_style("table"))]
+    if isinstance(block, Figure):
+        parts: list[Flowable] = [_Picture(block.scene, block.height_mm)]
+        if block.caption:
+            parts.append(_Lines(block.caption, text_style("caption")))
+        return [KeepTogether(parts)]
+    if isinstance(block, Spacer):
+        return [Gap(0, block.height_mm)]
+    return [CondPageBreak(column_height / 2)]
+
+
+def story(blocks: Sequence[Block], column_height: float) -> list[Flowable]:
+    """The platypus flowables for ``blocks``; every heading first asks for room for itself
+    and the start of what follows it (so it never ends a column)."""
+    parts = [_block_flowables(block, column_height) for block in blocks]
+    flowables: list[Flowable] = []
+    for index, (block, flows) in enumerate(zip(blocks, parts)):
+        if isinstance(block, Heading):
+            following = next((p[0] for p in parts[index + 1 :] if p), None)
+            flowables.append(_RoomFor([flows[0], *([following] if following else [])], column_height * 0.6))
+        flowables += flows
+    return flowables
+
+
+def columns_for(text_width: float) -> int:
+    """How many columns keep a line of body text within the measure."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    style = text_style("body")
+    sample = "Place a coin, your face up, on any empty space of the board next to yours."
+    average = stringWidth(sample, _font(style), style.size_mm) / len(sample)
+    measure = rule_sheet_setting("max_measure_chars") * average
+    gap = rule_sheet_setting("column_gap_mm")
+    return max(1, math.ceil((text_width + gap) / (measure + gap)))
+
+
+def check_paper(paper: PaperSize, what: str, minimum: tuple[float, float]) -> None:
+    """Refuse paper smaller than ``minimum`` (either way up), naming the smallest allowed."""
+    small, large = sorted((paper.width_mm, paper.height_mm))
+    need_small, need_large = sorted(minimum)
+    if small < need_small - 1e-6 or large < need_large - 1e-6:
+        raise UsageError(
+            f"paper {paper.width_mm:g} × {paper.height_mm:g} mm is too small for {what}; "
+            f"use at least {need_small:g} × {need_large:g} mm"
+        )
 
 
 def layout_document(
@@ -225,19 +418,39 @@ def layout_document(
     paper: PaperSize,
     *,
     title: str,
-    margin: float = 15.0,
-    text_size_mm: float = 3.6,
+    footer: str = "{title} — {page}/{pages}",
 ) -> list[Scene]:
-    """The blocks flowed onto pages; each page has a footer with the title and page number."""
-    flow = _Flow(paper, margin, title, text_size_mm)
-    for block in blocks:
-        flow.add(block)
-    pages = [items for items in flow.pages if items] or [[]]
+    """The blocks set on pages of ``paper``; each page has a footer made from ``footer``
+    (``{title}``, ``{page}``, ``{pages}``)."""
+    minimum = tuple(rule_sheet_setting("min_paper_mm"))
+    check_paper(paper, "rule sheets", (minimum[0], minimum[1]))
+    margin = float(rule_sheet_setting("margin_mm"))
+    gap = float(rule_sheet_setting("column_gap_mm"))
+    footer_style = text_style("footer")
+    bottom = margin + footer_style.leading_mm * 1.5
+    width, height = paper.width_mm - 2 * margin, paper.height_mm - margin - bottom
+    count = columns_for(width)
+    column = (width - gap * (count - 1)) / count
+    frames = [
+        Frame(margin + k * (column + gap), bottom, column, height, 0, 0, 0, 0, id=f"column{k + 1}")
+        for k in range(count)
+    ]
+    doc = BaseDocTemplate(io.BytesIO(), pagesize=(paper.width_mm, paper.height_mm), invariant=1, title=title)
+    doc.addPageTemplates([PageTemplate(id="sheet", frames=frames, pagesize=(paper.width_mm, paper.height_mm))])
+    recorders: list[_Recorder] = []
+
+    def recorder(*args: Any, **kwargs: Any) -> _Recorder:
+        recorders.append(_Recorder(*args, **kwargs))
+        return recorders[-1]
+
+    doc.build(story(blocks, height), canvasmaker=recorder)
+    pages = [items for items in recorders[-1].pages if items] or [[]]
     scenes = []
     for number, items in enumerate(pages, start=1):
         scene = Scene(paper.width_mm, paper.height_mm, list(items), title=title)
-        footer = f"{title} — page {number} of {len(pages)}"
-        scene.add(Text((paper.width_mm / 2, margin / 2), footer, 2.6, "middle", INK))
+        text = footer.format(title=title, page=number, pages=len(pages))
+        base = max(4.0, margin / 2 - footer_style.size_mm / 3)
+        scene.add(Text((paper.width_mm / 2, base), text, footer_style.size_mm, "middle", INK))
         scenes.append(scene)
     return scenes
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from coinprint.render.board import Frame
+from coinprint.render.pages import board_texts
 from coinprint.render.scene import Circle, Item, Path, Scene, Style, Text, polygon, polyline
 from coinprint.render.style import palette
-from coinprint.units import PaperSize, coin
+from coinprint.units import coin
 
 if TYPE_CHECKING:
     from coinprint.layout import Feature, Layout, Mark
@@ -32,9 +33,13 @@ def _ring(feature: Feature) -> list[tuple[float, float]]:
     return [(float(p[0]), float(p[1])) for p in feature.geometry["coordinates"][0]]
 
 
-def mat_items(layout: Layout, frame: Frame, style: str = "color", *, labels: bool = True) -> list[Item]:
-    """The mat's drawing: goal, goal coins, lines, zones and (when ``labels``) the words."""
+def mat_items(
+    layout: Layout, frame: Frame, style: str = "color", *, labels: bool = True, words: dict[str, Any] | None = None
+) -> list[Item]:
+    """The mat's drawing: goal, goal coins, lines, zones and (when ``labels``) the words
+    (``words``: the ``board`` part of a Flick template; default English)."""
     colours = palette(style)
+    words = words or board_texts("flick")
     items: list[Item] = []
     for goal in layout.features_with_role("goal"):
         items.append(
@@ -79,12 +84,12 @@ def mat_items(layout: Layout, frame: Frame, style: str = "color", *, labels: boo
         if labels:
             items.append(Text((x, y - 0.8), goal_coin.id, 2.4, "middle", colours.label))
     if labels:
-        items += _side_labels(layout, frame, colours.label)
-        items += _centre_label(layout, frame, colours.label)
+        items += _side_labels(layout, frame, colours.label, words)
+        items += _centre_label(layout, frame, colours.label, words)
     return items
 
 
-def _centre_label(layout: Layout, frame: Frame, colour: str) -> list[Item]:
+def _centre_label(layout: Layout, frame: Frame, colour: str, words: dict[str, Any]) -> list[Item]:
     """The goal's size in its middle, so a printed mat says how big it should be."""
     goals = layout.features_with_role("goal")
     width = layout.params.get("width_mm")
@@ -94,12 +99,12 @@ def _centre_label(layout: Layout, frame: Frame, colour: str) -> list[Item]:
     x, y = frame.point(centre.x, centre.y)
     size = max(2.0, min(3.2, float(width) / 45))
     return [
-        Text((x, y + size * 0.6), "GOAL", size * 1.6, "middle", colour, bold=True),
-        Text((x, y - size * 1.4), f"{float(width):.2f} mm between goal-coin centres", size, "middle", colour),
+        Text((x, y + size * 0.6), words["goal"], size * 1.6, "middle", colour, bold=True),
+        Text((x, y - size * 1.4), words["goal_width"].format(width=f"{float(width):.2f}"), size, "middle", colour),
     ]
 
 
-def _side_labels(layout: Layout, frame: Frame, colour: str) -> list[Item]:
+def _side_labels(layout: Layout, frame: Frame, colour: str, words: dict[str, Any]) -> list[Item]:
     """Each side's name inside the goal, upright for someone sitting at that side."""
     goals = layout.features_with_role("goal")
     if not goals:
@@ -119,46 +124,60 @@ def _side_labels(layout: Layout, frame: Frame, colour: str) -> list[Item]:
         line = owners.get(side)
         if line is None:
             at = frame.point(mx + inx * (size + 2), my + iny * (size + 2))
-            items.append(Text(at, f"side {side}", size * 0.7, "middle", colour, angle=angle))
+            items.append(Text(at, words["side"].format(side=side), size * 0.7, "middle", colour, angle=angle))
             continue
         player = str(line.properties.get("player"))
         face = str(line.properties.get("face", player))
         at = frame.point(mx + inx * (size + 2.5), my + iny * (size + 2.5))
-        items.append(Text(at, f"{player.upper()} · side {side}", size, "middle", colour, bold=True, angle=angle))
+        name = words["players"].get(player.split("-")[0], player).upper() + player[len(player.split("-")[0]) :]
+        label = words["player_side"].format(player=name, side=side)
+        items.append(Text(at, label, size, "middle", colour, bold=True, angle=angle))
         zone = zones.get(player)
         if zone is not None:
             count = zone.properties.get("coins", 2)
             what = coin(str(zone.properties.get("coin", "quarter"))).title
-            note = f"your line; start with {count} × {what} in your zone, {face} up"
+            face_name = words["faces"].get(face, face)
+            note = words["zone_note"].format(count=count, coin=what, face=face_name)
             at = frame.point(mx + inx * (2 * size + 4.5), my + iny * (2 * size + 4.5))
             items.append(Text(at, note, size * 0.62, "middle", colour, angle=angle))
     return items
 
 
-def mat_scene(layout: Layout, style: str = "color") -> Scene:
-    """The mat at true size."""
+def mat_scene(
+    layout: Layout, style: str = "color", words: dict[str, Any] | None = None, *, labels: bool = True
+) -> Scene:
+    """The mat at true size (without its words when not ``labels``: for small pictures)."""
     frame = Frame(layout)
-    scene = frame.scene(title="Flick mat")
-    scene.add(*mat_items(layout, frame, style))
+    scene = frame.scene(title="Flick")
+    scene.add(*mat_items(layout, frame, style, labels=labels, words=words))
     return scene
 
 
-def mat_sheet(layout: Layout, style: str = "color") -> Sheet:
-    """The printable mat: its scene, title and info lines (the pages add the ruler)."""
-    from coinprint.boards.flick import describe_goal
+def mat_sheet(layout: Layout, style: str = "color", texts: dict[str, Any] | None = None, lang: str = "en") -> Sheet:
+    """The printable mat: its scene, title and info lines (the pages add the ruler).
+    ``texts`` is the ``board`` part of a Flick template (default: ``lang``'s)."""
     from coinprint.render.pages import Sheet
+    from coinprint.units import format_mm
 
+    words = texts or board_texts("flick", lang)
     params = layout.params
     goal = coin(str(params.get("goal_coin", "dime")))
     score = coin(str(params.get("score_coin", "quarter")))
     players = [str(f.properties.get("player")) for f in layout.features_with_role("line")]
-    lines = [
-        describe_goal(layout),
-        f"Put a {goal.title} ({goal.diameter_mm} mm) on each circle at the corners, "
-        f"and {params.get('coins', 2)} × {score.title} ({score.diameter_mm} mm) per player in the dashed zones.",
-        f"Players: {', '.join(players)}. Each sits by their line (the thick edge).",
-    ]
-    return Sheet(mat_scene(layout, style), "Flick mat", lines, footprint=None)
+    values = {
+        "goal": words["goal_line"].format(
+            shape=words["shapes"].get(str(params.get("sides", 4)), str(params.get("sides"))),
+            width=format_mm(float(params.get("width_mm", 0.0))),
+        ),
+        "goal_coin": goal.title,
+        "goal_mm": goal.diameter_mm,
+        "coins": params.get("coins", 2),
+        "score_coin": score.title,
+        "score_mm": score.diameter_mm,
+        "players": ", ".join(players),
+    }
+    lines = [line.format(**values) for line in words["lines"]]
+    return Sheet(mat_scene(layout, style, words), words["title"], lines, footprint=None, lang=lang)
 
 
 # -- diagrams --------------------------------------------------------------------------------------------
@@ -244,18 +263,6 @@ def _burst(x: float, y: float) -> list[Item]:
 
 
 # -- the rule sheet ------------------------------------------------------------------------------------------
-def rule_sheet_template(lang: str = "en") -> dict:
-    """The parsed rule-sheet template ``templates/flick.<lang>.json``."""
-    from coinprint.errors import UsageError
-    from coinprint.render.document import load_template
-    from coinprint.resources import templates_dir
-
-    if not (templates_dir() / f"flick.{lang}.json").is_file():
-        found = sorted(p.name.split(".")[1] for p in templates_dir().glob("flick.*.json"))
-        raise UsageError(f"no Flick rule sheet in language '{lang}'; use one of: {', '.join(found)}")
-    return load_template(f"flick.{lang}.json")
-
-
 def example_figures(layout: Layout, template: dict) -> dict[str, Scene]:
     """The template's example diagrams drawn on ``layout``, by name."""
     figures = {}
@@ -268,25 +275,6 @@ def example_figures(layout: Layout, template: dict) -> dict[str, Scene]:
         marks = [tuple(m) for m in spec.get("marks", [])]
         figures[name] = diagram_scene(layout, coins, arrows, marks=marks)
     return figures
-
-
-def rule_sheet_pages(paper: PaperSize, lang: str = "en") -> list[Scene]:
-    """The rule sheet as pages: the template's text, the mat and the example diagrams."""
-    from coinprint.boards.flick import build
-    from coinprint.render.document import blocks_from_json, layout_document
-    from coinprint.units import format_mm
-
-    template = rule_sheet_template(lang)
-    layout = build()
-    params = layout.params
-    values = {
-        "width": format_mm(float(params["width_mm"])),
-        "goal_coin": coin(params["goal_coin"]).title,
-        "score_coin": coin(params["score_coin"]).title,
-    }
-    figures = {"mat": mat_scene(layout), **example_figures(layout, template)}
-    blocks = blocks_from_json(template["blocks"], values=values, figures=figures, source=f"flick.{lang}.json")
-    return layout_document(blocks, paper, title=template.get("title", "Flick"))
 
 
 # -- a position ------------------------------------------------------------------------------------------
@@ -341,5 +329,6 @@ def marks_sheet(layout: Layout, marks: Sequence[Mark], players: Sequence[str] = 
     from coinprint.render.pages import Sheet
 
     scene = diagram_scene(layout, arrange(layout, marks))
-    legend = "gold: showing heads; blue: showing tails. Coins in the goal are drawn inside it, the rest in the zones."
-    return Sheet(scene, title or "Flick position", [legend], footprint=None)
+    from coinprint.render.pages import page_words
+
+    return Sheet(scene, title or "Flick", [page_words("en")["flick_position"]], footprint=None)

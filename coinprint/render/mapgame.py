@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from coinprint.render.board import Frame, space_items
 from coinprint.render.pages import Sheet
 from coinprint.render.scene import Circle, Path, Scene, Style, Text
-from coinprint.render.style import palette
+from coinprint.render.style import palette, text_style
 from coinprint.resources import template_path
 
 if TYPE_CHECKING:
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 PENCIL_RADIUS_MM = 3.2
 """The small empty circle in each country where a player pencils in O or X."""
-BLANK_AREA_MM = (190.0, 185.0)
+BLANK_AREA_MM = (190.0, 170.0)
 """The drawing area on the blank sheet (fits A4 and Letter inside 10 mm margins)."""
 
 
@@ -28,7 +28,7 @@ def texts(language: str = "en") -> dict[str, Any]:
     return json.loads(template_path(f"mapgame.{language}.json").read_text(encoding="utf-8"))
 
 
-def map_scene(layout: Layout, style: str = "color") -> Scene:
+def map_scene(layout: Layout, style: str = "color", lang: str = "en") -> Scene:
     """The map at true size: countries filled by their ``color`` number, each with its
     number, a dotted outline of the larger coin, a small circle for O or X, and the start
     countries' letters printed in their circles."""
@@ -50,7 +50,8 @@ def map_scene(layout: Layout, style: str = "color") -> Scene:
         scene.add(Circle((cx, cy - 3.6), PENCIL_RADIUS_MM, pencil))
         if space.start:
             scene.add(Text((cx, cy - 3.6 - 1.4), space.start, 4.0, "middle", colours.accent, bold=True))
-            scene.add(Text((cx, cy - 9.2), f"{space.start} starts", 2.3, "middle", colours.accent, bold=True))
+            starts = texts(lang)["starts"].format(player=space.start)
+            scene.add(Text((cx, cy - 9.2), starts, 2.3, "middle", colours.accent, bold=True))
     return scene
 
 
@@ -77,7 +78,7 @@ def _coloured(layout: Layout, colouring) -> Layout:
     return Layout(layout.game, spaces, list(layout.features), dict(layout.meta))
 
 
-def map_sheet(layout: Layout, style: str = "color") -> Sheet:
+def map_sheet(layout: Layout, style: str = "color", lang: str = "en") -> Sheet:
     """The printable map: its scene, where it puts ink, its title and info lines."""
     import shapely
 
@@ -98,12 +99,13 @@ def map_sheet(layout: Layout, style: str = "color") -> Sheet:
         "start_o": starts.get("O", "?"),
         "start_x": starts.get("X", "?"),
     }
-    lines = [line.format(**values) for line in texts()["board_lines"]]
-    title = f"{texts()['title']}, seed {values['seed']}"
-    return Sheet(map_scene(layout, style), title, lines, footprint=footprint, rotatable=False)
+    words = texts(lang)
+    lines = [line.format(**values) for line in words["board_lines"]]
+    title = words["board_title"].format(**values)
+    return Sheet(map_scene(layout, style, lang), title, lines, footprint=footprint, rotatable=False, lang=lang)
 
 
-def blank_sheet(layout: Layout) -> Sheet:
+def blank_sheet(layout: Layout, lang: str = "en") -> Sheet:
     """The sheet for drawing a map by hand: the circle (``layout``'s country 1, true size)
     in a drawing area, and the rules summary under it."""
     import shapely
@@ -111,8 +113,9 @@ def blank_sheet(layout: Layout) -> Sheet:
     from coinprint.render.document import wrap
 
     width, height = BLANK_AREA_MM
-    words = texts()
-    size, leading = 2.9, 3.9
+    words = texts(lang)
+    body, heading = text_style("board_info"), text_style("board_title")
+    size, leading = body.size_mm, body.leading_mm
     rule_lines: list[str] = []
     for number, rule in enumerate(words["rules"], start=1):
         wrapped = wrap(rule, width - 8.0, size)
@@ -121,7 +124,7 @@ def blank_sheet(layout: Layout) -> Sheet:
     text_height = leading * (len(rule_lines) + 1) + 2.0
     scene = Scene(width, height + text_height, title=words["blank_title"])
     y = text_height - leading
-    scene.add(Text((0.0, y), words["blank_heading"], 3.6, "start", "#000000", bold=True))
+    scene.add(Text((0.0, y), words["blank_heading"], heading.size_mm, "start", "#000000", bold=True))
     for line in rule_lines:
         y -= leading
         scene.add(Text((0.0, y), line, size, "start", "#000000"))
@@ -133,4 +136,4 @@ def blank_sheet(layout: Layout) -> Sheet:
     scene.add(Path((ring,), Style(stroke="#000000", stroke_mm=0.5)))
     scene.add(Text((centre[0], centre[1] - 1.5), "1", 4.6, "middle", "#000000", bold=True))
     footprint = shapely.box(0, 0, width, text_height + height)
-    return Sheet(scene, words["blank_title"], [], footprint=footprint, rotatable=False)
+    return Sheet(scene, words["blank_title"], [], footprint=footprint, rotatable=False, lang=lang)

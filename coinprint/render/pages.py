@@ -4,15 +4,19 @@ marks and page labels.
 A :class:`Sheet` is what is printed: a content scene at true size plus its title and info
 lines. :func:`paginate` tiles it over as few pages as it can (turning the content or the page
 a quarter turn when that saves pages), centres it on the tiled area, labels every page,
-draws alignment marks where tiles overlap, and puts the info block (title, info lines and a
-100 mm / 4 in ruler) where the content leaves room, or in a strip reserved at the bottom.
-:func:`single_sheet` makes one scene of the whole thing (for SVG).
+draws alignment marks where tiles overlap (only where no playing space lies), and puts the
+info block (title, info lines and a 100 mm / 4 in ruler) where the content leaves room, in a
+strip reserved at the bottom, or on a page of its own — never dropped, never turned.
+Every page says "print at 100 %" at a readable size; a tiled page carries a small grid
+showing where it goes among the others. :func:`single_sheet` makes one scene of the whole
+thing (for SVG). The words come from ``templates/pages.<lang>.json``.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from coinprint import __version__
@@ -23,6 +27,7 @@ from coinprint.render.scene import (
     Item,
     Matrix,
     Path,
+    Point,
     Scene,
     Style,
     Text,
@@ -30,6 +35,7 @@ from coinprint.render.scene import (
     polyline,
     translate,
 )
+from coinprint.render.style import text_style
 from coinprint.units import PaperSize
 
 INK = "#000000"
@@ -57,18 +63,44 @@ class Sheet:
     pieces: list[tuple[float, float, float, float]] = field(default_factory=list)
     """Boxes (minx, miny, maxx, maxy in content mm) such as board cells: tiling cuts pages
     so that each piece is drawn whole on at least one page."""
+    lang: str = "en"
+    """The language of the page texts (``templates/pages.<lang>.json``)."""
+    cells: list[Any] = field(default_factory=list)
+    """The playing cells as shapely polygons in content mm: tiled pages are trimmed along
+    their edges."""
+    kind: str = "board"
+    """``board`` or ``cards`` (cards are cut out: they may have crop marks and a bleed)."""
+    bleed_mm: float = 0.0
+    """How far the pieces' printing runs past their trim lines (their boxes include it)."""
+
+
+@cache
+def page_words(lang: str = "en") -> dict[str, str]:
+    """The texts printed round a board (``templates/pages.<lang>.json``)."""
+    from coinprint.render.document import load_template
+
+    return load_template(f"pages.{lang}.json")
+
+
+def board_texts(game: str, lang: str = "en") -> dict[str, Any]:
+    """The ``board`` part of ``game``'s template in ``lang``: title and info lines."""
+    from coinprint.render.document import load_template
+
+    return load_template(f"{game}.{lang}.json")["board"]
 
 
 # -- the info block: title, lines, ruler ----------------------------------------------------------------
-def ruler_items(x: float, y: float) -> list[Item]:
+def ruler_items(x: float, y: float, lang: str = "en") -> list[Item]:
     """A 100 mm bar and a 4 in bar, ticked and labelled, with their bottom-left at (x, y)."""
+    words = page_words(lang)
+    label_mm = text_style("ruler_label").size_mm
     thin = Style(stroke=INK, stroke_mm=0.2)
     bar = Style(fill=INK, stroke=None)
     items: list[Item] = []
     for row, (length, ticks, label) in enumerate(
         (
-            (RULER_IN_MM, 8, "4 in — check: this bar measures 4 inches"),
-            (RULER_MM, 10, "100 mm — check: this bar measures 10 cm"),
+            (RULER_IN_MM, 8, words["ruler_in"]),
+            (RULER_MM, 10, words["ruler_mm"]),
         )
     ):
         base = y + row * 6.5
@@ -76,7 +108,7 @@ def ruler_items(x: float, y: float) -> list[Item]:
         for tick in range(ticks + 1):
             tx = x + length * tick / ticks
             items.append(polyline([(tx, base), (tx, base + (2.6 if tick in (0, ticks) else 1.9))], thin))
-        items.append(Text((x, base + 3.2), label, 2.2, "start", INK))
+        items.append(Text((x, base + 3.2), label, label_mm, "start", INK))
     return items
 
 
@@ -94,22 +126,31 @@ INFO_WIDTH_MM = 125.0
 """Info lines are wrapped to this width, so the block fits beside a board."""
 
 
-def info_block(title: str, lines: list[str], *, compact: bool = False) -> InfoBlock:
-    """The block printed on every page, drawn with its bottom-left at (0, 0)."""
+def info_block(title: str, lines: list[str], lang: str = "en", width: float = INFO_WIDTH_MM) -> InfoBlock:
+    """The title, the info lines (wrapped to ``width``) and the rulers, drawn with the
+    bottom-left at (0, 0)."""
     from coinprint.render.document import wrap
     from coinprint.render.pdf import text_width_mm
 
-    shown = [] if compact else [part for line in lines for part in wrap(line, INFO_WIDTH_MM, 2.6)]
-    items: list[Item] = list(ruler_items(0.0, 0.0))
+    info, heading = text_style("board_info"), text_style("board_title")
+    shown = [part for line in lines for part in wrap(line, max(width, RULER_SIZE[0]), info.size_mm)]
+    items: list[Item] = list(ruler_items(0.0, 0.0, lang))
     y = RULER_SIZE[1] + 1.5
     width = RULER_SIZE[0]
     for line in reversed(shown):
-        items.append(Text((0.0, y), line, 2.6, "start", INK))
-        width = max(width, text_width_mm(line, 2.6))
-        y += 3.6
-    items.append(Text((0.0, y + 0.5), title, 4.2, "start", INK, bold=True))
-    width = max(width, text_width_mm(title, 4.2, bold=True))
-    return InfoBlock(tuple(items), width, y + 0.5 + 4.2)
+        items.append(Text((0.0, y), line, info.size_mm, "start", INK))
+        width = max(width, text_width_mm(line, info.size_mm))
+        y += info.leading_mm
+    items.append(Text((0.0, y + 0.5), title, heading.size_mm, "start", INK, bold=True))
+    width = max(width, text_width_mm(title, heading.size_mm, bold=True))
+    return InfoBlock(tuple(items), width, y + 0.5 + heading.size_mm)
+
+
+def minimum_paper(margin: float) -> tuple[float, float]:
+    """The smallest page (short side, long side) a board can be printed on with ``margin``:
+    the 4 in ruler and the print note must fit across it either way up."""
+    side = math.ceil(2 * margin + RULER_SIZE[0] + 4.0)
+    return (side, side)
 
 
 # -- tiling -----------------------------------------------------------------------------------------------------
@@ -215,20 +256,40 @@ def _content_matrix(sheet: Sheet, plan: Plan, margin: float, column: int, row: i
 
 def paginate(sheet: Sheet, paper: PaperSize, margin: float = 10.0, overlap: float = 10.0) -> list[Scene]:
     """The sheet on pages of ``paper`` (see the module docstring). Pages are in reading order:
-    row by row from the top, left to right."""
-    blocks = [info_block(sheet.title, sheet.lines), info_block(sheet.title, sheet.lines, compact=True)]
+    row by row from the top, left to right; an info page, when needed, comes last."""
+    from coinprint.render.document import check_paper
+
+    check_paper(paper, "board pages", minimum_paper(margin))
+    across = min(paper.width_mm, paper.height_mm) - 2 * margin
+    block = info_block(sheet.title, sheet.lines, sheet.lang, min(INFO_WIDTH_MM, across))
+    strip = info_block(sheet.title, sheet.lines, sheet.lang, across)  # a strip may use the full width
     floating = plans(sheet, paper, margin, overlap, 0.0)
-    reserved = plans(sheet, paper, margin, overlap, blocks[0].height + GAP_MM)
-    # A plan where the info block floats in free space wins if it needs no more pages.
+    reserved = plans(sheet, paper, margin, overlap, strip.height + GAP_MM)
+    # Fewest pages wins; at equal pages the block floats in free space on every page, else
+    # sits in a strip on every page, else on the pages with room, else on a page of its own.
+    options: list[tuple[int, int, Plan, list]] = [(floating[0].pages + 1, 3, floating[0], [None] * floating[0].pages)]
+    if reserved:
+        options.append((reserved[0].pages, 1, reserved[0], [(margin, margin)] * reserved[0].pages))
+    blocks = {0: block, 1: strip, 2: block, 3: strip}
     for candidate in floating:
-        if candidate.pages > reserved[0].pages:
+        if candidate.pages > floating[0].pages + 1:
             break
-        for block in blocks:
-            placements = _place_blocks(sheet, candidate, margin, block)
-            if placements is not None:
-                return _pages(sheet, candidate, margin, block, placements)
-    plan = reserved[0]
-    return _pages(sheet, plan, margin, blocks[0], [(margin, margin, False)] * plan.pages)
+        spots = _place_blocks(sheet, candidate, margin, block)
+        if any(spot is not None for spot in spots):
+            options.append((candidate.pages, 0 if all(spot is not None for spot in spots) else 2, candidate, spots))
+    # At equal pages, the board cut into fewer tiles wins (an info page beats a split mat).
+    pages, rank, plan, spots = min(options, key=lambda o: (o[0], o[2].pages, o[1]))
+    scenes = _pages(sheet, plan, margin, blocks[rank], spots)
+    return scenes + [_info_page(sheet, plan, margin, strip)] if rank == 3 else scenes
+
+
+def _info_page(sheet: Sheet, plan: Plan, margin: float, block: InfoBlock) -> Scene:
+    """A page with just the info block and the print note (when no board page has room)."""
+    page = Scene(plan.page.width_mm, plan.page.height_mm, title=sheet.title)
+    top = plan.page.height_mm - margin - block.height
+    page.add(Group(block.items, translate(margin, top)))
+    page.add(*_page_labels(sheet, plan, margin, plan.pages + 1, -1, -1))
+    return page
 
 
 def _footprint(sheet: Sheet):
@@ -239,113 +300,286 @@ def _footprint(sheet: Sheet):
     return shapely.box(0, 0, sheet.content.width_mm, sheet.content.height_mm)
 
 
-def _place_blocks(sheet: Sheet, plan: Plan, margin: float, block: InfoBlock) -> list[tuple[float, float, bool]] | None:
-    """Where the info block fits on each page of ``plan`` (None if some page has no room)."""
+PLACEMENT_STEPS = 48
+"""Candidate positions tried across a page in each direction: the search costs the same on
+any paper size."""
+
+
+def _place_blocks(sheet: Sheet, plan: Plan, margin: float, block: InfoBlock) -> list[tuple[float, float] | None]:
+    """Where the info block fits, upright, on each page of ``plan`` (None where it does not)."""
     import numpy
     import shapely
     from shapely import affinity
 
     footprint = _footprint(sheet).buffer(2.0)
-    window = shapely.box(margin, margin, plan.page.width_mm - margin, plan.page.height_mm - margin)
-    spots = []
+    width, height = plan.page.width_mm, plan.page.height_mm
+    window = shapely.box(margin, margin, width - margin, height - margin)
+    spots: list[tuple[float, float] | None] = []
+    xs = numpy.linspace(margin, width - margin - block.width, PLACEMENT_STEPS)
+    ys = numpy.linspace(margin, height - margin - block.height - PRINT_NOTE_ROOM_MM, PLACEMENT_STEPS)
+    if width - 2 * margin < block.width or len(ys) == 0 or ys[-1] < margin:
+        return [None] * plan.pages
+    gx, gy = (g.ravel() for g in numpy.meshgrid(xs, ys))
+    boxes = shapely.box(gx, gy, gx + block.width, gy + block.height)
     for row in range(plan.rows):
         for column in range(plan.columns):
             a, b, c, d, e, f = _content_matrix(sheet, plan, margin, column, row)
             free = window.difference(affinity.affine_transform(footprint, [a, c, b, d, e, f]))
             shapely.prepare(free)
-            spot = None
-            for upright, (w, h) in ((False, (block.width, block.height)), (True, (block.height, block.width))):
-                xs = numpy.arange(margin, plan.page.width_mm - margin - w + 1e-9, 1.0)
-                ys = numpy.arange(margin, plan.page.height_mm - margin - h + 1e-9, 1.0)
-                if not len(xs) or not len(ys):
-                    continue
-                gx, gy = (g.ravel() for g in numpy.meshgrid(xs, ys))
-                inside = numpy.flatnonzero(shapely.contains(free, shapely.box(gx, gy, gx + w, gy + h)))
-                if len(inside):
-                    spot = (float(gx[inside[0]]), float(gy[inside[0]]), upright)
-                    break
-            if spot is None:
-                return None
-            spots.append(spot)
+            inside = numpy.flatnonzero(shapely.contains(free, boxes))
+            spots.append((float(gx[inside[0]]), float(gy[inside[0]])) if len(inside) else None)
     return spots
 
 
+PRINT_NOTE_ROOM_MM = 0.0
+"""Room kept under the top margin for the print note (it lives in the margin itself)."""
+
+
 def _pages(sheet: Sheet, plan: Plan, margin: float, block: InfoBlock, spots) -> list[Scene]:
+    import shapely
+
     pages = []
     total = plan.pages
     for row in range(plan.rows):
         for column in range(plan.columns):
             number = row * plan.columns + column + 1
-            page = Scene(plan.page.width_mm, plan.page.height_mm, title=f"{sheet.title} — page {number} of {total}")
+            page = Scene(plan.page.width_mm, plan.page.height_mm, title=f"{sheet.title} — {number}/{total}")
             window = (margin, margin + plan.reserve, plan.page.width_mm - margin, plan.page.height_mm - margin)
             matrix = _content_matrix(sheet, plan, margin, column, row)
             page.add(Group(tuple(sheet.content.items), matrix, clip=window))
+            if sheet.bleed_mm > 0 and sheet.pieces:
+                page.trim, page.bleed_mm = _trim_box(sheet, matrix, window), sheet.bleed_mm
+            spot = spots[number - 1]
             if total > 1:
-                page.add(*_alignment_marks(plan, margin, column, row))
-            x, y, upright = spots[number - 1]
-            if upright:  # turned a quarter turn anticlockwise, bottom-left corner at (x, y)
-                place = (0.0, 1.0, -1.0, 0.0, x + block.height, y)
-            else:
-                place = translate(x, y)
-            page.add(Group(block.items, place))
-            page.add(_page_label(sheet, plan, margin, number, row, column))
+                placed = None
+                if spot is not None:
+                    placed = shapely.box(spot[0], spot[1], spot[0] + block.width, spot[1] + block.height)
+                elif plan.reserve:
+                    placed = shapely.box(margin, margin, plan.page.width_mm - margin, margin + plan.reserve)
+                page.add(*_alignment_marks(sheet, plan, margin, column, row, placed))
+                page.add(*_assembly_grid(plan, margin, column, row))
+            if spot is not None:
+                page.add(Group(block.items, translate(*spot)))
+            page.add(*_page_labels(sheet, plan, margin, number, row, column))
             pages.append(page)
     return pages
 
 
-def _page_label(sheet: Sheet, plan: Plan, margin: float, number: int, row: int, column: int) -> Text:
-    where = f" — page {number} of {plan.pages} (row {row + 1}, column {column + 1})" if plan.pages > 1 else ""
-    text = f"{sheet.title}{where} — print at 100% / actual size, not “fit to page” — coinprint {__version__}"
-    baseline = plan.page.height_mm - max(3.5, margin / 2 + 1.0)
-    return Text((margin, baseline), text, 2.4, "start", INK)
+def _trim_box(sheet: Sheet, matrix, window: Box) -> Box:
+    """The box round the trimmed pieces on this page (page mm): the PDF TrimBox."""
+    from coinprint.render.scene import apply
+
+    b = sheet.bleed_mm
+    corners = [
+        apply(matrix, (x, y)) for x0, y0, x1, y1 in sheet.pieces for x in (x0 + b, x1 - b) for y in (y0 + b, y1 - b)
+    ]
+    xs = [min(max(x, window[0]), window[2]) for x, _ in corners]
+    ys = [min(max(y, window[1]), window[3]) for _, y in corners]
+    return (min(xs), min(ys), max(xs), max(ys))
 
 
-def _alignment_marks(plan: Plan, margin: float, column: int, row: int) -> list[Item]:
-    """Registration crosses in the middle of every overlap band, at the same place of the
-    content on both pages, and a dashed trim line on the edges that lie over a neighbour."""
+def _page_labels(sheet: Sheet, plan: Plan, margin: float, number: int, row: int, column: int) -> list[Item]:
+    """The print note at the top (in the board-page style's size) and the page's title,
+    number, place and trimming notes at the bottom, wrapped to the page."""
+    from coinprint.render.document import wrap
+
+    words = page_words(sheet.lang)
+    note, info = text_style("print_note"), text_style("page_info")
+    width = plan.page.width_mm - 2 * margin
+    total = plan.pages + (1 if row < 0 else 0)
+    if plan.pages > 1 and row >= 0:
+        text = words["page_info"].format(
+            title=sheet.title, page=number, pages=total, row=row + 1, column=column + 1, version=__version__
+        )
+    else:
+        text = words["page_info_single"].format(title=sheet.title, version=__version__)
+    trims = [words["trim_left"]] * (column > 0) + [words["trim_above"]] * (row > 0)
+    # The page info keeps clear of the registration crosses below the overlap bands.
+    inset = _band_inset(plan, margin, column) if plan.pages > 1 and row >= 0 else 0.0
+    lines = wrap(" — ".join([text, *trims]), width - 2 * inset, info.size_mm)
+    items: list[Item] = []
+    top = plan.page.height_mm - max(1.5, (margin - note.size_mm) / 2) - note.size_mm * 0.76
+    items.append(
+        Text((margin, top), wrap(words["print_note"], width, note.size_mm, True)[0], note.size_mm, "start", INK, True)
+    )
+    base = max(1.0, margin / 2 - info.leading_mm * (len(lines) - 1) / 2 - info.size_mm * 0.3)
+    for k, line in enumerate(reversed(lines)):
+        items.append(Text((margin + inset, base + k * info.leading_mm), line, info.size_mm, "start", INK))
+    return items
+
+
+def _band_inset(plan: Plan, margin: float, column: int) -> float:
+    """How far from the page's sides the crosses under this page's overlap bands reach."""
+    window_w = plan.page.width_mm - 2 * margin
+    reach = [0.0]
+    if column > 0:
+        reach.append(margin + (plan.xs[column - 1] + window_w - plan.xs[column]) / 2)
+    if column < plan.columns - 1:
+        reach.append(margin + (plan.xs[column] + window_w - plan.xs[column + 1]) / 2)
+    return max(reach) + CROSS_MM + 1.5 - margin if max(reach) else 0.0
+
+
+def _assembly_grid(plan: Plan, margin: float, column: int, row: int) -> list[Item]:
+    """A small picture of the sheets in the top-right margin, this page filled in."""
+    cell_h = max(0.8, min(3.0, (margin - 2.5) / plan.rows))
+    cell_w = cell_h * 1.4
+    right = plan.page.width_mm - margin
+    top = plan.page.height_mm - (margin - cell_h * plan.rows) / 2
+    items: list[Item] = []
+    for r in range(plan.rows):
+        for c in range(plan.columns):
+            x0 = right - (plan.columns - c) * cell_w
+            y1 = top - r * cell_h
+            filled = (r, c) == (row, column)
+            style = Style(fill=INK if filled else None, stroke=INK, stroke_mm=0.15)
+            items.append(Path((((x0, y1 - cell_h), (x0 + cell_w, y1 - cell_h), (x0 + cell_w, y1), (x0, y1)),), style))
+    return items
+
+
+def _alignment_marks(sheet: Sheet, plan: Plan, margin: float, column: int, row: int, avoid: Any = None) -> list[Item]:
+    """Registration crosses at the same place of the content on both pages of every overlap:
+    inside the overlap band only where no playing space lies, and in the page margins at the
+    band's ends (outside the drawn content); a dashed trim line on the edges that lie over a
+    neighbour."""
+    import shapely
+    from shapely import affinity
+
     width, height = plan.page.width_mm, plan.page.height_mm
     window_w, window_h = width - 2 * margin, height - 2 * margin - plan.reserve
     bottom, top = margin + plan.reserve, height - margin
+    a, b, c, d, e, f = _content_matrix(sheet, plan, margin, column, row)
+    taken = affinity.affine_transform(_footprint(sheet).buffer(CROSS_MM + 1.0), [a, c, b, d, e, f])
+    if avoid is not None:  # the info block
+        taken = taken.union(avoid.buffer(CROSS_MM + 1.0))
+    frame = shapely.box(margin, bottom, width - margin, top)
     items: list[Item] = []
     thin = Style(stroke=INK, stroke_mm=0.2)
     dashed = Style(stroke=INK, stroke_mm=0.25, dash_mm=(2.0, 1.5))
-    along_y = [bottom + window_h * t for t in (0.2, 0.5, 0.8)]
-    along_x = [margin + window_w * t for t in (0.2, 0.5, 0.8)]
     xs, ys = plan.xs, plan.ys
+    free_margin = margin >= 2 * CROSS_MM + 1.0
+
+    def band(points: list[tuple[float, float]]) -> list[Item]:
+        clear = [p for p in points if not taken.intersects(shapely.Point(p))]
+        return [_cross(x, y, thin) for x, y in _spread(clear, 4 * CROSS_MM)]
+
+    def along(low: float, high: float) -> list[float]:
+        return [low + (high - low) * (k + 0.5) / 24 for k in range(24)]
+
+    vertical: list[float] = []
     if column > 0:  # overlap with the left neighbour: content [xs[c], xs[c-1] + window_w]
-        middle = (xs[column - 1] + window_w - xs[column]) / 2
-        items += [_cross(margin + middle, y, thin) for y in along_y]
-        items.append(polyline([(margin, bottom), (margin, top)], dashed))
-        items.append(
-            Text((margin - 1.5, bottom + 2), "trim here, lay over the page to the left", 2.0, "start", INK, angle=90)
+        vertical.append(margin + (xs[column - 1] + window_w - xs[column]) / 2)
+        items += _trim_line(
+            sheet, (a, b, c, d, e, f), frame, ((margin, bottom), (margin, top)), 0, margin, vertical[-1], dashed
         )
     if column < plan.columns - 1:
-        middle = (xs[column] + window_w - xs[column + 1]) / 2
-        items += [_cross(width - margin - middle, y, thin) for y in along_y]
+        vertical.append(width - margin - (xs[column] + window_w - xs[column + 1]) / 2)
+    for x in vertical:
+        crosses = band([(x, y) for y in along(bottom + CROSS_MM, top - CROSS_MM)])
+        if len(crosses) < 2 and free_margin and plan.reserve == 0:  # none clear: one below the window
+            crosses.append(_cross(x, margin / 2, thin))
+        items += crosses
+    horizontal: list[float] = []
     if row > 0:  # overlap with the page above
-        middle = (ys[row - 1] + window_h - ys[row]) / 2
-        items += [_cross(x, top - middle, thin) for x in along_x]
-        items.append(polyline([(margin, top), (width - margin, top)], dashed))
-        items.append(Text((margin + 2, top + 1.2), "trim here, lay over the page above", 2.0, "start", INK))
+        horizontal.append(top - (ys[row - 1] + window_h - ys[row]) / 2)
+        items += _trim_line(
+            sheet, (a, b, c, d, e, f), frame, ((margin, top), (width - margin, top)), 1, top, horizontal[-1], dashed
+        )
     if row < plan.rows - 1:
-        middle = (ys[row] + window_h - ys[row + 1]) / 2
-        items += [_cross(x, bottom + middle, thin) for x in along_x]
+        horizontal.append(bottom + (ys[row] + window_h - ys[row + 1]) / 2)
+    for y in horizontal:
+        crosses = band([(x, y) for x in along(margin + CROSS_MM, width - margin - CROSS_MM)])
+        if len(crosses) < 2 and free_margin:  # too few clear: in the side margins
+            crosses += [_cross(margin / 2, y, thin), _cross(width - margin / 2, y, thin)]
+        items += crosses
     return items
+
+
+def _spread(points: list[tuple[float, float]], apart: float) -> list[tuple[float, float]]:
+    """Up to three of ``points`` (in order along a line), the first, the last and the one
+    nearest the middle, no two closer than ``apart``."""
+    import math
+
+    if not points:
+        return []
+    chosen = [points[0]]
+    for candidate in (points[-1], points[len(points) // 2]):
+        if all(math.dist(candidate, p) >= apart for p in chosen):
+            chosen.append(candidate)
+    return chosen
+
+
+def _trim_line(
+    sheet: Sheet,
+    matrix: Matrix,
+    window: Any,
+    edge: tuple[Point, Point],
+    axis: int,
+    at: float,
+    middle: float,
+    style: Style,
+) -> list[Item]:
+    """The dashed line to cut this page along before laying it over its neighbour (to the
+    left when ``axis`` is 0, above when 1): along the window's edge (``at``) where no cell
+    lies, and along cell edges through the overlap band (whose middle is ``middle``), so
+    every cell is kept whole from one page or the other."""
+    import shapely
+    from shapely import affinity
+
+    straight = shapely.LineString(edge)
+    if not sheet.cells:
+        return [polyline(edge, style)]
+    a, b, c, d, e, f = matrix
+    cells = [affinity.affine_transform(cell, [a, c, b, d, e, f]) for cell in sheet.cells]
+    sign = 1 if axis == 0 else -1  # which way is "into this page"
+
+    def inside(cell) -> bool:  # the cell lies whole on this page's side of the edge
+        low, high = (cell.bounds[axis], cell.bounds[axis + 2])
+        return sign * ((low if sign > 0 else high) - at) >= -1e-6
+
+    def here(cell) -> bool:
+        centre = cell.centroid.coords[0][axis]
+        return inside(cell) and (sign * (centre - middle) >= 0 or not _other_side(cell, axis, at, middle, sign))
+
+    mine = [cell for cell in cells if here(cell)]
+    theirs = [cell for cell in cells if not here(cell)]
+    if not mine or not theirs:
+        return [polyline(edge, style)]
+    shared = shapely.union_all(mine).boundary.intersection(shapely.union_all(theirs).boundary)
+    shared = shapely.line_merge(shapely.union_all([g for g in getattr(shared, "geoms", [shared]) if g.length > 0]))
+    shared = shared.intersection(window)
+    rest = straight.difference(shapely.union_all(cells).buffer(0.01))
+    items: list[Item] = []
+    for line in [*getattr(shared, "geoms", [shared]), *getattr(rest, "geoms", [rest])]:
+        if line.geom_type == "LineString" and line.length > 0:
+            items.append(polyline(line.coords, style))
+    return items
+
+
+def _other_side(cell, axis: int, at: float, middle: float, sign: int) -> bool:
+    """Whether ``cell`` also lies whole on the neighbour's page (it ends before the band's
+    far edge, which is as far past ``middle`` as ``at`` is before it)."""
+    far = 2 * middle - at
+    low, high = cell.bounds[axis], cell.bounds[axis + 2]
+    return sign * ((high if sign > 0 else low) - far) <= 1e-6
+
+
+CROSS_MM = 3.5
+"""Half the length of a registration cross's arms."""
 
 
 def _cross(x: float, y: float, style: Style) -> Group:
     return Group(
         (
             Circle((x, y), 1.8, style),
-            polyline([(x - 3.5, y), (x + 3.5, y)], style),
-            polyline([(x, y - 3.5), (x, y + 3.5)], style),
+            polyline([(x - CROSS_MM, y), (x + CROSS_MM, y)], style),
+            polyline([(x, y - CROSS_MM), (x, y + CROSS_MM)], style),
         )
     )
 
 
 def single_sheet(sheet: Sheet, margin: float = 10.0) -> Scene:
     """The whole sheet as one scene at true size: the content above its info block."""
-    block = info_block(sheet.title, sheet.lines)
+    block = info_block(sheet.title, sheet.lines, sheet.lang)
     content = sheet.content
     width = max(content.width_mm, block.width) + 2 * margin
     height = content.height_mm + block.height + GAP_MM + 2 * margin

@@ -3,18 +3,62 @@
 Each page is exactly its scene's size (mm converted to points); drawing is done in mm under
 a single scale. The viewer preference ``PrintScaling=None`` asks print dialogs for 100 %.
 Output is deterministic: reportlab's invariant mode fixes dates and document ids.
+
+Text is set in the Bitstream Vera fonts that ship with reportlab, embedded in the PDF (as
+TrueType subsets), so a PDF prints the same everywhere. A character the font lacks is printed
+as "?" (:func:`missing_glyphs` finds such characters, so tests can keep our own texts clean).
+Every page carries a TrimBox (the page itself, or the ``trim`` box a scene asks for) and,
+when the scene has a bleed, a BleedBox.
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from coinprint.render.scene import Circle, Group, Item, Path, Scene, Style, Text
 from coinprint.units import POINTS_PER_MM
 
-_FONTS = {False: "Helvetica", True: "Helvetica-Bold"}
+FONT_FILES = {"CoinprintSans": "Vera.ttf", "CoinprintSans-Bold": "VeraBd.ttf", "CoinprintSans-Italic": "VeraIt.ttf"}
+"""The embedded fonts (reportlab's own copies of Bitstream Vera) by the name we register."""
+_FONTS = {False: "CoinprintSans", True: "CoinprintSans-Bold"}
+ITALIC_FONT = "CoinprintSans-Italic"
+
+
+@cache
+def register_fonts() -> None:
+    """Register the embedded TrueType fonts with reportlab (once per process)."""
+    import os
+
+    import reportlab
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    folder = os.path.join(os.path.dirname(reportlab.__file__), "fonts")
+    for name, filename in FONT_FILES.items():
+        pdfmetrics.registerFont(TTFont(name, os.path.join(folder, filename)))
+
+
+@cache
+def _glyphs(font: str) -> frozenset[int]:
+    from reportlab.pdfbase import pdfmetrics
+
+    register_fonts()
+    return frozenset(pdfmetrics.getFont(font).face.charToGlyph)
+
+
+def missing_glyphs(text: str, bold: bool = False) -> set[str]:
+    """The characters of ``text`` that the font it would be printed in does not have."""
+    have = _glyphs(_FONTS[bold])
+    return {ch for ch in text if ord(ch) not in have and not ch.isspace()}
+
+
+def printable(text: str, bold: bool = False) -> str:
+    """``text`` with every character the font lacks replaced by "?"."""
+    missing = missing_glyphs(text, bold)
+    return "".join("?" if ch in missing else ch for ch in text) if missing else text
 
 
 def pages_to_pdf(
@@ -23,6 +67,7 @@ def pages_to_pdf(
     """The pages as PDF bytes. ``keywords`` (e.g. the seed) go into the document keywords."""
     from reportlab.pdfgen.canvas import Canvas
 
+    register_fonts()
     buffer = io.BytesIO()
     first = pages[0]
     canvas = Canvas(
@@ -30,6 +75,7 @@ def pages_to_pdf(
         pagesize=(first.width_mm * POINTS_PER_MM, first.height_mm * POINTS_PER_MM),
         invariant=1,
         pageCompression=1,
+        initialFontName=_FONTS[False],
     )
     canvas.setTitle(title or first.title)
     canvas.setAuthor("coinprint")
@@ -40,6 +86,7 @@ def pages_to_pdf(
     canvas.setViewerPreference("PrintScaling", "None")
     for page in pages:
         canvas.setPageSize((page.width_mm * POINTS_PER_MM, page.height_mm * POINTS_PER_MM))
+        _boxes(canvas, page)
         canvas.saveState()
         canvas.scale(POINTS_PER_MM, POINTS_PER_MM)
         for item in page.items:
@@ -48,6 +95,17 @@ def pages_to_pdf(
         canvas.showPage()
     canvas.save()
     return buffer.getvalue()
+
+
+def _boxes(canvas, page: Scene) -> None:
+    """TrimBox (and BleedBox when the page has a bleed) in points."""
+    trim = page.trim or (0.0, 0.0, page.width_mm, page.height_mm)
+    canvas.setTrimBox(tuple(round(v * POINTS_PER_MM, 4) for v in trim))
+    if page.bleed_mm > 0:
+        x0, y0, x1, y1 = trim
+        b = page.bleed_mm
+        bleed = (max(0.0, x0 - b), max(0.0, y0 - b), min(page.width_mm, x1 + b), min(page.height_mm, y1 + b))
+        canvas.setBleedBox(tuple(round(v * POINTS_PER_MM, 4) for v in bleed))
 
 
 def _draw(canvas, item: Item) -> None:
@@ -116,12 +174,12 @@ def _path(canvas, path: Path) -> None:
 def _text(canvas, text: Text) -> None:
     canvas.saveState()
     canvas.setFillColor(text.color)
-    canvas.setFont(_FONTS[text.bold], text.size_mm)
+    canvas.setFont(text.font or _FONTS[text.bold], text.size_mm)
     canvas.translate(*text.at)
     if text.angle:
         canvas.rotate(text.angle)
     draw = {"start": canvas.drawString, "middle": canvas.drawCentredString, "end": canvas.drawRightString}
-    draw.get(text.anchor, canvas.drawString)(0, 0, text.text)
+    draw.get(text.anchor, canvas.drawString)(0, 0, printable(text.text, text.bold))
     canvas.restoreState()
 
 
@@ -129,4 +187,5 @@ def text_width_mm(text: str, size_mm: float, bold: bool = False) -> float:
     """How wide ``text`` is when set in the backend's font at ``size_mm``."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
+    register_fonts()
     return stringWidth(text, _FONTS[bold], size_mm)

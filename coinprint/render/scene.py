@@ -57,6 +57,8 @@ class Text:
     bold: bool = False
     angle: float = 0.0
     """Rotation in degrees, anticlockwise, about ``at``."""
+    font: str = ""
+    """A font the backend knows by name (empty: the regular or bold sans)."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,10 @@ class Scene:
     height_mm: float
     items: list[Item] = field(default_factory=list)
     title: str = ""
+    trim: tuple[float, float, float, float] | None = None
+    """The finished size (minx, miny, maxx, maxy) when it is not the whole scene (PDF TrimBox)."""
+    bleed_mm: float = 0.0
+    """How far printing runs past ``trim`` (PDF BleedBox)."""
 
     def add(self, *items: Item) -> Scene:
         self.items.extend(items)

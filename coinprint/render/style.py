@@ -1,13 +1,24 @@
-"""Print styles (``color``, ``ink-saver``), read from ``templates/styles.json``."""
+"""Print styles, read from ``templates/styles.json``: colour palettes (``color``,
+``ink-saver``) and named typography (sizes in points, so a printed sheet can be checked
+against them) used by every page we draw.
+
+The ``color`` palette's fills differ from each other by at least 15 in CIELAB lightness, so
+neighbouring spaces stay apart in greyscale and for colour-blind players; ``ink-saver``
+draws outlines only.
+"""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from coinprint.errors import UsageError
 from coinprint.resources import template_path
+from coinprint.units import POINTS_PER_MM
+
+MM_PER_POINT = 1.0 / POINTS_PER_MM
 
 
 @dataclass(frozen=True)
@@ -29,12 +40,75 @@ class Palette:
         return self.space_fill[(index or 0) % len(self.space_fill)]
 
 
+@dataclass(frozen=True)
+class TypeStyle:
+    """A named text style: size in points, line spacing as a multiple of the size."""
+
+    name: str
+    size_pt: float
+    leading: float = 1.25
+    bold: bool = False
+    italic: bool = False
+    space_before_pt: float = 0.0
+    space_after_pt: float = 0.0
+
+    @property
+    def size_mm(self) -> float:
+        return self.size_pt * MM_PER_POINT
+
+    @property
+    def leading_mm(self) -> float:
+        return self.size_mm * self.leading
+
+    @property
+    def before_mm(self) -> float:
+        return self.space_before_pt * MM_PER_POINT
+
+    @property
+    def after_mm(self) -> float:
+        return self.space_after_pt * MM_PER_POINT
+
+
+@cache
+def _styles() -> dict[str, Any]:
+    return json.loads(template_path("styles.json").read_text(encoding="utf-8"))
+
+
+def palette_names() -> list[str]:
+    """The names ``--style`` accepts."""
+    return list(_styles()["palettes"])
+
+
 @cache
 def palette(name: str) -> Palette:
-    """The style called ``name`` (``color`` or ``ink-saver``)."""
-    styles = json.loads(template_path("styles.json").read_text(encoding="utf-8"))
+    """The palette called ``name`` (``color`` or ``ink-saver``)."""
+    styles = _styles()["palettes"]
     if name not in styles:
         raise UsageError(f"unknown style '{name}'; use one of: {', '.join(styles)}")
     values = dict(styles[name])
     values["space_fill"] = tuple(values["space_fill"])
     return Palette(name=name, **values)
+
+
+@cache
+def text_style(name: str) -> TypeStyle:
+    """The typography style called ``name`` (``body``, ``h1``, ``caption``, ``print_note`` …)."""
+    return TypeStyle(name=name, **_styles()["typography"][name])
+
+
+def rule_sheet_setting(name: str) -> Any:
+    """A rule-sheet page setting (``margin_mm``, ``column_gap_mm``, ``max_measure_chars`` …)."""
+    return _styles()["rule_sheet"][name]
+
+
+def lightness(colour: str) -> float:
+    """CIELAB lightness L* (0 black … 100 white) of ``#rrggbb``."""
+
+    def linear(channel: int) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    y = 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+    f = y ** (1 / 3) if y > 216 / 24389 else (24389 / 27 * y + 16) / 116
+    return 116 * f - 16

@@ -11,7 +11,8 @@ from collections import Counter
 
 from coinprint.render.scene import Circle, Group, Item, Matrix, Path, Point, Scene, Style, Text
 
-FONT_FAMILY = "Helvetica, Arial, sans-serif"
+FONT_FAMILY = "Bitstream Vera Sans, DejaVu Sans, Verdana, sans-serif"
+"""Vera first: the PDFs embed it, and DejaVu has the same metrics."""
 
 
 def num(value: float) -> str:
@@ -97,8 +98,10 @@ class _Writer:
             "text_anchor": text.anchor,
             "fill": text.color,
         }
-        if text.bold:
+        if text.bold or text.font.endswith("-Bold"):
             attrs["font_weight"] = "bold"
+        if text.font.endswith("-Italic"):
+            attrs["font_style"] = "italic"
         element = self.drawing.text(text.text, **attrs)
         if text.angle:
             element["transform"] = f"rotate({num(-text.angle)} {x} {y})"
