@@ -22,10 +22,11 @@ from coinprint.errors import UsageError
 if TYPE_CHECKING:
     from coinprint.boards.checks import Problem
     from coinprint.games.core import Rules
-    from coinprint.kit import PrintSettings
+    from coinprint.kit import PrintSettings, SheetParts
     from coinprint.layout import Layout, Mark
     from coinprint.render.pages import Sheet
     from coinprint.render.scene import Scene
+    from coinprint.units import PaperSize
 
 
 class Checker(Protocol):
@@ -51,6 +52,11 @@ class GameParts:
     """A position: ``draw_position(layout, marks, players, title=…)``."""
     kit_pages: Callable[[PrintSettings, str], list[Scene]]
     """The print-and-play kit: ``kit_pages(settings, lang)``, rule sheet first."""
+    sheet_parts: Callable[..., SheetParts] | None = None
+    """What the game adds to the words of ``templates/<game>.<lang>.json`` to make its rule
+    sheet: ``sheet_parts(template, source, **params)``; None for a game with no sheet."""
+    rules_extra_pages: Callable[[PaperSize, str], list[Scene]] | None = None
+    """Pages ``coinprint rules`` prints after the sheet (the Map's blank sheet), if any."""
 
 
 @dataclass(frozen=True)
@@ -101,40 +107,53 @@ def _parts(load: Callable[[], GameParts]) -> GameParts:
 def _cointable() -> GameParts:
     from coinprint.boards import cointable
     from coinprint.games.cointable import CoinTableRules
-    from coinprint.kit.cointable import kit_pages
+    from coinprint.kit.cointable import kit_pages, sheet_parts
     from coinprint.render.board import position_sheet
     from coinprint.render.cointable import board_sheet
 
-    return GameParts(cointable.from_params, cointable.check, CoinTableRules, board_sheet, position_sheet, kit_pages)
+    return GameParts(
+        cointable.from_params, cointable.check, CoinTableRules, board_sheet, position_sheet, kit_pages, sheet_parts
+    )
 
 
 def _coinage() -> GameParts:
     from coinprint.boards import coinage
     from coinprint.games.coinage import CoinAgeRules
-    from coinprint.kit.coinage import kit_pages
+    from coinprint.kit.coinage import kit_pages, sheet_parts
     from coinprint.render.board import position_sheet
     from coinprint.render.coinage import board_sheet
 
-    return GameParts(coinage.from_params, coinage.check, CoinAgeRules, board_sheet, position_sheet, kit_pages)
+    return GameParts(
+        coinage.from_params, coinage.check, CoinAgeRules, board_sheet, position_sheet, kit_pages, sheet_parts
+    )
 
 
 def _mapgame() -> GameParts:
     from coinprint.boards import mapgame
     from coinprint.games.mapgame import MapRules
-    from coinprint.kit.mapgame import kit_pages
+    from coinprint.kit.mapgame import kit_pages, rules_extra_pages, sheet_parts
     from coinprint.render.board import position_sheet
     from coinprint.render.mapgame import map_sheet
 
-    return GameParts(mapgame.from_params, mapgame.check, MapRules, map_sheet, position_sheet, kit_pages)
+    return GameParts(
+        mapgame.from_params,
+        mapgame.check,
+        MapRules,
+        map_sheet,
+        position_sheet,
+        kit_pages,
+        sheet_parts,
+        rules_extra_pages,
+    )
 
 
 def _flick() -> GameParts:
     from coinprint.boards import flick
     from coinprint.games.flick import FlickRules
-    from coinprint.kit.flick import kit_pages
+    from coinprint.kit.flick import kit_pages, sheet_parts
     from coinprint.render.flick import marks_sheet, mat_sheet
 
-    return GameParts(flick.from_params, flick.check, FlickRules, mat_sheet, marks_sheet, kit_pages)
+    return GameParts(flick.from_params, flick.check, FlickRules, mat_sheet, marks_sheet, kit_pages, sheet_parts)
 
 
 class Registry:

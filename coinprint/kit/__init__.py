@@ -167,17 +167,19 @@ class SheetParts:
 def rule_sheet(game: str, paper: PaperSize, lang: str = "en", **params: Any) -> list[Scene]:
     """``game``'s rule sheet on ``paper``: the one pipeline for every game.
 
-    The words come from the template; ``kit/<game>.py``'s ``sheet_parts(template, source,
-    **params)`` gives the values, figures (example positions replayed by the rules engine)
-    and generated blocks.
+    The words come from the template; the game's ``sheet_parts(template, source, **params)``
+    (its registry entry names it) gives the values, figures (example positions replayed by the
+    rules engine) and generated blocks.
     """
-    import importlib
-
+    from coinprint.registry import GAMES
     from coinprint.render.document import blocks_from_json, layout_document
 
+    make_parts = GAMES[game].parts.sheet_parts
+    if make_parts is None:
+        raise UsageError(f"{GAMES[game].title} has no rule sheet")
     template = sheet_template(game, lang)
     source = f"{game}.{lang}.json"
-    parts: SheetParts = importlib.import_module(f"coinprint.kit.{game}").sheet_parts(template, source, **params)
+    parts = make_parts(template, source, **params)
     specs = template.get("figures", {})
     figures = {key: example_position(game, spec, source=source) for key, spec in specs.items()}
     figures.update(parts.figures)
@@ -193,15 +195,15 @@ def write_rules(
     game: str, paper: PaperSize, lang: str, output: str | None, fmt: str | None = None, **params: Any
 ) -> Path:
     """Write ``game``'s rule sheet in ``lang`` as a PDF (``-o`` a .pdf file or a folder).
-    A game's kit module may add pages with ``rules_extra_pages(paper, lang)``."""
-    import importlib
+    A game may add pages after the sheet (its registry entry's ``rules_extra_pages``)."""
+    from coinprint.registry import GAMES
 
     template = sheet_template(game, lang)
     path, _ = resolve_output(output, fmt, f"{game}-rules-{lang}", ("pdf",))
-    module = importlib.import_module(f"coinprint.kit.{game}")
     pages = rule_sheet(game, paper, lang, **params)
-    if hasattr(module, "rules_extra_pages"):
-        pages += module.rules_extra_pages(paper, lang)
+    extra = GAMES[game].parts.rules_extra_pages
+    if extra is not None:
+        pages += extra(paper, lang)
     return write_pages(pages, str(path), game, title=template["title"], keywords={"game": game, "lang": lang})
 
 
