@@ -314,8 +314,16 @@ class _DaskBackend(_Backend):
     def __init__(self, address: str) -> None:
         try:
             from distributed import Client
+            from distributed.comm import get_address_host_port
         except ImportError:
             raise UsageError("--dask needs Dask's distributed scheduler: pip install 'coinprint[dask]'") from None
+        try:
+            # Checked first: a client given a malformed address hangs when it is cleaned up.
+            get_address_host_port(address)
+        except ValueError as exc:
+            raise UsageError(
+                f"--dask {address!r} is not a scheduler address like tcp://10.0.0.5:8786 ({exc})"
+            ) from None
         try:
             self.client = Client(address, timeout=10, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:

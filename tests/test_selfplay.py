@@ -218,6 +218,14 @@ def test_ctrl_c_stops_cleanly_with_exit_130(tmp_path):
     assert f"wrote {len(written)} records" in lines[0]
 
 
+def test_a_malformed_dask_address_is_a_usage_error(cli):
+    pytest.importorskip("distributed", reason="Dask is optional: pip install 'coinprint[dask]'")
+    for address in ("not an address", "foo://x:1"):
+        result = cli("balance", "cointable", "--games", "3", "--dask", address)
+        assert result.code == 2 and "is not a scheduler address like tcp://" in result.err
+        assert len(result.err.strip().splitlines()) == 1
+
+
 def test_dask_cluster_plays_the_same_games():
     pytest.importorskip("distributed", reason="Dask is optional: pip install 'coinprint[dask]'")
     from distributed import LocalCluster
