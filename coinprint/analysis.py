@@ -41,6 +41,8 @@ def resolve_layout(
 
     if isinstance(spec, dict):
         return from_geojson(spec, source="the inline layout")
+    if not spec.strip():
+        raise UsageError("the layout is empty; give a built-in name (e.g. cointable:size=5) or a GeoJSON file")
     name = spec.partition(":")[0]
     if name in GAMES:
         return builtin_layout(spec)
@@ -142,10 +144,13 @@ def self_play(
     ``game`` when it is a drawing); yields (record, outcome) pairs, then nothing more.
     (:mod:`coinprint.selfplay` plays them on many cores.)
 
-    Game ``i`` uses seed ``seed + i``, so any one game can be replayed on its own.
+    Game ``i`` uses seed ``seed + i``, so any one game can be replayed on its own. The
+    layout is checked first (see :func:`playable_layout`); ``games`` and ``max_turns`` are
+    checked against their caps.
     """
     from coinprint.selfplay import GameSetup, play_one
 
+    _check_run(games, seed)
     setup = GameSetup.build(layout_spec, agents, max_turns, options, game=game)
     for index in range(games):
         _, record, outcome = play_one(setup, index, seed)
@@ -175,7 +180,7 @@ class Tally:
         return PlaySummary(self.games, dict(self.wins), self.ties, self.timeouts, mean)
 
 
-def summarise(outcomes, players: tuple[str, str]) -> PlaySummary:
+def summarise(outcomes: Iterable[Any], players: tuple[str, str]) -> PlaySummary:
     """The summary of an iterable of :class:`coinprint.games.core.Outcome` (read once, lazily)."""
     tally = Tally(players)
     for outcome in outcomes:
@@ -189,6 +194,15 @@ Progress = Callable[[int], None]
 
 def _interrupted(done: int, games: int, tally: Tally, written: str = "") -> InterruptedRunError:
     return InterruptedRunError(f"interrupted: {done} of {games} games finished ({tally.summary().describe()}){written}")
+
+
+def _check_run(games: int, seed: int) -> None:
+    """The caps on a run's games and seeds (checked before any game is played)."""
+    from coinprint.caps import check_games, check_seed
+
+    check_games(games)
+    check_seed(seed)
+    check_seed(seed + games - 1, "--seed + --games")
 
 
 def play_to_folder(
@@ -213,8 +227,9 @@ def play_to_folder(
     from coinprint import selfplay
     from coinprint.fileio import write_atomic
 
-    if games < 1:
-        raise UsageError(f"--games must be at least 1, not {games}")
+    _check_run(games, seed)
+    if folder == "-":
+        raise UsageError("play writes one record per game; -o needs a folder, not standard output")
     target = Path(folder)
     if target.exists() and not target.is_dir():
         raise UsageError(f"-o {folder} is a file; give a folder for the records")
@@ -316,8 +331,7 @@ def balance(
 
     if not game_entry(game).simulated:
         raise UsageError(f"{GAMES[game].title} is not simulated; balance works for {', '.join(GAMES.simulated())}")
-    if games < 1:
-        raise UsageError(f"--games must be at least 1, not {games}")
+    _check_run(games, seed)
     if not 0 < precision < 50:
         raise UsageError(f"--precision must be more than 0 and less than 50 points, not {precision:g}")
     layout = playable_layout(layout_spec, game)

@@ -2,14 +2,26 @@
 
 A cap is checked up front, before any work starts, and the message that refuses an input
 names the cap, so a user learns what is allowed rather than waiting for memory to run out.
-``docs/formats.md`` lists them for users.
+``docs/formats.md`` lists them for users. This module imports only
+``coinprint.errors``: every layer may use it.
 """
 
 from __future__ import annotations
 
+from coinprint.errors import UsageError
+
+# -- input files ---------------------------------------------------------------------------------
 MAX_INPUT_BYTES = 50 * 1024 * 1024
 """Largest file coinprint reads (a layout, a record, an event log, an SVG drawing): 50 MB."""
+MAX_JSON_DEPTH = 64
+"""Deepest nesting of arrays and objects in a JSON input (a layout needs 6)."""
+MAX_JSON_INT_DIGITS = 100
+"""Most digits in a whole number written in a JSON input."""
+MAX_JSON_ARRAYS = 400_000
+"""Most arrays in a JSON input, counted before it is parsed (each point of a layout is one,
+so a layout far over the point cap is refused at once)."""
 
+# -- drawings (SVG, foreign GeoJSON) -------------------------------------------------------------
 MAX_DRAWING_SHAPES = 5000
 """Most shapes (paths, rectangles, circles, …) coinprint reads from one drawing."""
 MAX_DRAWING_NUMBERS = 400_000
@@ -19,3 +31,98 @@ MAX_FLATTENED_POINTS = 500_000
 """Most points all shapes of one drawing may have once curves are flattened into lines."""
 MAX_GEOJSON_FEATURES = 20_000
 """Most features coinprint reads from one GeoJSON file."""
+
+# -- layouts ----------------------------------------------------------------------------------------
+MAX_FEATURES = 2_000
+"""Most features (spaces and others) in one layout; the largest built-in board has 469."""
+MAX_VERTICES = 250_000
+"""Most coordinate points in one layout, over all its features."""
+MAX_COORDINATE_MM = 1_000_000.0
+"""Largest coordinate (absolute value) in a layout or a drawing: a kilometre from the origin."""
+MAX_TEXT_CHARS = 200
+"""Longest id, label, region or role of a feature, in characters."""
+
+# -- records -----------------------------------------------------------------------------------------
+MAX_RECORD_MOVES = 1_000_000
+"""Most moves (or turns, or events) in one record."""
+
+# -- work a command may be asked to do ------------------------------------------------------------
+MAX_GAMES = 100_000
+"""Most games one ``play`` or ``balance`` run may play (``--games``)."""
+MAX_WORKERS = 256
+"""Most worker processes one ``play`` or ``balance`` run starts (``--workers``)."""
+MAX_TURNS = 100_000
+"""Largest ``--max-turns`` (moves before a simulated game counts as a timeout)."""
+MAX_SUPPLY = 100_000
+"""Largest Coin Table supply (``--supply``, the record option ``supply``)."""
+MAX_COPIES = 100
+"""Most cards per page (``--copies``)."""
+MAX_PAGES = 200
+"""Most pages in one PDF (a board tiled over small paper, a huge board)."""
+MAX_PAPER_MM = 10_000.0
+"""Longest paper side (``--paper WxH``): 10 m (a plotter roll is 1–2 m wide)."""
+MIN_CARD_MM = 40.0
+"""Shortest Coin Age card side (``--card WxH``)."""
+MAX_CARD_MM = 1_000.0
+"""Longest Coin Age card side (``--card WxH``)."""
+MAX_SEED = 10**18
+"""Largest seed, either sign (``--seed``, ``--map-seed``): 19 digits."""
+MAX_LANG_CHARS = 16
+"""Longest ``--lang`` code."""
+
+
+def check_range(option: str, value: int, low: int, high: int, *, cap: str = "") -> int:
+    """``value`` if it is a whole number with ``low <= value <= high``; else a
+    :class:`UsageError` naming ``option``, the range allowed and the cap behind the top."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        named = f" (the {cap} cap)" if cap and isinstance(value, int) and value > high else ""
+        shown = f"{value:,}" if isinstance(value, int) and abs(value) < 10**30 else _short(repr(value))
+        raise UsageError(f"{option} must be a whole number from {low:,} to {high:,}{named}, not {shown}")
+    return value
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:30] + "…"
+
+
+def check_games(value: int, option: str = "--games") -> int:
+    return check_range(option, value, 1, MAX_GAMES, cap="games")
+
+
+def check_workers(value: int, option: str = "--workers") -> int:
+    return check_range(option, value, 1, MAX_WORKERS, cap="workers")
+
+
+def check_max_turns(value: int, option: str = "--max-turns") -> int:
+    return check_range(option, value, 1, MAX_TURNS, cap="turns")
+
+
+def check_supply(value: int, option: str = "--supply") -> int:
+    return check_range(option, value, 1, MAX_SUPPLY, cap="supply")
+
+
+def check_copies(value: int, option: str = "--copies") -> int:
+    return check_range(option, value, 1, MAX_COPIES, cap="copies")
+
+
+def check_seed(value: int, option: str = "--seed") -> int:
+    return check_range(option, value, -MAX_SEED, MAX_SEED, cap="seed")
+
+
+def check_pages(count: int, what: str) -> None:
+    """Refuse a PDF of more than :data:`MAX_PAGES` pages before any page is drawn."""
+    if count > MAX_PAGES:
+        raise UsageError(
+            f"{what} would take {count:,} pages, over the {MAX_PAGES}-page cap; use larger paper or a smaller board"
+        )
+
+
+def check_lang(code: str) -> str:
+    """A language code: letters, digits and hyphens, at most :data:`MAX_LANG_CHARS` long."""
+    if not code or len(code) > MAX_LANG_CHARS or not all(c.isascii() and (c.isalnum() or c == "-") for c in code):
+        shown = code if len(code) <= 40 else code[:40] + "…"
+        raise UsageError(
+            f"--lang {shown!r} is not a language code; use letters, digits and '-' "
+            f"(at most {MAX_LANG_CHARS} characters), e.g. en or sv"
+        )
+    return code

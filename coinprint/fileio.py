@@ -1,14 +1,38 @@
-"""Reading input files safely and writing output files whole or not at all."""
+"""Reading input files safely and writing output files whole or not at all.
+
+Input: :func:`read_bytes` and :func:`read_text` read regular files only, under a size cap;
+:func:`parse_json` parses JSON under caps on nesting depth and number size, refusing NaN,
+infinities and lone surrogates.
+
+Output: :func:`write_atomic` replaces a regular file through a temporary file and a rename,
+writes *through* character devices and FIFOs (``/dev/null``, a pipe), follows a symbolic link
+to the file it names (the link stays), writes to standard output for ``-``, and removes its
+temporary file on failure, on SIGINT, SIGTERM and SIGHUP (see :func:`install_signal_handlers`),
+and, when a run was killed outright, on the next write to the same folder.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import json
 import os
+import re
+import secrets
+import signal
 import stat
-import tempfile
+import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
-from coinprint.caps import MAX_INPUT_BYTES
+from coinprint.caps import MAX_INPUT_BYTES, MAX_JSON_ARRAYS, MAX_JSON_DEPTH, MAX_JSON_INT_DIGITS
 from coinprint.errors import UnreadableInputError, UsageError
+
+STDOUT = "-"
+"""The output name that means standard output (``-o -``)."""
 
 
 def read_bytes(path: str | os.PathLike[str], *, cap: int = MAX_INPUT_BYTES) -> bytes:
@@ -53,31 +77,335 @@ def _size(count: int) -> str:
     return f"{count // (1024 * 1024)} MB" if count >= 1024 * 1024 else f"{count} bytes"
 
 
-def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> Path:
-    """Write ``data`` to ``path`` through a temporary file in the same folder, then rename.
+# -- JSON --------------------------------------------------------------------------------------------
+_SURROGATE_ESCAPE = re.compile(r"(\\+)u([dD][89a-fA-F][0-9a-fA-F]{2})")
 
-    A reader never sees a half-written file, and a failure leaves nothing behind. The folder
-    is created if missing. Raises :class:`UsageError` when the path cannot be written.
+
+def parse_json(text: str, *, source: str) -> Any:
+    """Parse JSON ``text`` read from ``source`` under coinprint's caps.
+
+    Refused with one line naming ``source`` (:class:`UnreadableInputError`): text that is not
+    JSON, nesting deeper than ``MAX_JSON_DEPTH``, whole numbers of more than
+    ``MAX_JSON_INT_DIGITS`` digits, ``NaN``/``Infinity`` and numbers too large for a float,
+    and escapes of lone UTF-16 surrogates (``"\ud800"``), which are not characters.
     """
-    target = Path(path)
+    depth, arrays = _structure(text)
+    if depth > MAX_JSON_DEPTH:
+        raise UnreadableInputError(
+            f"{source}: JSON nested {depth} levels deep is over the {MAX_JSON_DEPTH}-level nesting cap"
+        )
+    if arrays > MAX_JSON_ARRAYS:
+        raise UnreadableInputError(
+            f"{source} holds {arrays:,} JSON arrays (a point is one), over the {MAX_JSON_ARRAYS:,}-array cap"
+        )
+    lone = _lone_surrogate(text)
+    if lone is not None:
+        line = text.count("\n", 0, lone) + 1
+        shown = text[lone : lone + 6]
+        raise UnreadableInputError(f"{source}: {shown} at line {line} is a lone surrogate, not a character")
+    try:
+        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
+    except json.JSONDecodeError as exc:
+        raise UnreadableInputError(f"{source} is not JSON: {exc.msg} at line {exc.lineno}") from None
+    except _NumberError as exc:
+        raise UnreadableInputError(f"{source}: {exc}") from None
+    except RecursionError:  # only if the stack is already deep: the depth cap came first
+        raise UnreadableInputError(f"{source}: JSON nested too deep to read") from None
+
+
+def _lone_surrogate(text: str) -> int | None:
+    """Where the first escape of an unpaired UTF-16 surrogate starts in JSON text, or None."""
+    pending_high = -1  # end of an escaped high surrogate waiting for its low half
+    for match in _SURROGATE_ESCAPE.finditer(text):
+        if len(match.group(1)) % 2 == 0:  # "\\\\ud800" is an escaped backslash, then text
+            continue
+        start = match.end(1) - 1
+        high = match.group(2)[1].lower() in "89ab"
+        if pending_high >= 0 and (high or start != pending_high):
+            return pending_high - 6
+        if high:
+            pending_high = match.end()
+        elif pending_high < 0:
+            return start
+        else:
+            pending_high = -1
+    return pending_high - 6 if pending_high >= 0 else None
+
+
+class _NumberError(ValueError):
+    pass
+
+
+def _parse_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_JSON_INT_DIGITS:
+        raise _NumberError(
+            f"a whole number of {len(digits.lstrip('-')):,} digits is over the {MAX_JSON_INT_DIGITS}-digit cap"
+        )
+    return int(digits)
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        shown = text if len(text) <= 24 else text[:20] + "…"
+        raise _NumberError(f"the number {shown} is too large")
+    return value
+
+
+def _parse_constant(name: str) -> float:
+    raise _NumberError(f"{name} is not a number JSON allows; coinprint needs finite numbers")
+
+
+def _structure(text: str) -> tuple[int, int]:
+    """The deepest nesting of [ and { outside strings (0 for a scalar), and how many arrays
+    there are, at C speed: drop escapes, keep only brackets and quotes, drop the strings,
+    then a running sum."""
+    import numpy
+
+    if "[" not in text and "{" not in text:
+        return 0, 0
+    if "\\" in text:
+        text = _ESCAPE.sub("", text)
+    skeleton = text.encode("utf-8", "surrogatepass").translate(None, _NOT_STRUCTURE)
+    skeleton = _BARE_STRING.sub(b"", skeleton)
+    step = numpy.zeros(256, dtype=numpy.int64)
+    step[list(b"[{")], step[list(b"]}")] = 1, -1
+    steps = step[numpy.frombuffer(skeleton, dtype=numpy.uint8)]
+    return int(numpy.cumsum(steps).max(initial=0)), skeleton.count(b"[")
+
+
+_ESCAPE = re.compile(r"\\.", re.DOTALL)
+_NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'"[]{}')
+_BARE_STRING = re.compile(rb'"[^"]*"')
+
+
+# -- writing -----------------------------------------------------------------------------------------
+_TEMP_MARK = ".coinprint-"
+_TEMP_PATTERN = re.compile(r"^\..*\.coinprint-(\d+)-[0-9a-f]{8}\.tmp$")
+_live_temporaries: set[str] = set()
+"""Temporary files this process is writing now; a signal handler removes them."""
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> Path:
+    """Write ``data`` to ``path`` whole or not at all; returns the path written.
+
+    - ``-`` is standard output.
+    - A new or regular file is written to a temporary file in the same folder (named
+      ``.<name>.coinprint-<pid>-<random>.tmp``), then renamed over the target, so a reader
+      never sees half a file and a failure leaves the old file as it was.
+    - A character device or a FIFO (``/dev/null``, a named pipe) is written through, never
+      replaced; block devices, sockets and folders are refused.
+    - A symbolic link is followed: the file it points to is replaced and the link stays.
+    - The folder is created if missing; stale temporaries of runs that were killed are removed.
+
+    Raises :class:`UsageError` (one line) when the path cannot be written.
+    """
     if isinstance(data, str):
         data = data.encode("utf-8")
-    if target.exists() and target.is_dir():
-        raise UsageError(f"cannot write {target}: it is a folder; give a file name")
+    name = os.fspath(path)
+    if name == STDOUT:
+        _write_stdout(data)
+        return Path(STDOUT)
+    shown = _shown(name)
+    try:
+        target = Path(os.path.realpath(name)) if os.path.islink(name) else Path(name)
+        mode = os.stat(target).st_mode if target.exists() else None
+    except OSError as exc:
+        raise UsageError(f"cannot write {shown}: {exc.strerror or exc}") from None
+    if mode is not None and (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+        _write_through(target, data, shown)
+        return Path(name)
+    if mode is not None and stat.S_ISDIR(mode):
+        raise UsageError(f"cannot write {shown}: it is a folder; give a file name")
+    if mode is not None and not stat.S_ISREG(mode):
+        raise UsageError(f"cannot write {shown}: it is not a regular file, a character device or a FIFO")
+    _check_name_length(target, shown)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     except OSError as exc:
-        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
+        raise UsageError(f"cannot write {shown}: {exc.strerror or exc}") from None
+    remove_stale_temporaries(target.parent, target.name)
+    _replace(target, data, shown)
+    return Path(name)
+
+
+def _replace(target: Path, data: bytes, shown: str) -> None:
+    tmp = str(target.parent / _temporary_name(target.name))
+    _live_temporaries.add(tmp)
     try:
-        with os.fdopen(fd, "wb") as handle:
+        with open(tmp, "xb") as handle:
+            if target.exists():  # a replaced file keeps its permissions
+                os.fchmod(handle.fileno(), stat.S_IMODE(os.stat(target).st_mode))
             handle.write(data)
-        os.chmod(tmp, 0o644)
         os.replace(tmp, target)
     except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
+        raise UsageError(f"cannot write {shown}: {exc.strerror or exc}") from None
+    finally:
+        _live_temporaries.discard(tmp)
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+def _temporary_name(name: str) -> str:
+    # Keep the temporary's name within the 255-byte limit however long the target's is.
+    stem = name.encode("utf-8", "surrogateescape")[:200].decode("utf-8", "ignore")
+    return f".{stem}{_TEMP_MARK}{os.getpid()}-{secrets.token_hex(4)}.tmp"
+
+
+def _write_through(target: Path, data: bytes, shown: str) -> None:
+    try:
+        # O_NONBLOCK: a FIFO nobody reads fails at once (ENXIO) instead of hanging.
+        fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+    except OSError as exc:
+        reason = "no process is reading it" if exc.errno == errno.ENXIO else exc.strerror or str(exc)
+        raise UsageError(f"cannot write {shown}: {reason}") from None
+
+
+_data_stdout: Any = None
+"""Standard output as it was when :func:`stdout_for_data` began (None outside it)."""
+
+
+@contextlib.contextmanager
+def stdout_for_data() -> Iterator[None]:
+    """Within this context standard output carries only the data :func:`write_atomic` writes
+    to ``-``; whatever else is printed (``wrote …``, a seed) goes to standard error."""
+    global _data_stdout
+    _data_stdout = sys.stdout
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        _data_stdout = None
+
+
+def _write_stdout(data: bytes) -> None:
+    out = _data_stdout if _data_stdout is not None else sys.stdout
+    stream = getattr(out, "buffer", None)
+    try:
+        if stream is None:  # a text stream without bytes underneath (tests capture into one)
+            out.write(data.decode("utf-8", "replace"))
+        else:
+            out.flush()
+            stream.write(data)
+            stream.flush()
+    except OSError as exc:
+        raise UsageError(f"cannot write to standard output: {exc.strerror or exc}") from None
+
+
+def _check_name_length(target: Path, shown: str) -> None:
+    limit = 255
+    try:
+        limit = os.pathconf(_existing_parent(target), "PC_NAME_MAX")
+    except (OSError, ValueError):
+        pass
+    for part in target.parts:
+        size = len(part.encode("utf-8", "surrogateescape"))
+        if size > limit:
+            raise UsageError(
+                f"cannot write {shown}: a file or folder name of {size} bytes is over the {limit}-byte limit"
+            )
+
+
+def _existing_parent(path: Path) -> Path:
+    for parent in path.parents:
+        if parent.is_dir():
+            return parent
+    return Path(".")
+
+
+def _shown(name: str) -> str:
+    return name if len(name) <= 80 else name[:60] + "…" + name[-15:]
+
+
+LEGACY_TEMP_AGE_S = 600
+"""Age after which a temporary of the older naming (no pid in it) counts as abandoned."""
+
+
+def remove_stale_temporaries(folder: Path, target: str | None = None) -> list[Path]:
+    """Remove temporaries that :func:`write_atomic` left in ``folder`` when its process was
+    killed outright (its pid is gone); returns what was removed. Another run's live
+    temporaries are left alone. With ``target`` (a file name), temporaries of that file in the
+    older naming, ``.<target>.XXXXXXXX.tmp``, are removed once older than 10 minutes."""
+    removed: list[Path] = []
+    legacy = re.compile(rf"^\.{re.escape(target)}\.[a-z0-9_]{{8}}\.tmp$") if target else None
+    try:
+        entries = [e for e in os.scandir(folder) if e.name.endswith(".tmp") and e.is_file(follow_symlinks=False)]
+    except OSError:
+        return removed
+    now = time.time()
+    for entry in entries:
+        name = entry.name
+        match = _TEMP_PATTERN.match(name)
+        stale = match is not None and not _process_alive(int(match.group(1)))
+        if legacy is not None and legacy.match(name):
+            try:
+                stale = now - entry.stat(follow_symlinks=False).st_mtime > LEGACY_TEMP_AGE_S
+            except OSError:
+                stale = False
+        if stale:
+            try:
+                (folder / name).unlink()
+                removed.append(folder / name)
+            except OSError:
+                pass
+    return removed
+
+
+def _process_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+# -- signals --------------------------------------------------------------------------------------------
+class Interrupted(BaseException):
+    """SIGINT, SIGTERM or SIGHUP arrived; the command stops and exits ``128 + signal``.
+
+    A ``BaseException`` (like ``KeyboardInterrupt``) so no ``except Exception`` swallows it.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum
+
+
+HANDLED_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+def _on_signal(signum: int, frame: FrameType | None) -> None:
+    for tmp in list(_live_temporaries):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+    raise Interrupted(signum)
+
+
+@contextlib.contextmanager
+def handling_signals() -> Iterator[None]:
+    """Within this context SIGINT, SIGTERM and SIGHUP raise :class:`Interrupted` after
+    removing the temporaries being written; the previous handlers come back after."""
+    previous = {}
+    try:
+        for signum in HANDLED_SIGNALS:
+            previous[signum] = signal.signal(signum, _on_signal)
+    except ValueError:  # not the main thread: leave signals as they are
+        pass
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)

@@ -16,6 +16,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from coinprint import __version__
+from coinprint.caps import MAX_COORDINATE_MM
 from coinprint.errors import UnreadableInputError
 
 if TYPE_CHECKING:  # the heavy libraries load on first use
@@ -254,14 +255,51 @@ def shared_borders(spaces: Sequence[Space]) -> Iterator[tuple[str, str, float]]:
 
 
 # -- reading --------------------------------------------------------------------------------------
+# Property types, checked when a layout is read so that no later layer meets a wrong type.
+# A property of the wrong type is reported as a problem and dropped.
+_NUMBER = (int, float)
+PROPERTY_TYPES: dict[str, tuple[type, ...]] = {
+    "player": (str,),
+    "face": (str,),
+    "coin": (str,),
+    "side": (int,),
+    "seat": _NUMBER,
+    "sides": (int,),
+    "coins": (int,),
+    "size": (str,),
+    "color": (int,),
+    "region_size": (int,),
+    "drawn_by": (str,),
+    "spots": (list,),
+    "center": (list,),
+}
+"""Types allowed for the feature properties coinprint reads (others are kept as they are)."""
+POINT_PROPERTIES = {"center": 0, "spots": 1}
+"""Properties that hold a point (0) or a list of points (1), in mm."""
+PARAM_TYPES: dict[str, tuple[type, ...]] = {
+    "hex_mm": _NUMBER,
+    "width_mm": _NUMBER,
+    "size": (int,),
+    "sides": (int,),
+    "countries": (int,),
+    "coin": (str,),
+    "score_coin": (str,),
+    "goal_coin": (str,),
+    "map": (str,),
+    "card": (str,),
+}
+"""Types allowed for the ``coinprint.params`` entries coinprint reads."""
+GEOMETRY_TYPES = ("Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon")
+_NESTING = {"Point": 0, "MultiPoint": 1, "LineString": 1, "MultiLineString": 2, "Polygon": 2, "MultiPolygon": 3}
+
+
 def loads(text: str, *, source: str = "layout") -> Layout:
     """Read a layout from GeoJSON text. Raises :class:`UnreadableInputError` when the text is
-    not JSON or not a coinprint layout at all; smaller faults go to ``read_problems``."""
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UnreadableInputError(f"{source} is not JSON: {exc.msg} at line {exc.lineno}") from None
-    return from_geojson(doc, source=source)
+    not JSON or not a coinprint layout at all, or breaks a cap (``coinprint.caps``); smaller
+    faults go to ``read_problems``."""
+    from coinprint.fileio import parse_json
+
+    return from_geojson(parse_json(text, source=source), source=source)
 
 
 def load(path: str) -> Layout:
@@ -273,6 +311,8 @@ def load(path: str) -> Layout:
 
 def from_geojson(doc: Any, *, source: str = "layout") -> Layout:
     """Build a layout from a parsed GeoJSON ``FeatureCollection`` (see :func:`loads`)."""
+    from coinprint.caps import MAX_FEATURES, MAX_VERTICES
+
     if not isinstance(doc, dict) or doc.get("type") != "FeatureCollection":
         raise UnreadableInputError(f"{source} is not a GeoJSON FeatureCollection")
     meta = doc.get("coinprint")
@@ -280,49 +320,201 @@ def from_geojson(doc: Any, *, source: str = "layout") -> Layout:
         raise UnreadableInputError(
             f'{source} is GeoJSON but not a coinprint layout: it needs a "coinprint" member naming the game'
         )
+    if bad_text(meta["game"]):
+        raise UnreadableInputError(f'{source}: "coinprint.game" {bad_text(meta["game"])}')
+    params = meta.get("params", {})
+    if not isinstance(params, dict):
+        raise UnreadableInputError(f'{source}: "coinprint.params" must be an object, not {_kind(params)}')
     raw_features = doc.get("features")
     if not isinstance(raw_features, list):
         raise UnreadableInputError(f'{source}: "features" must be a list')
+    if len(raw_features) > MAX_FEATURES:
+        raise UnreadableInputError(
+            f"{source} has {len(raw_features):,} features, over the {MAX_FEATURES:,}-feature cap"
+        )
     layout = Layout(game=meta["game"], spaces=[], meta=dict(meta))
+    layout.meta["params"] = _typed(params, PARAM_TYPES, "coinprint.params", layout.read_problems)
+    if not params and "params" not in meta:
+        del layout.meta["params"]
+    budget = MAX_VERTICES
     for index, raw in enumerate(raw_features):
-        _read_feature(layout, raw, index)
+        budget -= _read_feature(layout, raw, index, budget)
+        if budget < 0:
+            raise UnreadableInputError(
+                f"{source} has more than {MAX_VERTICES:,} coordinate points, over the {MAX_VERTICES:,}-point cap"
+            )
     return layout
 
 
-def _read_feature(layout: Layout, raw: Any, index: int) -> None:
+def bad_text(text: str) -> str | None:
+    """Why ``text`` cannot be an id, label, region or role (None when it can): too long, or
+    holding characters that are not allowed in XML or print as nothing (controls, U+FFFE)."""
+    from coinprint.caps import MAX_TEXT_CHARS
+
+    if len(text) > MAX_TEXT_CHARS:
+        return f"is {len(text):,} characters long, over the {MAX_TEXT_CHARS}-character cap"
+    for char in text:
+        code = ord(char)
+        if code < 0x20 or 0x7F <= code < 0xA0 or 0xD800 <= code < 0xE000 or code in (0xFFFE, 0xFFFF):
+            return f"holds the character U+{code:04X}, which is not allowed"
+    return None
+
+
+def _kind(value: Any) -> str:
+    names = {dict: "an object", list: "a list", str: "text", bool: "true/false", type(None): "null"}
+    return names.get(type(value), "a number")
+
+
+def _typed(
+    values: dict[str, Any], types: dict[str, tuple[type, ...]], where: str, problems: list[str]
+) -> dict[str, Any]:
+    """``values`` without the entries whose type is wrong (each reported in ``problems``)."""
+    kept = {}
+    for key, value in values.items():
+        allowed = types.get(key)
+        if allowed is not None and (
+            isinstance(value, bool)
+            or not isinstance(value, allowed)
+            or (isinstance(value, str) and bad_text(value))
+            or (key in POINT_PROPERTIES and _points_problem(value, POINT_PROPERTIES[key]))
+        ):
+            names = {int: "a whole number", float: "a number", str: "text", list: "a list"}
+            wanted = " or ".join(names.get(t, t.__name__) for t in allowed)
+            if key in POINT_PROPERTIES:
+                wanted = ["a point [x, y]", "a list of points [x, y]"][POINT_PROPERTIES[key]]
+            problems.append(f"{where}: {key} must be {wanted}, not {_shown_value(value)}")
+            continue
+        kept[key] = value
+    return kept
+
+
+def _shown_value(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=True) if not isinstance(value, float) else repr(value)
+    return text if len(text) <= 40 else text[:30] + "…"
+
+
+def _read_feature(layout: Layout, raw: Any, index: int, budget: int) -> int:
+    """Add one feature to ``layout`` (or a problem); returns how many points it has (more
+    than ``budget`` means it has too many and was not read)."""
     problems = layout.read_problems
     if not isinstance(raw, dict) or raw.get("type") != "Feature":
         problems.append(f"feature #{index + 1}: not a GeoJSON Feature")
-        return
+        return 0
     fid = raw.get("id")
     props = raw.get("properties") or {}
     geometry = raw.get("geometry")
     if not isinstance(props, dict):
         problems.append(f"feature #{index + 1}: properties must be an object")
-        return
+        return 0
     if fid is None:
         problems.append(f"feature #{index + 1}: has no id")
         fid = f"#{index + 1}"
+    elif isinstance(fid, bool) or not isinstance(fid, (str, int)):
+        problems.append(f"feature #{index + 1}: the id must be text or a whole number, not {_kind(fid)}")
+        return 0
     fid = str(fid)
+    why = bad_text(fid)
+    if why:
+        problems.append(f"feature #{index + 1}: the id {why}")
+        return 0
     props = dict(props)
     role = props.pop("role", None)
+    if role is not None and (not isinstance(role, str) or bad_text(role)):
+        problems.append(f"{fid}: role must be text such as space, card or goal, not {_shown_value(role)}")
+        return 0
+    props = _typed(props, PROPERTY_TYPES, fid, problems)
+    points, why = geometry_points(geometry, budget)
+    if points > budget:
+        return points
+    if why:
+        problems.append(f"{fid}: {why}")
+        return points
     if role != "space":
-        if not isinstance(geometry, dict):
-            problems.append(f"{fid}: has no geometry")
-            return
-        layout.features.append(Feature(fid, str(role or "unknown"), geometry, props))
-        return
+        assert isinstance(geometry, dict)  # geometry_points found no problem with it
+        feature = Feature(fid, str(role or "unknown"), geometry, props)
+        try:
+            empty = feature.shape.is_empty  # shapely refuses, e.g., a line of one point
+        except Exception as exc:  # shapely raises ValueError, TypeError or GEOSException
+            problems.append(f"{fid}: the geometry cannot be read ({' '.join(str(exc).split())})")
+            return points
+        if empty:
+            problems.append(f"{fid}: the geometry is empty")
+            return points
+        layout.features.append(feature)
+        return points
     rings = _polygon_rings(geometry)
     if rings is None:
         problems.append(f"{fid}: a space needs a Polygon geometry with at least 3 corners")
-        return
+        return points
     fields = {key: props.pop(key, None) for key in ("label", "region", "order", "start")}
-    if fields["label"] is not None:
-        fields["label"] = str(fields["label"])
-    if fields["order"] is not None and not isinstance(fields["order"], int):
-        problems.append(f"{fid}: order must be a whole number, not {fields['order']!r}")
+    for key in ("label", "region", "start"):
+        value = fields[key]
+        if value is None:
+            continue
+        if isinstance(value, int) and not isinstance(value, bool) and key != "start":
+            value = fields[key] = str(value)
+        if not isinstance(value, str) or bad_text(value):
+            reason = bad_text(value) if isinstance(value, str) else f"must be text, not {_shown_value(value)}"
+            problems.append(f"{fid}: {key} {reason}")
+            fields[key] = None
+    if fields["order"] is not None and (isinstance(fields["order"], bool) or not isinstance(fields["order"], int)):
+        problems.append(f"{fid}: order must be a whole number, not {_shown_value(fields['order'])}")
         fields["order"] = None
     layout.spaces.append(Space(fid, rings, properties=props, **fields))
+    return points
+
+
+def geometry_points(geometry: Any, budget: int) -> tuple[int, str | None]:
+    """How many points a GeoJSON geometry has, and why it cannot be used (None if it can):
+    a known type, coordinates nested as the type says, every point two or three finite
+    numbers within ``MAX_COORDINATE_MM``. A GeometryCollection is not allowed. Counting
+    stops once past ``budget`` points."""
+    if not isinstance(geometry, dict):
+        return 0, "has no geometry"
+    kind = geometry.get("type")
+    if kind not in GEOMETRY_TYPES:
+        return 0, f"the geometry type {_shown_value(kind)} is not one of {', '.join(GEOMETRY_TYPES)}"
+    coords = geometry.get("coordinates")
+    count = 0
+    stack: list[tuple[Any, int]] = [(coords, _NESTING[kind])]
+    while stack:
+        value, depth = stack.pop()
+        if depth == 0:
+            why = _point_problem(value)
+            if why:
+                return count, f"the {kind} geometry has a bad point: {why}"
+            count += 1
+            if count > budget:
+                return count, None
+            continue
+        if not isinstance(value, (list, tuple)):
+            return count, f"the {kind} geometry's coordinates are not nested as GeoJSON says"
+        stack.extend((item, depth - 1) for item in value)
+    return count, None
+
+
+def _point_problem(value: Any) -> str | None:
+    if type(value) is list and len(value) == 2:  # the common case, checked fast
+        x, y = value
+        if type(x) is float and type(y) is float and -MAX_COORDINATE_MM <= x <= MAX_COORDINATE_MM:
+            if -MAX_COORDINATE_MM <= y <= MAX_COORDINATE_MM:
+                return None
+    if not isinstance(value, (list, tuple)) or len(value) not in (2, 3):
+        return f"{_shown_value(value)} is not [x, y]"
+    for number in value:
+        if isinstance(number, bool) or not isinstance(number, (int, float)):
+            return f"{_shown_value(number)} is not a number"
+        if not -MAX_COORDINATE_MM <= number <= MAX_COORDINATE_MM:  # False for NaN too
+            return f"{_shown_value(number)} is over the {MAX_COORDINATE_MM:,.0f} mm coordinate cap"
+    return None
+
+
+def _points_problem(value: Any, nesting: int) -> str | None:
+    if nesting == 0:
+        return _point_problem(value)
+    if not isinstance(value, list) or len(value) > 10_000:
+        return "not a list of points"
+    return next((why for item in value if (why := _point_problem(item))), None)
 
 
 def _polygon_rings(geometry: Any) -> tuple[Ring, ...] | None:
@@ -335,7 +527,9 @@ def _polygon_rings(geometry: Any) -> tuple[Ring, ...] | None:
         rings = tuple(close_ring(ring) for ring in coords)
     except (TypeError, ValueError, IndexError):
         return None
-    if not rings or len(rings[0]) < 4 or any(not all(map(math.isfinite, p)) for r in rings for p in r):
+    if not rings or len(rings[0]) < 4 or any(len(ring) < 4 for ring in rings):
+        return None
+    if any(not all(map(math.isfinite, p)) for r in rings for p in r):
         return None
     return rings
 

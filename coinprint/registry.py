@@ -199,7 +199,7 @@ GAMES = Registry(
     [
         GameSpec("cointable", "Coin Table", _cointable, default_layout="cointable:size=5"),
         GameSpec("coinage", "Coin Age", _coinage, default_layout="coinage:map=classic"),
-        GameSpec("mapgame", "Map", _mapgame, default_layout="mapgame:countries=21,seed=0"),
+        GameSpec("mapgame", "Map", _mapgame, default_layout="mapgame:countries=21,seed=0,growth=packed"),
         GameSpec("flick", "Flick", _flick, simulated=False),
     ]
 )

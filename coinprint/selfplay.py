@@ -87,13 +87,17 @@ class GameSetup:
         """Check the layout (read for ``game`` when it is a drawing), options and agents here:
         a bad one fails before any work starts."""
         from coinprint.analysis import playable_layout, rules_for
+        from coinprint.caps import check_max_turns
         from coinprint.games.core import AGENTS
         from coinprint.registry import GAMES
 
-        if max_turns < 1:
-            raise UsageError(f"--max-turns must be at least 1, not {max_turns}")
+        check_max_turns(max_turns)
         layout = playable_layout(layout_spec, game)
         rules = rules_for(layout, options)
+        if set(agents) != set(rules.players):
+            raise UsageError(
+                f"layout {layout_spec} is a {layout.game} layout; its players are {' and '.join(rules.players)}"
+            )
         for player, agent in agents.items():
             if agent not in AGENTS:
                 raise UsageError(f"unknown agent '{agent}' for {player}; use one of: {', '.join(AGENTS)}")
@@ -211,8 +215,10 @@ def run(
     unreachable Dask scheduler when the first game is asked for."""
     if games < 1:
         raise UsageError(f"--games must be at least 1, not {games}")
-    if workers is not None and workers < 1:
-        raise UsageError(f"--workers must be at least 1, not {workers}")
+    if workers is not None:
+        from coinprint.caps import check_workers
+
+        check_workers(workers)
     if batch is not None and batch < 1:
         raise UsageError(f"batch must be at least 1, not {batch}")
     return _stream(dask, workers, setup, games, seed, records, summarise, batch)

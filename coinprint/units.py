@@ -109,14 +109,26 @@ def paper_size(text: str) -> PaperSize:
     The result is portrait (width <= height); layout code decides the orientation.
     """
     name, width, height = _named_or_custom(text, PAPER_SIZES, "paper")
+    from coinprint.caps import MAX_PAPER_MM
+
     if min(width, height) < 50.0:
         raise UsageError(f"paper '{text}' is too small; each side must be at least 50 mm")
+    if max(width, height) > MAX_PAPER_MM:
+        raise UsageError(
+            f"paper '{text}' is over the {MAX_PAPER_MM:g} mm paper cap; each side must be 50 to {MAX_PAPER_MM:g} mm"
+        )
     return PaperSize(name, min(width, height), max(width, height))
 
 
 def card_size(text: str) -> PaperSize:
     """A card size by name (credit, poker, a6) or ``WxH`` with a unit, portrait."""
+    from coinprint.caps import MAX_CARD_MM, MIN_CARD_MM
+
     name, width, height = _named_or_custom(text, CARD_SIZES, "card")
+    if not MIN_CARD_MM <= min(width, height) or max(width, height) > MAX_CARD_MM:
+        raise UsageError(
+            f"card '{text}' is outside the card caps; each side must be {MIN_CARD_MM:g} to {MAX_CARD_MM:g} mm"
+        )
     return PaperSize(name, min(width, height), max(width, height))
 
 

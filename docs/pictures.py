@@ -79,6 +79,7 @@ def main(images: str = "docs/images") -> None:
         f"{images}/coinage-random.svg",
     )
     coinprint("board", "mapgame", "--seed", "3", "-o", f"{images}/mapgame-3.svg")
+    coinprint("board", "mapgame", "--seed", "3", "--growth", "sprawling", "-o", f"{images}/mapgame-3-sprawling.svg")
     coinprint("board", "flick", "-o", f"{images}/flick-mat.svg")
     with tempfile.TemporaryDirectory() as games:
         coinprint(

@@ -37,7 +37,7 @@ def test_built_in_names_and_inline_layouts_resolve():
 
 
 def test_self_play_refuses_bad_counts_and_agents(tmp_path):
-    with pytest.raises(UsageError, match="--games must be at least 1"):
+    with pytest.raises(UsageError, match="--games must be a whole number from 1 to"):
         play_to_folder("cointable:size=2", {"heads": "random", "tails": "random"}, 0, 1, 10, str(tmp_path))
     with pytest.raises(UsageError, match="unknown agent 'clever'"):
         play_to_folder("cointable:size=2", {"heads": "clever", "tails": "random"}, 1, 1, 10, str(tmp_path))

@@ -332,7 +332,7 @@ def test_a_move_that_is_not_text_is_invalid():
 @pytest.mark.parametrize(
     "options, why",
     [
-        ({"supply": 0}, "supply must be a whole number of coins from 1 to"),
+        ({"supply": 0}, "supply must be a whole number from 1 to"),
         ({"supply": "100"}, "not '100'"),
         ({"supply": True}, "supply must be"),
         ({"coins": 100}, "unknown Coin Table option(s) coins"),

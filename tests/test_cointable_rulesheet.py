@@ -73,7 +73,7 @@ def test_rule_sheet_is_byte_identical_run_to_run(tmp_path, capsys):
     [
         (["-o", "rules.svg"], "format svg is not available here; use one of: pdf"),
         (["--size", "20"], "board size 20 is out of range"),
-        (["--supply", "0"], "--supply must be at least 1"),
+        (["--supply", "0"], "--supply must be a whole number from 1 to"),
     ],
 )
 def test_rule_sheet_refuses_bad_options(tmp_path, capsys, args, message):

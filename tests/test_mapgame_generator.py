@@ -110,10 +110,19 @@ def test_named_layout_rebuilds_the_same_map() -> None:
 
     layout = mapgame.build(21, 3)
     name = mapgame.layout_name(layout)
-    assert name == "mapgame:countries=21,seed=3"
+    assert name == "mapgame:countries=21,seed=3,growth=packed"
     assert builtin_layout(name).dumps() == layout.dumps()
-    other = mapgame.build(7, 1, 3, ("dime", "quarter"))
+    other = mapgame.build(7, 1, 3, ("dime", "quarter"), growth="sprawling")
     assert builtin_layout(mapgame.layout_name(other)).dumps() == other.dumps()
+
+
+def test_a_spec_without_growth_means_the_sprawling_map() -> None:
+    from coinprint.analysis import builtin_layout
+
+    sprawling = mapgame.build(21, 3, growth="sprawling")
+    assert builtin_layout("mapgame:countries=21,seed=3").dumps() == sprawling.dumps()
+    assert builtin_layout("mapgame:countries=21,seed=3,growth=sprawling").dumps() == sprawling.dumps()
+    assert sprawling.dumps() != mapgame.build(21, 3).dumps()
 
 
 def test_large_map() -> None:
@@ -133,7 +142,8 @@ def test_bad_country_counts_are_refused(countries: int) -> None:
         ({"countries": "x"}, "whole number"),
         ({"size": "3"}, "unknown mapgame layout parameter"),
         ({"coin": "pebble"}, "unknown coin"),
-        ({"max_neighbours": "0"}, "max-neighbours"),
+        ({"max_neighbours": "0"}, "max neighbours"),
+        ({"growth": "dense"}, "packed or sprawling"),
     ],
 )
 def test_bad_layout_names_are_refused(params, words) -> None:

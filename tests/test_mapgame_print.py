@@ -95,9 +95,9 @@ def test_blank_sheet(tmp_path, paper) -> None:
 @pytest.mark.parametrize(
     "args, words",
     [
-        (["--countries", "20"], "--countries 20"),
+        (["--countries", "20"], "countries 20"),
         (["--coin", "pebble"], "unknown coin 'pebble'"),
-        (["--max-neighbours", "0"], "--max-neighbours 0"),
+        (["--max-neighbours", "0"], "max neighbours 0"),
     ],
 )
 def test_bad_options(tmp_path, args, words) -> None:

@@ -139,8 +139,10 @@ def test_balance_until_decided_stops_early_and_the_same_way_on_any_worker_count(
 
 def test_bad_runner_values_are_usage_errors():
     setup = selfplay.GameSetup.build(SMALL, AGENTS, 500)
-    with pytest.raises(UsageError, match="--workers must be at least 1"):
+    with pytest.raises(UsageError, match="--workers must be a whole number from 1 to 256"):
         selfplay.run(setup, 3, 1, workers=0)
+    with pytest.raises(UsageError, match="the workers cap"):
+        selfplay.run(setup, 3, 1, workers=10**6)
     with pytest.raises(UsageError, match="--precision must be more than 0"):
         balance("cointable", SMALL, "random", 10, 1, 100, until_decided=True, precision=0)
     with pytest.raises(UsageError, match="--max-turns must be at least 1"):

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from coinprint.layout import Layout
+from coinprint.layout import Layout, Space
 
 OVERLAP_TOLERANCE_MM2 = 0.01
 """Area two spaces may share (rounding) before it counts as an overlap."""
+MAX_OVERLAPS_REPORTED = 50
+"""Overlaps listed before the check stops looking for more."""
 DEFAULT_TOLERANCE_MM = 0.2
 """How far lengths a check compares may be off (a drawing rounded to 0.1 mm) by default."""
 
@@ -82,30 +85,38 @@ def duplicate_label_problems(layout: Layout) -> list[Problem]:
     return problems
 
 
-def overlap_problems(spaces) -> list[Problem]:
-    """Pairs of spaces whose interiors overlap by more than OVERLAP_TOLERANCE_MM2."""
+def overlap_problems(spaces: Sequence[Space]) -> list[Problem]:
+    """Pairs of spaces whose interiors overlap by more than OVERLAP_TOLERANCE_MM2 (at most
+    MAX_OVERLAPS_REPORTED of them, so a pile of stacked spaces is reported at once)."""
     import shapely
 
+    if not spaces:
+        return []
     polygons = [s.polygon for s in spaces]
     if len(polygons) < 2:
         return []
     tree = shapely.STRtree(polygons)
-    left, right = tree.query(polygons, predicate="overlaps")
     problems = []
-    for i, j in zip(left.tolist(), right.tolist()):
-        if i < j:
-            common = polygons[i].intersection(polygons[j])
-            if common.area > OVERLAP_TOLERANCE_MM2:
+    # One query per space (not one for all pairs): memory stays linear however many overlap.
+    for i, polygon in enumerate(polygons):
+        for j in tree.query(polygon, predicate="intersects").tolist():
+            if j == i:
+                continue
+            if polygon.contains(polygons[j]):
                 problems.append(
-                    Problem(spaces[i].id, f"overlaps {spaces[j].id} by {common.area:.2f} mm²", geometry=common)
+                    Problem(spaces[i].id, f"contains {spaces[j].id}; spaces must not overlap", geometry=polygons[j])
                 )
-    # A space inside another is not "overlaps" in shapely's sense; catch it too.
-    left, right = tree.query(polygons, predicate="contains")
-    for i, j in zip(left.tolist(), right.tolist()):
-        if i != j:
-            problems.append(
-                Problem(spaces[i].id, f"contains {spaces[j].id}; spaces must not overlap", geometry=polygons[j])
-            )
+            elif j > i and not polygons[j].contains(polygon):
+                common = polygon.intersection(polygons[j])
+                if common.area > OVERLAP_TOLERANCE_MM2:
+                    problems.append(
+                        Problem(spaces[i].id, f"overlaps {spaces[j].id} by {common.area:.2f} mm²", geometry=common)
+                    )
+            if len(problems) >= MAX_OVERLAPS_REPORTED:
+                problems.append(
+                    Problem(None, f"more overlapping spaces not listed (the first {MAX_OVERLAPS_REPORTED} are)")
+                )
+                return problems
     return problems
 
 

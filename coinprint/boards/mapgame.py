@@ -7,13 +7,17 @@ country it belongs to; a new country's polygon is the outline stretch (the very 
 as its neighbours' polygons) plus the new arc, so every border is built once and shared
 exactly by both sides. Its neighbours when drawn are the owners of the stretch.
 
-Each step first finds a spot just outside the map where the coin will lie (at least the
-coin's radius plus a margin from the whole outline), then a stretch of outline round it, then
-an arc from one end of the stretch round the spot to the other. A candidate is rejected by
-the cheapest test that fails, in this order: no spot (that part of the outline is then not
-tried again), too many neighbours or a sliver of a border along the stretch, the page frame,
-the country turned inside out, the arc crossing itself or touching the map anywhere but its
-ends. A step that keeps failing takes back the country before it and tries again.
+Two growths (GROWTHS). **Packed** (the default): each step lists stretches that border as
+many earlier countries as the limit allows, deepest in the map first, and wraps a band-shaped
+arc along the best one (``_try_packed``; docs/mapgame.md describes it); when none fits, the
+step falls back to a sprawling arc. **Sprawling** (0.1.0's maps): each step first finds a spot
+just outside the map where the coin will lie (at least the coin's radius plus a margin from
+the whole outline), then a stretch of outline round it, then an arc from one end of the
+stretch round the spot to the other (``_try_arc``). Either way a candidate is rejected by the
+cheapest test that fails: too many neighbours or a sliver of a border along the stretch, the
+page frame, the country turned inside out, the arc crossing itself or touching the map
+anywhere but its ends (a hole), no room for the coin. A step that keeps failing takes back
+the country before it and tries again.
 
 >>> layout = build(countries=5, seed=1)
 >>> [space.order for space in layout.spaces]
@@ -24,9 +28,10 @@ ends. A step that keeps failing takes back the country before it and tries again
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
@@ -44,8 +49,16 @@ PLAYERS = ("O", "X")
 DEFAULT_COUNTRIES = 21
 MIN_COUNTRIES = 3
 MAX_COUNTRIES = 401
-"""Largest map the generator makes (201 countries take about 0.2 s, 401 about a second)."""
+"""Largest map the generator makes (201 countries: about 0.2 s sprawling, about 1 s packed)."""
 DEFAULT_MAX_NEIGHBOURS = 4
+GROWTHS = ("packed", "sprawling")
+"""How the map grows: ``packed`` wraps each arc along the outline (borders as many earlier
+countries as the limit allows, fills the bays); ``sprawling`` is 0.1.0's (one arc round a
+coin's spot, mostly one neighbour)."""
+DEFAULT_GROWTH = "packed"
+SPEC_GROWTH = "sprawling"
+"""What a ``mapgame:`` layout spec without ``growth`` means: the map 0.1.0 built from it, so
+records written before packed growth existed replay on the same map."""
 DEFAULT_COINS = ("penny", "nickel")
 """O's coin and X's coin; the larger one must fit in every country."""
 COIN_MARGIN_MM = 1.0
@@ -82,13 +95,14 @@ class MapParams:
     seed: int = 0
     max_neighbours: int = DEFAULT_MAX_NEIGHBOURS
     coins: tuple[str, str] = DEFAULT_COINS
+    growth: str = DEFAULT_GROWTH
 
     def validated(self) -> MapParams:
         """These parameters, checked; raises UsageError naming a bad value."""
         n = self.countries
         if isinstance(n, bool) or not isinstance(n, int) or not MIN_COUNTRIES <= n <= MAX_COUNTRIES or n % 2 == 0:
             raise UsageError(
-                f"--countries {n!r} is not allowed; use an odd number from {MIN_COUNTRIES} to {MAX_COUNTRIES} "
+                f"countries {n!r} is not allowed; use an odd number from {MIN_COUNTRIES} to {MAX_COUNTRIES} "
                 "(each player draws the same number of countries after the circle)"
             )
         if (
@@ -96,11 +110,13 @@ class MapParams:
             or not isinstance(self.max_neighbours, int)
             or not 1 <= self.max_neighbours <= 8
         ):
-            raise UsageError(f"--max-neighbours {self.max_neighbours!r} is out of range; use 1 to 8")
+            raise UsageError(f"max neighbours {self.max_neighbours!r} is out of range; use 1 to 8")
         if not isinstance(self.seed, int) or isinstance(self.seed, bool):
-            raise UsageError(f"--seed must be a whole number, not {self.seed!r}")
+            raise UsageError(f"seed must be a whole number, not {self.seed!r}")
+        if self.growth not in GROWTHS:
+            raise UsageError(f"growth {self.growth!r} is not allowed; use {' or '.join(GROWTHS)}")
         names = tuple(coin(name).name for name in self.coins)
-        return MapParams(n, self.seed, self.max_neighbours, names)  # type: ignore[arg-type]
+        return MapParams(n, self.seed, self.max_neighbours, names, self.growth)  # type: ignore[arg-type]
 
     @property
     def coin_radius_mm(self) -> float:
@@ -114,7 +130,7 @@ def parse_coins(text: str) -> tuple[str, str]:
     if len(parts) == 1:
         parts = parts * 2
     if len(parts) != 2 or not all(p.strip() for p in parts):
-        raise UsageError(f"--coin '{text}' must be one coin name or two joined by '/', e.g. penny/nickel")
+        raise UsageError(f"coin '{text}' must be one coin name or two joined by '/', e.g. penny/nickel")
     return coin(parts[0]).name, coin(parts[1]).name
 
 
@@ -169,9 +185,36 @@ class _Outline:
         edges = np.sqrt(self.step_length2)
         self.edge_laps = np.concatenate((edges, edges, edges))
         self.travelled = np.concatenate(([0.0], np.cumsum(self.edge_laps)))
+        # Points found without room on an earlier outline stay without room: the map only grows.
+        self.closed = np.zeros(self.count, dtype=bool) if closed is None else closed
+        self.frame = frame
+        self._weights: numpy.ndarray | None = None  # made when the sprawling step first picks
+        self._cumulative: numpy.ndarray | None = None
+        self.polygon = shapely.polygons(points)
+        shapely.prepare(self.polygon)
+
+    @property
+    def weights(self) -> numpy.ndarray:
+        """How likely each outline point is picked as the place to grow from (sprawling)."""
+        if self._weights is None:
+            self._weights = self._start_weights()
+        return self._weights
+
+    @property
+    def cumulative(self) -> numpy.ndarray:
+        if self._cumulative is None:
+            import numpy as np
+
+            self._cumulative = np.cumsum(self.weights)
+        return self._cumulative
+
+    def _start_weights(self) -> numpy.ndarray:
+        import numpy as np
+
+        points, steps, frame = self.points, self.steps, self.frame
         # Start near the middle of the map: the map grows round and compact.
         radii = np.hypot(points[:, 0] / frame[0], points[:, 1] / frame[1]) * frame[1]
-        self.weights = 1.0 / (1.0 + ((radii - radii.min()) / 40.0) ** 2)
+        weights = 1.0 / (1.0 + ((radii - radii.min()) / 40.0) ** 2)
         # Grow only from where the outline bulges out (turning anticlockwise over a few
         # points, ~15 mm): in hollows and along flat stretches a coin seldom fits.
         following = np.concatenate((steps[1:], steps[:1]))
@@ -182,13 +225,9 @@ class _Outline:
         ]
         bulging = bend >= 0.05
         if bulging.any():
-            self.weights[~bulging] = 0.0
-        # Points found without room on an earlier outline stay without room: the map only grows.
-        self.closed = np.zeros(self.count, dtype=bool) if closed is None else closed
-        self.weights[self.closed] = 0.0
-        self.cumulative = np.cumsum(self.weights)
-        self.polygon = shapely.polygons(points)
-        shapely.prepare(self.polygon)
+            weights[~bulging] = 0.0
+        weights[self.closed] = 0.0
+        return weights
 
     def pick(self, rng: random.Random) -> int | None:
         """A point of the outline to grow from (the middle of the map first); None when no
@@ -207,15 +246,15 @@ class _Outline:
         near = [(index + k) % self.count for k in range(-spread, spread + 1)]
         self.weights[near] = 0.0
         self.closed[near] = True
-        self.cumulative = np.cumsum(self.weights)
+        self._cumulative = np.cumsum(self.weights)
 
     def reopen(self) -> None:
         """Forget the points found without room (they may have been shut by the frame)."""
         import numpy as np
 
         self.closed[:] = False
-        self.weights[:] = 1.0
-        self.cumulative = np.cumsum(self.weights)
+        self._weights = np.ones(self.count)
+        self._cumulative = np.cumsum(self._weights)
 
     def normal(self, index: int) -> numpy.ndarray:
         """The outward unit normal at point ``index`` (the map lies left of its anticlockwise
@@ -272,8 +311,10 @@ def build(
     max_neighbours: int = DEFAULT_MAX_NEIGHBOURS,
     coins: Sequence[str] = DEFAULT_COINS,
     stats: GrowthStats | None = None,
+    growth: str = DEFAULT_GROWTH,
 ) -> Layout:
-    """A valid map of ``countries`` countries grown from ``seed``.
+    """A valid map of ``countries`` countries grown from ``seed`` (``growth`` packed or
+    sprawling, see GROWTHS).
 
     Every country holds a disc of the larger coin's diameter plus COIN_MARGIN_MM all round,
     bordered between 1 and ``max_neighbours`` countries when drawn, and the map never has a
@@ -281,7 +322,7 @@ def build(
     ``order`` k, property ``drawn_by`` (``"O"`` for even k, ``"X"`` for odd k > 1) and colour
     number ``color`` (0–3, neighbours differ); the last two carry ``start`` O and X.
     """
-    params = MapParams(countries, seed, max_neighbours, tuple(coins)).validated()  # type: ignore[arg-type]
+    params = MapParams(countries, seed, max_neighbours, tuple(coins), growth).validated()  # type: ignore[arg-type]
     rings, neighbours = grow(params, stats or GrowthStats())
     colours = four_colouring(neighbours, len(rings))
     spaces = []
@@ -301,6 +342,7 @@ def build(
             "max_neighbours": params.max_neighbours,
             "coins": {"O": params.coins[0], "X": params.coins[1]},
             "coin_margin_mm": COIN_MARGIN_MM,
+            "growth": params.growth,
         },
     }
     return Layout(GAME, spaces, meta=meta)
@@ -320,7 +362,10 @@ def blank_layout(coins: Sequence[str] = DEFAULT_COINS) -> Layout:
 
 
 def layout_name(layout: Layout) -> str:
-    """The built-in name that rebuilds ``layout`` (``mapgame:countries=21,seed=3``)."""
+    """The built-in name that rebuilds ``layout`` (``mapgame:countries=21,seed=3,growth=packed``).
+
+    The growth is always named: a spec without it means the sprawling map (SPEC_GROWTH). A
+    layout whose params do not say its growth was made before packed growth existed."""
     params = layout.params
     parts = [f"countries={params.get('countries', DEFAULT_COUNTRIES)}", f"seed={layout.meta.get('seed', 0)}"]
     if params.get("max_neighbours", DEFAULT_MAX_NEIGHBOURS) != DEFAULT_MAX_NEIGHBOURS:
@@ -328,13 +373,27 @@ def layout_name(layout: Layout) -> str:
     o, x = coins_of(layout)
     if (o.name, x.name) != DEFAULT_COINS:
         parts.append(f"coin={o.name}/{x.name}")
+    parts.append(f"growth={params.get('growth', SPEC_GROWTH)}")
     return "mapgame:" + ",".join(parts)
 
 
+def spec(
+    countries: int = DEFAULT_COUNTRIES,
+    seed: int = 0,
+    max_neighbours: int = DEFAULT_MAX_NEIGHBOURS,
+    growth: str = DEFAULT_GROWTH,
+) -> str:
+    """The layout spec of a map with these parameters, naming its growth
+    (``mapgame:countries=21,seed=0,growth=packed``)."""
+    extra = f",max_neighbours={max_neighbours}" if max_neighbours != DEFAULT_MAX_NEIGHBOURS else ""
+    return f"mapgame:countries={countries},seed={seed}{extra},growth={growth}"
+
+
 def from_params(params: dict[str, str]) -> Layout:
-    """The map named ``mapgame:countries=21,seed=3,max_neighbours=4,coin=penny/nickel``
-    (every parameter optional)."""
-    known = {"countries", "seed", "max_neighbours", "coin"}
+    """The map named ``mapgame:countries=21,seed=3,max_neighbours=4,coin=penny/nickel,growth=packed``
+    (every parameter optional; without ``growth`` the map is the sprawling one, SPEC_GROWTH,
+    as 0.1.0 built it)."""
+    known = {"countries", "seed", "max_neighbours", "coin", "growth"}
     unknown = set(params) - known
     if unknown:
         raise UsageError(
@@ -347,7 +406,8 @@ def from_params(params: dict[str, str]) -> Layout:
         except ValueError:
             raise UsageError(f"mapgame {key} must be a whole number, not {params[key]!r}") from None
     coins = parse_coins(params["coin"]) if "coin" in params else DEFAULT_COINS
-    return build(values["countries"], values["seed"], values["max_neighbours"], coins)
+    growth = params.get("growth", SPEC_GROWTH)
+    return build(values["countries"], values["seed"], values["max_neighbours"], coins, growth=growth)
 
 
 def grow(params: MapParams, stats: GrowthStats) -> tuple[list[list[Point]], list[frozenset[int]]]:
@@ -363,9 +423,15 @@ def grow(params: MapParams, stats: GrowthStats) -> tuple[list[list[Point]], list
         _Grown(_Outline(np.asarray(circle), [0] * len(circle), frame), circle + [circle[0]], frozenset())
     ]
     failures = [0]
+    refused: set[tuple[float, float, int]] = set()  # stretches refused (packed growth)
     backtracks_before = stats.backtracks
     while len(steps) < params.countries:
-        grown = _try_arc(steps[-1].outline, len(steps), params.max_neighbours, need, frame, rng, stats)
+        grown = None
+        if params.growth == "packed" and failures[-1] == 0:
+            grown = _try_packed(steps[-1].outline, len(steps), params.max_neighbours, need, frame, rng, stats, refused)
+        if grown is None:
+            # Sprawling growth; for packed growth the fallback when no wrapping arc fits.
+            grown = _try_arc(steps[-1].outline, len(steps), params.max_neighbours, need, frame, rng, stats)
         if grown is not None:
             steps.append(grown)
             failures.append(0)
@@ -377,6 +443,7 @@ def grow(params: MapParams, stats: GrowthStats) -> tuple[list[list[Point]], list
             failures.pop()
             failures[-1] = TRIES_PER_STEP // 2
             stats.backtracks += 1
+            refused.clear()  # the map changed behind the outline: try every stretch again
             if stats.backtracks - backtracks_before >= FRAME_GIVE_UP and frame != (1.0, 1.0):
                 # The page frame is too tight for these coins: grow on without it (the map
                 # then tiles over more pages, but generation never fails).
@@ -410,10 +477,8 @@ def _try_arc(
     it, then the arc round the spot. A point of the outline with no room for a coin is not
     tried again on this outline.
     """
-    import numpy as np
 
     stats.arcs_tried += 1
-    count = outline.count
     mouth = outline.pick(rng)
     if mouth is None:
         stats.reject("no room")
@@ -434,19 +499,412 @@ def _try_arc(
         wanted *= 0.7  # a smaller country round the same spot is less in the way
     else:
         return None
-    first, end, stretch, arc, neighbours = found
-    owners = outline.owner_laps
+    first, end, _, arc, neighbours = found
+    return _grown(outline, new, first, end, arc, neighbours, frame)
+
+
+def _grown(
+    outline: _Outline,
+    new: int,
+    first: int,
+    end: int,
+    arc: numpy.ndarray,
+    neighbours: frozenset[int],
+    frame: tuple[float, float],
+) -> _Grown:
+    """The step that adds country ``new``: the stretch ``first``…``end`` (lap indices) of the
+    outline closed by ``arc`` (from the stretch's first point to its last, outside the map)."""
+    import numpy as np
+
+    count = outline.count
+    stretch = outline.laps[first : end + 1]
     country = np.concatenate((stretch, arc[-2:0:-1]))
     # The new outline: from B round the old outline to A, then the arc from A to B.
     first, end = first % count, end % count
     if end < first:
         end += count
     new_points = np.concatenate((outline.laps[end : first + count + 1], arc[1:-1]))
-    new_owners = owners[end : first + count] + [new] * (len(arc) - 1)
+    new_owners = outline.owner_laps[end : first + count] + [new] * (len(arc) - 1)
     closed = np.concatenate((np.tile(outline.closed, 3)[end : first + count + 1], np.zeros(len(arc) - 2, dtype=bool)))
     ring_points = [tuple(p) for p in country[::-1].tolist()]  # anticlockwise for GeoJSON
     ring_points.append(ring_points[0])
     return _Grown(_Outline(new_points, new_owners, frame, closed), ring_points, neighbours)
+
+
+# -- packed growth: arcs that wrap along the outline ----------------------------------------------------
+WRAP_TRIES = 10
+START_RUNS = 14
+"""Runs of the outline (the deepest in the map) a wrapping country's stretch may start in."""
+"""Stretches tried per step (most neighbours first, then the best) before the step falls back
+to a sprawling arc."""
+BAND_SLACK_MM = 1.5
+"""How much thicker than the coin (with its margins) the band of a wrapping country is."""
+END_PIECE_MM = 2.5
+ROOM_TOLERANCE_MM = 0.25
+"""How far below the widest disc the generator's measure of a country's room may fall."""
+WING = 0.4
+"""Thickness of a wrapping country away from its coin, as a share of its full thickness."""
+BULGE_REACH = 1.1
+"""Half-width of the full-thickness bulge round the coin, in band thicknesses."""
+STRETCH_LOW, STRETCH_HIGH = 4.5, 5.5
+"""Length of the stretch a wrapping country aims for, in coin radii (with margin): room for
+the coin between the arc's rising ends."""
+STRETCH_MAX = 7.0
+"""Longest stretch a wrapping country takes, in coin radii: no country rings the map."""
+STRETCH_MAX_FULL = 12.0
+"""Longest stretch of a country that borders as many countries as the limit allows."""
+NEIGHBOUR_WEIGHT, DEPTH_WEIGHT, LENGTH_WEIGHT = 3.0, 4.0, 0.5
+"""How a stretch is scored: each country it borders, how far it lies from the middle of the
+map (relative to the outline's mean distance), each coin radius it is longer than wanted."""
+"""Least length of a neighbour's border the new country takes or leaves at either end of its
+stretch: no sliver borders, and no four countries meeting at a point."""
+
+
+@dataclass(frozen=True)
+class _Stretch:
+    """A candidate stretch of outline: lap indices ``first``…``end`` and the countries it borders."""
+
+    first: int
+    end: int
+    neighbours: frozenset[int]
+    score: float
+    key: tuple[float, float, int] | None = None
+    """Where the stretch starts (the first point of the run it starts in) and how many runs it
+    covers: a stretch refused once is not tried again while that run is on the outline."""
+
+
+def _try_packed(
+    outline: _Outline,
+    new: int,
+    max_neighbours: int,
+    need: float,
+    frame: tuple[float, float],
+    rng: random.Random,
+    stats: GrowthStats,
+    refused: set[tuple[float, float, int]] | None = None,
+) -> _Grown | None:
+    """The next country (index ``new``) as a band wrapped along the outline: over the stretch
+    that borders the most earlier countries allowed and lies deepest in the map (bays first);
+    None when none of the best WRAP_TRIES stretches gives a good arc. ``refused`` collects the
+    keys of stretches refused, across steps, so that a narrow bay is not tried step after step."""
+    refused = set() if refused is None else refused
+    stretches = [
+        s for tier in _stretch_tiers(outline, max_neighbours, need, frame, rng) for s in tier if s.key not in refused
+    ]
+    stretches.sort(key=lambda s: -s.score)
+    grown = _wrap_first(outline, new, stretches[:WRAP_TRIES], max_neighbours, need, frame, rng, stats)
+    if grown is None:
+        refused.update(s.key for s in stretches[:WRAP_TRIES] if s.key is not None)
+    return grown
+
+
+def _wrap_first(
+    outline: _Outline,
+    new: int,
+    stretches: Sequence[_Stretch],
+    max_neighbours: int,
+    need: float,
+    frame: tuple[float, float],
+    rng: random.Random,
+    stats: GrowthStats,
+) -> _Grown | None:
+    """Country ``new`` wrapped over the first of ``stretches`` that gives a good country: one
+    that borders at most ``max_neighbours`` countries (counted again from the outline, not
+    taken from the stretch), holds the coin, and whose arc meets the map only at its ends (no
+    hole); None when none does."""
+    for stretch in stretches:
+        owners = _owner_runs(
+            outline.owner_laps[stretch.first : stretch.end], outline.edge_laps[stretch.first : stretch.end]
+        )
+        bordered = frozenset(owner for owner, length, _ in owners if length > MIN_BORDER_MM)
+        if not 1 <= len(bordered) <= max_neighbours:
+            stats.reject("neighbours")
+            continue
+        grown = _wrap_stretch(
+            outline, new, _Stretch(stretch.first, stretch.end, bordered, stretch.score), need, frame, rng, stats
+        )
+        if grown is not None:
+            return grown
+    return None
+
+
+def _wrap_stretch(
+    outline: _Outline,
+    new: int,
+    stretch: _Stretch,
+    need: float,
+    frame: tuple[float, float],
+    rng: random.Random,
+    stats: GrowthStats,
+) -> _Grown | None:
+    """Country ``new`` wrapped over ``stretch``, or None when its arc is no good."""
+    thickness = (2 * need + BAND_SLACK_MM) * rng.uniform(1.0, 1.1)
+    for _ in range(2):  # a band a little short of room for the coin is tried once thicker
+        stats.arcs_tried += 1
+        arc, centres = _wrap_arc(outline, stretch.first, stretch.end, thickness, rng)
+        room = _wrap_room(outline, stretch, arc, centres, need, frame, stats)
+        if 0 < room < need:
+            stats.reject("no coin room")
+        if room >= need:
+            return _grown(outline, new, stretch.first, stretch.end, arc, stretch.neighbours, frame)
+        if room < 0.8 * need:
+            break
+        thickness *= 1.05 * need / room
+    return None
+
+
+def _runs(outline: _Outline) -> list[tuple[int, int, int]]:
+    """The outline's runs of one owner: (owner, first edge, edge count), the first run
+    starting where the owner changes (a single run when one country makes the whole outline)."""
+    import numpy as np
+
+    owners, count = np.asarray(outline.owners), outline.count
+    changes = np.flatnonzero(owners != np.roll(owners, 1))
+    if not len(changes):
+        return [(int(owners[0]), 0, count)]
+    ends = np.append(changes[1:], changes[0] + count)
+    return [(int(owners[a]), int(a), int(b - a)) for a, b in zip(changes, ends)]
+
+
+def _stretch_tiers(
+    outline: _Outline, max_neighbours: int, need: float, frame: tuple[float, float], rng: random.Random
+) -> Iterator[list[_Stretch]]:
+    """The candidate stretches, most bordering runs first: one list per number of runs covered
+    (``max_neighbours`` down to 2), each sorted best first. A stretch starts inside one run,
+    covers whole runs and ends inside another (while the map is the circle alone, or when the
+    limit is 1, it lies inside one run)."""
+    import numpy as np
+
+    runs, count = _runs(outline), outline.count
+    travelled = outline.travelled.tolist()
+    # Depth is measured from the middle of the page frame, in its proportions: the map grows
+    # to fill the frame (or, without a frame, round its own middle).
+    scale = np.asarray(frame) / max(frame)
+    centre = outline.points.mean(axis=0) if frame == (1.0, 1.0) else np.zeros(2)
+    radii = np.hypot(*((outline.points - centre) / scale).T)
+    mean_radius = float(radii.mean())
+    summed = np.concatenate(([0.0], np.cumsum(np.tile(radii, 3)))).tolist()
+
+    def scored(
+        first: int, end: int, neighbours: frozenset[int], key: tuple[float, float, int] | None = None
+    ) -> _Stretch | None:
+        if end - first >= count - 2 or end - first < 3:
+            return None
+        # How deep in the map the stretch lies: its points' mean distance from the middle.
+        depth = (summed[end + 1] - summed[first]) / (end + 1 - first) / mean_radius
+        length = (travelled[end] - travelled[first]) / need
+        if length > (STRETCH_MAX_FULL if len(neighbours) == max_neighbours else STRETCH_MAX):
+            return None
+        score = (
+            NEIGHBOUR_WEIGHT * len(neighbours)
+            - DEPTH_WEIGHT * depth
+            - LENGTH_WEIGHT * max(0.0, length - STRETCH_HIGH)
+            + rng.uniform(0.0, 1.0)
+        )
+        return _Stretch(first, end, neighbours, score, key)
+
+    def best_first(found: list[_Stretch | None]) -> list[_Stretch]:
+        return sorted((s for s in found if s is not None), key=lambda s: -s.score)
+
+    if len(runs) == 1 or max_neighbours == 1:
+        found = []
+        for _ in range(8):
+            first = count + rng.randrange(count)
+            end = bisect.bisect_left(travelled, travelled[first] + rng.uniform(4.0, 6.0) * need)
+            inside = frozenset(outline.owner_laps[first:end])
+            if len(inside) == 1:
+                found.append(scored(first, end, inside))
+        yield best_first(found)
+        return
+    lengths = [travelled[start % count + count + edges] - travelled[start % count + count] for _, start, edges in runs]
+    # Start only from the runs deepest in the map (on a large map most of the outline is far
+    # out, and scoring every run would cost more than the arcs).
+    depths = [
+        (summed[start % count + count + edges] - summed[start % count + count]) / edges for _, start, edges in runs
+    ]
+    starts = sorted(range(len(runs)), key=depths.__getitem__)[:START_RUNS]
+    tiers: dict[int, list[_Stretch | None]] = {}
+    longest = STRETCH_MAX_FULL * need
+    for a in starts:
+        a_start, a_edges = runs[a][1] % count + count, runs[a][2]
+        covered, middle, edges = [runs[a][0]], 0.0, a_edges  # owners, length, edges so far
+        for k in range(2, min(max_neighbours, len(runs)) + 1):
+            b = (a + k - 1) % len(runs)
+            if k > 2:  # the run before b is now covered whole
+                inner = (b - 1) % len(runs)
+                if lengths[inner] < MIN_VISIBLE_BORDER_MM:
+                    break
+                middle += lengths[inner]
+                edges += runs[inner][2]
+            if middle + 2 * END_PIECE_MM > longest:
+                break
+            covered.append(runs[b][0])
+            neighbours = frozenset(covered)
+            if len(neighbours) < 2:
+                continue
+            # Take from the end runs what the stretch lacks to hold the coin (a band needs
+            # about five coin radii of outline), no more: the country stays small.
+            lacking = max(0.0, rng.uniform(STRETCH_LOW, STRETCH_HIGH) * need - middle)
+            share = rng.uniform(0.3, 0.7)
+            cut_a = _cut(travelled, a_start, a_edges, max(END_PIECE_MM, lacking * share), from_end=True)
+            cut_b = _cut(
+                travelled, a_start + edges, runs[b][2], max(END_PIECE_MM, lacking * (1 - share)), from_end=False
+            )
+            if cut_a is not None and cut_b is not None:
+                key = (float(outline.laps[a_start, 0]), float(outline.laps[a_start, 1]), k)
+                tiers.setdefault(k, []).append(scored(cut_a, cut_b, neighbours, key))
+    for k in sorted(tiers, reverse=True):
+        yield best_first(tiers[k])
+
+
+def _cut(travelled: list[float], start: int, edges: int, taken: float, *, from_end: bool) -> int | None:
+    """A point inside the run of ``edges`` edges from lap point ``start`` that takes about
+    ``taken`` mm of it into the stretch (its tail when ``from_end``, else its head), leaving at
+    least END_PIECE_MM on each side; None when the run is too short to cut."""
+    low, high = travelled[start], travelled[start + edges]
+    if high - low < 2 * END_PIECE_MM:
+        return None
+    first = max(bisect.bisect_left(travelled, low + END_PIECE_MM, start + 1, start + edges), start + 1)
+    last = min(bisect.bisect_right(travelled, high - END_PIECE_MM, start, start + edges) - 1, start + edges - 1)
+    if first > last:
+        return None
+    target = high - taken if from_end else low + taken
+    at = min(max(bisect.bisect_left(travelled, target, first, last + 1), first), last)
+    if at > first and target - travelled[at - 1] < travelled[at] - target:
+        at -= 1  # the nearer of the two points round the target
+    return at
+
+
+def _wrap_arc(
+    outline: _Outline,
+    first: int,
+    end: int,
+    thickness: float,
+    rng: random.Random,
+) -> tuple[numpy.ndarray, numpy.ndarray]:
+    """An arc from the stretch's first point to its last, running along the stretch at about
+    ``thickness`` out from it (rising steeply from each end, full only round the coin's place),
+    with the loops an offset makes in a bay cut away: the country is a band round the map that
+    fills the bays it passes. Also the likely places for the coin (half way up the bulge)."""
+    import numpy as np
+
+    laps = outline.laps
+    stretch = laps[first : end + 1]
+    tangents = laps[first + 2 : end + 3] - laps[first - 2 : end - 1]  # over four edges: smooth enough
+    normals = np.stack((tangents[:, 1], -tangents[:, 0]), axis=1)
+    normals /= np.maximum(np.hypot(normals[:, 0], normals[:, 1]), 1e-9)[:, None]
+    along = outline.travelled[first : end + 1] - outline.travelled[first]
+    total = float(along[-1])
+    ramp = min(0.45 * thickness, 0.25 * total)
+    rise = np.sin(0.5 * np.pi * np.minimum(np.minimum(along, total - along) / ramp, 1.0))
+    # Full thickness only round the coin's place (somewhere along the middle); thinner wings
+    # elsewhere keep the country small while it wraps along its neighbours.
+    reach = BULGE_REACH * thickness
+    spot = rng.uniform(min(ramp + 0.5 * reach, 0.5 * total), max(total - ramp - 0.5 * reach, 0.5 * total))
+    bulge = np.cos(0.5 * np.pi * np.minimum(np.abs(along - spot) / reach, 1.0)) ** 2
+    height = thickness * (WING + (1.0 - WING) * bulge)
+    ripple = 1.0 + 0.04 * np.sin(2 * np.pi * along / rng.uniform(25.0, 45.0) + rng.uniform(0, 2 * np.pi))
+    lift = height * rise * ripple
+    arc = stretch + lift[:, None] * normals
+    arc[0], arc[-1] = stretch[0], stretch[-1]
+    full = bulge * rise > 0.6
+    centres = np.concatenate([(stretch + share * lift[:, None] * normals)[full] for share in (0.4, 0.5, 0.6)])
+    arc = _untangle(arc)
+    arc[1:-1] = 0.5 * arc[1:-1] + 0.25 * (arc[:-2] + arc[2:])  # round the corners the cuts left
+    return np.round(arc, 4) + 0.0, centres
+
+
+def _untangle(line: numpy.ndarray, rounds: int = 8) -> numpy.ndarray:
+    """``line`` with its loops cut away: where two of its segments cross, everything between
+    them is replaced by the crossing point (the widest loop first)."""
+    import numpy as np
+    import shapely
+
+    for _ in range(rounds):
+        if shapely.is_simple(shapely.linestrings(line)):
+            break
+        p, r = line[:-1], line[1:] - line[:-1]
+        n = len(p)
+        if n < 3:
+            break
+        qp = p[None, :, :] - p[:, None, :]  # q_j - p_i
+        cross = r[:, None, 0] * r[None, :, 1] - r[:, None, 1] * r[None, :, 0]
+        safe = np.where(np.abs(cross) < 1e-12, 1e-12, cross)
+        t = (qp[..., 0] * r[None, :, 1] - qp[..., 1] * r[None, :, 0]) / safe
+        u = (qp[..., 0] * r[:, None, 1] - qp[..., 1] * r[:, None, 0]) / safe
+        hits = (t > 0) & (t < 1) & (u > 0) & (u < 1) & (np.abs(cross) >= 1e-12)
+        hits &= np.triu(np.ones((n, n), dtype=bool), 2)
+        pairs = np.argwhere(hits)
+        if not len(pairs):
+            break
+        i = int(pairs[:, 0].min())
+        j = int(pairs[pairs[:, 0] == i, 1].max())
+        point = p[i] + t[i, j] * r[i]
+        line = np.concatenate((line[: i + 1], point[None, :], line[j + 1 :]))
+    return line
+
+
+def _wrap_room(
+    outline: _Outline,
+    stretch: _Stretch,
+    arc: numpy.ndarray,
+    centres: numpy.ndarray,
+    need: float,
+    frame: tuple[float, float],
+    stats: GrowthStats,
+) -> float:
+    """How wide a disc the wrapped country holds (its radius: at least ``need`` when a disc
+    about one of ``centres`` fits, else the widest disc's), or 0 when the country is no good:
+    inside out, outside the page frame, or its arc meets the map elsewhere than at its ends
+    (that would make a hole, or borders other than the stretch's)."""
+    import numpy as np
+
+    ring = np.concatenate((outline.laps[stretch.first : stretch.end + 1], arc[-2:0:-1]))
+    if _signed_area(ring) >= 0:
+        stats.reject("inside out")
+        return 0.0
+    if frame != (1.0, 1.0) and np.hypot(arc[:, 0] / frame[0], arc[:, 1] / frame[1]).max() > 1.0:
+        stats.reject("frame")
+        return 0.0
+    if not _arc_clear(outline, arc, stats):
+        return 0.0
+    closed = np.concatenate((ring, ring[:1]))
+    if len(centres):
+        # Cheap first: the coin's likely places, measured with numpy.
+        room = _ring_distances(centres, closed)
+        best = int(np.argmax(room))
+        if room[best] >= need:
+            import shapely
+
+            if shapely.contains_xy(shapely.polygons(closed), *centres[best]):
+                return float(room[best])
+    return _widest_room(closed)
+
+
+def _widest_room(closed: numpy.ndarray) -> float:
+    """The radius of a disc inside the closed ring ``closed`` within ROOM_TOLERANCE_MM of the
+    widest (never wider: it is the clearance of a point found inside); 0 when the ring is not
+    a valid polygon."""
+    import shapely
+
+    polygon = shapely.polygons(closed)
+    if not polygon.is_valid:
+        return 0.0
+    # The line runs from the centre found to the nearest point of the boundary.
+    return float(shapely.maximum_inscribed_circle(polygon, ROOM_TOLERANCE_MM).length)
+
+
+def _ring_distances(points: numpy.ndarray, ring: numpy.ndarray) -> numpy.ndarray:
+    """Distance from each of ``points`` to the closed polyline ``ring``."""
+    import numpy as np
+
+    start, step = ring[:-1], ring[1:] - ring[:-1]
+    length2 = np.maximum((step * step).sum(axis=1), 1e-12)
+    rx = points[:, 0, None] - start[None, :, 0]
+    ry = points[:, 1, None] - start[None, :, 1]
+    along = np.clip((rx * step[:, 0] + ry * step[:, 1]) / length2, 0.0, 1.0)
+    gx, gy = rx - step[:, 0] * along, ry - step[:, 1] * along
+    return np.sqrt((gx * gx + gy * gy).min(axis=1))
 
 
 def _arc_round(
@@ -682,6 +1140,47 @@ def four_colouring(neighbours: Sequence[frozenset[int]], count: int) -> list[int
     finally:
         sys.setrecursionlimit(limit)
     return [int(c) for c in colours]  # type: ignore[arg-type]
+
+
+# -- how a map is built ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class MapSummary:
+    """What a player sees of a map's shape, from its adjacency graph and its outline."""
+
+    countries: int
+    borders: int
+    dead_ends: int
+    """Countries with exactly one neighbour."""
+    most_earlier: int
+    """The largest number of earlier countries (by drawing order) one country borders: what
+    the four-neighbour rule limits."""
+    solidity: float
+    """Area of the map over the area of its convex hull (1 for a convex map)."""
+
+    def describe(self) -> str:
+        return (
+            f"{self.countries} countries, {self.borders} borders, {self.dead_ends} dead ends, "
+            f"max earlier neighbours {self.most_earlier}, solidity {self.solidity:.2f}"
+        )
+
+
+def summary(layout: Layout) -> MapSummary:
+    """Countries, borders and dead ends of ``layout``'s adjacency graph, the most earlier
+    neighbours of one country, and the map's solidity."""
+    import shapely
+
+    graph = layout.graph
+    order = {space.id: space.order if space.order is not None else index for index, space in enumerate(layout.spaces)}
+    earlier = [sum(1 for other in graph[node] if order[other] < order[node]) for node in graph]
+    land = shapely.union_all([space.polygon for space in layout.spaces])
+    hull = land.convex_hull.area
+    return MapSummary(
+        countries=len(layout.spaces),
+        borders=graph.number_of_edges(),
+        dead_ends=sum(1 for node in graph if graph.degree(node) == 1),
+        most_earlier=max(earlier, default=0),
+        solidity=land.area / hull if hull > 0 else 0.0,
+    )
 
 
 # -- checking hand-made maps -------------------------------------------------------------------------------

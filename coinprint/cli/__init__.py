@@ -13,7 +13,14 @@ from typing import Any
 import click
 
 from coinprint import __version__
-from coinprint.cli.options import progress, selfplay_options
+from coinprint.cli.options import (
+    games_option,
+    layout_option,
+    max_turns_option,
+    progress,
+    seed_option,
+    selfplay_options,
+)
 from coinprint.errors import EXIT_USAGE, CoinprintError
 from coinprint.registry import GAMES
 
@@ -72,20 +79,16 @@ def play() -> None:
 
 @cli.command("balance")
 @click.argument("game", type=click.Choice(GAMES.simulated()), metavar="GAME")
-@click.option(
-    "--layout",
-    default=None,
-    metavar="SPEC",
-    help="Built-in layout with parameters (e.g. cointable:size=4, mapgame:countries=31,seed=2), a GeoJSON file or an SVG drawing.",
+@layout_option(
+    None,
+    "Built-in layout with parameters (e.g. cointable:size=4, mapgame:countries=31,seed=2), a GeoJSON file or an SVG drawing.",
 )
 @click.option(
     "--agent", default="random", show_default=True, help="Agent playing both sides: random, greedy or montecarlo."
 )
-@click.option(
-    "--games", default=200, show_default=True, type=int, help="Games to play (with --until-decided: the most to play)."
-)
-@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game (game i uses seed + i).")
-@click.option("--max-turns", default=2000, show_default=True, type=int, help="Moves before a game counts as a timeout.")
+@games_option(200, "Games to play (with --until-decided: the most to play).")
+@seed_option(1, "Seed of the first game (game i uses seed + i).")
+@max_turns_option(2000)
 @click.option(
     "--until-decided",
     is_flag=True,
@@ -119,7 +122,7 @@ def balance(
     with progress(games, "games") as update:
         report = judge(
             game,
-            layout or game,
+            GAMES[game].layout_spec if layout is None else layout,
             agent,
             games,
             seed,
@@ -134,24 +137,67 @@ def balance(
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Run the command line; errors become one line on stderr and the contract's exit code."""
+    """Run the command line; errors become one line on stderr and the contract's exit code.
+
+    SIGINT (Ctrl-C), SIGTERM and SIGHUP stop the command with ``coinprint: interrupted`` and
+    exit 128 + the signal (130 for Ctrl-C); no temporary file is left behind.
+    """
+    from coinprint.fileio import Interrupted, handling_signals
+
+    _tolerate_unprintable_output()
     try:
-        status = cli.main(args=argv, prog_name="coinprint", standalone_mode=False)
+        with handling_signals():
+            status = cli.main(args=argv, prog_name="coinprint", standalone_mode=False)
+    except Interrupted as exc:
+        _fail("interrupted", exc.exit_code, prefix="coinprint: ")
+    except KeyboardInterrupt:  # arrived before the handlers were in place
+        _fail("interrupted", 130, prefix="coinprint: ")
     except click.ClickException as exc:
-        click.echo(f"coinprint: error: {_one_line(exc)}", err=True)
-        sys.exit(exc.exit_code)
-    except click.Abort:
-        click.echo("coinprint: aborted", err=True)
-        sys.exit(EXIT_USAGE)
+        _fail(_one_line(exc), exc.exit_code)
+    except click.Abort:  # end of input at a prompt
+        _fail("aborted", EXIT_USAGE, prefix="coinprint: ")
     except CoinprintError as exc:
-        click.echo(f"coinprint: error: {exc}", err=True)
-        sys.exit(exc.exit_code)
+        _fail(str(exc), exc.exit_code)
+    except OSError as exc:  # a file system refusal outside the readers and writers
+        where = f"{exc.filename}: " if exc.filename else ""
+        _fail(f"{where}{exc.strerror or exc}", EXIT_USAGE)
+    except (RecursionError, MemoryError) as exc:
+        _fail(f"the input needs more memory than this system gives ({type(exc).__name__})", EXIT_USAGE)
+    except Exception as exc:  # a bug: still one line, and it says so
+        _fail(f"internal error: {type(exc).__name__}: {exc} (please report this)", EXIT_USAGE)
     # Commands return their exit code (validate returns 1 for an invalid input).
     sys.exit(status if isinstance(status, int) else 0)
 
 
+def _fail(message: str, code: int, *, prefix: str = "coinprint: error: ") -> None:
+    click.echo(prefix + printable_line(message), err=True)
+    sys.exit(code)
+
+
+def printable_line(text: str, limit: int = 600) -> str:
+    """``text`` made safe for one terminal line: whitespace runs (newlines too) become one
+    space, other control characters and lone surrogates are shown as escapes, and a very
+    long message is shortened."""
+    text = " ".join(str(text).split())
+    text = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _tolerate_unprintable_output() -> None:
+    # A file name from the command line can hold bytes that are not UTF-8: print them back
+    # as they came rather than fail with UnicodeEncodeError halfway through the output.
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="surrogateescape")
+            except (ValueError, OSError):
+                pass
+
+
 def _one_line(exc: click.ClickException) -> str:
-    message = " ".join(exc.format_message().split())
+    message = exc.format_message()
     context = getattr(exc, "ctx", None)
     if isinstance(exc, click.UsageError) and context is not None:
         message += f" (see '{context.command_path} --help')"

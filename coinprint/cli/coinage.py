@@ -8,11 +8,17 @@ from coinprint.boards.coinage import MAP_NAMES
 from coinprint.cli import board, play, rules
 from coinprint.cli.common import (
     bleed_option,
+    copies_option,
+    file_output,
+    games_option,
     lang_option,
     layout_file_options,
+    layout_option,
+    max_turns_option,
     output_options,
     paper_option,
     print_options,
+    seed_option,
 )
 from coinprint.cli.options import progress, selfplay_options
 from coinprint.cli.replay import echo_replay_pages, html_option
@@ -35,14 +41,14 @@ _MAPS = list(MAP_NAMES)
     metavar="SIZES",
     help="Random maps: region sizes, e.g. 3,3,2,2 (6 to 20 spaces in all; default 4,3,2,1).",
 )
-@click.option("--seed", default=None, type=int, help="Random maps: the seed (same seed, same map; default 0).")
+@seed_option(None, "Random maps: the seed (same seed, same map; default 0).")
 @click.option(
     "--card",
     default=None,
     metavar="a6|poker|credit|WxH",
     help="Card size (default: A6, larger for more than 10 spaces, so a quarter fits every space).",
 )
-@click.option("--copies", default=None, type=int, help="PDF: cards per page (default: as many as fit).")
+@copies_option()
 @paper_option()
 @print_options
 @bleed_option
@@ -104,7 +110,13 @@ def board_coinage(
 @lang_option
 @paper_option()
 @click.option(
-    "-o", "--output", "output", default=None, metavar="PATH", help="Output PDF file or folder (default: output/)."
+    "-o",
+    "--output",
+    "output",
+    default=None,
+    metavar="PATH",
+    callback=file_output,
+    help="Output PDF file or folder (default: output/).",
 )
 def rules_coinage(lang, paper, output) -> None:
     """The Coin Age rule sheet as a PDF (set-up, turn table, scoring example, our readings)."""
@@ -119,19 +131,18 @@ def rules_coinage(lang, paper, output) -> None:
     "--map", "map_name", type=click.Choice(_MAPS), default="classic", show_default=True, help="The map to play on."
 )
 @click.option("--regions", default=None, metavar="SIZES", help="Random maps: region sizes, e.g. 4,3,2,1.")
-@click.option("--map-seed", default=None, type=int, help="Random maps: the map's seed (default 0).")
-@click.option(
-    "--layout",
-    "layout_file",
-    default=None,
+@seed_option(None, "Random maps: the map's seed (default 0).", name="--map-seed")
+@layout_option(
+    None,
+    "Play on this map instead: coinprint GeoJSON, an SVG drawing or GeoJSON from QGIS.",
+    name="layout_file",
     metavar="FILE",
-    help="Play on this map instead: coinprint GeoJSON, an SVG drawing or GeoJSON from QGIS.",
 )
-@click.option("--games", default=10, show_default=True, type=int, help="How many games to play.")
-@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game (game i uses seed + i).")
+@games_option(10, "How many games to play.")
+@seed_option(1, "Seed of the first game (game i uses seed + i).")
 @click.option("--heads", default="random", show_default=True, help="Agent for heads: random, greedy or montecarlo.")
 @click.option("--tails", default="greedy", show_default=True, help="Agent for tails: random, greedy or montecarlo.")
-@click.option("--max-turns", default=200, show_default=True, type=int, help="Turns before a game counts as a timeout.")
+@max_turns_option(200, "Turns before a game counts as a timeout.")
 @click.option(
     "-o",
     "--output",

@@ -5,7 +5,18 @@ from __future__ import annotations
 import click
 
 from coinprint.cli import board, play, rules
-from coinprint.cli.common import lang_option, layout_file_options, output_options, paper_option, print_options
+from coinprint.cli.common import (
+    games_option,
+    lang_option,
+    layout_file_options,
+    layout_option,
+    max_turns_option,
+    output_options,
+    paper_option,
+    print_options,
+    seed_option,
+    supply_option,
+)
 from coinprint.cli.options import progress, selfplay_options
 from coinprint.cli.replay import echo_replay_pages, html_option
 
@@ -94,22 +105,15 @@ def board_cointable(
     metavar="AGENT",
     help="Agent playing tails: random, greedy or montecarlo.",
 )
-@click.option("--games", default=10, show_default=True, type=int, help="How many games to play.")
-@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game; game i uses seed + i.")
-@click.option(
-    "--max-turns",
-    default=MAX_TURNS,
-    show_default=True,
-    type=int,
-    help="Cut a game after this many moves; it counts as a timeout, never a win.",
-)
-@click.option("--supply", default=100, show_default=True, type=int, help="Coins in the shared supply.")
-@click.option(
-    "--layout",
-    "layout_file",
-    default=None,
+@games_option(10, "How many games to play.")
+@seed_option(1, "Seed of the first game; game i uses seed + i.")
+@max_turns_option(MAX_TURNS, "Cut a game after this many moves; it counts as a timeout, never a win.")
+@supply_option()
+@layout_option(
+    None,
+    "Play on this board instead of --size: coinprint GeoJSON, an SVG drawing or GeoJSON from QGIS.",
+    name="layout_file",
     metavar="FILE",
-    help="Play on this board instead of --size: coinprint GeoJSON, an SVG drawing or GeoJSON from QGIS.",
 )
 @click.option(
     "-o",
@@ -153,9 +157,7 @@ def play_cointable(
 @paper_option()
 @lang_option
 @click.option("--size", default=5, show_default=True, type=int, help="Board side the sheet describes (2 to 13).")
-@click.option(
-    "--supply", default=100, show_default=True, type=int, help="Coins in the shared supply, as the sheet states it."
-)
+@supply_option("Coins in the shared supply, as the sheet states it.")
 @output_options(("pdf",))
 def rules_cointable(paper, lang, size, supply, output, fmt) -> None:
     """The Coin Table rule sheet (PDF): the rules, two example positions, the move notation."""
@@ -166,7 +168,5 @@ def rules_cointable(paper, lang, size, supply, output, fmt) -> None:
 
     if not MIN_SIDE <= size <= MAX_SIDE:
         raise UsageError(f"board size {size} is out of range; use a side from {MIN_SIDE} to {MAX_SIDE} hexes")
-    if supply < 1:
-        raise UsageError(f"--supply must be at least 1, not {supply}")
     path = write_rules("cointable", paper_size(paper), lang, output, fmt, supply=supply, side=size)
     click.echo(f"wrote {path}")

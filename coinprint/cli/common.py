@@ -8,7 +8,17 @@ from typing import TYPE_CHECKING
 import click
 
 from coinprint.cli import cli, validate
-from coinprint.cli.options import progress
+from coinprint.cli.options import (  # noqa: F401  (one place to import every shared option)
+    checked_lang,
+    copies_option,
+    file_output,
+    games_option,
+    layout_option,
+    max_turns_option,
+    progress,
+    seed_option,
+    supply_option,
+)
 from coinprint.errors import InterruptedRunError
 from coinprint.io import GAMES_READ
 from coinprint.registry import GAMES
@@ -38,6 +48,7 @@ def lang_option(func: Callable) -> Callable:
         default="en",
         show_default=True,
         metavar="CODE",
+        callback=checked_lang,
         help="Language of the rule sheet and the printed texts: en or sv (an unknown one is refused).",
     )(func)
 
@@ -87,7 +98,8 @@ def output_options(formats: tuple[str, ...] = FORMATS) -> Callable:
             "output",
             default=None,
             metavar="PATH",
-            help="Output file, or a folder for the default file name (default: output/).",
+            callback=file_output,
+            help="Output file ('-' for standard output), or a folder for the default file name (default: output/).",
         )(func)
         return func
 
@@ -128,12 +140,11 @@ def drawing_options(*, with_game: bool) -> Callable:
 def layout_file_options(func: Callable) -> Callable:
     """--layout FILE with --units and --tolerance: print a drawn or hand-made layout."""
     func = drawing_options(with_game=False)(func)
-    return click.option(
-        "--layout",
-        "layout_file",
-        default=None,
+    return layout_option(
+        None,
+        "Print this layout instead (coinprint GeoJSON, an SVG drawing, or GeoJSON from QGIS); it is checked first.",
+        name="layout_file",
         metavar="FILE",
-        help="Print this layout instead (coinprint GeoJSON, an SVG drawing, or GeoJSON from QGIS); it is checked first.",
     )(func)
 
 
@@ -186,7 +197,8 @@ def checked_layout(path: str, game: str | None, units: str, tolerance: str) -> t
     "output",
     default=None,
     metavar="FOLDER",
-    help="Folder for the kits (default: output/); a .pdf file name for a single game.",
+    callback=file_output,
+    help="Folder for the kits (default: output/); a .pdf file name (or '-') for a single game.",
 )
 @layout_file_options
 def kit(
@@ -205,7 +217,8 @@ def kit(
     from coinprint.kit import PrintSettings, check_language, make_kit
 
     settings = PrintSettings.parse(paper=paper, style=style, bleed=bleed)
-    if game == "all" and output is not None and output.lower().endswith(".pdf"):
+    single = output is not None and (output == "-" or output.lower().endswith(".pdf"))
+    if game == "all" and single:
         raise click.BadParameter("kit all writes one PDF per game; give a folder", param_hint="-o")
     layout = None
     if layout_file:
@@ -215,7 +228,7 @@ def kit(
         if not valid:
             click.echo(f"{layout_file}: {verdict}")
             return 1
-    folder = output if output is None or output.lower().endswith(".pdf") else output.rstrip("/\\") + "/"
+    folder = output if output is None or single else output.rstrip("/\\") + "/"
     names = GAMES.names() if game == "all" else (game,)
     for name in names:
         check_language(name, lang)
@@ -248,6 +261,10 @@ def validate_layout(path: str, game: str | None, units: str, tolerance: str, rep
     report every problem with the space it concerns (exit 1) or say it is valid."""
     layout, problems, verdict, valid = checked_layout(path, game, units, tolerance)
     click.echo(f"{path}: {verdict}")
+    if valid and layout.game == "mapgame":
+        from coinprint.boards.mapgame import summary
+
+        click.echo(f"{path}: {summary(layout).describe()}")
     if report_path:
         from coinprint.kit.custom import write_report
 
@@ -286,7 +303,14 @@ def print_layout_file(
 @validate.command("game")
 @click.argument("path", metavar="RECORD.json")
 @click.option("--show", is_flag=True, help="Print the final position as a text diagram.")
-@click.option("--svg", "svg_path", default=None, metavar="PATH", help="Draw the final position as an SVG.")
+@click.option(
+    "--svg",
+    "svg_path",
+    default=None,
+    metavar="PATH",
+    callback=file_output,
+    help="Draw the final position as an SVG ('-' for standard output).",
+)
 def validate_game(path: str, show: bool, svg_path: str | None) -> int:
     """Replay a recorded game: exit 0 if every move is legal, 1 at the first illegal move."""
     from coinprint.analysis import validate_record

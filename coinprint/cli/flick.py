@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from coinprint.cli import board, rules
-from coinprint.cli.common import lang_option, output_options, paper_option, print_options
+from coinprint.cli.common import file_output, lang_option, output_options, paper_option, print_options
 
 
 @board.command("flick")
@@ -61,6 +61,7 @@ def board_flick(
     "output",
     default=None,
     metavar="PATH",
+    callback=file_output,
     help="Output PDF file, or a folder for flick-rules-LANG.pdf (default: output/).",
 )
 def rules_flick(paper, lang, output) -> None:

@@ -5,7 +5,18 @@ from __future__ import annotations
 import click
 
 from coinprint.cli import board, play, rules
-from coinprint.cli.common import lang_option, layout_file_options, output_options, paper_option, print_options
+from coinprint.cli.common import (
+    file_output,
+    games_option,
+    lang_option,
+    layout_file_options,
+    layout_option,
+    max_turns_option,
+    output_options,
+    paper_option,
+    print_options,
+    seed_option,
+)
 from coinprint.cli.options import progress, selfplay_options
 from coinprint.cli.replay import echo_replay_pages, html_option
 
@@ -14,9 +25,7 @@ from coinprint.cli.replay import echo_replay_pages, html_option
 @click.option(
     "--countries", default=21, show_default=True, type=int, help="Countries on the map: an odd number from 3 to 401."
 )
-@click.option(
-    "--seed", default=0, show_default=True, type=int, help="Seed of the map; the same seed gives the same map."
-)
+@seed_option(0, "Seed of the map; the same seed gives the same map.")
 @click.option(
     "--max-neighbours",
     default=4,
@@ -32,6 +41,13 @@ from coinprint.cli.replay import echo_replay_pages, html_option
     help="O's coin and X's coin (one name for both); the larger must fit every country.",
 )
 @click.option(
+    "--growth",
+    type=click.Choice(["packed", "sprawling"]),
+    default="packed",
+    show_default=True,
+    help="packed wraps each arc along the map (more borders, no bays); sprawling is 0.1.0's look.",
+)
+@click.option(
     "--blank", is_flag=True, help="Print the blank sheet instead: the circle and the rules, to draw your own map."
 )
 @paper_option()
@@ -43,6 +59,7 @@ def board_mapgame(
     seed,
     max_neighbours,
     coin,
+    growth,
     blank,
     paper,
     style,
@@ -55,7 +72,7 @@ def board_mapgame(
     tolerance,
 ) -> int:
     """A fresh valid Map at true size (or --blank: the sheet for drawing one by hand)."""
-    from coinprint.boards.mapgame import blank_layout, build, parse_coins
+    from coinprint.boards.mapgame import blank_layout, build, parse_coins, summary
     from coinprint.cli.common import print_layout_file
     from coinprint.kit import PrintSettings, export_board
     from coinprint.render.mapgame import blank_sheet, map_sheet
@@ -68,8 +85,8 @@ def board_mapgame(
         layout = blank_layout(coins)
         sheet, name = blank_sheet(layout), "mapgame-blank"
     else:
-        layout = build(countries, seed, max_neighbours, coins)
-        click.echo(f"seed {seed}: {len(layout)} countries")
+        layout = build(countries, seed, max_neighbours, coins, growth=growth)
+        click.echo(f"seed {seed}, {growth}: {summary(layout).describe()}")
         sheet, name = map_sheet(layout, settings.style), f"mapgame-{countries}-seed{seed}"
     for path in export_board(layout, sheet, settings, output, fmt, name):
         click.echo(f"wrote {path}")
@@ -80,7 +97,13 @@ def board_mapgame(
 @paper_option()
 @lang_option
 @click.option(
-    "-o", "--output", "output", default=None, metavar="PATH", help="Output .pdf file or folder (default: output/)."
+    "-o",
+    "--output",
+    "output",
+    default=None,
+    metavar="PATH",
+    callback=file_output,
+    help="Output .pdf file or folder (default: output/).",
 )
 def rules_mapgame(paper, lang, output) -> None:
     """The Map rule sheet (PDF): the rules, the notation, an example, then the blank sheet."""
@@ -91,15 +114,14 @@ def rules_mapgame(paper, lang, output) -> None:
 
 
 @play.command("mapgame")
-@click.option("--games", default=10, show_default=True, type=int, help="Games to play.")
-@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the first game (game i uses seed+i).")
-@click.option(
-    "--layout",
-    "layout_spec",
-    default="mapgame:countries=21,seed=0",
-    show_default=True,
+@games_option(10)
+@seed_option(0, "Seed of the first game (game i uses seed+i).")
+@layout_option(
+    "mapgame:countries=21,seed=0,growth=packed",
+    "The map: a built-in name (mapgame:countries=21,seed=3,growth=packed; without growth the name "
+    "means the sprawling map), a GeoJSON file or an SVG drawing.",
     metavar="NAME|FILE",
-    help="The map: a built-in name (mapgame:countries=21,seed=3), a GeoJSON file or an SVG drawing.",
+    name="layout_spec",
 )
 @click.option(
     "--o-agent", "agent_o", default="greedy", show_default=True, help="Agent for O: random, greedy, montecarlo."
@@ -107,9 +129,7 @@ def rules_mapgame(paper, lang, output) -> None:
 @click.option(
     "--x-agent", "agent_x", default="random", show_default=True, help="Agent for X: random, greedy, montecarlo."
 )
-@click.option(
-    "--max-turns", default=400, show_default=True, type=int, help="Moves after which a game is a timeout (not scored)."
-)
+@max_turns_option(400, "Moves after which a game is a timeout (not scored).")
 @click.option(
     "-o",
     "--output",

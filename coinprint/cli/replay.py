@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from coinprint.cli import cli
+from coinprint.cli.options import file_output
 
 
 @cli.command("replay")
@@ -15,7 +16,8 @@ from coinprint.cli import cli
     "output",
     default=None,
     metavar="PATH",
-    help="The page to write (.html), or a folder for RECORD.html (default: output/).",
+    callback=file_output,
+    help="The page to write (.html, or '-' for standard output), or a folder for RECORD.html (default: output/).",
 )
 def replay(path: str, output: str | None) -> int:
     """Write a replay page: one self-contained HTML file that steps through a recorded game

@@ -29,12 +29,13 @@ import re
 from itertools import compress
 from typing import Any
 
+from coinprint import caps
 from coinprint.errors import UsageError
 from coinprint.games.core import IllegalMoveError, InvalidMoveError, Result, Rules
 from coinprint.layout import Layout, Mark
 
 DEFAULT_SUPPLY = 100
-MAX_SUPPLY = 100_000
+MAX_SUPPLY = caps.MAX_SUPPLY
 
 EMPTY, HEADS, TAILS = 0, 1, 2
 """What a space shows: no coin, a heads coin, a tails coin (also the player numbers)."""
@@ -430,10 +431,7 @@ def _supply_option(options: dict[str, Any]) -> int:
         raise UsageError(
             f"unknown Coin Table option(s) {', '.join(sorted(map(str, unknown)))}; the only option is supply"
         )
-    supply = options.get("supply", DEFAULT_SUPPLY)
-    if isinstance(supply, bool) or not isinstance(supply, int) or not 1 <= supply <= MAX_SUPPLY:
-        raise UsageError(f"supply must be a whole number of coins from 1 to {MAX_SUPPLY}, not {supply!r}")
-    return supply
+    return caps.check_supply(options.get("supply", DEFAULT_SUPPLY), "supply")
 
 
 def _grid_positions(names: list[str], neighbours: list[tuple[int, ...]]) -> list[tuple[int, int]] | None:

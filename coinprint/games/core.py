@@ -196,11 +196,12 @@ class Record:
 
 
 def read_record(text: str, *, source: str = "record") -> Record:
-    """Parse a record; raises :class:`UnreadableInputError` when it is not one."""
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UnreadableInputError(f"{source} is not JSON: {exc.msg} at line {exc.lineno}") from None
+    """Parse a record; raises :class:`UnreadableInputError` when it is not one, or when it
+    breaks a cap (``coinprint.caps``: JSON limits, ``MAX_RECORD_MOVES``)."""
+    from coinprint.caps import MAX_RECORD_MOVES
+    from coinprint.fileio import parse_json
+
+    doc = parse_json(text, source=source)
     if not isinstance(doc, dict):
         raise UnreadableInputError(f"{source} is not a game record: expected a JSON object")
     if doc.get("format") != RECORD_FORMAT:
@@ -213,11 +214,17 @@ def read_record(text: str, *, source: str = "record") -> Record:
         raise UnreadableInputError(f'{source}: "layout" must be a built-in name, a path or a layout object')
     if not isinstance(moves, list):
         raise UnreadableInputError(f'{source}: "moves" must be a list')
+    if len(moves) > MAX_RECORD_MOVES:
+        raise UnreadableInputError(f"{source} has {len(moves):,} moves, over the {MAX_RECORD_MOVES:,}-move cap")
+    if isinstance(layout, str) and not layout.strip():
+        raise UnreadableInputError(f'{source}: "layout" is empty; give a built-in name, a path or a layout object')
     options, players = doc.get("options", {}) or {}, doc.get("players", {}) or {}
     if not isinstance(options, dict) or not isinstance(players, dict):
         raise UnreadableInputError(f'{source}: "options" and "players" must be objects')
+    if not all(isinstance(name, str) for name in players.values()):
+        raise UnreadableInputError(f'{source}: "players" must map each player to a name (text)')
     seed, result = doc.get("seed"), doc.get("result")
-    if seed is not None and not isinstance(seed, int):
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise UnreadableInputError(f'{source}: "seed" must be a whole number')
     if result is not None and not isinstance(result, dict):
         raise UnreadableInputError(f'{source}: "result" must be an object')
@@ -300,7 +307,8 @@ def replay(rules: Rules[S, M], moves: Sequence[Any], claimed: dict[str, Any] | N
             move = rules.parse_move(state, text)
             rules.apply(state, move)
         except (InvalidMoveError, IllegalMoveError, AmbiguousMoveError) as exc:
-            shown = text if isinstance(text, str) else json.dumps(text, ensure_ascii=False)
+            shown = text if isinstance(text, str) and text.isprintable() else json.dumps(text, ensure_ascii=False)
+            shown = shown if len(shown) <= 200 else shown[:190] + "…"
             error = f"move {number} ({player}): {shown} — {exc}"
             return Replay(state, number - 1, rules.result(state), error=error)
     replayed = Replay(state, len(moves), rules.result(state))

@@ -61,16 +61,13 @@ def parse_layout(data: bytes, *, source: str, game: str | None = None, units: st
     head = data[:512].lstrip(b"\xef\xbb\xbf \t\r\n")
     if head.startswith(b"<"):
         return _from_svg(data, source, game)
+    from coinprint.fileio import parse_json
+
     try:
-        doc = json.loads(data.decode("utf-8"))
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise UnreadableInputError(f"{source} is neither SVG nor GeoJSON: it is not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise UnreadableInputError(
-            f"{source} is not JSON ({exc.msg} at line {exc.lineno}) and not an SVG drawing"
-        ) from None
-    except RecursionError:
-        raise UnreadableInputError(f"{source} is not readable JSON: it is nested too deeply") from None
+    doc = parse_json(text, source=source)  # under the JSON caps: depth, digits, NaN, lone surrogates
     if isinstance(doc, dict) and "coinprint" in doc:
         layout = from_geojson(doc, source=source)
         if game is not None and layout.game != game:

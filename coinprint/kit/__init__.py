@@ -8,12 +8,13 @@ sheet followed by the board, in one PDF.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from coinprint.errors import UsageError
-from coinprint.fileio import write_atomic
+from coinprint.fileio import STDOUT, write_atomic
 from coinprint.render.scene import Scene
 from coinprint.units import PaperSize, paper_size, parse_length
 
@@ -73,7 +74,14 @@ def resolve_output(
 
     ``-o`` may be a file (its suffix gives the format unless ``--format`` is given) or a
     folder (an existing one, or a path ending in ``/``), where ``default_name`` is used.
+    ``-`` (standard output) and devices such as ``/dev/null`` take ``--format``, else the
+    first of ``formats``.
     """
+    if output is not None and is_stream(output):
+        chosen = fmt or formats[0]
+        if chosen not in formats:
+            raise UsageError(f"format {chosen} is not available here; use one of: {', '.join(formats)}")
+        return Path(output), chosen
     if output is None or output.endswith(("/", "\\")) or Path(output).is_dir():
         folder = DEFAULT_FOLDER if output is None else Path(output)
         default = fmt or formats[0]
@@ -91,6 +99,19 @@ def resolve_output(
     if inferred and fmt and inferred != fmt and not (inferred == "geojson" and fmt == "geojson"):
         raise UsageError(f"-o '{output}' ends in {path.suffix} but --format is {fmt}; make them agree")
     return path, chosen
+
+
+def is_stream(output: str) -> bool:
+    """``-``, or an existing character device or FIFO (written through, never replaced)."""
+    import stat
+
+    if output == STDOUT:
+        return True
+    try:
+        mode = os.stat(output).st_mode
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
 def export_board(
@@ -209,8 +230,11 @@ def write_rules(
 
 def board_pages(sheet: Sheet, settings: PrintSettings) -> list[Scene]:
     """A board's sheet tiled on the paper of ``settings`` (the pages of its PDF)."""
-    from coinprint.render.pages import paginate
+    from coinprint.caps import check_pages
+    from coinprint.render.pages import paginate, plans
 
+    fewest = plans(sheet, settings.paper, settings.margin_mm, settings.overlap_mm, 0.0)
+    check_pages(min(plan.pages for plan in fewest), f"this board on {settings.paper.name} paper")
     return paginate(sheet, settings.paper, settings.margin_mm, settings.overlap_mm)
 
 
@@ -284,6 +308,6 @@ def position_svg(rules: Rules[Any, Any], state: Any) -> bytes:
 
 def write_position_svg(rules: Rules[Any, Any], state: Any, path: str) -> Path:
     """Draw a game position as a true-size SVG file at ``path`` (see :func:`position_svg`)."""
-    if not str(path).lower().endswith(".svg"):
+    if path != STDOUT and not str(path).lower().endswith(".svg"):
         raise UsageError(f"--svg needs a file name ending in .svg, not '{path}'")
     return write_atomic(path, position_svg(rules, state))

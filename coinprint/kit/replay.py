@@ -348,6 +348,10 @@ def replay_output(path: str, output: str | None) -> Path:
     name = f"{Path(path).stem}.html"
     if output is None:
         return Path("output") / name
+    from coinprint.kit import is_stream
+
+    if is_stream(output):  # "-" (standard output), /dev/null, a named pipe
+        return Path(output)
     if output.endswith(("/", "\\")) or Path(output).is_dir():
         return Path(output) / name
     if Path(output).suffix.lower() not in (".html", ".htm"):

@@ -221,6 +221,12 @@ def board_sheet(
     else:
         columns, rows, turned = cards_per_page(card, paper, margin, bleed)
         if copies is not None:
+            from coinprint.errors import UsageError
+
+            if copies > columns * rows:
+                raise UsageError(
+                    f"--copies {copies}: {columns * rows} card(s) fit one {paper.name} page; use 1 to {columns * rows}"
+                )
             while columns * rows > max(1, copies):
                 if rows > 1 and (rows - 1) * columns >= copies:
                     rows -= 1
