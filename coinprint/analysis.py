@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from coinprint.boards.checks import Problem
-from coinprint.errors import InterruptedRunError, UnreadableInputError, UsageError
+from coinprint.errors import InterruptedRunError, UnreadableInputError, UsageError, stop_code
+from coinprint.fileio import Interrupted
 from coinprint.layout import Layout, from_geojson
 from coinprint.registry import GAMES, GameSpec
 
@@ -192,8 +193,11 @@ Progress = Callable[[int], None]
 """Told how many more games have finished (a progress bar's ``update``)."""
 
 
-def _interrupted(done: int, games: int, tally: Tally, written: str = "") -> InterruptedRunError:
-    return InterruptedRunError(f"interrupted: {done} of {games} games finished ({tally.summary().describe()}){written}")
+def _interrupted(stop: BaseException, done: int, games: int, tally: Tally, written: str = "") -> InterruptedRunError:
+    """Ctrl-C (or SIGTERM, SIGHUP) during a run: one line saying what finished."""
+    return InterruptedRunError(
+        f"interrupted: {done} of {games} games finished ({tally.summary().describe()}){written}", stop_code(stop)
+    )
 
 
 def _check_run(games: int, seed: int) -> None:
@@ -248,8 +252,8 @@ def play_to_folder(
             tally.add(played.winner, played.timeout, played.moves)
             if progress:
                 progress(1)
-    except KeyboardInterrupt:
-        raise _interrupted(len(paths), games, tally, f"; wrote {len(paths)} records to {folder}") from None
+    except (KeyboardInterrupt, Interrupted) as stop:
+        raise _interrupted(stop, len(paths), games, tally, f"; wrote {len(paths)} records to {folder}") from None
     finally:
         stream.close()  # stop the workers now, not when the generator is collected
     return paths, tally.summary()
@@ -372,8 +376,8 @@ def judge(
             report.summary = tally.summary()
             if test.decision is not None or report.interval_width() < precision / 100:  # type: ignore[operator]
                 break
-    except KeyboardInterrupt:
-        raise _interrupted(tally.games, games, tally) from None
+    except (KeyboardInterrupt, Interrupted) as stop:
+        raise _interrupted(stop, tally.games, games, tally) from None
     finally:
         close = getattr(results, "close", None)
         if close is not None:

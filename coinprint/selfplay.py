@@ -285,8 +285,12 @@ class _InlineBackend(_Backend):
 
 
 def _ignore_interrupts() -> None:
-    # Ctrl-C reaches every process of the terminal's group: the parent stops the workers.
+    # Ctrl-C reaches every process of the terminal's group: the parent stops the workers,
+    # with SIGTERM, which must end a worker quietly (not run the parent's handlers it inherits).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
 
 
 class _PoolBackend(_Backend):

@@ -145,7 +145,7 @@ def test_bad_runner_values_are_usage_errors():
         selfplay.run(setup, 3, 1, workers=10**6)
     with pytest.raises(UsageError, match="--precision must be more than 0"):
         balance("cointable", SMALL, "random", 10, 1, 100, until_decided=True, precision=0)
-    with pytest.raises(UsageError, match="--max-turns must be at least 1"):
+    with pytest.raises(UsageError, match="--max-turns must be a whole number from 1"):
         selfplay.GameSetup.build(SMALL, AGENTS, 0)
 
 

@@ -21,7 +21,7 @@ from coinprint.cli.options import (
     seed_option,
     selfplay_options,
 )
-from coinprint.errors import EXIT_USAGE, CoinprintError
+from coinprint.errors import EXIT_USAGE, CoinprintError, InterruptedRunError
 from coinprint.registry import GAMES
 
 
@@ -156,6 +156,8 @@ def main(argv: list[str] | None = None) -> None:
         _fail(_one_line(exc), exc.exit_code)
     except click.Abort:  # end of input at a prompt
         _fail("aborted", EXIT_USAGE, prefix="coinprint: ")
+    except InterruptedRunError as exc:  # a long run stopped: "interrupted: what finished"
+        _fail(str(exc), exc.exit_code, prefix="coinprint: ")
     except CoinprintError as exc:
         _fail(str(exc), exc.exit_code)
     except OSError as exc:  # a file system refusal outside the readers and writers

@@ -19,7 +19,8 @@ from coinprint.cli.options import (  # noqa: F401  (one place to import every sh
     seed_option,
     supply_option,
 )
-from coinprint.errors import InterruptedRunError
+from coinprint.errors import InterruptedRunError, stop_code
+from coinprint.fileio import Interrupted
 from coinprint.io import GAMES_READ
 from coinprint.registry import GAMES
 
@@ -241,8 +242,8 @@ def kit(
                 if update:
                     update(1)
                 click.echo(f"wrote {path}")
-        except KeyboardInterrupt:
-            raise InterruptedRunError(f"interrupted: wrote {written} of {len(names)} kits") from None
+        except (KeyboardInterrupt, Interrupted) as stop:
+            raise InterruptedRunError(f"interrupted: wrote {written} of {len(names)} kits", stop_code(stop)) from None
     return 0
 
 
