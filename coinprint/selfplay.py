@@ -36,6 +36,7 @@ import json
 import os
 import random
 import signal
+import time
 from collections import deque
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
@@ -52,11 +53,18 @@ MAX_BATCH = 32
 """Most games in one task: small enough that a stopped run wastes little, large enough that
 sending a task costs nothing next to playing it."""
 
-BATCHES_PER_SLOT = 8
+BATCHES_PER_SLOT = 16
 """A run is cut into about this many batches per worker, so the last batches even out."""
 
 IN_FLIGHT_PER_SLOT = 2
-"""Batches queued per worker: one running, one waiting."""
+"""Batches queued and not yet done, per worker: one running, one waiting."""
+
+HELD_PER_SLOT = 8
+"""Most batches held per worker, done or not: results that came back early wait for the
+batches before them, so memory stays bounded however many games a run plays."""
+
+POLL_SECONDS = 0.05
+"""How often the runner looks for finished batches while it waits for the oldest one."""
 
 
 @dataclass(frozen=True)
@@ -249,10 +257,21 @@ def _stream(
     finished = False
     try:
         while True:
-            while next_game < games and len(pending) < backend.slots * IN_FLIGHT_PER_SLOT:
-                count = min(batch, games - next_game)
-                pending.append(backend.submit(setup, seed, next_game, count, records, summarise))
-                next_game += count
+            # Keep every worker busy while the oldest batch is awaited: top up the batches not
+            # yet done, within a bound on the batches held (done ones wait for their turn).
+            while True:
+                running = sum(1 for handle in pending if not backend.done(handle))
+                while (
+                    next_game < games
+                    and running < backend.slots * IN_FLIGHT_PER_SLOT
+                    and len(pending) < backend.slots * HELD_PER_SLOT
+                ):
+                    count = min(batch, games - next_game)
+                    pending.append(backend.submit(setup, seed, next_game, count, records, summarise))
+                    next_game += count
+                    running += 1
+                if not pending or backend.wait(pending[0], POLL_SECONDS):
+                    break
             if not pending:
                 break
             yield from backend.result(pending.popleft())
@@ -266,6 +285,14 @@ class _Backend:
 
     def submit(self, *args: Any) -> Any:
         raise NotImplementedError
+
+    def done(self, handle: Any) -> bool:
+        """Has this batch finished (its result is waiting)?"""
+        return True
+
+    def wait(self, handle: Any, seconds: float) -> bool:
+        """Wait up to ``seconds`` for the batch; True when it has finished."""
+        return True
 
     def result(self, handle: Any) -> list[GameResult]:
         raise NotImplementedError
@@ -307,6 +334,13 @@ class _PoolBackend(_Backend):
     def submit(self, *args: Any) -> Any:
         return self.pool.apply_async(play_batch, args)
 
+    def done(self, handle: Any) -> bool:
+        return handle.ready()
+
+    def wait(self, handle: Any, seconds: float) -> bool:
+        handle.wait(seconds)
+        return handle.ready()
+
     def result(self, handle: Any) -> list[GameResult]:
         return handle.get()
 
@@ -346,6 +380,14 @@ class _DaskBackend(_Backend):
 
     def submit(self, *args: Any) -> Any:
         return self.client.submit(play_batch, *args, pure=False)
+
+    def done(self, handle: Any) -> bool:
+        return handle.done()
+
+    def wait(self, handle: Any, seconds: float) -> bool:
+        if not handle.done():
+            time.sleep(seconds)
+        return handle.done()
 
     def result(self, handle: Any) -> list[GameResult]:
         return handle.result()
