@@ -65,8 +65,12 @@ def pages_to_pdf(
     pages: Sequence[Scene], *, title: str = "", subject: str = "", keywords: dict[str, Any] | None = None
 ) -> bytes:
     """The pages as PDF bytes. ``keywords`` (e.g. the seed) go into the document keywords."""
+    from reportlab import rl_config
     from reportlab.pdfgen.canvas import Canvas
 
+    # Compressed streams stay binary: ASCII85 on top of them only makes files a quarter
+    # larger and slower to write (every printer and viewer reads binary streams).
+    rl_config.useA85 = 0
     register_fonts()
     buffer = io.BytesIO()
     first = pages[0]
