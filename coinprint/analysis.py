@@ -6,14 +6,14 @@ checks, record validation and self-play. The command line calls into this module
 from __future__ import annotations
 
 import os
-import random
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from coinprint.boards.checks import Problem
-from coinprint.errors import UnreadableInputError, UsageError
+from coinprint.errors import InterruptedRunError, UnreadableInputError, UsageError, stop_code
+from coinprint.fileio import Interrupted
 from coinprint.layout import Layout, from_geojson
 from coinprint.registry import GAMES, GameSpec
 
@@ -141,62 +141,72 @@ def self_play(
     *,
     game: str | None = None,
 ):
-    """Play ``games`` seeded games on the layout ``layout_spec`` (read for ``game`` when it
-    is a drawing); yields (record, outcome) pairs, then nothing more.
+    """Play ``games`` seeded games in this process on the layout ``layout_spec`` (read for
+    ``game`` when it is a drawing); yields (record, outcome) pairs, then nothing more.
+    (:mod:`coinprint.selfplay` plays them on many cores.)
 
     Game ``i`` uses seed ``seed + i``, so any one game can be replayed on its own. The
     layout is checked first (see :func:`playable_layout`); ``games`` and ``max_turns`` are
     checked against their caps.
     """
-    from coinprint.caps import check_games, check_max_turns, check_seed
-    from coinprint.games.core import AGENTS, Record, play_game
+    from coinprint.selfplay import GameSetup, play_one
 
-    check_games(games)
-    check_max_turns(max_turns)
-    check_seed(seed)
-    check_seed(seed + games - 1, "--seed + --games")
-    layout = playable_layout(layout_spec, game)
-    rules = rules_for(layout, options)
-    if set(agents) != set(rules.players):
-        raise UsageError(
-            f"layout {layout_spec} is a {layout.game} layout; its players are {' and '.join(rules.players)}"
-        )
-    for player, agent in agents.items():
-        if agent not in AGENTS:
-            raise UsageError(f"unknown agent '{agent}' for {player}; use one of: {', '.join(AGENTS)}")
+    _check_run(games, seed)
+    setup = GameSetup.build(layout_spec, agents, max_turns, options, game=game)
     for index in range(games):
-        game_seed = seed + index
-        rng = random.Random(game_seed)
-        outcome = play_game(rules, {p: AGENTS[a]() for p, a in agents.items()}, rng, max_turns)
-        result = outcome.result.to_json() if not outcome.timeout else None
-        extra = {"timeout": True} if outcome.timeout else {}
-        record = Record(
-            rules.name,
-            layout_spec,
-            outcome.moves,
-            dict(options or {}),
-            {p: a for p, a in agents.items()},
-            game_seed,
-            result,
-            extra,
-        )
+        _, record, outcome = play_one(setup, index, seed)
         yield record, outcome
 
 
-def summarise(outcomes: Iterable[Any], players: tuple[str, str]) -> PlaySummary:
-    """Count the outcomes as they come (they are not kept: a long run stays small)."""
-    wins = {p: 0 for p in players}
-    ties = timeouts = games = moves = 0
-    for outcome in outcomes:
-        games += 1
-        moves += len(outcome.moves)
-        if outcome.timeout:
-            timeouts += 1
-        elif outcome.result.winner is None:
-            ties += 1
+class Tally:
+    """Counts games as they arrive (nothing per game is kept)."""
+
+    def __init__(self, players: tuple[str, str]) -> None:
+        self.players = players
+        self.wins = {p: 0 for p in players}
+        self.games = self.ties = self.timeouts = self.moves = 0
+
+    def add(self, winner: str | None, timeout: bool, moves: int) -> None:
+        self.games += 1
+        self.moves += moves
+        if timeout:
+            self.timeouts += 1
+        elif winner is None:
+            self.ties += 1
         else:
-            wins[outcome.result.winner] += 1
-    return PlaySummary(games, wins, ties, timeouts, moves / games if games else 0.0)
+            self.wins[winner] += 1
+
+    def summary(self) -> PlaySummary:
+        mean = self.moves / self.games if self.games else 0.0
+        return PlaySummary(self.games, dict(self.wins), self.ties, self.timeouts, mean)
+
+
+def summarise(outcomes: Iterable[Any], players: tuple[str, str]) -> PlaySummary:
+    """The summary of an iterable of :class:`coinprint.games.core.Outcome` (read once, lazily)."""
+    tally = Tally(players)
+    for outcome in outcomes:
+        tally.add(None if outcome.timeout else outcome.result.winner, outcome.timeout, len(outcome.moves))
+    return tally.summary()
+
+
+Progress = Callable[[int], None]
+"""Told how many more games have finished (a progress bar's ``update``)."""
+
+
+def _interrupted(stop: BaseException, done: int, games: int, tally: Tally, written: str = "") -> InterruptedRunError:
+    """Ctrl-C (or SIGTERM, SIGHUP) during a run: one line saying what finished."""
+    return InterruptedRunError(
+        f"interrupted: {done} of {games} games finished ({tally.summary().describe()}){written}", stop_code(stop)
+    )
+
+
+def _check_run(games: int, seed: int) -> None:
+    """The caps on a run's games and seeds (checked before any game is played)."""
+    from coinprint.caps import check_games, check_seed
+
+    check_games(games)
+    check_seed(seed)
+    check_seed(seed + games - 1, "--seed + --games")
 
 
 def play_to_folder(
@@ -209,30 +219,48 @@ def play_to_folder(
     options: dict[str, Any] | None = None,
     *,
     game: str | None = None,
+    workers: int | None = 1,
+    dask: str | None = None,
+    progress: Progress | None = None,
 ) -> tuple[list[Path], PlaySummary]:
     """Self-play ``games`` games and write one record per game into ``folder``
-    (``<game>-<seed>.json``); returns the paths and the summary."""
+    (``<game>-<seed>.json``, each written whole, in game order); returns the paths and the
+    summary. ``workers`` processes (None: every core) or a Dask scheduler at ``dask`` play
+    them; the records are the same either way. Ctrl-C raises
+    :class:`InterruptedRunError` saying how many records were written."""
+    from coinprint import selfplay
     from coinprint.fileio import write_atomic
 
+    _check_run(games, seed)
     if folder == "-":
         raise UsageError("play writes one record per game; -o needs a folder, not standard output")
     target = Path(folder)
     if target.exists() and not target.is_dir():
         raise UsageError(f"-o {folder} is a file; give a folder for the records")
-    paths: list[Path] = []
     # Records name a layout file relative to themselves, as validate_record reads it.
     recorded = layout_spec
     if layout_spec.partition(":")[0] not in GAMES and Path(layout_spec).is_file():
         recorded = Path(os.path.relpath(Path(layout_spec).resolve(), target.resolve())).as_posix()
+    setup = selfplay.GameSetup.build(layout_spec, agents, max_turns, options, recorded_layout=recorded, game=game)
+    tally = Tally(tuple(agents))  # type: ignore[arg-type]
+    paths: list[Path] = []
+    stream = selfplay.run(setup, games, seed, workers=workers, dask=dask, records=True)
+    try:
+        for played in stream:
+            assert played.record is not None
+            paths.append(write_atomic(target / f"{setup.game}-{played.seed}.json", played.record))
+            tally.add(played.winner, played.timeout, played.moves)
+            if progress:
+                progress(1)
+    except (KeyboardInterrupt, Interrupted) as stop:
+        raise _interrupted(stop, len(paths), games, tally, f"; wrote {len(paths)} records to {folder}") from None
+    finally:
+        stream.close()  # stop the workers now, not when the generator is collected
+    return paths, tally.summary()
 
-    def written() -> Iterator[Any]:
-        for record, outcome in self_play(layout_spec, agents, games, seed, max_turns, options, game=game):
-            record.layout = recorded
-            paths.append(write_atomic(target / f"{record.game}-{record.seed}.json", record.dumps()))
-            yield outcome
 
-    summary = summarise(written(), tuple(agents))  # type: ignore[arg-type]
-    return paths, summary
+DEFAULT_PRECISION = 5.0
+"""``balance --until-decided``: the edge worth detecting and the interval width to reach, in points."""
 
 
 @dataclass
@@ -243,6 +271,8 @@ class Balance:
     agent: str
     first: str
     summary: PlaySummary
+    test: Any = None
+    """The sequential test (:class:`coinprint.sprt.FirstPlayerTest`) when play stopped early."""
 
     @property
     def decided(self) -> int:
@@ -259,6 +289,10 @@ class Balance:
         half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
         return (p, max(0.0, centre - half), min(1.0, centre + half))
 
+    def interval_width(self) -> float:
+        _, low, high = self.first_player_share()
+        return high - low
+
     def describe(self) -> str:
         share, low, high = self.first_player_share()
         verdict = (
@@ -272,7 +306,7 @@ class Balance:
             f"{self.layout}, {self.agent} v {self.agent}: {self.summary.describe()}\n"
             f"{self.first} won {share:.1%} of {self.decided} decided games "
             f"(95% interval {low:.1%} to {high:.1%}): {verdict}"
-        )
+        ) + (f"\n{self.test.describe()}" if self.test is not None else "")
 
 
 def balance(
@@ -283,15 +317,70 @@ def balance(
     seed: int,
     max_turns: int,
     options: dict[str, Any] | None = None,
+    *,
+    workers: int | None = 1,
+    dask: str | None = None,
+    until_decided: bool = False,
+    precision: float = DEFAULT_PRECISION,
+    progress: Progress | None = None,
 ) -> Balance:
-    """Self-play ``games`` games of ``agent`` against itself on ``layout_spec`` (a layout of
-    ``game``; no records written) and judge the first player's edge."""
+    """Self-play up to ``games`` games of ``agent`` against itself on ``layout_spec`` (a layout
+    of ``game``; no records written) and judge the first player's edge.
+
+    With ``until_decided`` play stops as soon as a sequential test decides (see
+    :mod:`coinprint.sprt`, with ``precision`` points as the edge worth detecting) or the 95 %
+    interval is narrower than ``precision`` points; ``games`` is then the cap. Games are
+    counted as they arrive, so memory does not grow with ``games``."""
+    from coinprint import selfplay
+
     if not game_entry(game).simulated:
         raise UsageError(f"{GAMES[game].title} is not simulated; balance works for {', '.join(GAMES.simulated())}")
-    from coinprint.caps import check_games, check_max_turns
+    _check_run(games, seed)
+    if not 0 < precision < 50:
+        raise UsageError(f"--precision must be more than 0 and less than 50 points, not {precision:g}")
+    layout = playable_layout(layout_spec, game)
+    players = rules_for(layout, options).players
+    setup = selfplay.GameSetup.build(layout_spec, {p: agent for p in players}, max_turns, options, game=game)
+    # Small batches when stopping early, so little is played past the decision.
+    batch = min(selfplay.MAX_BATCH, 8) if until_decided else None
+    results = selfplay.run(setup, games, seed, workers=workers, dask=dask, batch=batch)
+    return judge(results, layout_spec, agent, players, games, precision if until_decided else None, progress)
 
-    check_games(games)
-    check_max_turns(max_turns)
-    players = rules_for(playable_layout(layout_spec, game), options).players
-    played = self_play(layout_spec, {p: agent for p in players}, games, seed, max_turns, options, game=game)
-    return Balance(layout_spec, agent, players[0], summarise((o for _, o in played), players))
+
+def judge(
+    results: Iterable[Any],
+    layout_spec: str,
+    agent: str,
+    players: tuple[str, str],
+    games: int,
+    precision: float | None = None,
+    progress: Progress | None = None,
+) -> Balance:
+    """Count ``results`` (objects with ``winner``, ``timeout`` and ``moves``) one at a time
+    into a :class:`Balance`. With ``precision`` (points) stop at the first game after which
+    the sequential test decides or the interval is narrower than that; nothing past it is
+    read. Ctrl-C raises :class:`InterruptedRunError` with the count so far."""
+    from coinprint.sprt import FirstPlayerTest
+
+    tally = Tally(players)
+    test = FirstPlayerTest(precision / 100) if precision is not None else None
+    report = Balance(layout_spec, agent, players[0], tally.summary(), test)
+    try:
+        for result in results:
+            tally.add(result.winner, result.timeout, result.moves)
+            if progress:
+                progress(1)
+            if test is None or result.timeout or result.winner is None:
+                continue
+            test.add(result.winner == players[0])
+            report.summary = tally.summary()
+            if test.decision is not None or report.interval_width() < precision / 100:  # type: ignore[operator]
+                break
+    except (KeyboardInterrupt, Interrupted) as stop:
+        raise _interrupted(stop, tally.games, games, tally) from None
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()  # stop the workers now, not when the generator is collected
+    report.summary = tally.summary()
+    return report

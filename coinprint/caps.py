@@ -49,6 +49,8 @@ MAX_RECORD_MOVES = 1_000_000
 # -- work a command may be asked to do ------------------------------------------------------------
 MAX_GAMES = 100_000
 """Most games one ``play`` or ``balance`` run may play (``--games``)."""
+MAX_WORKERS = 256
+"""Most worker processes one ``play`` or ``balance`` run starts (``--workers``)."""
 MAX_TURNS = 100_000
 """Largest ``--max-turns`` (moves before a simulated game counts as a timeout)."""
 MAX_SUPPLY = 100_000
@@ -85,6 +87,10 @@ def _short(text: str) -> str:
 
 def check_games(value: int, option: str = "--games") -> int:
     return check_range(option, value, 1, MAX_GAMES, cap="games")
+
+
+def check_workers(value: int, option: str = "--workers") -> int:
+    return check_range(option, value, 1, MAX_WORKERS, cap="workers")
 
 
 def check_max_turns(value: int, option: str = "--max-turns") -> int:

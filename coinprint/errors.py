@@ -59,3 +59,23 @@ class IllegalMoveError(MoveError):
 
 class AmbiguousMoveError(MoveError):
     """The text could mean more than one legal move."""
+
+
+EXIT_INTERRUPTED = 130
+"""Ctrl-C: the shell's convention, 128 + SIGINT."""
+
+
+class InterruptedRunError(CoinprintError):
+    """The user stopped a long run (Ctrl-C, or SIGTERM / SIGHUP: exit 128 + the signal); the
+    message starts with "interrupted" and says what was finished."""
+
+    exit_code = EXIT_INTERRUPTED
+
+    def __init__(self, message: str, exit_code: int = EXIT_INTERRUPTED) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+def stop_code(stop: BaseException) -> int:
+    """The exit code of a KeyboardInterrupt or a signal's ``Interrupted`` (128 + the signal)."""
+    return getattr(stop, "exit_code", EXIT_INTERRUPTED)

@@ -294,15 +294,26 @@ def play_measured(
     branching: bool = True,
     options: dict[str, Any] | None = None,
     game: str | None = None,
-) -> Iterator[tuple[Any, Any, GameMetrics]]:
+    workers: int | None = 1,
+    dask: str | None = None,
+) -> Iterator[GameMetrics]:
     """Self-play ``games`` games (game i with seed ``seed + i``) on the layout ``layout_spec``
-    (a drawing is read for ``game``) and measure each; yields (record, outcome, metrics) in
-    game order."""
-    from coinprint.analysis import playable_layout, rules_for, self_play
+    (a drawing is read for ``game``) and measure each in the process that played it; yields
+    the metrics in game order. ``workers`` processes play (1: this one; None: one per core),
+    or the Dask cluster at ``dask``: the same games wherever they run. Stopping the iteration
+    stops the workers."""
+    from functools import partial
 
-    rules = rules_for(playable_layout(layout_spec, game), options)
-    for record, outcome in self_play(layout_spec, agents, games, seed, max_turns, options, game=game):
-        yield record, outcome, game_metrics(rules, record, outcome, branching=branching)
+    from coinprint import selfplay
+
+    setup = selfplay.GameSetup.build(layout_spec, agents, max_turns, options, game=game)
+    measure = game_metrics if branching else partial(game_metrics, branching=False)
+    results = selfplay.run(setup, games, seed, workers=workers, dask=dask, summarise=measure)
+    try:
+        for result in results:
+            yield result.summary
+    finally:
+        results.close()
 
 
 def measure_skill(
@@ -313,6 +324,8 @@ def measure_skill(
     options: dict[str, Any] | None = None,
     *,
     game: str | None = None,
+    workers: int | None = 1,
+    dask: str | None = None,
 ) -> Skill:
     """Montecarlo against random: the first half of the games with montecarlo moving first,
     the rest with random moving first (seeds continue, so every game has its own)."""
@@ -327,10 +340,8 @@ def measure_skill(
             continue
         agents = {players[seating]: strong, players[1 - seating]: weak}
         strong_side = players[seating]
-        measured = play_measured(
-            layout_spec, agents, count, start, max_turns, branching=False, options=options, game=game
-        )
-        for _, _, m in measured:
+        where: dict[str, Any] = {"game": game, "workers": workers, "dask": dask}
+        for m in play_measured(layout_spec, agents, count, start, max_turns, branching=False, options=options, **where):
             if m.timeout:
                 timeouts += 1
             elif m.winner is None:
@@ -357,12 +368,15 @@ def analyse_layout(
     options: dict[str, Any] | None = None,
     note: Callable[[str], None] | None = None,
     game: str | None = None,
+    workers: int | None = 1,
+    dask: str | None = None,
 ) -> LayoutReport:
     """Self-play ``games`` games of ``agent`` against itself on ``layout_spec`` and measure
     them; ``skill_games`` more games pit montecarlo against random. ``options`` are the
     game's rule options (e.g. Coin Table's ``{"supply": 30}``). ``note`` hears what is being
     played next when that may take a while (the skill games). A layout file is read for
-    ``game`` (needed for drawings) and must be a valid layout of it.
+    ``game`` (needed for drawings) and must be a valid layout of it. ``workers`` and ``dask``
+    say where games are played (see :func:`play_measured`).
 
     With ``until_decided`` play stops after a batch once the first player's Wilson interval
     lies wholly on one side of 50 % (the layout is clearly unfair: more games will not make
@@ -383,8 +397,9 @@ def analyse_layout(
     measured: list[GameMetrics] = []
     stopped = False
     agents = {p: agent for p in players}
-    played = play_measured(layout_spec, agents, games, seed, max_turns, branching=branching, options=options, game=game)
-    for _, _, m in played:
+    where: dict[str, Any] = {"game": game, "workers": workers, "dask": dask}
+    played = play_measured(layout_spec, agents, games, seed, max_turns, branching=branching, options=options, **where)
+    for m in played:
         measured.append(m)
         if until_decided and len(measured) % batch == 0 and len(measured) < games and _decided(measured, players):
             stopped = True
@@ -395,7 +410,7 @@ def analyse_layout(
             note(
                 f"{layout_spec}: {skill_games} games of {SKILL_AGENTS[0]} against {SKILL_AGENTS[1]} for the skill figure"
             )
-        skill = measure_skill(layout_spec, skill_games, seed + games, max_turns, options, game=game)
+        skill = measure_skill(layout_spec, skill_games, seed + games, max_turns, options, **where)
     spaces = [space.id for space in layout.spaces]
     return summarise_layout(layout_spec, layout.game, agent, seed, max_turns, players, spaces, measured, skill, stopped)
 
@@ -448,6 +463,9 @@ def fairest_layout(
     seed: int = 1,
     max_turns: int = 400,
     on_report: Callable[[LayoutReport], None] | None = None,
+    *,
+    workers: int | None = 1,
+    dask: str | None = None,
 ) -> FairSearch:
     """Analyse each candidate layout (stopping early on clearly unfair ones) and pick the one
     whose first player wins closest to 50 % of decided games. Deterministic for its inputs."""
@@ -455,7 +473,18 @@ def fairest_layout(
         raise UsageError("--candidates must be at least 1")
     reports = []
     for spec in candidate_specs:
-        report = analyse_layout(spec, agent, games, seed, max_turns, until_decided=True, batch=10, branching=False)
+        report = analyse_layout(
+            spec,
+            agent,
+            games,
+            seed,
+            max_turns,
+            until_decided=True,
+            batch=10,
+            branching=False,
+            workers=workers,
+            dask=dask,
+        )
         reports.append(report)
         if on_report is not None:
             on_report(report)
@@ -491,10 +520,12 @@ def fair_search(
     games: int = 60,
     game_seed: int = 1,
     max_turns: int = 400,
+    workers: int | None = None,
+    dask: str | None = None,
 ) -> FairSearch:
     """The fairest of ``candidates`` maps generated like ``base`` (a built-in name of a
     generated map, e.g. ``mapgame:countries=21,seed=7``) from its seed on: seeds 7, 8, …,
-    found by :func:`fairest_layout`."""
+    found by :func:`fairest_layout` (on every core unless ``workers`` or ``dask`` say else)."""
     from coinprint.games.core import parse_layout_name
 
     if candidates < 1:
@@ -504,7 +535,8 @@ def fair_search(
         seed = int(params.get("seed", 0))
     except ValueError:
         raise UsageError(f"layout {base}: seed must be a whole number") from None
-    return fairest_layout(family_specs(game, candidates, seed, base), agent, games, game_seed, max_turns)
+    specs = family_specs(game, candidates, seed, base)
+    return fairest_layout(specs, agent, games, game_seed, max_turns, workers=workers, dask=dask)
 
 
 def analyse_game(
@@ -520,12 +552,14 @@ def analyse_game(
     skill_games: int | None = None,
     until_decided: bool = False,
     note: Callable[[str], None] | None = None,
+    workers: int | None = 1,
+    dask: str | None = None,
 ) -> list[LayoutReport]:
     """Analyse one layout of ``game`` (``layout_spec``, default the game's standard one), or
     with ``maps`` that many generated maps from ``map_seed`` on (with the other parameters of
     ``layout_spec`` or of the standard layout), ranked fairest first.
-    ``skill_games`` defaults to 10 for one layout and 0 for a family; ``until_decided`` and
-    ``note`` are :func:`analyse_layout`'s."""
+    ``skill_games`` defaults to 10 for one layout and 0 for a family; ``until_decided``,
+    ``note``, ``workers`` and ``dask`` are :func:`analyse_layout`'s."""
     from coinprint.registry import GAMES
 
     if game not in GAMES.simulated():
@@ -544,11 +578,24 @@ def analyse_game(
                 until_decided=until_decided,
                 note=note,
                 game=game,
+                workers=workers,
+                dask=dask,
             )
         ]
     specs = family_specs(game, maps, map_seed, layout_spec or GAMES[game].layout_spec)
     skill = 0 if skill_games is None else skill_games
     return rank_fairest(
-        analyse_layout(s, agent, games, seed, max_turns, skill_games=skill, until_decided=until_decided, note=note)
+        analyse_layout(
+            s,
+            agent,
+            games,
+            seed,
+            max_turns,
+            skill_games=skill,
+            until_decided=until_decided,
+            note=note,
+            workers=workers,
+            dask=dask,
+        )
         for s in specs
     )

@@ -13,8 +13,15 @@ from typing import Any
 import click
 
 from coinprint import __version__
-from coinprint.cli.options import games_option, layout_option, max_turns_option, seed_option
-from coinprint.errors import EXIT_USAGE, CoinprintError
+from coinprint.cli.options import (
+    games_option,
+    layout_option,
+    max_turns_option,
+    progress,
+    seed_option,
+    selfplay_options,
+)
+from coinprint.errors import EXIT_USAGE, CoinprintError, InterruptedRunError
 from coinprint.registry import GAMES
 
 
@@ -79,17 +86,54 @@ def play() -> None:
 @click.option(
     "--agent", default="random", show_default=True, help="Agent playing both sides: random, greedy or montecarlo."
 )
-@games_option(200)
+@games_option(200, "Games to play (with --until-decided: the most to play).")
 @seed_option(1, "Seed of the first game (game i uses seed + i).")
 @max_turns_option(2000)
-def balance(game: str, layout: str | None, agent: str, games: int, seed: int, max_turns: int) -> None:
+@click.option(
+    "--until-decided",
+    is_flag=True,
+    help="Stop once a sequential test (SPRT) decides, or the interval is narrower than --precision.",
+)
+@click.option(
+    "--precision",
+    default=5.0,
+    show_default=True,
+    type=float,
+    metavar="POINTS",
+    help="With --until-decided: the edge worth detecting and the interval width to reach, in percentage points.",
+)
+@selfplay_options
+def balance(
+    game: str,
+    layout: str | None,
+    agent: str,
+    games: int,
+    seed: int,
+    max_turns: int,
+    until_decided: bool,
+    precision: float,
+    workers: int | None,
+    dask: str | None,
+) -> None:
     """Is the first player favoured? Self-play equal agents and report the first player's share
     of decided games with a 95 % interval (GAME is cointable, coinage or mapgame)."""
     from coinprint.analysis import balance as judge
 
-    click.echo(
-        judge(game, GAMES[game].layout_spec if layout is None else layout, agent, games, seed, max_turns).describe()
-    )
+    with progress(games, "games") as update:
+        report = judge(
+            game,
+            GAMES[game].layout_spec if layout is None else layout,
+            agent,
+            games,
+            seed,
+            max_turns,
+            workers=workers,
+            dask=dask,
+            until_decided=until_decided,
+            precision=precision,
+            progress=update,
+        )
+    click.echo(report.describe())
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -112,6 +156,8 @@ def main(argv: list[str] | None = None) -> None:
         _fail(_one_line(exc), exc.exit_code)
     except click.Abort:  # end of input at a prompt
         _fail("aborted", EXIT_USAGE, prefix="coinprint: ")
+    except InterruptedRunError as exc:  # a long run stopped: "interrupted: what finished"
+        _fail(str(exc), exc.exit_code, prefix="coinprint: ")
     except CoinprintError as exc:
         _fail(str(exc), exc.exit_code)
     except OSError as exc:  # a file system refusal outside the readers and writers

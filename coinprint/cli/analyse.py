@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from coinprint.cli import cli
+from coinprint.cli.options import selfplay_options
 from coinprint.registry import GAMES
 
 
@@ -56,6 +57,7 @@ from coinprint.registry import GAMES
 @click.option(
     "--report", "report_path", default=None, metavar="FILE", help="Write the charts: FILE.html, FILE.pdf or FILE.svg."
 )
+@selfplay_options
 def analyse(
     game: str,
     layout: str | None,
@@ -70,6 +72,8 @@ def analyse(
     json_path: str | None,
     details: int,
     report_path: str | None,
+    workers: int | None,
+    dask: str | None,
 ) -> None:
     """A design report from self-play: first-player share, ties and timeouts, game length,
     lead changes, decisiveness, branching, coverage and skill against luck, with 95 %
@@ -92,6 +96,8 @@ def analyse(
         skill_games=skill_games,
         until_decided=until_decided,
         note=lambda text: click.echo(text, err=True),
+        workers=workers,
+        dask=dask,
     )
     click.echo(table(reports))
     if json_path is not None:

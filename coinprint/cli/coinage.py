@@ -20,6 +20,7 @@ from coinprint.cli.common import (
     print_options,
     seed_option,
 )
+from coinprint.cli.options import progress, selfplay_options
 from coinprint.cli.replay import echo_replay_pages, html_option
 
 _MAPS = list(MAP_NAMES)
@@ -175,7 +176,10 @@ def rules_coinage(lang, paper, output) -> None:
     help="Folder for the records.",
 )
 @html_option
-def play_coinage(map_name, regions, map_seed, layout_file, games, seed, heads, tails, max_turns, output, html) -> None:
+@selfplay_options
+def play_coinage(
+    map_name, regions, map_seed, layout_file, games, seed, heads, tails, max_turns, output, html, workers, dask
+) -> None:
     """Let two agents play Coin Age and write one validating record per game."""
     from coinprint.analysis import play_to_folder
     from coinprint.boards.coinage import build, layout_name
@@ -183,9 +187,19 @@ def play_coinage(map_name, regions, map_seed, layout_file, games, seed, heads, t
     spec = layout_file or layout_name(
         build(map_name, regions=regions, seed=map_seed if map_seed is not None or map_name != "random" else 0)
     )
-    paths, summary = play_to_folder(
-        spec, {"heads": heads, "tails": tails}, games, seed, max_turns, output, game="coinage"
-    )
+    with progress(games, "games") as update:
+        paths, summary = play_to_folder(
+            spec,
+            {"heads": heads, "tails": tails},
+            games,
+            seed,
+            max_turns,
+            output,
+            game="coinage",
+            workers=workers,
+            dask=dask,
+            progress=update,
+        )
     click.echo(f"layout {spec}")
     click.echo(summary.describe())
     click.echo(f"wrote {len(paths)} records to {output}")

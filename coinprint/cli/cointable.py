@@ -17,6 +17,7 @@ from coinprint.cli.common import (
     seed_option,
     supply_option,
 )
+from coinprint.cli.options import progress, selfplay_options
 from coinprint.cli.replay import echo_replay_pages, html_option
 
 MAX_TURNS = 2000
@@ -124,20 +125,27 @@ def board_cointable(
     help="Folder for the records (one cointable-SEED.json per game).",
 )
 @html_option
-def play_cointable(size, heads_agent, tails_agent, games, seed, max_turns, supply, layout_file, output, html) -> None:
+@selfplay_options
+def play_cointable(
+    size, heads_agent, tails_agent, games, seed, max_turns, supply, layout_file, output, html, workers, dask
+) -> None:
     """Let two agents play Coin Table; write one record per game and print a summary."""
     from coinprint.analysis import play_to_folder
 
-    paths, summary = play_to_folder(
-        layout_file or f"cointable:size={size}",
-        {"heads": heads_agent, "tails": tails_agent},
-        games,
-        seed,
-        max_turns,
-        output,
-        {"supply": supply},
-        game="cointable",
-    )
+    with progress(games, "games") as update:
+        paths, summary = play_to_folder(
+            layout_file or f"cointable:size={size}",
+            {"heads": heads_agent, "tails": tails_agent},
+            games,
+            seed,
+            max_turns,
+            output,
+            {"supply": supply},
+            game="cointable",
+            workers=workers,
+            dask=dask,
+            progress=update,
+        )
     board = layout_file or f"size {size}"
     click.echo(f"seed {seed}: {games} games of Coin Table ({board}), heads {heads_agent} v tails {tails_agent}")
     click.echo(f"wrote {len(paths)} records to {output}")

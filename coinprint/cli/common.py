@@ -15,9 +15,12 @@ from coinprint.cli.options import (  # noqa: F401  (one place to import every sh
     games_option,
     layout_option,
     max_turns_option,
+    progress,
     seed_option,
     supply_option,
 )
+from coinprint.errors import InterruptedRunError, stop_code
+from coinprint.fileio import Interrupted
 from coinprint.io import GAMES_READ
 from coinprint.registry import GAMES
 
@@ -230,8 +233,17 @@ def kit(
     names = GAMES.names() if game == "all" else (game,)
     for name in names:
         check_language(name, lang)
-    for name in names:
-        click.echo(f"wrote {make_kit(name, settings, lang, folder, layout=layout)}")
+    written = 0
+    with progress(len(names), "kits") as update:
+        try:
+            for name in names:
+                path = make_kit(name, settings, lang, folder, layout=layout)
+                written += 1
+                if update:
+                    update(1)
+                click.echo(f"wrote {path}")
+        except (KeyboardInterrupt, Interrupted) as stop:
+            raise InterruptedRunError(f"interrupted: wrote {written} of {len(names)} kits", stop_code(stop)) from None
     return 0
 
 

@@ -17,6 +17,7 @@ from coinprint.cli.common import (
     print_options,
     seed_option,
 )
+from coinprint.cli.options import progress, selfplay_options
 from coinprint.cli.replay import echo_replay_pages, html_option
 
 
@@ -161,13 +162,24 @@ def rules_mapgame(paper, lang, output) -> None:
     help="Folder for the records (one JSON file per game).",
 )
 @html_option
-def play_mapgame(games, seed, layout_spec, agent_o, agent_x, max_turns, output, html) -> None:
+@selfplay_options
+def play_mapgame(games, seed, layout_spec, agent_o, agent_x, max_turns, output, html, workers, dask) -> None:
     """Let agents play the Map chase and write one record per game."""
     from coinprint.analysis import play_to_folder
 
-    paths, summary = play_to_folder(
-        layout_spec, {"O": agent_o, "X": agent_x}, games, seed, max_turns, output, game="mapgame"
-    )
+    with progress(games, "games") as update:
+        paths, summary = play_to_folder(
+            layout_spec,
+            {"O": agent_o, "X": agent_x},
+            games,
+            seed,
+            max_turns,
+            output,
+            game="mapgame",
+            workers=workers,
+            dask=dask,
+            progress=update,
+        )
     click.echo(f"wrote {len(paths)} records to {output}")
     click.echo(summary.describe())
     echo_replay_pages(html, paths, output)

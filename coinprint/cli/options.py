@@ -1,11 +1,17 @@
 """One option, one rule: the options several commands take (``--games``, ``--max-turns``,
 ``--supply``, ``--copies``, ``--lang``, ``--layout``) are defined here once, and each one's
 callback calls the one validator in :mod:`coinprint.caps` that the library uses too, so a
-value is refused the same way, with the same words, by every command."""
+value is refused the same way, with the same words, by every command. Also the self-play
+options (``--workers``, ``--dask``) and the progress bar of ``play``, ``balance`` and ``kit all``.
+
+This module imports nothing of the command tree, so the top-level group can use it too."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -107,3 +113,48 @@ def seed_option(default: int | None, help: str, *, name: str = "--seed", dest: s
         callback=_checked(caps.check_seed),
         help=help,
     )
+
+
+def selfplay_options(func: Callable) -> Callable:
+    """--workers and --dask: where self-played games run (the results are the same anywhere)."""
+    func = click.option(
+        "--dask",
+        default=None,
+        metavar="ADDRESS",
+        help="Play on a Dask cluster: the scheduler's address (e.g. tcp://10.0.0.5:8786); needs coinprint[dask].",
+    )(func)
+    func = click.option(
+        "--workers",
+        default=None,
+        type=int,
+        callback=_checked(caps.check_workers),
+        help=f"Processes to play in (default: one per core; 1 to {caps.MAX_WORKERS}). The games are the same whatever the number.",
+    )(func)
+    return func
+
+
+@contextmanager
+def progress(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar on stderr (games done, games a second, time left) when stderr is a
+    terminal; ``None`` otherwise, so nothing extra is printed into logs and pipes."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    start = time.monotonic()
+    with click.progressbar(
+        length=total,
+        label=label,
+        file=sys.stderr,
+        show_eta=True,
+        show_pos=True,
+        item_show_func=lambda rate: rate,
+    ) as bar:
+        done = 0
+
+        def update(count: int) -> None:
+            nonlocal done
+            done += count
+            rate = done / max(time.monotonic() - start, 1e-9)
+            bar.update(count, f"{rate:.1f}/s")
+
+        yield update

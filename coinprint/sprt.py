@@ -1,0 +1,87 @@
+"""When to stop playing: a sequential probability ratio test (SPRT, Wald 1945, as chess
+engine testing uses it) on the first player's share of decided games.
+
+Two one-sided SPRTs run side by side on the same games: "the share is 1/2" against "it is
+1/2 + d" and against "it is 1/2 − d", where ``d`` is the precision asked for (5 points by
+default). Each has error rates ``alpha`` = 2.5 % (claims an edge that is not there) and
+``beta`` = 5 % (misses an edge of ``d`` or more), so:
+
+- when the first player has no edge, the test wrongly reports one at most about 5 % of the time;
+- when the edge is ``d`` or more, it wrongly reports "even" at most about 5 % of the time.
+
+(Wald's bounds; the rates hold whenever the test is read after every game, which is what
+peeking at a fixed 95 % interval would not allow.)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+ALPHA = 0.025
+"""Chance, per side, of reporting an edge when the share is exactly 1/2."""
+BETA = 0.05
+"""Chance of reporting "even" when the edge is ``d`` or more."""
+
+AHEAD, BEHIND, EVEN = "ahead", "behind", "even"
+
+
+@dataclass
+class FirstPlayerTest:
+    """Feed it decided games with :meth:`add`; :attr:`decision` is ``None`` until it is sure."""
+
+    edge: float
+    """``d``: the smallest edge worth detecting, as a share (0.05 for 5 points); 0 < d < 1/2."""
+    alpha: float = ALPHA
+    beta: float = BETA
+    wins: int = 0
+    losses: int = 0
+
+    def __post_init__(self) -> None:
+        if not 0 < self.edge < 0.5:
+            raise ValueError(f"the edge must lie between 0 and 1/2, not {self.edge}")
+        # Log-likelihood ratio steps for a first-player win and a loss (the "ahead" test; the
+        # "behind" test has them swapped).
+        self._up = math.log((0.5 + self.edge) / 0.5)
+        self._down = math.log((0.5 - self.edge) / 0.5)
+        self.upper = math.log((1 - self.beta) / self.alpha)
+        self.lower = math.log(self.beta / (1 - self.alpha))
+
+    def add(self, first_won: bool) -> None:
+        if first_won:
+            self.wins += 1
+        else:
+            self.losses += 1
+
+    def llr_ahead(self) -> float:
+        """Evidence for "the first player leads by ``d``" over "no edge"."""
+        return self.wins * self._up + self.losses * self._down
+
+    def llr_behind(self) -> float:
+        """Evidence for "the first player trails by ``d``" over "no edge"."""
+        return self.wins * self._down + self.losses * self._up
+
+    @property
+    def decision(self) -> str | None:
+        ahead, behind = self.llr_ahead(), self.llr_behind()
+        if ahead >= self.upper:
+            return AHEAD
+        if behind >= self.upper:
+            return BEHIND
+        if ahead <= self.lower and behind <= self.lower:
+            return EVEN
+        return None
+
+    def describe(self) -> str:
+        """The decision in words, with the error rates."""
+        points = f"{self.edge * 100:g} points"
+        found = {
+            AHEAD: f"the first player leads by about {points} or more",
+            BEHIND: f"the first player trails by about {points} or more",
+            EVEN: f"no edge of {points} or more",
+            None: "undecided",
+        }[self.decision]
+        return (
+            f"SPRT (1/2 against 1/2 ± {self.edge:g}; false edge ≤ {2 * self.alpha:.0%}, "
+            f"missed edge ≤ {self.beta:.0%}): {found}"
+        )

@@ -1,0 +1,241 @@
+"""Self-play at scale: the same games whatever the number of workers or a Dask cluster,
+results streamed in game order without keeping them, the sequential stop, Ctrl-C."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from coinprint import selfplay
+from coinprint.analysis import balance, judge, play_to_folder, validate_record
+from coinprint.errors import InterruptedRunError, UsageError
+from coinprint.sprt import AHEAD, BEHIND, EVEN, FirstPlayerTest
+
+ROOT = Path(__file__).resolve().parent.parent
+SMALL = "cointable:size=3"
+AGENTS = {"heads": "random", "tails": "greedy"}
+
+
+def moves_and_winner(rules, record, outcome):
+    """A per-game summary as issue 14's report would write one: top level, small, picklable."""
+    return (rules.name, len(record.moves), outcome.result.winner)
+
+
+def folder_bytes(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def test_records_are_byte_identical_with_one_or_two_workers(tmp_path):
+    one, two = tmp_path / "one", tmp_path / "two"
+    paths1, summary1 = play_to_folder(SMALL, AGENTS, 13, 5, 500, str(one), workers=1)
+    paths2, summary2 = play_to_folder(SMALL, AGENTS, 13, 5, 500, str(two), workers=2)
+    assert [p.name for p in paths1] == [p.name for p in paths2] == [f"cointable-{s}.json" for s in range(5, 18)]
+    assert folder_bytes(one) == folder_bytes(two)
+    assert summary1 == summary2
+    for path in paths2[:3]:
+        _, _, replayed = validate_record(str(path))
+        assert replayed.valid
+
+
+def test_coinage_and_map_records_match_across_worker_counts(tmp_path):
+    for spec, agents in (
+        ("coinage:map=classic", {"heads": "greedy", "tails": "random"}),
+        ("mapgame:countries=11,seed=2", {"O": "greedy", "X": "random"}),
+    ):
+        a, b = tmp_path / f"{spec}-1", tmp_path / f"{spec}-2"
+        play_to_folder(spec, agents, 5, 1, 300, str(a), workers=1)
+        play_to_folder(spec, agents, 5, 1, 300, str(b), workers=2)
+        assert folder_bytes(a) == folder_bytes(b)
+
+
+def test_results_come_in_game_order_with_the_summaries_made_in_the_workers():
+    setup = selfplay.GameSetup.build(SMALL, AGENTS, 500)
+    inline = list(selfplay.run(setup, 9, 3, workers=1, summarise=moves_and_winner))
+    pooled = list(selfplay.run(setup, 9, 3, workers=2, batch=2, summarise=moves_and_winner))
+    assert [g.index for g in pooled] == list(range(9))
+    assert [g.seed for g in pooled] == list(range(3, 12))
+    assert inline == pooled
+    for game in pooled:
+        assert game.summary == ("cointable", game.moves, game.winner)
+
+
+def test_the_runner_is_lazy_and_stops_its_workers_when_left():
+    setup = selfplay.GameSetup.build("cointable:size=2", AGENTS, 500)
+    for workers in (1, 2):
+        start = time.monotonic()
+        stream = selfplay.run(setup, 10**9, 1, workers=workers)
+        first = list(itertools.islice(stream, 40))
+        stream.close()
+        assert [g.index for g in first] == list(range(40))
+        assert time.monotonic() - start < 30  # a billion games were never queued
+
+
+def test_balance_reads_its_games_one_at_a_time():
+    """judge() counts a stream it cannot hold: an endless generator, read only up to the stop."""
+    read = 0
+
+    def endless():
+        nonlocal read
+        rng = random.Random(4)
+        while True:
+            read += 1
+            yield SimpleNamespace(winner="heads" if rng.random() < 0.7 else "tails", timeout=False, moves=10)
+
+    report = judge(endless(), "x", "random", ("heads", "tails"), 10**9, precision=5.0)
+    assert report.summary.games == read < 10**9
+    assert report.test.decision == AHEAD
+
+
+def test_the_sequential_test_decides_as_the_data_say():
+    rng = random.Random(11)
+    for share, expected in ((0.65, AHEAD), (0.35, BEHIND), (0.5, EVEN)):
+        test = FirstPlayerTest(0.05)
+        while test.decision is None:
+            test.add(rng.random() < share)
+        assert test.decision == expected
+        n = test.wins + test.losses
+        observed = test.wins / n
+        if expected == AHEAD:
+            assert observed > 0.5 and test.llr_ahead() >= test.upper
+        elif expected == BEHIND:
+            assert observed < 0.5 and test.llr_behind() >= test.upper
+        else:
+            assert abs(observed - 0.5) < 0.05 and max(test.llr_ahead(), test.llr_behind()) <= test.lower
+    # Wald's bounds from the stated error rates: ln((1-β)/α) and ln(β/(1-α)).
+    test = FirstPlayerTest(0.05)
+    assert test.upper == pytest.approx(3.6376, abs=1e-4) and test.lower == pytest.approx(-2.9704, abs=1e-4)
+    assert "false edge ≤ 5%" in test.describe() and "missed edge ≤ 5%" in test.describe()
+
+
+@pytest.mark.slow
+def test_the_stated_false_edge_rate_holds_on_fair_coins():
+    rng = random.Random(2)
+    false_edges = 0
+    for _ in range(400):
+        test = FirstPlayerTest(0.05)
+        while test.decision is None:
+            test.add(rng.random() < 0.5)
+        false_edges += test.decision != EVEN
+    assert false_edges / 400 <= 0.08  # stated 5 %, with room for sampling error
+
+
+def test_balance_until_decided_stops_early_and_the_same_way_on_any_worker_count():
+    one = balance("cointable", "cointable:size=2", "random", 5000, 1, 500, until_decided=True, precision=10)
+    two = balance("cointable", "cointable:size=2", "random", 5000, 1, 500, until_decided=True, precision=10, workers=2)
+    assert one.summary == two.summary
+    assert one.summary.games < 5000
+    assert one.test.decision is not None or one.interval_width() < 0.10
+    assert "SPRT" in one.describe()
+
+
+def test_bad_runner_values_are_usage_errors():
+    setup = selfplay.GameSetup.build(SMALL, AGENTS, 500)
+    with pytest.raises(UsageError, match="--workers must be a whole number from 1 to 256"):
+        selfplay.run(setup, 3, 1, workers=0)
+    with pytest.raises(UsageError, match="the workers cap"):
+        selfplay.run(setup, 3, 1, workers=10**6)
+    with pytest.raises(UsageError, match="--precision must be more than 0"):
+        balance("cointable", SMALL, "random", 10, 1, 100, until_decided=True, precision=0)
+    with pytest.raises(UsageError, match="--max-turns must be a whole number from 1"):
+        selfplay.GameSetup.build(SMALL, AGENTS, 0)
+
+
+def test_an_interrupted_play_keeps_the_finished_records_whole(tmp_path):
+    calls = 0
+
+    def stop_after_three(count: int) -> None:
+        nonlocal calls
+        calls += count
+        if calls == 3:
+            raise KeyboardInterrupt
+
+    for workers in (1, 2):
+        folder = tmp_path / f"w{workers}"
+        with pytest.raises(InterruptedRunError) as stopped:
+            play_to_folder(SMALL, AGENTS, 20, 1, 500, str(folder), workers=workers, progress=stop_after_three)
+        calls = 0
+        assert stopped.value.exit_code == 130
+        message = str(stopped.value)
+        assert "\n" not in message and "3 of 20 games finished" in message and "wrote 3 records" in message
+        assert sorted(p.name for p in folder.iterdir()) == ["cointable-1.json", "cointable-2.json", "cointable-3.json"]
+
+
+def test_cli_options_and_no_progress_bar_off_a_terminal(cli, tmp_path):
+    result = cli("play", "cointable", "--size", "2", "--games", "4", "--workers", "2", "-o", str(tmp_path / "g"))
+    assert result.code == 0 and result.err == ""
+    assert len(list((tmp_path / "g").iterdir())) == 4
+    result = cli("balance", "cointable", "--layout", "cointable:size=2", "--games", "3", "--workers", "0")
+    assert result.code == 2 and "--workers" in result.err and len(result.err.strip().splitlines()) == 1
+    result = cli(
+        "balance", "cointable", "--layout", "cointable:size=2", "--games", "2000", "--until-decided", "--workers", "1"
+    )
+    assert result.code == 0 and "SPRT" in result.out and result.err == ""
+
+
+def test_the_progress_bar_shows_games_rate_and_time_left(monkeypatch):
+    import io
+
+    from coinprint.cli.options import progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    with progress(10, "games") as update:
+        assert update is not None
+        for _ in range(10):
+            update(1)
+    shown = screen.getvalue()
+    assert "games" in shown and "10/10" in shown and "/s" in shown
+
+
+def test_ctrl_c_stops_cleanly_with_exit_130(tmp_path):
+    """A real SIGINT to the whole process group, as a terminal sends it."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    command = [sys.executable, "-m", "coinprint", "play", "coinage", "--heads", "montecarlo", "--tails", "montecarlo"]
+    command += ["--games", "200", "--workers", "2", "-o", str(tmp_path / "games")]
+    child = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True
+    )
+    time.sleep(4)
+    os.killpg(child.pid, signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    assert child.returncode == 130, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("coinprint: ") and "interrupted" in lines[0], err
+    assert "Traceback" not in err
+    written = list((tmp_path / "games").glob("*")) if (tmp_path / "games").exists() else []
+    assert all(p.suffix == ".json" for p in written)  # no temporary files left
+    assert f"wrote {len(written)} records" in lines[0]
+
+
+def test_a_malformed_dask_address_is_a_usage_error(cli):
+    pytest.importorskip("distributed", reason="Dask is optional: pip install 'coinprint[dask]'")
+    for address in ("not an address", "foo://x:1"):
+        result = cli("balance", "cointable", "--games", "3", "--dask", address)
+        assert result.code == 2 and "is not a scheduler address like tcp://" in result.err
+        assert len(result.err.strip().splitlines()) == 1
+
+
+def test_dask_cluster_plays_the_same_games():
+    pytest.importorskip("distributed", reason="Dask is optional: pip install 'coinprint[dask]'")
+    from distributed import LocalCluster
+
+    setup = selfplay.GameSetup.build(SMALL, AGENTS, 500)
+    local = list(selfplay.run(setup, 12, 7, workers=1, records=True))
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        remote = list(selfplay.run(setup, 12, 7, dask=cluster.scheduler_address, records=True))
+    assert remote == local
