@@ -498,15 +498,18 @@ def family_specs(game: str, count: int, seed: int, base: str | None = None) -> l
 
     if count < 1:
         raise UsageError(f"--maps must be at least 1, not {count}")
-    if game not in ("coinage", "mapgame"):
-        raise UsageError(f"generated families are for coinage and mapgame, not {game}")
+    from coinprint.registry import GAMES
+
+    generated = GAMES[game].generated
+    if generated is None:
+        families = ", ".join(spec.name for spec in GAMES if spec.generated is not None)
+        raise UsageError(f"generated families are for {families}, not {game}")
     params: dict[str, str] = {}
     if base:
         name, params = parse_layout_name(base)
         if name != game:
             raise UsageError(f"--layout {base} is not a {game} layout")
-    if game == "coinage":
-        params = {**params, "map": "random"}
+    params = {**params, **generated}
     params.pop("seed", None)
     fixed = ",".join(f"{k}={v}" for k, v in params.items())
     return [f"{game}:" + ",".join(filter(None, (fixed, f"seed={seed + i}"))) for i in range(count)]

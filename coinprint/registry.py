@@ -73,6 +73,9 @@ class GameSpec:
     """Whether agents can play it (``play``, ``balance``); Flick is refereed, not simulated."""
     default_layout: str = ""
     """The layout spec ``play`` and ``balance`` use when none is given (default: the name)."""
+    generated: dict[str, str] | None = field(default=None, compare=False)
+    """For games whose layouts are generated from a seed: the spec parameters that ask for a
+    generated layout (``{"map": "random"}`` for Coin Age); None when every layout is fixed."""
 
     @property
     def parts(self) -> GameParts:
@@ -198,8 +201,8 @@ class Registry:
 GAMES = Registry(
     [
         GameSpec("cointable", "Coin Table", _cointable, default_layout="cointable:size=5"),
-        GameSpec("coinage", "Coin Age", _coinage, default_layout="coinage:map=classic"),
-        GameSpec("mapgame", "Map", _mapgame, default_layout="mapgame:countries=21,seed=0,growth=packed"),
+        GameSpec("coinage", "Coin Age", _coinage, default_layout="coinage:map=classic", generated={"map": "random"}),
+        GameSpec("mapgame", "Map", _mapgame, default_layout="mapgame:countries=21,seed=0,growth=packed", generated={}),
         GameSpec("flick", "Flick", _flick, simulated=False),
     ]
 )
