@@ -65,6 +65,10 @@ MIN_CARD_MM = 40.0
 """Shortest Coin Age card side (``--card WxH``)."""
 MAX_CARD_MM = 1_000.0
 """Longest Coin Age card side (``--card WxH``)."""
+MAX_MAPS = 1_000
+"""Most generated maps one ``analyse --maps`` run analyses."""
+MAX_CANDIDATES = 200
+"""Most candidate maps one ``board … --fair`` search tries (``--candidates``)."""
 MAX_SEED = 10**18
 """Largest seed, either sign (``--seed``, ``--map-seed``): 19 digits."""
 MAX_LANG_CHARS = 16
@@ -107,6 +111,18 @@ def check_copies(value: int, option: str = "--copies") -> int:
 
 def check_seed(value: int, option: str = "--seed") -> int:
     return check_range(option, value, -MAX_SEED, MAX_SEED, cap="seed")
+
+
+def check_skill_games(value: int, option: str = "--skill-games") -> int:
+    return check_range(option, value, 0, MAX_GAMES, cap="games")
+
+
+def check_maps(value: int, option: str = "--maps") -> int:
+    return check_range(option, value, 1, MAX_MAPS, cap="maps")
+
+
+def check_candidates(value: int, option: str = "--candidates") -> int:
+    return check_range(option, value, 1, MAX_CANDIDATES, cap="candidates")
 
 
 def check_pages(count: int, what: str) -> None:

@@ -385,12 +385,7 @@ def analyse_layout(
     """
     from coinprint.analysis import playable_layout, rules_for
 
-    if games < 1:
-        raise UsageError(f"--games must be at least 1, not {games}")
-    if max_turns < 1:
-        raise UsageError(f"--max-turns must be at least 1, not {max_turns}")
-    if skill_games < 0:
-        raise UsageError(f"--skill-games must be 0 or more, not {skill_games}")
+    check_run(games, seed, max_turns, skill_games)
     layout = playable_layout(layout_spec, game)
     rules = rules_for(layout, options)
     players: tuple[str, str] = rules.players
@@ -413,6 +408,18 @@ def analyse_layout(
         skill = measure_skill(layout_spec, skill_games, seed + games, max_turns, options, **where)
     spaces = [space.id for space in layout.spaces]
     return summarise_layout(layout_spec, layout.game, agent, seed, max_turns, players, spaces, measured, skill, stopped)
+
+
+def check_run(games: int, seed: int, max_turns: int, skill_games: int = 0) -> None:
+    """The caps on one layout's games (checked before any game is played): games, turns,
+    and every seed the games and the skill games use."""
+    from coinprint import caps
+
+    caps.check_games(games, "games")
+    caps.check_skill_games(skill_games, "skill_games")
+    caps.check_max_turns(max_turns, "max_turns")
+    caps.check_seed(seed, "seed")
+    caps.check_seed(seed + games + skill_games - 1, "seed + games + skill_games - 1")
 
 
 def _decided(measured: Sequence[GameMetrics], players: tuple[str, str]) -> bool:
@@ -469,8 +476,10 @@ def fairest_layout(
 ) -> FairSearch:
     """Analyse each candidate layout (stopping early on clearly unfair ones) and pick the one
     whose first player wins closest to 50 % of decided games. Deterministic for its inputs."""
-    if not candidate_specs:
-        raise UsageError("--candidates must be at least 1")
+    from coinprint.caps import check_candidates
+
+    check_candidates(len(candidate_specs), "candidates")
+    check_run(games, seed, max_turns)
     reports = []
     for spec in candidate_specs:
         report = analyse_layout(
@@ -494,11 +503,13 @@ def fairest_layout(
 def family_specs(game: str, count: int, seed: int, base: str | None = None) -> list[str]:
     """``count`` generated layouts of ``game`` from seeds ``seed``, ``seed + 1``, …: random
     Coin Age maps or Map maps, with the other parameters of ``base`` (a built-in name)."""
+    from coinprint import caps
     from coinprint.games.core import parse_layout_name
-
-    if count < 1:
-        raise UsageError(f"--maps must be at least 1, not {count}")
     from coinprint.registry import GAMES
+
+    caps.check_maps(count, "count")
+    caps.check_seed(seed, "seed")
+    caps.check_seed(seed + count - 1, "seed + count - 1")
 
     generated = GAMES[game].generated
     if generated is None:
@@ -529,15 +540,18 @@ def fair_search(
     """The fairest of ``candidates`` maps generated like ``base`` (a built-in name of a
     generated map, e.g. ``mapgame:countries=21,seed=7``) from its seed on: seeds 7, 8, …,
     found by :func:`fairest_layout` (on every core unless ``workers`` or ``dask`` say else)."""
+    from coinprint.caps import check_candidates, check_seed
     from coinprint.games.core import parse_layout_name
 
-    if candidates < 1:
-        raise UsageError(f"--candidates must be at least 1, not {candidates}")
+    check_candidates(candidates, "candidates")
+    check_run(games, game_seed, max_turns)
     game, params = parse_layout_name(base)
     try:
         seed = int(params.get("seed", 0))
     except ValueError:
         raise UsageError(f"layout {base}: seed must be a whole number") from None
+    check_seed(seed, "seed")
+    check_seed(seed + candidates - 1, "seed + candidates - 1")
     specs = family_specs(game, candidates, seed, base)
     return fairest_layout(specs, agent, games, game_seed, max_turns, workers=workers, dask=dask)
 
@@ -563,10 +577,16 @@ def analyse_game(
     ``layout_spec`` or of the standard layout), ranked fairest first.
     ``skill_games`` defaults to 10 for one layout and 0 for a family; ``until_decided``,
     ``note``, ``workers`` and ``dask`` are :func:`analyse_layout`'s."""
+    from coinprint.caps import check_maps, check_seed
     from coinprint.registry import GAMES
 
     if game not in GAMES.simulated():
         raise UsageError(f"analyse works for {', '.join(GAMES.simulated())}, not {game}")
+    check_run(games, seed, max_turns, 10 if skill_games is None and maps is None else skill_games or 0)
+    if maps is not None:
+        check_maps(maps, "maps")
+        check_seed(map_seed, "map_seed")
+        check_seed(map_seed + maps - 1, "map_seed + maps - 1")
     if maps is None:
         spec = layout_spec or GAMES[game].layout_spec
         skill = 10 if skill_games is None else skill_games

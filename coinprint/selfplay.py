@@ -221,12 +221,11 @@ def run(
     See the module docstring for ``workers``, ``dask``, ``records`` and ``summarise``;
     ``batch`` overrides the games per task. Bad values raise :class:`UsageError` at once; an
     unreachable Dask scheduler when the first game is asked for."""
-    if games < 1:
-        raise UsageError(f"--games must be at least 1, not {games}")
-    if workers is not None:
-        from coinprint.caps import check_workers
+    from coinprint.caps import check_games, check_workers
 
-        check_workers(workers)
+    check_games(games, "games")
+    if workers is not None:
+        check_workers(workers, "workers")
     if batch is not None and batch < 1:
         raise UsageError(f"batch must be at least 1, not {batch}")
     return _stream(dask, workers, setup, games, seed, records, summarise, batch)

@@ -60,12 +60,49 @@ def test_analyse_refuses_bad_input_in_one_line(cli, tmp_path):
     for args, hint in (
         (["--report", str(tmp_path / "r.png")], "--report"),
         (["--layout", "mapgame:countries=9"], "not cointable"),
-        (["--games", "0"], "--games must be at least 1"),
+        (["--games", "0"], "--games must be a whole number from 1"),
         (["--agent", "clever"], "unknown agent"),
     ):
         result = cli("analyse", "cointable", "--layout", "cointable:size=2", "--games", "2", *args)
         assert result.code == 2 and hint in result.err and len(result.err.strip().splitlines()) == 1, args
     assert not list(tmp_path.iterdir())
+
+
+def test_analyse_and_fair_maps_refuse_work_over_the_caps_at_once(cli, tmp_path):
+    from coinprint.caps import MAX_CANDIDATES, MAX_MAPS
+
+    for args, hint in (
+        (["analyse", "cointable", "--games", "100000000000"], "--games must be a whole number from 1 to 100,000"),
+        (["analyse", "cointable", "--seed", "99999999999999999999999"], "--seed must be a whole number"),
+        (["analyse", "mapgame", "--maps", "2", "--map-seed", "99999999999999999999999"], "--map-seed must be"),
+        (["analyse", "mapgame", "--maps", "100000000"], f"--maps must be a whole number from 1 to {MAX_MAPS:,}"),
+        (["analyse", "mapgame", "--maps", "3", "--map-seed", str(10**18)], "map_seed + maps - 1 must be"),
+        (["analyse", "cointable", "--skill-games", "-1"], "--skill-games must be a whole number from 0"),
+        (["analyse", "cointable", "--max-turns", "0"], "--max-turns must be a whole number from 1"),
+        (["board", "mapgame", "--fair", "--candidates", str(10**12)], f"from 1 to {MAX_CANDIDATES}"),
+        (["board", "coinage", "--map", "random", "--fair", "--candidates", str(10**12)], "--candidates must be"),
+        (["board", "coinage", "--map", "random", "--fair", "--seed", str(10**18)], "seed + candidates - 1 must be"),
+    ):
+        result = cli(*args, "-o" if args[0] == "board" else "--json", str(tmp_path / "out.svg"))
+        assert result.code == 2 and hint in result.err and len(result.err.strip().splitlines()) == 1, args
+    assert not list(tmp_path.iterdir())
+
+
+def test_library_messages_name_parameters_not_flags():
+    from coinprint import selfplay
+    from coinprint.errors import UsageError
+    from coinprint.metrics import analyse_game, fair_search
+
+    for call, hint in (
+        (lambda: analyse_layout("cointable:size=2", games=0), "games must be"),
+        (lambda: analyse_game("mapgame", maps=0), "maps must be"),
+        (lambda: family_specs("mapgame", 0, 1), "count must be"),
+        (lambda: fair_search("mapgame:countries=9,seed=1", 0), "candidates must be"),
+        (lambda: selfplay.run(None, 0, 1), "games must be"),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(UsageError) as refused:
+            call()
+        assert str(refused.value).startswith(hint), str(refused.value)
 
 
 def test_analyse_help_stays_light():

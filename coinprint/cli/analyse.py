@@ -5,7 +5,14 @@ from __future__ import annotations
 import click
 
 from coinprint.cli import cli
-from coinprint.cli.options import selfplay_options
+from coinprint.cli.options import (
+    games_option,
+    maps_option,
+    max_turns_option,
+    seed_option,
+    selfplay_options,
+    skill_games_option,
+)
 from coinprint.registry import GAMES
 
 
@@ -18,27 +25,17 @@ from coinprint.registry import GAMES
     help="Built-in layout with parameters (e.g. cointable:size=4) or a layout file (GeoJSON, SVG drawing); with --maps, the "
     "parameters every generated map shares (e.g. coinage:regions=3-3-2-2).",
 )
-@click.option(
-    "--maps",
-    default=None,
-    type=click.IntRange(min=1),
-    metavar="N",
-    help="Analyse N generated maps (coinage, mapgame) from seeds --map-seed, +1, … and rank them fairest first.",
-)
-@click.option("--map-seed", default=0, show_default=True, type=int, help="Seed of the first generated map.")
+@maps_option("Analyse N generated maps (coinage, mapgame) from seeds --map-seed, +1, … and rank them fairest first.")
+@seed_option(0, "Seed of the first generated map.", name="--map-seed")
 @click.option(
     "--agent", default="random", show_default=True, help="Agent playing both sides: random, greedy or montecarlo."
 )
-@click.option("--games", default=200, show_default=True, type=int, help="Games per layout.")
-@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game (game i uses seed + i).")
-@click.option("--max-turns", default=2000, show_default=True, type=int, help="Moves before a game counts as a timeout.")
-@click.option(
-    "--skill-games",
-    default=None,
-    type=click.IntRange(min=0),
-    metavar="N",
-    help="Games of montecarlo against random per layout, half in each seating (default 10; 0 with --maps). "
-    "Montecarlo is slow on big boards: the standard Coin Table board takes about half a minute a game.",
+@games_option(200, "Games per layout.")
+@seed_option(1, "Seed of the first game (game i uses seed + i).")
+@max_turns_option(2000)
+@skill_games_option(
+    "Games of montecarlo against random per layout, half in each seating (default 10; 0 with --maps). "
+    "Montecarlo is slow on big boards: the standard Coin Table board takes about half a minute a game."
 )
 @click.option(
     "--until-decided",

@@ -20,7 +20,7 @@ from coinprint.cli.common import (
     print_options,
     seed_option,
 )
-from coinprint.cli.options import progress, selfplay_options
+from coinprint.cli.options import candidates_option, progress, selfplay_options
 from coinprint.cli.replay import echo_replay_pages, html_option
 
 _MAPS = list(MAP_NAMES)
@@ -55,9 +55,7 @@ _MAPS = list(MAP_NAMES)
     help="Random maps: self-play --candidates maps from --seed on and print the one whose first player "
     "wins closest to 50 % (the figure is printed on the card).",
 )
-@click.option(
-    "--candidates", default=10, show_default=True, type=click.IntRange(min=1), help="--fair: how many maps to try."
-)
+@candidates_option()
 @paper_option()
 @print_options
 @bleed_option

@@ -17,7 +17,7 @@ from coinprint.cli.common import (
     print_options,
     seed_option,
 )
-from coinprint.cli.options import progress, selfplay_options
+from coinprint.cli.options import candidates_option, progress, selfplay_options
 from coinprint.cli.replay import echo_replay_pages, html_option
 
 
@@ -56,9 +56,7 @@ from coinprint.cli.replay import echo_replay_pages, html_option
     help="Self-play --candidates maps from --seed on and print the one whose first player wins closest "
     "to 50 % (the figure is printed on the map).",
 )
-@click.option(
-    "--candidates", default=10, show_default=True, type=click.IntRange(min=1), help="--fair: how many maps to try."
-)
+@candidates_option()
 @paper_option()
 @print_options
 @output_options()

@@ -59,6 +59,39 @@ def max_turns_option(default: int, help: str = "Moves before a game counts as a 
     )
 
 
+def maps_option(help: str) -> Callable:
+    return click.option(
+        "--maps",
+        default=None,
+        type=int,
+        metavar="N",
+        callback=_checked(caps.check_maps),
+        help=f"{help} (1 to {caps.MAX_MAPS:,})",
+    )
+
+
+def skill_games_option(help: str) -> Callable:
+    return click.option(
+        "--skill-games",
+        default=None,
+        type=int,
+        metavar="N",
+        callback=_checked(caps.check_skill_games),
+        help=f"{help} (0 to {caps.MAX_GAMES:,})",
+    )
+
+
+def candidates_option(default: int = 10, help: str = "--fair: how many maps to try.") -> Callable:
+    return click.option(
+        "--candidates",
+        default=default,
+        show_default=True,
+        type=int,
+        callback=_checked(caps.check_candidates),
+        help=f"{help} (1 to {caps.MAX_CANDIDATES:,})",
+    )
+
+
 def supply_option(help: str = "Coins in the shared supply.") -> Callable:
     return click.option(
         "--supply",
