@@ -186,6 +186,15 @@ _live_temporaries: set[str] = set()
 """Temporary files this process is writing now; a signal handler removes them."""
 
 
+def check_file_target(path: str | os.PathLike[str]) -> str:
+    """``path`` if it can name one output file: refuses an existing folder up front (before
+    any work), with the words :func:`write_atomic` would use. ``-`` (standard output) passes."""
+    name = os.fspath(path)
+    if name != STDOUT and os.path.isdir(name):
+        raise UsageError(f"cannot write {_shown(name)}: it is a folder; give a file name")
+    return name
+
+
 def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> Path:
     """Write ``data`` to ``path`` whole or not at all; returns the path written.
 

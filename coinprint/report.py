@@ -96,16 +96,26 @@ def figures(reports: Sequence[LayoutReport], *, heat_maps: int = 3) -> list[Scen
     return scenes
 
 
+def check_report_path(path: str, name: str = "report path") -> str:
+    """The report format ``path`` asks for (``html``, ``pdf`` or ``svg``, from its suffix);
+    a :class:`UsageError` naming ``name`` for another suffix or an existing folder."""
+    from coinprint.fileio import check_file_target
+
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix not in REPORT_FORMATS:
+        raise UsageError(f"{name} must end in .html, .pdf or .svg, not '{path}'")
+    check_file_target(path)
+    return suffix
+
+
 def write_report(reports: Sequence[LayoutReport], path: str, *, details: int = 3) -> Path:
     """Write the charts (and, in HTML, the table) to ``path`` (.html, .pdf or .svg), with a
     histogram and a heat map for the first ``details`` layouts."""
     from coinprint.fileio import write_atomic
 
-    suffix = Path(path).suffix.lower().lstrip(".")
-    if suffix not in REPORT_FORMATS:
-        raise UsageError(f"--report must end in .html, .pdf or .svg, not '{path}'")
+    suffix = check_report_path(path)
     if details < 0:
-        raise UsageError(f"--details must be 0 or more, not {details}")
+        raise UsageError(f"details must be 0 or more, not {details}")
     scenes = figures(reports, heat_maps=details)
     if suffix == "svg":
         from coinprint.render.charts import stack

@@ -88,6 +88,32 @@ def test_analyse_and_fair_maps_refuse_work_over_the_caps_at_once(cli, tmp_path):
     assert not list(tmp_path.iterdir())
 
 
+def test_analyse_json_to_stdout_is_the_json_alone(cli):
+    args = ["analyse", "cointable", "--layout", "cointable:size=2", "--games", "4", "--skill-games", "0"]
+    result = cli(*args, "--json", "-")
+    assert result.code == 0, result.err
+    doc = json.loads(result.out)  # nothing but the JSON on stdout
+    assert doc["settings"]["games"] == 4
+    assert "heads (first) won" in result.err and "wrote -" in result.err
+
+
+def test_analyse_refuses_bad_output_targets_before_playing(cli, tmp_path, monkeypatch):
+    import coinprint.metrics
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("a game was played before the output targets were checked")
+
+    monkeypatch.setattr(coinprint.metrics, "analyse_layout", no_games)
+    (tmp_path / "folder.svg").mkdir()
+    for args, hint in (
+        (["--json", str(tmp_path)], "is a folder"),
+        (["--report", str(tmp_path / "folder.svg")], "is a folder"),
+        (["--report", str(tmp_path / "r.png")], "--report must end in .html, .pdf or .svg"),
+    ):
+        result = cli("analyse", "cointable", "--layout", "cointable:size=2", "--games", "2", *args)
+        assert result.code == 2 and hint in result.err and len(result.err.strip().splitlines()) == 1, args
+
+
 def test_library_messages_name_parameters_not_flags():
     from coinprint import selfplay
     from coinprint.errors import UsageError

@@ -6,6 +6,7 @@ import click
 
 from coinprint.cli import cli
 from coinprint.cli.options import (
+    file_output,
     games_option,
     maps_option,
     max_turns_option,
@@ -14,6 +15,25 @@ from coinprint.cli.options import (
     skill_games_option,
 )
 from coinprint.registry import GAMES
+
+
+def _json_target(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """--json: one file (not a folder), checked before any game; ``-`` keeps stdout for the JSON."""
+    from coinprint.fileio import check_file_target
+
+    if value is None:
+        return None
+    check_file_target(value)
+    return file_output(ctx, param, value)
+
+
+def _report_target(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """--report: a file whose suffix names a report format, checked before any game."""
+    from coinprint.report import check_report_path
+
+    if value is not None:
+        check_report_path(value, "--report")
+    return value
 
 
 @cli.command("analyse")
@@ -42,7 +62,14 @@ from coinprint.registry import GAMES
     is_flag=True,
     help="Stop a layout's games (in batches of 20) once its first-player interval lies wholly off 50 %.",
 )
-@click.option("--json", "json_path", default=None, metavar="FILE", help="Write every figure as JSON.")
+@click.option(
+    "--json",
+    "json_path",
+    default=None,
+    metavar="FILE",
+    callback=_json_target,
+    help="Write every figure as JSON (- for standard output, which then carries the JSON alone).",
+)
 @click.option(
     "--details",
     default=3,
@@ -52,7 +79,12 @@ from coinprint.registry import GAMES
     help="--report: a length histogram and a heat map for the first N layouts (the fairest, with --maps).",
 )
 @click.option(
-    "--report", "report_path", default=None, metavar="FILE", help="Write the charts: FILE.html, FILE.pdf or FILE.svg."
+    "--report",
+    "report_path",
+    default=None,
+    metavar="FILE",
+    callback=_report_target,
+    help="Write the charts: FILE.html, FILE.pdf or FILE.svg.",
 )
 @selfplay_options
 def analyse(
@@ -77,10 +109,8 @@ def analyse(
     intervals (GAME is cointable, coinage or mapgame). `balance` is the short form."""
     from coinprint.fileio import write_atomic
     from coinprint.metrics import analyse_game
-    from coinprint.report import REPORT_FORMATS, table, to_json, write_report
+    from coinprint.report import table, to_json, write_report
 
-    if report_path is not None and report_path.rsplit(".", 1)[-1].lower() not in REPORT_FORMATS:
-        raise click.BadParameter(f"'{report_path}' must end in .html, .pdf or .svg", param_hint="--report")
     reports = analyse_game(
         game,
         layout,
