@@ -359,7 +359,7 @@ def analyse_layout(
     agent: str = "random",
     games: int = 200,
     seed: int = 1,
-    max_turns: int = 2000,
+    max_turns: int | None = 2000,
     *,
     skill_games: int = 0,
     until_decided: bool = False,
@@ -385,8 +385,10 @@ def analyse_layout(
     """
     from coinprint.analysis import playable_layout, rules_for
 
-    check_run(games, seed, max_turns, skill_games)
+    check_run(games, seed, 1 if max_turns is None else max_turns, skill_games)
     layout = playable_layout(layout_spec, game)
+    if max_turns is None:
+        max_turns = scaled_max_turns(len(layout.spaces))
     rules = rules_for(layout, options)
     players: tuple[str, str] = rules.players
     measured: list[GameMetrics] = []
@@ -408,6 +410,21 @@ def analyse_layout(
         skill = measure_skill(layout_spec, skill_games, seed + games, max_turns, options, **where)
     spaces = [space.id for space in layout.spaces]
     return summarise_layout(layout_spec, layout.game, agent, seed, max_turns, players, spaces, measured, skill, stopped)
+
+
+FAIR_TURNS_PER_SPACE = 150
+"""The fair-map search cuts a game after this many moves per space (at least
+:data:`FAIR_MIN_TURNS`): random play on a Map of n countries lasts about 3·n^1.6 moves
+(17 moves per country at 21 countries, 100 at 401), so 150 per space leaves nearly every
+game on every board size decided."""
+FAIR_MIN_TURNS = 400
+
+
+def scaled_max_turns(spaces: int) -> int:
+    """The turn limit for a layout of ``spaces`` spaces when none is given (within the cap)."""
+    from coinprint.caps import MAX_TURNS
+
+    return min(MAX_TURNS, max(FAIR_MIN_TURNS, FAIR_TURNS_PER_SPACE * spaces))
 
 
 def check_run(games: int, seed: int, max_turns: int, skill_games: int = 0) -> None:
@@ -468,18 +485,20 @@ def fairest_layout(
     agent: str = "random",
     games: int = 60,
     seed: int = 1,
-    max_turns: int = 400,
+    max_turns: int | None = None,
     on_report: Callable[[LayoutReport], None] | None = None,
     *,
     workers: int | None = 1,
     dask: str | None = None,
 ) -> FairSearch:
     """Analyse each candidate layout (stopping early on clearly unfair ones) and pick the one
-    whose first player wins closest to 50 % of decided games. Deterministic for its inputs."""
+    whose first player wins closest to 50 % of decided games. Deterministic for its inputs.
+    ``max_turns`` defaults to one scaled to each layout (:func:`scaled_max_turns`). A
+    :class:`UsageError` when no candidate had a decided game (there is nothing to rank)."""
     from coinprint.caps import check_candidates
 
     check_candidates(len(candidate_specs), "candidates")
-    check_run(games, seed, max_turns)
+    check_run(games, seed, 1 if max_turns is None else max_turns)
     reports = []
     for spec in candidate_specs:
         report = analyse_layout(
@@ -497,6 +516,12 @@ def fairest_layout(
         reports.append(report)
         if on_report is not None:
             on_report(report)
+    if not any(report.first_share.total for report in reports):
+        limits = sorted({report.max_turns for report in reports})
+        raise UsageError(
+            f"no game on any of the {len(reports)} candidates was decided within {limits[-1]:,} moves "
+            "(every one was a tie or a timeout), so none can be called fairest; try a smaller map"
+        )
     return FairSearch(rank_fairest(reports)[0], reports)
 
 
@@ -533,7 +558,7 @@ def fair_search(
     agent: str = "random",
     games: int = 60,
     game_seed: int = 1,
-    max_turns: int = 400,
+    max_turns: int | None = None,
     workers: int | None = None,
     dask: str | None = None,
 ) -> FairSearch:
@@ -544,7 +569,7 @@ def fair_search(
     from coinprint.games.core import parse_layout_name
 
     check_candidates(candidates, "candidates")
-    check_run(games, game_seed, max_turns)
+    check_run(games, game_seed, 1 if max_turns is None else max_turns)
     game, params = parse_layout_name(base)
     try:
         seed = int(params.get("seed", 0))

@@ -147,7 +147,7 @@ def test_fair_map_is_the_fairest_candidate_and_says_so_on_the_card(cli, tmp_path
     result = cli(*args, "-o", str(tmp_path / "fair.svg"))
     assert result.code == 0, result.err
     candidates = family_specs("mapgame", 3, 2, "mapgame:countries=9,growth=packed")  # the board's default growth
-    reports = [analyse_layout(s, until_decided=True, batch=10, games=60, max_turns=400) for s in candidates]
+    reports = [analyse_layout(s, until_decided=True, batch=10, games=60, max_turns=None) for s in candidates]
     best = min(reports, key=unfairness)
     assert f"seed {best.layout.rsplit('=', 1)[1]}, packed:" in result.out
     share = best.first_share
@@ -169,7 +169,7 @@ def test_fair_coin_age_card_is_the_fairest_random_card(cli, tmp_path):
     assert result.code == 0, result.err
     candidates = family_specs("coinage", 2, 4, "coinage:map=random,regions=4-3-2-1")
     reports = [
-        analyse_layout(s, games=60, max_turns=400, until_decided=True, batch=10, branching=False) for s in candidates
+        analyse_layout(s, games=60, max_turns=None, until_decided=True, batch=10, branching=False) for s in candidates
     ]
     best = min(reports, key=unfairness)
     assert f"seed {best.layout.rsplit('=', 1)[1]}" in result.out

@@ -249,3 +249,22 @@ def test_until_decided_stops_after_the_batch_that_settles_it(tmp_path):
     assert report.stopped_early and report.games == 10 and report.first_share.low > 0.5
     even = analyse_layout("cointable:size=2", "random", games=30, seed=1, max_turns=300, until_decided=True, batch=10)
     assert even.games == 30 or even.first_share.low > 0.5 or even.first_share.high < 0.5
+
+
+def test_fair_search_cuts_games_by_the_size_of_the_map():
+    from coinprint.metrics import fairest_layout
+
+    # Random play on a 41-country Map lasts about a thousand moves: a fixed limit of 400
+    # cut nearly every game; a limit scaled to the map lets them all finish.
+    search = fairest_layout(["mapgame:countries=41,seed=1"], games=10, seed=1, workers=1)
+    (report,) = search.reports
+    assert report.timeouts == 0 and report.first_share.total == report.games == 10
+    assert report.max_turns > max(report.lengths) and sum(length > 400 for length in report.lengths) >= 5
+
+
+def test_fair_search_refuses_when_no_candidate_had_a_decided_game():
+    from coinprint.errors import UsageError
+    from coinprint.metrics import fairest_layout
+
+    with pytest.raises(UsageError, match="no game on any of the 2 candidates was decided within 3 moves"):
+        fairest_layout(["mapgame:countries=9,seed=1", "mapgame:countries=9,seed=2"], games=10, max_turns=3, workers=1)
