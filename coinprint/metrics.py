@@ -581,6 +581,24 @@ def fair_search(
     return fairest_layout(specs, agent, games, game_seed, max_turns, workers=workers, dask=dask)
 
 
+def fairest_map(
+    layout: Any, candidates: int, *, workers: int | None = None, dask: str | None = None
+) -> tuple[Any, str]:
+    """``board … --fair``: the fairest of ``candidates`` maps generated like ``layout`` (a
+    random Coin Age map or a Map, a :class:`coinprint.layout.Layout`) from its seed on, and
+    one line saying how fair it is, for the terminal and the printed card."""
+    from importlib import import_module
+
+    from coinprint.registry import GAMES
+
+    if layout.game not in GAMES or GAMES[layout.game].generated is None:
+        families = ", ".join(spec.name for spec in GAMES if spec.generated is not None)
+        raise UsageError(f"a fair search needs a generated map ({families}), not a {layout.game} layout")
+    name = import_module(f"coinprint.boards.{layout.game}").layout_name(layout)
+    search = fair_search(name, candidates, workers=workers, dask=dask)
+    return search.layout(), search.info_line()
+
+
 def analyse_game(
     game: str,
     layout_spec: str | None = None,

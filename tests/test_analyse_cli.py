@@ -191,3 +191,15 @@ def test_analyse_a_drawn_card_and_refuse_an_invalid_one(cli, tmp_path):
     mistakes = ROOT / "examples" / "coinage-card-mistakes.svg"
     refused = cli("analyse", "coinage", "--layout", str(mistakes), "--games", "2", "--skill-games", "0")
     assert refused.code == 1 and "is not a valid coinage layout" in refused.err
+
+
+def test_fairest_map_is_one_function_for_every_generated_game():
+    from coinprint.analysis import resolve_layout
+    from coinprint.errors import UsageError
+    from coinprint.metrics import fairest_map
+
+    with pytest.raises(UsageError, match="a fair search needs a generated map"):
+        fairest_map(resolve_layout("cointable:size=2"), 2)
+    layout, line = fairest_map(resolve_layout("mapgame:countries=9,seed=5"), 2, workers=1)
+    assert layout.game == "mapgame" and layout.meta["seed"] in (5, 6)
+    assert line.startswith("fairest of 2 candidates: first player won ")

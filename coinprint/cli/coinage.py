@@ -93,13 +93,11 @@ def board_coinage(
     layout = build(map_name, regions=regions, seed=seed if seed is not None or map_name != "random" else 0, card=card)
     fair_line = None
     if fair:
-        from coinprint.boards.coinage import layout_name
-        from coinprint.metrics import fair_search
+        from coinprint.metrics import fairest_map
 
         if map_name != "random":
             raise click.BadParameter("--fair needs --map random", param_hint="--fair")
-        search = fair_search(layout_name(layout), candidates)
-        layout, fair_line = search.layout(), search.info_line()
+        layout, fair_line = fairest_map(layout, candidates)
         click.echo(fair_line)
     if map_name == "random":
         click.echo(f"seed {layout.meta['seed']}")
@@ -117,12 +115,10 @@ def board_coinage(
         copies=copies,
         bleed=settings.bleed_mm,
     )
-    if fair_line:
-        sheet.lines.append(fair_line)
     name = f"coinage-{map_name}" + (
         f"-{layout.params['regions']}-{layout.meta['seed']}" if map_name == "random" else ""
     )
-    for path in export_board(layout, sheet, settings, output, fmt, name):
+    for path in export_board(layout, sheet, settings, output, fmt, name, [fair_line] if fair_line else []):
         click.echo(f"wrote {path}")
     return 0
 

@@ -90,25 +90,22 @@ def board_mapgame(
     if layout_file:
         return print_layout_file("mapgame", layout_file, units, tolerance, settings, output, fmt)
     coins = parse_coins(coin)
+    fair_line = None
     if blank:
         layout = blank_layout(coins)
         sheet, name = blank_sheet(layout), "mapgame-blank"
     else:
         layout = build(countries, seed, max_neighbours, coins, growth=growth)
-        fair_line = None
         if fair:
-            from coinprint.boards.mapgame import layout_name
-            from coinprint.metrics import fair_search
+            from coinprint.metrics import fairest_map
 
-            search = fair_search(layout_name(layout), candidates)
-            layout, fair_line = search.layout(), search.info_line()
+            layout, fair_line = fairest_map(layout, candidates)
             seed = layout.meta["seed"]
             click.echo(fair_line)
         click.echo(f"seed {seed}, {growth}: {summary(layout).describe()}")
         sheet, name = map_sheet(layout, settings.style), f"mapgame-{countries}-seed{seed}"
-        if fair_line:
-            sheet.lines.append(fair_line)
-    for path in export_board(layout, sheet, settings, output, fmt, name):
+    notes = [fair_line] if fair_line else []
+    for path in export_board(layout, sheet, settings, output, fmt, name, notes):
         click.echo(f"wrote {path}")
     return 0
 

@@ -9,7 +9,8 @@ sheet followed by the board, in one PDF.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -121,11 +122,15 @@ def export_board(
     output: str | None,
     fmt: str | None,
     default_name: str,
+    notes: Sequence[str] = (),
 ) -> list[Path]:
-    """Write a board as PDF (tiled pages at true size), SVG (one true-size sheet) or GeoJSON.
+    """Write a board as PDF (tiled pages at true size), SVG (one true-size sheet) or GeoJSON;
+    ``notes`` are more info lines printed under the sheet's own (e.g. how fair the map is).
 
     Returns the paths written. Nothing is written when anything fails.
     """
+    if notes:
+        sheet = replace(sheet, lines=[*sheet.lines, *notes])
     path, chosen = resolve_output(output, fmt, default_name)
     if chosen == "geojson":
         data: bytes | str = layout.dumps()
