@@ -181,14 +181,6 @@ class Tally:
         return PlaySummary(self.games, dict(self.wins), self.ties, self.timeouts, mean)
 
 
-def summarise(outcomes: Iterable[Any], players: tuple[str, str]) -> PlaySummary:
-    """The summary of an iterable of :class:`coinprint.games.core.Outcome` (read once, lazily)."""
-    tally = Tally(players)
-    for outcome in outcomes:
-        tally.add(None if outcome.timeout else outcome.result.winner, outcome.timeout, len(outcome.moves))
-    return tally.summary()
-
-
 Progress = Callable[[int], None]
 """Told how many more games have finished (a progress bar's ``update``)."""
 
@@ -280,14 +272,10 @@ class Balance:
 
     def first_player_share(self) -> tuple[float, float, float]:
         """The first player's share of decided games, with a 95 % Wilson interval."""
-        n = self.decided
-        if n == 0:
-            return (0.5, 0.0, 1.0)
-        p = self.summary.wins[self.first] / n
-        z = 1.96
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
-        return (p, max(0.0, centre - half), min(1.0, centre + half))
+        from coinprint.stats import wilson
+
+        share = wilson(self.summary.wins[self.first], self.decided)
+        return (share.value, share.low, share.high)
 
     def interval_width(self) -> float:
         _, low, high = self.first_player_share()

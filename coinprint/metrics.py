@@ -16,9 +16,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from coinprint.errors import UsageError
+from coinprint.stats import Z95, Share, wilson
 
-Z95 = 1.959964
-"""The standard normal quantile of a two-sided 95 % interval."""
+__all__ = ["Z95", "Share", "wilson"]  # re-exported: reports and callers read them from here too
+
 _T95: tuple[float, ...] = (
     *(12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131),
     *(2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042),
@@ -111,28 +112,6 @@ def decided_at(winner_leads: Sequence[float]) -> float:
 
 
 # -- statistics -------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Share:
-    """A proportion ``count / total`` with its 95 % Wilson interval."""
-
-    count: int
-    total: int
-    value: float
-    low: float
-    high: float
-
-
-def wilson(count: int, total: int) -> Share:
-    """``count`` of ``total`` with the 95 % Wilson score interval (0 to 1 when total is 0)."""
-    if total <= 0:
-        return Share(count, 0, 0.5, 0.0, 1.0)
-    p = count / total
-    z2 = Z95 * Z95
-    centre = (p + z2 / (2 * total)) / (1 + z2 / total)
-    half = Z95 * math.sqrt(p * (1 - p) / total + z2 / (4 * total * total)) / (1 + z2 / total)
-    return Share(count, total, p, max(0.0, centre - half), min(1.0, centre + half))
-
-
 @dataclass(frozen=True)
 class Spread:
     """A sample's mean with a 95 % interval (Student's t), its standard deviation and its

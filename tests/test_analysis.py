@@ -55,6 +55,18 @@ def test_wilson_interval_matches_the_textbook_value():
     assert "heads (moving first) has the edge" in lopsided.describe()
 
 
+def test_balance_and_analyse_share_one_wilson_interval():
+    import coinprint.analysis
+    from coinprint.analysis import Balance, PlaySummary
+    from coinprint.metrics import wilson
+
+    for first, second, ties in ((7, 3, 2), (1, 0, 0), (333, 350, 17)):
+        summary = PlaySummary(first + second + ties, {"heads": first, "tails": second}, ties, 0, 10.0)
+        share = wilson(first, first + second)
+        assert Balance("x", "random", "heads", summary).first_player_share() == (share.value, share.low, share.high)
+    assert not hasattr(coinprint.analysis, "summarise")  # the runner's Tally replaced it
+
+
 def test_balance_counts_the_same_games_self_play_writes(tmp_path):
     from coinprint.analysis import balance
 

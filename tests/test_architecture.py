@@ -24,6 +24,7 @@ LAYERS: list[tuple[str, int]] = [
     ("coinprint.registry", 4),
     ("coinprint.selfplay", 4),
     ("coinprint.sprt", 4),
+    ("coinprint.stats", 4),
     ("coinprint.metrics", 4),
     ("coinprint.report", 4),
     ("coinprint.render", 3),
