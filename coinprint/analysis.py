@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from coinprint import sprt
 from coinprint.boards.checks import Problem
 from coinprint.errors import InterruptedRunError, UnreadableInputError, UsageError, stop_code
 from coinprint.fileio import Interrupted
@@ -251,8 +252,8 @@ def play_to_folder(
     return paths, tally.summary()
 
 
-DEFAULT_PRECISION = 5.0
-"""``balance --until-decided``: the edge worth detecting and the interval width to reach, in points."""
+DEFAULT_PRECISION = sprt.DEFAULT_PRECISION
+"""``--until-decided``: the edge worth detecting and the interval width to reach, in points."""
 
 
 @dataclass
@@ -324,8 +325,9 @@ def balance(
     if not game_entry(game).simulated:
         raise UsageError(f"{GAMES[game].title} is not simulated; balance works for {', '.join(GAMES.simulated())}")
     _check_run(games, seed)
-    if not 0 < precision < 50:
-        raise UsageError(f"--precision must be more than 0 and less than 50 points, not {precision:g}")
+    from coinprint.sprt import check_precision
+
+    check_precision(precision)
     layout = playable_layout(layout_spec, game)
     players = rules_for(layout, options).players
     setup = selfplay.GameSetup.build(layout_spec, {p: agent for p in players}, max_turns, options, game=game)
@@ -348,21 +350,19 @@ def judge(
     into a :class:`Balance`. With ``precision`` (points) stop at the first game after which
     the sequential test decides or the interval is narrower than that; nothing past it is
     read. Ctrl-C raises :class:`InterruptedRunError` with the count so far."""
-    from coinprint.sprt import FirstPlayerTest
+    from coinprint.sprt import UntilDecided
 
     tally = Tally(players)
-    test = FirstPlayerTest(precision / 100) if precision is not None else None
-    report = Balance(layout_spec, agent, players[0], tally.summary(), test)
+    rule = UntilDecided(precision) if precision is not None else None
+    report = Balance(layout_spec, agent, players[0], tally.summary(), rule.test if rule else None)
     try:
         for result in results:
             tally.add(result.winner, result.timeout, result.moves)
             if progress:
                 progress(1)
-            if test is None or result.timeout or result.winner is None:
+            if rule is None or result.timeout or result.winner is None:
                 continue
-            test.add(result.winner == players[0])
-            report.summary = tally.summary()
-            if test.decision is not None or report.interval_width() < precision / 100:  # type: ignore[operator]
+            if rule.add(result.winner == players[0]):
                 break
     except (KeyboardInterrupt, Interrupted) as stop:
         raise _interrupted(stop, tally.games, games, tally) from None

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from coinprint.errors import UsageError
+from coinprint.sprt import DEFAULT_PRECISION, UntilDecided
 from coinprint.stats import Z95, Share, wilson
 
 __all__ = ["Z95", "Share", "wilson"]  # re-exported: reports and callers read them from here too
@@ -342,7 +343,7 @@ def analyse_layout(
     *,
     skill_games: int = 0,
     until_decided: bool = False,
-    batch: int = 20,
+    precision: float = DEFAULT_PRECISION,
     branching: bool = True,
     options: dict[str, Any] | None = None,
     note: Callable[[str], None] | None = None,
@@ -357,14 +358,16 @@ def analyse_layout(
     ``game`` (needed for drawings) and must be a valid layout of it. ``workers`` and ``dask``
     say where games are played (see :func:`play_measured`).
 
-    With ``until_decided`` play stops after a batch once the first player's Wilson interval
-    lies wholly on one side of 50 % (the layout is clearly unfair: more games will not make
-    it fair). ``branching=False`` skips counting legal moves (see :func:`game_metrics`).
+    With ``until_decided`` play stops by ``balance``'s rule (:class:`coinprint.sprt.UntilDecided`
+    with ``precision`` points): at the first decided game after which the sequential test
+    decides or the interval is narrower than ``precision``; ``games`` is then the cap.
+    ``branching=False`` skips counting legal moves (see :func:`game_metrics`).
     Same arguments, same report.
     """
     from coinprint.analysis import playable_layout, rules_for
 
     check_run(games, seed, 1 if max_turns is None else max_turns, skill_games)
+    rule = UntilDecided(precision) if until_decided else None
     layout = playable_layout(layout_spec, game)
     if max_turns is None:
         max_turns = scaled_max_turns(len(layout.spaces))
@@ -375,11 +378,18 @@ def analyse_layout(
     agents = {p: agent for p in players}
     where: dict[str, Any] = {"game": game, "workers": workers, "dask": dask}
     played = play_measured(layout_spec, agents, games, seed, max_turns, branching=branching, options=options, **where)
-    for m in played:
-        measured.append(m)
-        if until_decided and len(measured) % batch == 0 and len(measured) < games and _decided(measured, players):
-            stopped = True
-            break
+    try:
+        for m in played:
+            measured.append(m)
+            if rule is None or m.winner is None:
+                continue
+            if rule.add(m.winner == players[0]):
+                stopped = len(measured) < games
+                break
+    finally:
+        close = getattr(played, "close", None)
+        if close is not None:
+            close()  # stop the workers now, not when the generator is collected
     skill = None
     if skill_games:
         if note is not None:
@@ -416,13 +426,6 @@ def check_run(games: int, seed: int, max_turns: int, skill_games: int = 0) -> No
     caps.check_max_turns(max_turns, "max_turns")
     caps.check_seed(seed, "seed")
     caps.check_seed(seed + games + skill_games - 1, "seed + games + skill_games - 1")
-
-
-def _decided(measured: Sequence[GameMetrics], players: tuple[str, str]) -> bool:
-    first = sum(1 for m in measured if m.winner == players[0])
-    second = sum(1 for m in measured if m.winner == players[1])
-    share = wilson(first, first + second)
-    return share.total > 0 and (share.low > 0.5 or share.high < 0.5)
 
 
 # -- many layouts: ranking and the fairest map -------------------------------------------------------------
@@ -487,7 +490,6 @@ def fairest_layout(
             seed,
             max_turns,
             until_decided=True,
-            batch=10,
             branching=False,
             workers=workers,
             dask=dask,
@@ -590,6 +592,7 @@ def analyse_game(
     max_turns: int = 2000,
     skill_games: int | None = None,
     until_decided: bool = False,
+    precision: float = DEFAULT_PRECISION,
     note: Callable[[str], None] | None = None,
     workers: int | None = 1,
     dask: str | None = None,
@@ -598,7 +601,7 @@ def analyse_game(
     with ``maps`` that many generated maps from ``map_seed`` on (with the other parameters of
     ``layout_spec`` or of the standard layout), ranked fairest first.
     ``skill_games`` defaults to 10 for one layout and 0 for a family; ``until_decided``,
-    ``note``, ``workers`` and ``dask`` are :func:`analyse_layout`'s."""
+    ``precision``, ``note``, ``workers`` and ``dask`` are :func:`analyse_layout`'s."""
     from coinprint.caps import check_maps, check_seed
     from coinprint.registry import GAMES
 
@@ -621,6 +624,7 @@ def analyse_game(
                 max_turns,
                 skill_games=skill,
                 until_decided=until_decided,
+                precision=precision,
                 note=note,
                 game=game,
                 workers=workers,
@@ -638,6 +642,7 @@ def analyse_game(
             max_turns,
             skill_games=skill,
             until_decided=until_decided,
+            precision=precision,
             note=note,
             workers=workers,
             dask=dask,

@@ -18,12 +18,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from coinprint.errors import UsageError
+from coinprint.stats import wilson
+
 ALPHA = 0.025
 """Chance, per side, of reporting an edge when the share is exactly 1/2."""
 BETA = 0.05
 """Chance of reporting "even" when the edge is ``d`` or more."""
 
 AHEAD, BEHIND, EVEN = "ahead", "behind", "even"
+
+DEFAULT_PRECISION = 5.0
+"""``--until-decided``: the edge worth detecting and the interval width to reach, in points."""
 
 
 @dataclass
@@ -85,3 +91,28 @@ class FirstPlayerTest:
             f"SPRT (1/2 against 1/2 ± {self.edge:g}; false edge ≤ {2 * self.alpha:.0%}, "
             f"missed edge ≤ {self.beta:.0%}): {found}"
         )
+
+
+def check_precision(points: float, name: str = "precision") -> float:
+    """``points`` if it is a usable precision (more than 0 and less than 50 points)."""
+    if not 0 < points < 50:
+        raise UsageError(f"{name} must be more than 0 and less than 50 points, not {points:g}")
+    return points
+
+
+class UntilDecided:
+    """The one stopping rule of ``--until-decided`` (``balance``, ``analyse`` and the
+    fair-map search): stop at the first decided game after which the sequential test
+    (:class:`FirstPlayerTest`, edge ``precision`` points) decides, or after which the first
+    player's 95 % Wilson interval over the decided games is narrower than ``precision``
+    points. Ties and timeouts are not fed to it."""
+
+    def __init__(self, precision: float = DEFAULT_PRECISION) -> None:
+        self.width = check_precision(precision) / 100
+        self.test = FirstPlayerTest(self.width)
+
+    def add(self, first_won: bool) -> bool:
+        """Count one decided game; ``True`` once play can stop."""
+        self.test.add(first_won)
+        share = wilson(self.test.wins, self.test.wins + self.test.losses)
+        return self.test.decision is not None or share.high - share.low < self.width

@@ -241,14 +241,21 @@ def test_metrics_bounds_hold_over_many_games(spec, seed):
     _check_invariants(spec, seed)
 
 
-def test_until_decided_stops_after_the_batch_that_settles_it(tmp_path):
+def test_until_decided_stops_where_the_sequential_test_decides(tmp_path):
     path = tmp_path / "path.geojson"
     path.write_text(map_layout(triangle=False).dumps())
-    # O wins every game: after 10 games the interval is [72%, 100%], wholly above 50 %.
-    report = analyse_layout(str(path), "random", games=100, seed=1, max_turns=50, until_decided=True, batch=10)
-    assert report.stopped_early and report.games == 10 and report.first_share.low > 0.5
-    even = analyse_layout("cointable:size=2", "random", games=30, seed=1, max_turns=300, until_decided=True, batch=10)
-    assert even.games == 30 or even.first_share.low > 0.5 or even.first_share.high < 0.5
+    # O (first) wins every game on this board. With an edge of d, each win adds ln((1/2 + d)/(1/2))
+    # to the SPRT's evidence and it decides at ln((1 - 5 %)/2.5 %) = ln 38 = 3.638:
+    # d = 5 points: 3.638 / ln 1.1 = 38.2, so after game 39; d = 10 points: 3.638 / ln 1.2 = 19.95,
+    # so after game 20. (The interval, z²/(n + z²) wide with every game won, is narrower than
+    # 5 points only after 73 games, 10 points after 35: later.)
+    for precision, stop in ((5.0, 39), (10.0, 20)):
+        report = analyse_layout(
+            str(path), "random", games=100, seed=1, max_turns=50, until_decided=True, precision=precision
+        )
+        assert report.stopped_early and report.games == stop and report.first_share.count == stop
+    whole = analyse_layout(str(path), "random", games=30, seed=1, max_turns=50, until_decided=True)
+    assert not whole.stopped_early and whole.games == 30  # undecided at the cap: every game is played
 
 
 def test_fair_search_cuts_games_by_the_size_of_the_map():

@@ -20,6 +20,7 @@ from coinprint.cli.options import (
     progress,
     seed_option,
     selfplay_options,
+    until_decided_options,
 )
 from coinprint.errors import EXIT_USAGE, CoinprintError, InterruptedRunError
 from coinprint.registry import GAMES
@@ -89,19 +90,7 @@ def play() -> None:
 @games_option(200, "Games to play (with --until-decided: the most to play).")
 @seed_option(1, "Seed of the first game (game i uses seed + i).")
 @max_turns_option(2000)
-@click.option(
-    "--until-decided",
-    is_flag=True,
-    help="Stop once a sequential test (SPRT) decides, or the interval is narrower than --precision.",
-)
-@click.option(
-    "--precision",
-    default=5.0,
-    show_default=True,
-    type=float,
-    metavar="POINTS",
-    help="With --until-decided: the edge worth detecting and the interval width to reach, in percentage points.",
-)
+@until_decided_options
 @selfplay_options
 def balance(
     game: str,

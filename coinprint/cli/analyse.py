@@ -13,6 +13,7 @@ from coinprint.cli.options import (
     seed_option,
     selfplay_options,
     skill_games_option,
+    until_decided_options,
 )
 from coinprint.registry import GAMES
 
@@ -57,11 +58,7 @@ def _report_target(ctx: click.Context, param: click.Parameter, value: str | None
     "Games of montecarlo against random per layout, half in each seating (default 10; 0 with --maps). "
     "Montecarlo is slow on big boards: the standard Coin Table board takes about half a minute a game."
 )
-@click.option(
-    "--until-decided",
-    is_flag=True,
-    help="Stop a layout's games (in batches of 20) once its first-player interval lies wholly off 50 %.",
-)
+@until_decided_options
 @click.option(
     "--json",
     "json_path",
@@ -98,6 +95,7 @@ def analyse(
     max_turns: int,
     skill_games: int | None,
     until_decided: bool,
+    precision: float,
     json_path: str | None,
     details: int,
     report_path: str | None,
@@ -122,6 +120,7 @@ def analyse(
         max_turns=max_turns,
         skill_games=skill_games,
         until_decided=until_decided,
+        precision=precision,
         note=lambda text: click.echo(text, err=True),
         workers=workers,
         dask=dask,
@@ -130,6 +129,8 @@ def analyse(
     if json_path is not None:
         settings = {"game": game, "agent": agent, "games": games, "seed": seed, "max_turns": max_turns}
         settings["until_decided"] = until_decided
+        if until_decided:
+            settings["precision"] = precision
         settings |= {"maps": maps, "map_seed": map_seed} if maps is not None else {"layout": layout or game}
         click.echo(f"wrote {write_atomic(json_path, to_json(reports, settings))}")
     if report_path is not None:

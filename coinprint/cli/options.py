@@ -148,6 +148,32 @@ def seed_option(default: int | None, help: str, *, name: str = "--seed", dest: s
     )
 
 
+def _check_precision(value: float, option: str) -> float:
+    from coinprint.sprt import check_precision
+
+    return check_precision(value, option)
+
+
+def until_decided_options(func: Callable) -> Callable:
+    """--until-decided and --precision: one stopping rule for ``balance`` and ``analyse``."""
+    func = click.option(
+        "--precision",
+        default=5.0,
+        show_default=True,
+        type=float,
+        metavar="POINTS",
+        callback=_checked(_check_precision),
+        help="With --until-decided: the edge worth detecting and the interval width to reach, in percentage points.",
+    )(func)
+    func = click.option(
+        "--until-decided",
+        is_flag=True,
+        help="Stop once a sequential test (SPRT) decides, or the interval is narrower than --precision "
+        "(--games is then the most to play).",
+    )(func)
+    return func
+
+
 def selfplay_options(func: Callable) -> Callable:
     """--workers and --dask: where self-played games run (the results are the same anywhere)."""
     func = click.option(
