@@ -266,10 +266,9 @@ def validate_layout(path: str, game: str | None, units: str, tolerance: str, rep
     report every problem with the space it concerns (exit 1) or say it is valid."""
     layout, problems, verdict, valid = checked_layout(path, game, units, tolerance)
     click.echo(f"{path}: {verdict}")
-    if valid and layout.game == "mapgame":
-        from coinprint.boards.mapgame import summary
-
-        click.echo(f"{path}: {summary(layout).describe()}")
+    summary_line = GAMES[layout.game].parts.summary_line if layout.game in GAMES else None
+    if valid and summary_line is not None:
+        click.echo(f"{path}: {summary_line(layout)}")
     if report_path:
         from coinprint.kit.custom import write_report
 
