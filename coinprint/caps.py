@@ -69,6 +69,8 @@ MAX_SEED = 10**18
 """Largest seed, either sign (``--seed``, ``--map-seed``): 19 digits."""
 MAX_LANG_CHARS = 16
 """Longest ``--lang`` code."""
+MAX_BLEED_MM = 6.0
+"""Widest ``--bleed``: the printed picture runs this far past the trim line."""
 MAX_TOLERANCE_MM = 2.0
 """Largest ``--tolerance``: beyond it a check would pass boards that are plainly wrong."""
 

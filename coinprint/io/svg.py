@@ -18,7 +18,7 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from coinprint.caps import MAX_DRAWING_NUMBERS, MAX_DRAWING_SHAPES, MAX_FLATTENED_POINTS
+from coinprint.caps import MAX_COORDINATE_MM, MAX_DRAWING_NUMBERS, MAX_DRAWING_SHAPES, MAX_FLATTENED_POINTS
 from coinprint.errors import UnreadableInputError
 
 PX_PER_INCH = 96.0
@@ -40,8 +40,6 @@ CURVE_POINTS_PER_RADIAN = 24
 """… and at least this many per radian the curve turns (a full circle gets 151 points: its
 area comes out right to 0.03 %)."""
 CURVE_MAX_POINTS = 4096
-MAX_COORDINATE_MM = 1e6
-"""Points farther out than this (a kilometre) are not a board: the units or transforms are wrong."""
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from coinprint.caps import MAX_BLEED_MM
 from coinprint.errors import UsageError
 from coinprint.fileio import STDOUT, write_atomic
 from coinprint.render.scene import Scene
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
     from coinprint.render.pages import Sheet
 
 DEFAULT_FOLDER = Path("output")
-MAX_BLEED_MM = 6.0
 SUFFIXES = {".pdf": "pdf", ".svg": "svg", ".geojson": "geojson", ".json": "geojson"}
 
 
