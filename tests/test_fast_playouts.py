@@ -1,9 +1,19 @@
-"""The fast play-out paths of Coin Age and the Map chase agree with the reference engine:
-from many random positions they draw the same random numbers and return the same play-out
-sums, so a Monte Carlo agent plays the same game with either path."""
+"""The fast play-out paths agree with the reference engines.
+
+Coin Age (:mod:`coinprint.games.coinage_fast`) plays by the reference's play-out policy but
+draws its random numbers its own way, so it is checked by what it does: every turn it plays,
+replayed through the checked reference engine, is legal and ends in the same position, score
+and play-out value; its play-out values have the reference's mean; a seed gives the same
+play-outs every time; and Monte Carlo on it still beats random play.
+
+The Map chase (:mod:`coinprint.games.mapgame_fast`) draws exactly the reference's random
+numbers, so from many random positions it returns the same play-out sums and a Monte Carlo
+agent plays the same game on either path.
+"""
 
 from __future__ import annotations
 
+import math
 import random
 from functools import cache
 
@@ -12,15 +22,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coinprint.analysis import builtin_layout, rules_for
-from coinprint.games.core import MonteCarloAgent, Rules, play_game
+from coinprint.games.coinage import PLAYERS, CoinAgeRules, CoinAgeState, Turn
+from coinprint.games.coinage_fast import EMPTY, FastCoinAge
+from coinprint.games.core import MonteCarloAgent, RandomAgent, Rules, play_game
 
-LAYOUTS = (
+COINAGE_LAYOUTS = (
     "coinage:map=classic",
     "coinage:map=terraces",
     "coinage:map=random,regions=3-3-2-2-2,seed=4",
-    "mapgame:countries=21,seed=0",
-    "mapgame:countries=11,seed=3",
 )
+MAP_LAYOUTS = ("mapgame:countries=21,seed=0", "mapgame:countries=11,seed=3")
 
 
 @cache
@@ -36,20 +47,148 @@ def random_position(rules: Rules, rng: random.Random, plies: int):
         if rules.is_over(state):
             break
         rules.begin_turn(state, rng)
-        rules.apply_unchecked(state, rules.random_move(state, rng))
+        rules.apply_unchecked(state, rules.playout_move(state, rng))
     if not rules.is_over(state):
         rules.begin_turn(state, rng)
     return state
 
 
+def fast_playout(fast: FastCoinAge, state: CoinAgeState, me: int, rng: random.Random, depth: int):
+    """One fast play-out from a copy of ``state``: its value, the turns it played (as the
+    reference writes them) and the fast position it ended in."""
+    stacks, tops, banks, turn, ended = fast.position(state)
+    empty = sum(1 << space for space, top in enumerate(tops) if top == EMPTY)
+    ranks = [sum((banks[4 * p + rank] > 0) << rank for rank in range(4)) for p in (0, 1)]
+    held = (sum(banks[0:4]), sum(banks[4:8]))
+    log: list = []
+    value = fast.playout(stacks, tops, banks, empty, (ranks[0], ranks[1]), held, turn, ended, me, rng, depth, log)
+    return value, log, (stacks, tops, banks)
+
+
+# -- Coin Age: the fast path's turns replay as legal through the reference engine ------------------------
+@settings(max_examples=80, deadline=None)
+@given(
+    spec=st.sampled_from(COINAGE_LAYOUTS),
+    seed=st.integers(0, 10**9),
+    plies=st.integers(0, 30),
+    depth=st.integers(1, 80),
+    me=st.sampled_from((0, 1)),
+)
+def test_coinage_fast_turns_replay_legally_to_the_same_position_score_and_value(spec, seed, plies, depth, me):
+    game = rules(spec)
+    assert isinstance(game, CoinAgeRules)
+    fast = FastCoinAge(game)
+    state = random_position(game, random.Random(seed), plies)
+    state.throw = None  # the fast path throws for itself
+    value, log, (stacks, tops, banks) = fast_playout(fast, state, me, random.Random(seed + 1), depth)
+    assert len(log) <= depth
+    for throw, actions in log:
+        game.apply(state, Turn(throw, tuple(actions)))  # checked: raises on any illegal part
+    assert fast.position(state)[:3] == (stacks, tops, banks)
+    total = game.scores(state)["total"]
+    assert fast.totals(stacks, banks) == (total["heads"], total["tails"])
+    player = PLAYERS[me]
+    if game.is_over(state) and len(log) < depth:
+        winner = game.result(state).winner
+        assert value == (1.0 if winner == player else 0.5 if winner is None else 0.0)
+    else:
+        lead = game.evaluate(state, player)
+        assert value == (0.75 if lead > 0 else 0.25 if lead < 0 else 0.5)
+
+
+def test_coinage_fast_turns_use_every_kind_of_action():
+    """The replay test above sees pays, places, moves and captures (else it proves less)."""
+    game = rules("coinage:map=classic")
+    fast = FastCoinAge(game)
+    kinds: set[str] = set()
+    rng = random.Random(3)
+    for seed in range(200):
+        state = random_position(game, random.Random(seed), seed % 12)
+        _, log, _ = fast_playout(fast, state, 0, rng, 60)
+        kinds.update(action[0] for _, actions in log for action in actions)
+    assert kinds == {"pay", "place", "move", "capture"}
+
+
+# -- Coin Age: the same random process as the reference ------------------------------------------------
+def mean_values(game: Rules, playout_total, state, move, player: str, seed: int, count: int) -> float:
+    return playout_total(state, move, player, random.Random(seed), 60, count) / count
+
+
+@pytest.mark.parametrize("plies", [0, 4, 8])
+def test_coinage_fast_playouts_have_the_reference_mean(plies):
+    """From the same position and move, the two paths' mean play-out values differ by less
+    than 5 standard errors (values lie in [0, 1], so each has a standard deviation of at most 0.5)."""
+    game = rules("coinage:map=classic")
+    state = random_position(game, random.Random(plies), plies)
+    move = game.legal_moves(state)[0]
+    player = game.to_move(state)
+    count = 1500
+    fast = mean_values(game, game.playout_total, state, move, player, 11, count)
+    reference = mean_values(game, lambda *a: Rules.playout_total(game, *a), state, move, player, 12, count)
+    assert abs(fast - reference) < 5 * 0.5 * math.sqrt(2 / count)
+
+
+def test_coinage_fast_playouts_are_deterministic_for_a_seed_and_leave_the_state_alone():
+    game = rules("coinage:map=classic")
+    state = random_position(game, random.Random(5), 6)
+    before = repr(state)
+    move = game.legal_moves(state)[1]
+    runs = []
+    for _ in range(2):
+        rng = random.Random(99)
+        runs.append((game.playout_total(state, move, "heads", rng, 60, 50), rng.getstate()))
+    assert runs[0] == runs[1]
+    assert repr(state) == before
+    fast = FastCoinAge(game)
+    logs = [fast_playout(fast, state, 0, random.Random(7), 60)[1] for _ in range(2)]
+    assert logs[0] == logs[1] and logs[0]
+
+
+def montecarlo_wins(spec: str, games: int, agent: MonteCarloAgent) -> int:
+    """Games the Monte Carlo agent wins against the random agent, half as heads, half as tails."""
+    game = rules(spec)
+    wins = 0
+    for seed in range(games):
+        strong = game.players[seed % 2]
+        agents = {p: agent if p == strong else RandomAgent() for p in game.players}
+        outcome = play_game(game, agents, random.Random(seed), 300)
+        wins += outcome.result.winner == strong
+    return wins
+
+
+def test_montecarlo_on_the_fast_path_beats_random_play():
+    assert montecarlo_wins("coinage:map=classic", 8, MonteCarloAgent(playouts=40, depth=20)) >= 7
+
+
+@pytest.mark.slow
+def test_default_montecarlo_on_the_fast_path_beats_random_play():
+    assert montecarlo_wins("coinage:map=classic", 20, MonteCarloAgent()) >= 18
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("plies", [0, 3, 6, 9, 12])
+def test_coinage_fast_playouts_have_the_reference_mean_closely(plies):
+    game = rules("coinage:map=terraces")
+    state = random_position(game, random.Random(plies + 100), plies)
+    if game.is_over(state):
+        return
+    for move in game.legal_moves(state)[:3]:
+        player = game.to_move(state)
+        count = 6000
+        fast = mean_values(game, game.playout_total, state, move, player, 21, count)
+        reference = mean_values(game, lambda *a: Rules.playout_total(game, *a), state, move, player, 22, count)
+        assert abs(fast - reference) < 5 * 0.5 * math.sqrt(2 / count)
+
+
+# -- Map: the same random numbers ----------------------------------------------------------------------
 @settings(max_examples=60, deadline=None)
 @given(
-    spec=st.sampled_from(LAYOUTS),
+    spec=st.sampled_from(MAP_LAYOUTS),
     seed=st.integers(0, 10**9),
     plies=st.integers(0, 40),
     depth=st.integers(1, 80),
 )
-def test_fast_playouts_draw_the_same_numbers_and_give_the_same_sums(spec, seed, plies, depth):
+def test_map_fast_playouts_draw_the_same_numbers_and_give_the_same_sums(spec, seed, plies, depth):
     game = rules(spec)
     rng = random.Random(seed)
     state = random_position(game, rng, plies)
@@ -67,14 +206,13 @@ def test_fast_playouts_draw_the_same_numbers_and_give_the_same_sums(spec, seed, 
 
 
 def test_fast_paths_are_in_use():
-    """The games override the reference loop (else the test above compares it with itself)."""
+    """The games override the reference loop (else the tests above compare it with itself)."""
     for spec in ("coinage:map=classic", "mapgame:countries=21,seed=0"):
         assert type(rules(spec)).playout_total is not Rules.playout_total
 
 
-@pytest.mark.parametrize("spec", ["coinage:map=classic", "mapgame:countries=11,seed=3"])
-def test_a_montecarlo_game_is_the_same_game_on_either_path(spec, monkeypatch):
-    game = rules(spec)
+def test_a_montecarlo_map_game_is_the_same_game_on_either_path(monkeypatch):
+    game = rules("mapgame:countries=11,seed=3")
     agents = {p: MonteCarloAgent(playouts=40, depth=20) for p in game.players}
     fast = play_game(game, agents, random.Random(7), 300)
     monkeypatch.setattr(type(game), "playout_total", Rules.playout_total)
@@ -84,9 +222,9 @@ def test_a_montecarlo_game_is_the_same_game_on_either_path(spec, monkeypatch):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("spec", LAYOUTS)
+@pytest.mark.parametrize("spec", MAP_LAYOUTS)
 @pytest.mark.parametrize("seed", range(3))
-def test_default_montecarlo_games_are_the_same_on_either_path(spec, seed, monkeypatch):
+def test_default_montecarlo_map_games_are_the_same_on_either_path(spec, seed, monkeypatch):
     game = rules(spec)
     fast = play_game(game, {p: MonteCarloAgent() for p in game.players}, random.Random(seed), 400)
     monkeypatch.setattr(type(game), "playout_total", Rules.playout_total)
