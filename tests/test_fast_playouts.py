@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from coinprint.analysis import builtin_layout, rules_for
 from coinprint.games.coinage import PLAYERS, CoinAgeRules, CoinAgeState, Turn
-from coinprint.games.coinage_fast import EMPTY, FastCoinAge
+from coinprint.games.coinage_fast import FastCoinAge, Trace
 from coinprint.games.core import MonteCarloAgent, RandomAgent, Rules, play_game
 
 COINAGE_LAYOUTS = (
@@ -54,15 +54,11 @@ def random_position(rules: Rules, rng: random.Random, plies: int):
 
 
 def fast_playout(fast: FastCoinAge, state: CoinAgeState, me: int, rng: random.Random, depth: int):
-    """One fast play-out from a copy of ``state``: its value, the turns it played (as the
-    reference writes them) and the fast position it ended in."""
-    stacks, tops, banks, turn, ended = fast.position(state)
-    empty = sum(1 << space for space, top in enumerate(tops) if top == EMPTY)
-    ranks = [sum((banks[4 * p + rank] > 0) << rank for rank in range(4)) for p in (0, 1)]
-    held = (sum(banks[0:4]), sum(banks[4:8]))
-    log: list = []
-    value = fast.playout(stacks, tops, banks, empty, (ranks[0], ranks[1]), held, turn, ended, me, rng, depth, log)
-    return value, log, (stacks, tops, banks)
+    """One fast play-out from ``state``: its value, the turns it played (as the reference
+    writes them) and the fast position it ended in."""
+    trace = Trace()
+    value = fast.playout_total(fast.position(state), me, rng, depth, 1, trace)
+    return value, trace.turns[0], trace.finals[0]
 
 
 # -- Coin Age: the fast path's turns replay as legal through the reference engine ------------------------

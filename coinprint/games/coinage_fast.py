@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 from coinprint.games.coinage import START_BANK, VALUES
@@ -42,6 +43,9 @@ EMPTY = 4
 
 COIN_VALUE = (0,) + tuple(VALUES[(code - 1) >> 1] for code in range(1, 9))
 """Points of a top coin by its code (``rank * 2 + owner + 1``)."""
+
+COIN_CODES = (tuple(rank * 2 + 1 for rank in range(4)), tuple(rank * 2 + 2 for rank in range(4)))
+"""A coin's code by owner, then rank."""
 
 TOP_RANK = (EMPTY,) + tuple((code - 1) >> 1 for code in range(1, 16))
 """The rank of a top coin by its code (``EMPTY`` for no coin)."""
@@ -70,8 +74,14 @@ CACHE_LIMIT = 1 << 16
 Position = tuple[list[int], list[int], list[int], int, bool]
 """(stacks, tops, banks, turn, ended) — see the module docstring."""
 
-TurnLog = list[tuple["Throw", list["Action"]]]
-"""Turns as the reference writes them: the throw and the actions, in order."""
+
+@dataclass
+class Trace:
+    """What play-outs did, for tests: by play-out, its turns as the reference writes them
+    (the throw and the actions, in order) and its last position (stacks, tops, banks)."""
+
+    turns: list[list[tuple[Throw, list[Action]]]] = field(default_factory=list)
+    finals: list[tuple[list[int], list[int], list[int]]] = field(default_factory=list)
 
 
 class FastCoinAge:
@@ -85,6 +95,7 @@ class FastCoinAge:
         self.regions: list[tuple[int, ...]] = [tuple(r) for r in rules.regions]
         self._bits: _Table[tuple[int, ...]] = _Table(self._bits_for)
         self._pairs: _Table[tuple[tuple[int, int], ...]] = _Table(self._pairs_for)
+        self._region_points: _Table[tuple[int, int]] = _Table(self._points_for)
         # Placement draws by the mask of matched coins: (rank, space) for every rank in the
         # mask (highest first) and every space.
         self._place_slots = [tuple((rank, space) for rank in MATCHED[mask] for space in range(n)) for mask in range(16)]
@@ -110,24 +121,35 @@ class FastCoinAge:
         """Points by player: top coins with region doubling, plus one a coin in the bank."""
         heads = banks[0] + banks[1] + banks[2] + banks[3]
         tails = banks[4] + banks[5] + banks[6] + banks[7]
+        points = self._region_points
         for members in self.regions:
-            heads_points = tails_points = heads_held = tails_held = 0
+            key = 0
             for space in members:
-                code = stacks[space] & 15
-                if code:
-                    if code & 1:  # heads' coin (owner 0)
-                        heads_points += COIN_VALUE[code]
-                        heads_held += 1
-                    else:
-                        tails_points += COIN_VALUE[code]
-                        tails_held += 1
-            if heads_held > tails_held:
-                heads_points *= 2
-            elif tails_held > heads_held:
-                tails_points *= 2
+                key = key << 4 | stacks[space] & 15
+            heads_points, tails_points = points[key]
             heads += heads_points
             tails += tails_points
         return heads, tails
+
+    @staticmethod
+    def _points_for(key: int) -> tuple[int, int]:
+        """A region's points by player (after doubling), from its top coins' codes, four bits
+        each (any order; 0 an empty space)."""
+        heads_points = tails_points = heads_held = tails_held = 0
+        while key:
+            code = key & 15
+            key >>= 4
+            if code & 1:  # heads' coin (owner 0)
+                heads_points += COIN_VALUE[code]
+                heads_held += 1
+            elif code:
+                tails_points += COIN_VALUE[code]
+                tails_held += 1
+        if heads_held > tails_held:
+            heads_points *= 2
+        elif tails_held > heads_held:
+            tails_points *= 2
+        return heads_points, tails_points
 
     def winner(self, stacks: list[int], banks: list[int]) -> int:
         """0 heads, 1 tails, -1 a tie (points, then bank value, as the reference judges)."""
@@ -140,147 +162,141 @@ class FastCoinAge:
         return -1
 
     # -- play-outs -----------------------------------------------------------------------------
-    def playout_total(self, start: Position, me: int, rng: random.Random, depth: int, count: int) -> float:
+    def playout_total(
+        self, start: Position, me: int, rng: random.Random, depth: int, count: int, trace: Trace | None = None
+    ) -> float:
         """The sum of ``count`` play-out values for player ``me`` from ``start`` (each: 1 win,
-        0.5 tie, 0 loss; cut at ``depth`` turns and judged by the score's sign: 0.75 / 0.5 / 0.25)."""
+        0.5 tie, 0 loss; cut at ``depth`` turns and judged by the score's sign: 0.75 / 0.5 / 0.25).
+        With ``trace`` (for tests; play-outs pass none), every turn played is written to it as
+        the reference writes turns, and each play-out's last position."""
         stacks0, tops0, banks0, turn0, ended0 = start
-        empty = sum(1 << space for space, top in enumerate(tops0) if top == EMPTY)
-        present = (
+        empty0 = sum(1 << space for space, top in enumerate(tops0) if top == EMPTY)
+        ranks0 = (
             sum((banks0[rank] > 0) << rank for rank in range(4)),
             sum((banks0[4 + rank] > 0) << rank for rank in range(4)),
         )
-        held = (sum(banks0[0:4]), sum(banks0[4:8]))
-        playout = self.playout
-        total = 0.0
-        for _ in range(count):
-            total += playout(stacks0[:], tops0[:], banks0[:], empty, present, held, turn0, ended0, me, rng, depth)
-        return total
-
-    def playout(
-        self,
-        stacks: list[int],
-        tops: list[int],
-        banks: list[int],
-        empty: int,
-        present: tuple[int, int],
-        held: tuple[int, int],
-        turn: int,
-        ended: bool,
-        me: int,
-        rng: random.Random,
-        depth: int,
-        log: TurnLog | None = None,
-    ) -> float:
-        """One play-out on these lists (changed in place); see :meth:`playout_total`.
-        ``empty`` is the empty spaces as bits, ``present[p]`` the ranks in player ``p``'s bank
-        as bits, ``held[p]`` how many coins are in it. With ``log``, each turn played is
-        appended to it as the reference writes it (for tests: play-outs themselves pass none)."""
+        coins0 = (sum(banks0[0:4]), sum(banks0[4:8]))
         rand, getrandbits = rng.random, rng.getrandbits
         bits_of, pairs_of, place_slots = self._bits, self._pairs, self._place_slots
-        full = self.full
-        # The mover's and the other player's ranks in the bank (bits) and coins in it.
-        mover = turn & 1
-        base = 4 * mover
-        my_ranks, their_ranks = present[mover], present[1 - mover]
-        my_coins, their_coins = held[mover], held[1 - mover]
-        for _ in range(depth):
-            if ended:
-                winner = self.winner(stacks, banks)
-                return 1.0 if winner == me else (0.5 if winner < 0 else 0.0)
-            # The throw: each coin in the bank is a match with even odds.
-            free = getrandbits(4) & my_ranks
-            placements, moves, captures, can_pay = ALLOWANCE[free]
-            if log is not None:
-                actions: list[Action] = []
-                log.append((tuple((rank, bool(free >> rank & 1)) for rank in MATCHED[my_ranks]), actions))
-            while True:
-                # Stop, or one of the actions allowed now, all equally likely. A placement is
-                # drawn as (matched coin, any space) and drawn again when the space is not
-                # allowed: that keeps every allowed action equally likely without counting them.
-                slots = place_slots[free] if placements else ()
-                placing = len(slots)
-                if moves or captures or can_pay:
-                    pays = POPCOUNT[free] if can_pay else 0
-                    pairs = pairs_of[empty] if moves else ()
-                    occupied = bits_of[full ^ empty] if captures else ()
-                    options = pays + placing + len(pairs) + len(occupied)
-                    if not options:
-                        break
-                else:  # most turns: placements only
-                    pays, options = 0, placing
-                # pick: pays below 0, then placements, moves, captures, and stop (the last).
+        full, totals = self.full, self.totals
+        log: list[tuple[Throw, list[Action]]] | None = None
+        total = 0.0
+        for _ in range(count):
+            stacks, tops, banks, empty, ended = stacks0[:], tops0[:], banks0[:], empty0, ended0
+            if trace is not None:
+                log = []
+                trace.turns.append(log)
+            # The mover's and the other player's ranks in the bank (bits) and coins in it.
+            mover = turn0 & 1
+            base = 4 * mover
+            my_ranks, their_ranks = ranks0[mover], ranks0[1 - mover]
+            my_coins, their_coins = coins0[mover], coins0[1 - mover]
+            my_coin, their_coin = COIN_CODES[mover], COIN_CODES[1 - mover]
+            for _ in range(depth):
+                if ended:
+                    winner = self.winner(stacks, banks)
+                    total += 1.0 if winner == me else (0.5 if winner < 0 else 0.0)
+                    break
+                # The throw: each coin in the bank is a match with even odds.
+                free = getrandbits(4) & my_ranks
+                placements, moves, captures, can_pay = ALLOWANCE[free]
+                if log is not None:
+                    actions: list[Action] = []
+                    log.append((tuple((rank, bool(free >> rank & 1)) for rank in MATCHED[my_ranks]), actions))
                 while True:
-                    pick = int(rand() * (options + 1)) - pays
-                    if pick < 0 or pick >= placing:
+                    # Stop, or one of the actions allowed now, all equally likely. A placement is
+                    # drawn as (matched coin, any space) and drawn again when the space is not
+                    # allowed: that keeps every allowed action equally likely without counting them.
+                    slots = place_slots[free] if placements else ()
+                    placing = len(slots)
+                    if moves or captures or can_pay:
+                        pays = POPCOUNT[free] if can_pay else 0
+                        pairs = pairs_of[empty] if moves else ()
+                        occupied = bits_of[full ^ empty] if captures else ()
+                        options = pays + placing + len(pairs) + len(occupied)
+                        if not options:
+                            break
+                    else:  # most turns: placements only
+                        pays, options = 0, placing
+                    # pick: pays below 0, then placements, moves, captures, and stop (the last).
+                    scale = options + 1
+                    while True:
+                        pick = int(rand() * scale) - pays
+                        if pick < 0 or pick >= placing:
+                            break
+                        rank, space = slots[pick]
+                        if tops[space] > rank:
+                            break
+                    if pick < 0:
+                        rank = MATCHED[free][pick + pays]
+                        banks[base + rank] -= 1
+                        if not banks[base + rank]:
+                            my_ranks ^= 1 << rank
+                        banks[4 - base + rank] += 1
+                        their_ranks |= 1 << rank
+                        my_coins -= 1
+                        their_coins += 1
+                        placements += 1
+                        can_pay = False
+                        free ^= 1 << rank
+                        if log is not None:
+                            actions.append(("pay", rank))
+                    elif pick < placing:
+                        if tops[space] == 4:  # EMPTY
+                            empty ^= 1 << space
+                        tops[space] = rank
+                        stacks[space] = stacks[space] << 4 | my_coin[rank]
+                        left = banks[base + rank] - 1
+                        banks[base + rank] = left
+                        rank_bit = 1 << rank
+                        if not left:
+                            my_ranks ^= rank_bit
+                        my_coins -= 1
+                        placements -= 1
+                        free ^= rank_bit
+                        if log is not None:
+                            actions.append(("place", rank, space))
+                        if not empty or not my_coins:
+                            ended = True  # no empty space, or the mover's bank is empty
+                            break
+                    elif pick >= options - pays:
                         break
-                    rank, space = slots[pick]
-                    if tops[space] > rank:
+                    elif pick - placing < len(pairs):
+                        source, target = pairs[pick - placing]
+                        stacks[target], stacks[source] = stacks[source], 0
+                        tops[target], tops[source] = tops[source], EMPTY
+                        empty ^= (1 << source) | (1 << target)
+                        moves -= 1
+                        if log is not None:
+                            actions.append(("move", source, target))
+                    else:
+                        space = occupied[pick - placing - len(pairs)]
+                        code = stacks[space]
+                        rank = TOP_RANK[code & 15]
+                        banks[base + rank] += 1
+                        my_ranks |= 1 << rank
+                        my_coins += 1
+                        code >>= 4
+                        stacks[space] = code
+                        tops[space] = TOP_RANK[code & 15]
+                        if not code:
+                            empty |= 1 << space
+                        captures -= 1
+                        if log is not None:
+                            actions.append(("capture", space))
+                    if not (placements or moves or captures or can_pay):
                         break
-                if pick < 0:
-                    rank = MATCHED[free][pick + pays]
-                    banks[base + rank] -= 1
-                    if not banks[base + rank]:
-                        my_ranks ^= 1 << rank
-                    banks[4 - base + rank] += 1
-                    their_ranks |= 1 << rank
-                    my_coins -= 1
-                    their_coins += 1
-                    placements += 1
-                    can_pay = False
-                    free ^= 1 << rank
-                    if log is not None:
-                        actions.append(("pay", rank))
-                elif pick < placing:
-                    old = tops[space]
-                    if old == EMPTY:
-                        empty ^= 1 << space
-                    tops[space] = rank
-                    stacks[space] = (stacks[space] << 4) | (rank * 2 + mover + 1)
-                    banks[base + rank] -= 1
-                    if not banks[base + rank]:
-                        my_ranks ^= 1 << rank
-                    my_coins -= 1
-                    placements -= 1
-                    free ^= 1 << rank
-                    if log is not None:
-                        actions.append(("place", rank, space))
-                    if not empty or not my_coins:
-                        ended = True  # no empty space, or the mover's bank is empty
-                        break
-                elif pick >= options - pays:
-                    break
-                elif pick - placing < len(pairs):
-                    source, target = pairs[pick - placing]
-                    stacks[target], stacks[source] = stacks[source], 0
-                    tops[target], tops[source] = tops[source], EMPTY
-                    empty ^= (1 << source) | (1 << target)
-                    moves -= 1
-                    if log is not None:
-                        actions.append(("move", source, target))
-                else:
-                    space = occupied[pick - placing - len(pairs)]
-                    code = stacks[space]
-                    rank = TOP_RANK[code & 15]
-                    banks[base + rank] += 1
-                    my_ranks |= 1 << rank
-                    my_coins += 1
-                    code >>= 4
-                    stacks[space] = code
-                    tops[space] = TOP_RANK[code & 15]
-                    if not code:
-                        empty |= 1 << space
-                    captures -= 1
-                    if log is not None:
-                        actions.append(("capture", space))
-                if not (placements or moves or captures or can_pay):
-                    break
-            mover ^= 1
-            base ^= 4
-            my_ranks, their_ranks = their_ranks, my_ranks
-            my_coins, their_coins = their_coins, my_coins
-        heads, tails = self.totals(stacks, banks)
-        lead = heads - tails if me == 0 else tails - heads
-        return 0.75 if lead > 0 else (0.25 if lead < 0 else 0.5)
+                base ^= 4
+                my_coin, their_coin = their_coin, my_coin
+                my_ranks, their_ranks = their_ranks, my_ranks
+                my_coins, their_coins = their_coins, my_coins
+            else:
+                heads, tails = totals(stacks, banks)
+                lead = heads - tails if me == 0 else tails - heads
+                total += 0.75 if lead > 0 else (0.25 if lead < 0 else 0.5)
+            if trace is not None:
+                trace.finals.append((stacks, tops, banks))
+        return total
 
     # -- tables by bitmask ---------------------------------------------------------------------
     def _bits_for(self, mask: int) -> tuple[int, ...]:
