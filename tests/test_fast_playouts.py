@@ -3,8 +3,9 @@
 Coin Age (:mod:`coinprint.games.coinage_fast`) plays by the reference's play-out policy but
 draws its random numbers its own way, so it is checked by what it does: every turn it plays,
 replayed through the checked reference engine, is legal and ends in the same position, score
-and play-out value; its play-out values have the reference's mean; a seed gives the same
-play-outs every time; and Monte Carlo on it still beats random play.
+and play-out value; its turns have the reference's shapes (kinds of actions, early stops) and
+its play-out values the reference's mean; a seed gives the same play-outs every time; and
+Monte Carlo on it still beats random play.
 
 The Map chase (:mod:`coinprint.games.mapgame_fast`) draws exactly the reference's random
 numbers, so from many random positions it returns the same play-out sums and a Monte Carlo
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from functools import cache
 
 import pytest
@@ -122,6 +124,42 @@ def test_coinage_fast_playouts_have_the_reference_mean(plies):
     fast = mean_values(game, game.playout_total, state, move, player, 11, count)
     reference = mean_values(game, lambda *a: Rules.playout_total(game, *a), state, move, player, 12, count)
     assert abs(fast - reference) < 5 * 0.5 * math.sqrt(2 / count)
+
+
+def turn_shapes_fast(game: CoinAgeRules, state: CoinAgeState, count: int, seed: int) -> Counter:
+    """How often each sequence of action kinds (e.g. place, move) makes the next turn, on the fast path."""
+    fast, trace = FastCoinAge(game), Trace()
+    fast.playout_total(fast.position(state), 0, random.Random(seed), 1, count, trace)
+    return Counter(tuple(action[0] for action in turns[0][1]) for turns in trace.turns)
+
+
+def turn_shapes_reference(game: CoinAgeRules, state: CoinAgeState, count: int, seed: int) -> Counter:
+    """The same, with the reference's throw and play-out turn."""
+    rng, shapes = random.Random(seed), Counter()
+    for _ in range(count):
+        game.begin_turn(state, rng)
+        shapes[tuple(action[0] for action in game.playout_move(state, rng).actions)] += 1
+    return shapes
+
+
+@pytest.mark.parametrize("plies", [0, 5, 10])
+def test_coinage_fast_turns_have_the_reference_shapes(plies):
+    """The kinds of actions a play-out turn does, in order (and so how often a turn stops
+    early), are distributed alike on both paths: a two-sample chi-square test at p = 1e-4
+    (Wilson-Hilferty quantile), on categories seen at least 10 times in all."""
+    game = rules("coinage:map=classic")
+    assert isinstance(game, CoinAgeRules)
+    state = random_position(game, random.Random(plies), plies)
+    state.throw = None
+    count = 4000
+    fast = turn_shapes_fast(game, state, count, 31)
+    reference = turn_shapes_reference(game, state, count, 32)
+    common = [shape for shape in fast.keys() | reference.keys() if fast[shape] + reference[shape] >= 10]
+    assert len(common) >= 3
+    statistic = sum((fast[s] - reference[s]) ** 2 / (fast[s] + reference[s]) for s in common)
+    df = len(common) - 1
+    quantile = df * (1 - 2 / (9 * df) + 3.72 * math.sqrt(2 / (9 * df))) ** 3
+    assert statistic < quantile, (statistic, quantile, fast, reference)
 
 
 def test_coinage_fast_playouts_are_deterministic_for_a_seed_and_leave_the_state_alone():

@@ -11,16 +11,19 @@ per action:
 - ``tops[i]``: the rank of the top coin on space ``i``, or ``EMPTY`` (4) — one more than any
   rank, so "a coin of rank r may go here" reads ``tops[i] > r``;
 - ``banks``: heads' four counts by rank, then tails';
-- during a play-out, ``spaces[t]``: the spaces whose top is ``t`` as bits (``spaces[EMPTY]``
-  the empty ones) and ``counts[t]`` how many there are, so the spaces a coin may go to, the
-  stacks that may move and the coins that may be captured are table look-ups by bitmask.
+- during a play-out, the empty spaces as bits, each player's ranks in the bank as bits and
+  coins in the bank as a count, so the stacks that may move and the coins that may be
+  captured are table look-ups by the bitmask of empty spaces, and a throw's matches are the
+  bits of one ``getrandbits(4)`` masked by the ranks in the bank.
 
 The policy is the reference's (:meth:`CoinAgeRules.playout_move`): the throw is fair, and at
 each step of a turn the player stops or does one of the actions still allowed, all equally
-likely. The random numbers are drawn differently (one ``getrandbits(4)`` for the throw, one
-``random()`` a step), so a play-out is not the reference's game for the same seed, but it is
-the same random process: the tests replay the fast path's turns through the checked reference
-engine and compare the two paths' play-out values as distributions. Only play-outs use this
+likely. A placement is drawn as (matched coin, any space) and drawn again when the coin may
+not go there, which keeps the allowed actions equally likely without counting them. The
+random numbers are drawn differently from the reference's (one ``getrandbits(4)`` a throw,
+one ``random()`` a draw), so a play-out is not the reference's game for the same seed, but it
+is the same random process: the tests replay the fast path's turns through the checked
+reference engine and compare the two paths' play-out values as distributions. Only play-outs use this
 module: the moves a game records are still chosen, applied and checked by the reference engine.
 """
 
