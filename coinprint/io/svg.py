@@ -82,6 +82,11 @@ def read_svg(data: bytes, *, source: str = "drawing") -> Drawing:
     Raises :class:`UnreadableInputError` with one line when the document is not SVG, uses
     a unit coinprint does not know, or is over a cap of :mod:`coinprint.caps`.
     """
+    if b"<!ENTITY" in data:
+        # Entities can expand a small file into gigabytes, and drawing programs never write them.
+        raise UnreadableInputError(
+            f"{source}: the SVG declares XML entities (<!ENTITY>), which coinprint does not read"
+        )
     try:
         root = ElementTree.fromstring(data)
     except ElementTree.ParseError as exc:
@@ -254,6 +259,8 @@ def _rings(
                     "(cap MAX_FLATTENED_POINTS); simplify the drawing"
                 )
         budget[0] -= len(points)
+        # A shape squashed flat (a zero scale, repeated points) has no area: not a space.
+        points = [p for k, p in enumerate(points) if k == 0 or math.dist(p, points[k - 1]) >= 1e-6]
         if len(points) >= 2 and math.dist(points[0], points[-1]) < 1e-6:
             closed = True
             points.pop()
