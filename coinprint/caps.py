@@ -73,6 +73,10 @@ MAX_SEED = 10**18
 """Largest seed, either sign (``--seed``, ``--map-seed``): 19 digits."""
 MAX_LANG_CHARS = 16
 """Longest ``--lang`` code."""
+MAX_BLEED_MM = 6.0
+"""Widest ``--bleed``: the printed picture runs this far past the trim line."""
+MAX_TOLERANCE_MM = 2.0
+"""Largest ``--tolerance``: beyond it a check would pass boards that are plainly wrong."""
 
 
 def check_range(option: str, value: int, low: int, high: int, *, cap: str = "") -> int:
@@ -123,6 +127,13 @@ def check_maps(value: int, option: str = "--maps") -> int:
 
 def check_candidates(value: int, option: str = "--candidates") -> int:
     return check_range(option, value, 1, MAX_CANDIDATES, cap="candidates")
+
+
+def check_tolerance(value_mm: float, option: str = "--tolerance") -> float:
+    """A length tolerance from 0 to :data:`MAX_TOLERANCE_MM`."""
+    if not 0.0 <= value_mm <= MAX_TOLERANCE_MM:
+        raise UsageError(f"{option} must be from 0 to {MAX_TOLERANCE_MM:g} mm (the tolerance cap), not {value_mm:g} mm")
+    return value_mm
 
 
 def check_pages(count: int, what: str) -> None:

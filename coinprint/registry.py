@@ -57,6 +57,12 @@ class GameParts:
     sheet: ``sheet_parts(template, source, **params)``; None for a game with no sheet."""
     rules_extra_pages: Callable[[PaperSize, str], list[Scene]] | None = None
     """Pages ``coinprint rules`` prints after the sheet (the Map's blank sheet), if any."""
+    summary_line: Callable[[Layout], str] | None = None
+    """One line of figures about a valid layout, printed by ``validate layout`` (the Map's
+    borders, dead ends and solidity), if the game has one."""
+    replay_note: Callable[[Rules[Any, Any], Any, Any], str] | None = None
+    """A line a replay page shows under a move (Coin Age: the turn's throw), if any:
+    ``replay_note(rules, state_before, move)``."""
 
 
 @dataclass(frozen=True)
@@ -122,12 +128,19 @@ def _cointable() -> GameParts:
 def _coinage() -> GameParts:
     from coinprint.boards import coinage
     from coinprint.games.coinage import CoinAgeRules
-    from coinprint.kit.coinage import kit_pages, sheet_parts
+    from coinprint.kit.coinage import kit_pages, replay_note, sheet_parts
     from coinprint.render.board import position_sheet
     from coinprint.render.coinage import board_sheet
 
     return GameParts(
-        coinage.from_params, coinage.check, CoinAgeRules, board_sheet, position_sheet, kit_pages, sheet_parts
+        coinage.from_params,
+        coinage.check,
+        CoinAgeRules,
+        board_sheet,
+        position_sheet,
+        kit_pages,
+        sheet_parts,
+        replay_note=replay_note,
     )
 
 
@@ -147,6 +160,7 @@ def _mapgame() -> GameParts:
         kit_pages,
         sheet_parts,
         rules_extra_pages,
+        summary_line=lambda layout: mapgame.summary(layout).describe(),
     )
 
 

@@ -37,7 +37,7 @@ import os
 import random
 import signal
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -112,7 +112,7 @@ class GameSetup:
         builtin = layout_spec.partition(":")[0] in GAMES
         shipped: str | dict[str, Any] = layout_spec if builtin else layout.to_geojson()
         setup = cls(rules.name, shipped, recorded_layout or layout_spec, dict(agents), max_turns, dict(options or {}))
-        _RULES[setup.rules_key()] = rules
+        _remember(setup.rules_key(), rules)
         return setup
 
     def rules_key(self) -> str:
@@ -134,8 +134,18 @@ class GameResult:
 
 
 # -- in a worker ------------------------------------------------------------------------------------
-_RULES: dict[str, Any] = {}
-"""Rules engines built in this process, by setup (a worker builds each board once)."""
+_RULES: OrderedDict[str, Any] = OrderedDict()
+"""Rules engines built in this process, by setup (a worker builds each board once); the
+most recently used :data:`RULES_KEPT`, so a run over many maps does not keep them all."""
+RULES_KEPT = 16
+
+
+def _remember(key: str, rules: Rules) -> Rules:
+    _RULES[key] = rules
+    _RULES.move_to_end(key)
+    while len(_RULES) > RULES_KEPT:
+        _RULES.popitem(last=False)
+    return rules
 
 
 def _rules(setup: GameSetup) -> Rules:
@@ -144,8 +154,8 @@ def _rules(setup: GameSetup) -> Rules:
     if found is None:
         from coinprint.analysis import resolve_layout, rules_for
 
-        found = _RULES[key] = rules_for(resolve_layout(setup.layout), setup.options)
-    return found
+        found = rules_for(resolve_layout(setup.layout), setup.options)
+    return _remember(key, found)
 
 
 def play_one(setup: GameSetup, index: int, seed: int) -> tuple[Rules, Record, Outcome]:

@@ -226,3 +226,33 @@ def test_bare_command_prints_its_help_and_exits_0(cli, args):
     assert result.code == 0 and result.err == ""
     assert result.out.startswith(f"Usage: coinprint {' '.join(args)}".rstrip() + " [OPTIONS]")
     assert "Commands:" in result.out
+
+
+def test_a_tolerance_over_the_cap_is_refused_before_any_check(cli):
+    result = cli(
+        "validate",
+        "layout",
+        str(ROOT / "examples" / "coinage-card.svg"),
+        "--game",
+        "coinage",
+        "--tolerance",
+        "1000000mm",
+    )
+    assert result.code == 2 and result.out == ""
+    assert "--tolerance must be from 0 to 2 mm" in result.err
+
+
+@pytest.mark.parametrize(
+    "args, option",
+    [
+        (["validate", "layout", "examples/coinage-card.svg", "--game", "coinage", "--report", "x.txt"], "--report"),
+        (["validate", "game", "docs/none.json", "--svg", "x.pdf"], "--svg"),
+    ],
+)
+def test_an_output_name_of_the_wrong_kind_is_refused_before_the_work(cli, tmp_path, args, option):
+    # Refused while the options are read: nothing checked, printed or written first.
+    args = [str(ROOT / a) if a.startswith(("examples/", "docs/")) else a for a in args]
+    args = [str(tmp_path / a) if a.startswith("x.") else a for a in args]
+    result = cli(*args)
+    assert result.code == 2 and result.out == "" and list(tmp_path.iterdir()) == []
+    assert f"{option} needs a file name ending in" in result.err

@@ -331,9 +331,18 @@ def test_a_coinprint_layout_of_another_game_is_refused():
             + "".join(f'<!ENTITY {n} "{("&" + p + ";") * 10}">' for p, n in zip("abcdefgh", "bcdefghi"))
             + ']><svg xmlns="http://www.w3.org/2000/svg"><text>&i;</text></svg>',
             2,
-            "XML is broken",
+            "declares XML entities",
         ),
         ("<html></html>", 2, "not SVG"),
+        # An internal entity that expands to path data is refused too, not read.
+        (
+            '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY d "M 0 0 L 30 0 L 30 30 Z">]>'
+            '<svg xmlns="http://www.w3.org/2000/svg" width="100mm" height="100mm"><path id="A1" d="&d;"/></svg>',
+            2,
+            "declares XML entities",
+        ),
+        # A shape squashed flat by its transform has no area: not a space, and no crash.
+        (inkscape_svg('<g transform="scale(0)"><rect id="r" width="30" height="30"/></g>'), 2, "no closed shape"),
         (
             inkscape_svg('<path id="bow" d="M 0,0 L 40,40 L 40,0 L 0,40 Z" />'),
             1,

@@ -264,8 +264,6 @@ def run_option(folder: Path, command: tuple[str, str, str], value: str, games: s
         args += ["-o", str(folder / "out" / ("" if family in ("play", "kit") else "x.svg"))]
     if family == "board" and option != "--paper":
         args += ["--format", "svg"]
-    if family == "board" and game == "mapgame" and option == "--countries":
-        args = [a if a != "--countries" else "--countries" for a in args]
     before = files_in(folder)
     result, elapsed = timed(*args)
     assert_clean(result, elapsed)

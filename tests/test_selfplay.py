@@ -209,7 +209,10 @@ def test_ctrl_c_stops_cleanly_with_exit_130(tmp_path):
     child = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True
     )
-    time.sleep(4)
+    # Interrupt once the run is under way (a record written), however busy the machine is.
+    deadline = time.monotonic() + 120
+    while not list(tmp_path.glob("games/*.json")) and child.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
     os.killpg(child.pid, signal.SIGINT)
     out, err = child.communicate(timeout=60)
     assert child.returncode == 130, err

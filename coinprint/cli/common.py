@@ -17,12 +17,14 @@ from coinprint.cli.options import (  # noqa: F401  (one place to import every sh
     max_turns_option,
     progress,
     seed_option,
+    suffixed_output,
     supply_option,
 )
 from coinprint.errors import InterruptedRunError, stop_code
 from coinprint.fileio import Interrupted
 from coinprint.io import GAMES_READ
 from coinprint.registry import GAMES
+from coinprint.render.style import palette_names
 
 if TYPE_CHECKING:
     from coinprint.boards.checks import Problem
@@ -76,7 +78,7 @@ def print_options(func: Callable) -> Callable:
     )(func)
     func = click.option(
         "--style",
-        type=click.Choice(["color", "ink-saver"]),
+        type=click.Choice(palette_names()),
         default="color",
         show_default=True,
         help="color fills the spaces; ink-saver draws outlines only.",
@@ -150,10 +152,11 @@ def layout_file_options(func: Callable) -> Callable:
 
 
 def tolerance_mm(text: str) -> float:
-    """The --tolerance length in mm (0 allowed)."""
+    """The --tolerance length in mm (0 allowed, at most the tolerance cap)."""
+    from coinprint.caps import check_tolerance
     from coinprint.units import parse_length
 
-    return 0.0 if text.strip() in ("0", "0mm") else parse_length(text, default_unit="mm")
+    return check_tolerance(0.0 if text.strip() in ("0", "0mm") else parse_length(text, default_unit="mm"))
 
 
 def checked_layout(path: str, game: str | None, units: str, tolerance: str) -> tuple[Layout, list[Problem], str, bool]:
@@ -185,7 +188,7 @@ def checked_layout(path: str, game: str | None, units: str, tolerance: str) -> t
 @paper_option()
 @click.option(
     "--style",
-    type=click.Choice(["color", "ink-saver"]),
+    type=click.Choice(palette_names()),
     default="color",
     show_default=True,
     help="color fills the spaces; ink-saver draws outlines only.",
@@ -255,6 +258,7 @@ def kit(
     "report_path",
     default=None,
     metavar="PATH.svg|PATH.pdf",
+    callback=suffixed_output(".svg", ".pdf"),
     help="Also draw the verdict: the layout at true size with every problem marked and named.",
 )
 def validate_layout(path: str, game: str | None, units: str, tolerance: str, report_path: str | None) -> int:
@@ -262,10 +266,9 @@ def validate_layout(path: str, game: str | None, units: str, tolerance: str, rep
     report every problem with the space it concerns (exit 1) or say it is valid."""
     layout, problems, verdict, valid = checked_layout(path, game, units, tolerance)
     click.echo(f"{path}: {verdict}")
-    if valid and layout.game == "mapgame":
-        from coinprint.boards.mapgame import summary
-
-        click.echo(f"{path}: {summary(layout).describe()}")
+    summary_line = GAMES[layout.game].parts.summary_line if layout.game in GAMES else None
+    if valid and summary_line is not None:
+        click.echo(f"{path}: {summary_line(layout)}")
     if report_path:
         from coinprint.kit.custom import write_report
 
@@ -309,7 +312,7 @@ def print_layout_file(
     "svg_path",
     default=None,
     metavar="PATH",
-    callback=file_output,
+    callback=suffixed_output(".svg", stdout=True),
     help="Draw the final position as an SVG ('-' for standard output).",
 )
 def validate_game(path: str, show: bool, svg_path: str | None) -> int:

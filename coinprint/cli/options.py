@@ -30,6 +30,21 @@ def file_output(ctx: click.Context, param: click.Parameter, value: str | None) -
     return value
 
 
+def suffixed_output(*suffixes: str, stdout: bool = False) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    """Callback of an output option whose file must end in one of ``suffixes``: checked when
+    the command line is read, before any work."""
+
+    def callback(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+        from coinprint.kit import require_suffix
+
+        if value is None:
+            return None
+        require_suffix(value, param.opts[0], suffixes, stdout=stdout)
+        return file_output(ctx, param, value) if stdout else value
+
+    return callback
+
+
 def _checked(check: Callable[[Any, str], Any]) -> Callable[[click.Context, click.Parameter, Any], Any]:
     def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
         return value if value is None else check(value, param.opts[0])

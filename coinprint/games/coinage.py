@@ -329,8 +329,9 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
     def playout_total(
         self, state: CoinAgeState, move: Turn, player: str, rng: random.Random, depth: int, count: int
     ) -> float:
-        """As :meth:`Rules.playout_total`, on the fast path of :mod:`coinprint.games.coinage_fast`
-        (the same random numbers, the same sum)."""
+        """As :meth:`Rules.playout_total`, on the fast path of :mod:`coinprint.games.coinage_fast`:
+        the same play-out policy and rules, its own draws of random numbers (so not the
+        reference's sum for the same ``rng``, but the same expected value)."""
         fast = self._fast
         if fast is None:
             from coinprint.games.coinage_fast import FastCoinAge

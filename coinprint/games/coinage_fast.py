@@ -1,32 +1,45 @@
-"""A fast play-out path for Coin Age: the same random games as the reference engine, about
-ten times faster.
+"""A fast play-out path for Coin Age: random games by the reference's play-out policy, over
+ten times faster than the reference engine plays them.
 
 Monte Carlo agents spend nearly all their time in random play-outs. The reference engine
 (:mod:`coinprint.games.coinage`) builds each play-out turn as a list of action tuples on copied
-states; here a position is two short lists of ints and nothing is allocated per action:
+states; here a position is a few short lists of ints and bitmasks, and nothing is allocated
+per action:
 
 - ``stacks[i]``: the stack on space ``i`` as an int, four bits a coin, the top coin in the
   lowest bits; a coin is ``rank * 2 + owner + 1`` (so 0 is an empty space);
 - ``tops[i]``: the rank of the top coin on space ``i``, or ``EMPTY`` (4) — one more than any
   rank, so "a coin of rank r may go here" reads ``tops[i] > r``;
-- ``banks``: heads' four counts by rank, then tails'.
+- ``banks``: heads' four counts by rank, then tails';
+- during a play-out, the empty spaces as bits, each player's ranks in the bank as bits and
+  coins in the bank as a count, so the stacks that may move and the coins that may be
+  captured are table look-ups by the bitmask of empty spaces, and a throw's matches are the
+  bits of one ``getrandbits(4)`` masked by the ranks in the bank.
 
-A play-out draws exactly the random numbers the reference draws, in the same order (one
-``random()`` per coin thrown, one ``randrange`` per step of a turn over the same list of
-actions), so a Monte Carlo agent chooses the same moves with either path; the tests hold the
-two to that. Only play-outs use this module: the moves a game records are still applied and
-checked by the reference engine.
+The policy is the reference's (:meth:`CoinAgeRules.playout_move`): the throw is fair, and at
+each step of a turn the player stops or does one of the actions still allowed, all equally
+likely. A placement is drawn as (matched coin, any space) and drawn again when the coin may
+not go there, which keeps the allowed actions equally likely without counting them. The
+random numbers are drawn differently from the reference's (one ``getrandbits(4)`` a throw,
+one ``random()`` a draw), so a play-out is not the reference's game for the same seed, but it
+is the same random process: the tests replay the fast path's turns through the checked
+reference engine and compare the two paths' play-out values as distributions. Only play-outs use this
+module: the moves a game records are still chosen, applied and checked by the reference engine.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeVar
 
 from coinprint.games.coinage import START_BANK, VALUES
 
 if TYPE_CHECKING:
-    from coinprint.games.coinage import CoinAgeRules, CoinAgeState
+    from coinprint.games.coinage import Action, CoinAgeRules, CoinAgeState, Throw
+
+T = TypeVar("T")
 
 EMPTY = 4
 """``tops`` value of an empty space."""
@@ -34,11 +47,44 @@ EMPTY = 4
 COIN_VALUE = (0,) + tuple(VALUES[(code - 1) >> 1] for code in range(1, 9))
 """Points of a top coin by its code (``rank * 2 + owner + 1``)."""
 
-PAIR_CACHE = 1 << 16
-"""Most sets of empty spaces whose moves are remembered (all 1024 of a 10-space map)."""
+COIN_CODES = (tuple(rank * 2 + 1 for rank in range(4)), tuple(rank * 2 + 2 for rank in range(4)))
+"""A coin's code by owner, then rank."""
+
+TOP_RANK = (EMPTY,) + tuple((code - 1) >> 1 for code in range(1, 16))
+"""The rank of a top coin by its code (``EMPTY`` for no coin)."""
+
+MATCHED = tuple(tuple(rank for rank in (3, 2, 1, 0) if mask >> rank & 1) for mask in range(16))
+"""The ranks in a 4-bit mask, highest first."""
+
+POPCOUNT = tuple(len(ranks) for ranks in MATCHED)
+"""How many ranks a 4-bit mask holds."""
+
+ALLOWANCE = tuple(
+    (2, 0, 0, True)
+    if len(ranks) == 4
+    else (2, 0, 0, False)
+    if len(ranks) >= 2
+    else (1, 1, 0, False)
+    if len(ranks) == 1
+    else (0, 1, 1, False)
+    for ranks in MATCHED
+)
+"""(placements, moves, captures, may pay) by the mask of matched ranks (the rules' table)."""
+
+CACHE_LIMIT = 1 << 16
+"""Most bitmasks whose tables a map remembers (all 1024 of a 10-space map)."""
 
 Position = tuple[list[int], list[int], list[int], int, bool]
 """(stacks, tops, banks, turn, ended) — see the module docstring."""
+
+
+@dataclass
+class Trace:
+    """What play-outs did, for tests: by play-out, its turns as the reference writes them
+    (the throw and the actions, in order) and its last position (stacks, tops, banks)."""
+
+    turns: list[list[tuple[Throw, list[Action]]]] = field(default_factory=list)
+    finals: list[tuple[list[int], list[int], list[int]]] = field(default_factory=list)
 
 
 class FastCoinAge:
@@ -47,10 +93,15 @@ class FastCoinAge:
     def __init__(self, rules: CoinAgeRules) -> None:
         n = len(rules.ids)
         self.size = n
-        # Move targets in the reference's order: sources by index, targets sorted.
-        self.targets: list[tuple[int, ...]] = [tuple(sorted(rules.neighbours[i])) for i in range(n)]
+        self.full = (1 << n) - 1
+        self.neighbours: list[tuple[int, ...]] = [tuple(sorted(rules.neighbours[i])) for i in range(n)]
         self.regions: list[tuple[int, ...]] = [tuple(r) for r in rules.regions]
-        self._pairs: dict[int, tuple[tuple[int, int], ...]] = {}
+        self._bits: _Table[tuple[int, ...]] = _Table(self._bits_for)
+        self._pairs: _Table[tuple[tuple[int, int], ...]] = _Table(self._pairs_for)
+        self._region_points: _Table[tuple[int, int]] = _Table(self._points_for)
+        # Placement draws by the mask of matched coins: (rank, space) for every rank in the
+        # mask (highest first) and every space.
+        self._place_slots = [tuple((rank, space) for rank in MATCHED[mask] for space in range(n)) for mask in range(16)]
 
     # -- positions -----------------------------------------------------------------------------
     def position(self, state: CoinAgeState) -> Position:
@@ -73,24 +124,35 @@ class FastCoinAge:
         """Points by player: top coins with region doubling, plus one a coin in the bank."""
         heads = banks[0] + banks[1] + banks[2] + banks[3]
         tails = banks[4] + banks[5] + banks[6] + banks[7]
+        points = self._region_points
         for members in self.regions:
-            heads_points = tails_points = heads_held = tails_held = 0
+            key = 0
             for space in members:
-                code = stacks[space] & 15
-                if code:
-                    if code & 1:  # heads' coin (owner 0)
-                        heads_points += COIN_VALUE[code]
-                        heads_held += 1
-                    else:
-                        tails_points += COIN_VALUE[code]
-                        tails_held += 1
-            if heads_held > tails_held:
-                heads_points *= 2
-            elif tails_held > heads_held:
-                tails_points *= 2
+                key = key << 4 | stacks[space] & 15
+            heads_points, tails_points = points[key]
             heads += heads_points
             tails += tails_points
         return heads, tails
+
+    @staticmethod
+    def _points_for(key: int) -> tuple[int, int]:
+        """A region's points by player (after doubling), from its top coins' codes, four bits
+        each (any order; 0 an empty space)."""
+        heads_points = tails_points = heads_held = tails_held = 0
+        while key:
+            code = key & 15
+            key >>= 4
+            if code & 1:  # heads' coin (owner 0)
+                heads_points += COIN_VALUE[code]
+                heads_held += 1
+            elif code:
+                tails_points += COIN_VALUE[code]
+                tails_held += 1
+        if heads_held > tails_held:
+            heads_points *= 2
+        elif tails_held > heads_held:
+            tails_points *= 2
+        return heads_points, tails_points
 
     def winner(self, stacks: list[int], banks: list[int]) -> int:
         """0 heads, 1 tails, -1 a tie (points, then bank value, as the reference judges)."""
@@ -103,173 +165,168 @@ class FastCoinAge:
         return -1
 
     # -- play-outs -----------------------------------------------------------------------------
-    def playout_total(self, start: Position, me: int, rng: random.Random, depth: int, count: int) -> float:
+    def playout_total(
+        self, start: Position, me: int, rng: random.Random, depth: int, count: int, trace: Trace | None = None
+    ) -> float:
         """The sum of ``count`` play-out values for player ``me`` from ``start`` (each: 1 win,
-        0.5 tie, 0 loss; cut at ``depth`` turns and judged by the score's sign: 0.75 / 0.5 / 0.25)."""
+        0.5 tie, 0 loss; cut at ``depth`` turns and judged by the score's sign: 0.75 / 0.5 / 0.25).
+        With ``trace`` (for tests; play-outs pass none), every turn played is written to it as
+        the reference writes turns, and each play-out's last position."""
         stacks0, tops0, banks0, turn0, ended0 = start
+        empty0 = sum(1 << space for space, top in enumerate(tops0) if top == EMPTY)
+        ranks0 = (
+            sum((banks0[rank] > 0) << rank for rank in range(4)),
+            sum((banks0[4 + rank] > 0) << rank for rank in range(4)),
+        )
+        coins0 = (sum(banks0[0:4]), sum(banks0[4:8]))
+        rand, getrandbits = rng.random, rng.getrandbits
+        bits_of, pairs_of, place_slots = self._bits, self._pairs, self._place_slots
+        full, totals = self.full, self.totals
+        log: list[tuple[Throw, list[Action]]] | None = None
         total = 0.0
         for _ in range(count):
-            total += self.playout(stacks0[:], tops0[:], banks0[:], turn0, ended0, me, rng, depth)
-        return total
-
-    def playout(
-        self,
-        stacks: list[int],
-        tops: list[int],
-        banks: list[int],
-        turn: int,
-        ended: bool,
-        me: int,
-        rng: random.Random,
-        depth: int,
-    ) -> float:
-        """One play-out on these lists (changed in place); see :meth:`playout_total`."""
-        rand, getrandbits = rng.random, rng.getrandbits
-        n = self.size
-        pairs_of = self._pairs
-        # Kept in step with ``tops``: how many spaces show each top rank (EMPTY included), the
-        # empty spaces as bits, and each player's coins in the bank.
-        hist = [0, 0, 0, 0, 0]
-        emask = 0
-        for space, top in enumerate(tops):
-            hist[top] += 1
-            if top == EMPTY:
-                emask |= 1 << space
-        held = [sum(banks[0:4]), sum(banks[4:8])]
-        pairs: tuple[tuple[int, int], ...] = ()
-        for _ in range(depth):
-            if ended:
-                winner = self.winner(stacks, banks)
-                return 1.0 if winner == me else (0.5 if winner < 0 else 0.0)
-            mover = turn & 1
+            stacks, tops, banks, empty, ended = stacks0[:], tops0[:], banks0[:], empty0, ended0
+            if trace is not None:
+                log = []
+                trace.turns.append(log)
+            # The mover's and the other player's ranks in the bank (bits) and coins in it.
+            mover = turn0 & 1
             base = 4 * mover
-            # The throw, highest rank first: one random() per coin in the bank.
-            free = []
-            if banks[base + 3] and rand() < 0.5:
-                free.append(3)
-            if banks[base + 2] and rand() < 0.5:
-                free.append(2)
-            if banks[base + 1] and rand() < 0.5:
-                free.append(1)
-            if banks[base] and rand() < 0.5:
-                free.append(0)
-            count = len(free)
-            if count == 4:
-                placements, moves, captures, can_pay = 2, 0, 0, True
-            elif count >= 2:
-                placements, moves, captures, can_pay = 2, 0, 0, False
-            elif count == 1:
-                placements, moves, captures, can_pay = 1, 1, 0, False
-            else:
-                placements, moves, captures, can_pay = 0, 1, 1, False
-            while True:
-                # Count the actions the reference would list (pays, places by rank, moves,
-                # captures, in that order), draw one or "stop", and do it.
-                pays = count if can_pay else 0
-                if placements > 0:
-                    h4 = hist[4]
-                    h3 = h4 + hist[3]
-                    h2 = h3 + hist[2]
-                    above = (h2 + hist[1], h2, h3, h4)
-                    places = [above[rank] for rank in free]
-                    placeable = sum(places)
-                else:
-                    placeable = 0
-                if moves > 0:
-                    found = pairs_of.get(emask)
-                    pairs = found if found is not None else self._pairs_for(emask)
-                    steps = len(pairs)
-                else:
-                    steps = 0
-                taken = n - hist[4] if captures > 0 else 0
-                options = pays + placeable + steps + taken
-                # rng.randrange(options + 1), as CPython draws it (_randbelow_with_getrandbits).
-                bits = (options + 1).bit_length()
-                pick = getrandbits(bits)
-                while pick > options:
-                    pick = getrandbits(bits)
-                if pick == options:
+            my_ranks, their_ranks = ranks0[mover], ranks0[1 - mover]
+            my_coins, their_coins = coins0[mover], coins0[1 - mover]
+            my_coin, their_coin = COIN_CODES[mover], COIN_CODES[1 - mover]
+            for _ in range(depth):
+                if ended:
+                    winner = self.winner(stacks, banks)
+                    total += 1.0 if winner == me else (0.5 if winner < 0 else 0.0)
                     break
-                if pick < pays:
-                    rank = free[pick]
-                    banks[base + rank] -= 1
-                    banks[4 - base + rank] += 1
-                    held[mover] -= 1
-                    held[1 - mover] += 1
-                    placements += 1
-                    can_pay = False
-                    del free[pick]
-                    count -= 1
-                    continue
-                pick -= pays
-                if pick < placeable:
-                    k = 0
-                    while pick >= places[k]:
-                        pick -= places[k]
-                        k += 1
-                    rank = free[k]
-                    for space in range(n):
+                # The throw: each coin in the bank is a match with even odds.
+                free = getrandbits(4) & my_ranks
+                placements, moves, captures, can_pay = ALLOWANCE[free]
+                if log is not None:
+                    actions: list[Action] = []
+                    log.append((tuple((rank, bool(free >> rank & 1)) for rank in MATCHED[my_ranks]), actions))
+                while True:
+                    # Stop, or one of the actions allowed now, all equally likely. A placement is
+                    # drawn as (matched coin, any space) and drawn again when the space is not
+                    # allowed: that keeps every allowed action equally likely without counting them.
+                    slots = place_slots[free] if placements else ()
+                    placing = len(slots)
+                    if moves or captures or can_pay:
+                        pays = POPCOUNT[free] if can_pay else 0
+                        pairs = pairs_of[empty] if moves else ()
+                        occupied = bits_of[full ^ empty] if captures else ()
+                        options = pays + placing + len(pairs) + len(occupied)
+                        if not options:
+                            break
+                    else:  # most turns: placements only
+                        pays, options = 0, placing
+                    # pick: pays below 0, then placements, moves, captures, and stop (the last).
+                    scale = options + 1
+                    while True:
+                        pick = int(rand() * scale) - pays
+                        if pick < 0 or pick >= placing:
+                            break
+                        rank, space = slots[pick]
                         if tops[space] > rank:
-                            if pick == 0:
-                                break
-                            pick -= 1
-                    old = tops[space]
-                    hist[old] -= 1
-                    hist[rank] += 1
-                    if old == EMPTY:
-                        emask ^= 1 << space
-                    banks[base + rank] -= 1
-                    held[mover] -= 1
-                    stacks[space] = (stacks[space] << 4) | (rank * 2 + mover + 1)
-                    tops[space] = rank
-                    placements -= 1
-                    del free[k]
-                    count -= 1
-                else:
-                    pick -= placeable
-                    if pick < steps:
-                        source, target = pairs[pick]
+                            break
+                    if pick < 0:
+                        rank = MATCHED[free][pick + pays]
+                        banks[base + rank] -= 1
+                        if not banks[base + rank]:
+                            my_ranks ^= 1 << rank
+                        banks[4 - base + rank] += 1
+                        their_ranks |= 1 << rank
+                        my_coins -= 1
+                        their_coins += 1
+                        placements += 1
+                        can_pay = False
+                        free ^= 1 << rank
+                        if log is not None:
+                            actions.append(("pay", rank))
+                    elif pick < placing:
+                        if tops[space] == 4:  # EMPTY
+                            empty ^= 1 << space
+                        tops[space] = rank
+                        stacks[space] = stacks[space] << 4 | my_coin[rank]
+                        left = banks[base + rank] - 1
+                        banks[base + rank] = left
+                        rank_bit = 1 << rank
+                        if not left:
+                            my_ranks ^= rank_bit
+                        my_coins -= 1
+                        placements -= 1
+                        free ^= rank_bit
+                        if log is not None:
+                            actions.append(("place", rank, space))
+                        if not empty or not my_coins:
+                            ended = True  # no empty space, or the mover's bank is empty
+                            break
+                    elif pick >= options - pays:
+                        break
+                    elif pick - placing < len(pairs):
+                        source, target = pairs[pick - placing]
                         stacks[target], stacks[source] = stacks[source], 0
                         tops[target], tops[source] = tops[source], EMPTY
-                        emask ^= (1 << source) | (1 << target)
+                        empty ^= (1 << source) | (1 << target)
                         moves -= 1
+                        if log is not None:
+                            actions.append(("move", source, target))
                     else:
-                        pick -= steps
-                        for space in range(n):
-                            if tops[space] != EMPTY:
-                                if pick == 0:
-                                    break
-                                pick -= 1
+                        space = occupied[pick - placing - len(pairs)]
                         code = stacks[space]
-                        banks[base + (((code & 15) - 1) >> 1)] += 1
-                        held[mover] += 1
+                        rank = TOP_RANK[code & 15]
+                        banks[base + rank] += 1
+                        my_ranks |= 1 << rank
+                        my_coins += 1
                         code >>= 4
                         stacks[space] = code
-                        new = (((code & 15) - 1) >> 1) if code else EMPTY
-                        hist[tops[space]] -= 1
-                        hist[new] += 1
-                        tops[space] = new
+                        tops[space] = TOP_RANK[code & 15]
                         if not code:
-                            emask |= 1 << space
+                            empty |= 1 << space
                         captures -= 1
-                if hist[EMPTY] == 0 or held[mover] == 0:
-                    ended = True
-                    break
-            turn += 1
-        heads, tails = self.totals(stacks, banks)
-        lead = heads - tails if me == 0 else tails - heads
-        return 0.75 if lead > 0 else (0.25 if lead < 0 else 0.5)
+                        if log is not None:
+                            actions.append(("capture", space))
+                    if not (placements or moves or captures or can_pay):
+                        break
+                base ^= 4
+                my_coin, their_coin = their_coin, my_coin
+                my_ranks, their_ranks = their_ranks, my_ranks
+                my_coins, their_coins = their_coins, my_coins
+            else:
+                heads, tails = totals(stacks, banks)
+                lead = heads - tails if me == 0 else tails - heads
+                total += 0.75 if lead > 0 else (0.25 if lead < 0 else 0.5)
+            if trace is not None:
+                trace.finals.append((stacks, tops, banks))
+        return total
 
-    def _pairs_for(self, emask: int) -> tuple[tuple[int, int], ...]:
-        """Every (source, target) move with the empty spaces ``emask``, in the reference's
-        order: a stack to an empty neighbour, sources by index, targets sorted."""
-        pairs = tuple(
+    # -- tables by bitmask ---------------------------------------------------------------------
+    def _bits_for(self, mask: int) -> tuple[int, ...]:
+        """The spaces in ``mask``, in index order."""
+        return tuple(space for space in range(self.size) if mask >> space & 1)
+
+    def _pairs_for(self, empty: int) -> tuple[tuple[int, int], ...]:
+        """Every (source, target) move when the spaces ``empty`` are empty: a stack to an
+        empty neighbour."""
+        return tuple(
             (source, target)
             for source in range(self.size)
-            if not emask >> source & 1
-            for target in self.targets[source]
-            if emask >> target & 1
+            if not empty >> source & 1
+            for target in self.neighbours[source]
+            if empty >> target & 1
         )
-        if len(self._pairs) < PAIR_CACHE:
-            self._pairs[emask] = pairs
-        return pairs
+
+
+class _Table(dict[int, T]):
+    """Values by bitmask, each made the first time it is asked for (up to ``CACHE_LIMIT``)."""
+
+    def __init__(self, make: Callable[[int], T]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, mask: int) -> T:
+        value = self.make(mask)
+        if len(self) < CACHE_LIMIT:
+            self[mask] = value
+        return value

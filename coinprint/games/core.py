@@ -137,8 +137,10 @@ class Rules(ABC, Generic[S, M]):
         (each 1 a win, 0.5 a tie, 0 a loss; a play-out cut at ``depth`` moves is judged by the
         sign of :meth:`evaluate`: 0.75, 0.5 or 0.25). ``state`` is left as it was.
 
-        This is the reference; a game may override it with a fast path that draws the same
-        random numbers from ``rng`` in the same order and returns the same sum."""
+        This is the reference; a game may override it with a fast path that plays only legal
+        moves by the same policy (the same random process), deterministic for a given ``rng``
+        state; it may draw its random numbers differently (the Map's draws the same ones, Coin
+        Age's does not)."""
         total = 0.0
         for _ in range(count):
             game = state.copy()  # type: ignore[attr-defined]

@@ -59,7 +59,7 @@ def parse_layout(data: bytes, *, source: str, game: str | None = None, units: st
     if units not in UNIT_MM:
         raise UsageError(f"unknown --units '{units}'; use mm, cm or in")
     head = data[:512].lstrip(b"\xef\xbb\xbf \t\r\n")
-    if head.startswith(b"<"):
+    if head.startswith(b"<") or source.lower().endswith(".svg"):
         return _from_svg(data, source, game)
     from coinprint.fileio import parse_json
 

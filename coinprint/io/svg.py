@@ -18,7 +18,7 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from coinprint.caps import MAX_DRAWING_NUMBERS, MAX_DRAWING_SHAPES, MAX_FLATTENED_POINTS
+from coinprint.caps import MAX_COORDINATE_MM, MAX_DRAWING_NUMBERS, MAX_DRAWING_SHAPES, MAX_FLATTENED_POINTS
 from coinprint.errors import UnreadableInputError
 
 PX_PER_INCH = 96.0
@@ -40,8 +40,6 @@ CURVE_POINTS_PER_RADIAN = 24
 """… and at least this many per radian the curve turns (a full circle gets 151 points: its
 area comes out right to 0.03 %)."""
 CURVE_MAX_POINTS = 4096
-MAX_COORDINATE_MM = 1e6
-"""Points farther out than this (a kilometre) are not a board: the units or transforms are wrong."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +80,11 @@ def read_svg(data: bytes, *, source: str = "drawing") -> Drawing:
     Raises :class:`UnreadableInputError` with one line when the document is not SVG, uses
     a unit coinprint does not know, or is over a cap of :mod:`coinprint.caps`.
     """
+    if b"<!ENTITY" in data:
+        # Entities can expand a small file into gigabytes, and drawing programs never write them.
+        raise UnreadableInputError(
+            f"{source}: the SVG declares XML entities (<!ENTITY>), which coinprint does not read"
+        )
     try:
         root = ElementTree.fromstring(data)
     except ElementTree.ParseError as exc:
@@ -254,6 +257,8 @@ def _rings(
                     "(cap MAX_FLATTENED_POINTS); simplify the drawing"
                 )
         budget[0] -= len(points)
+        # A shape squashed flat (a zero scale, repeated points) has no area: not a space.
+        points = [p for k, p in enumerate(points) if k == 0 or math.dist(p, points[k - 1]) >= 1e-6]
         if len(points) >= 2 and math.dist(points[0], points[-1]) < 1e-6:
             closed = True
             points.pop()

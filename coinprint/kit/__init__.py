@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from coinprint.caps import MAX_BLEED_MM
 from coinprint.errors import UsageError
 from coinprint.fileio import STDOUT, write_atomic
 from coinprint.render.scene import Scene
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
     from coinprint.render.pages import Sheet
 
 DEFAULT_FOLDER = Path("output")
-MAX_BLEED_MM = 6.0
 SUFFIXES = {".pdf": "pdf", ".svg": "svg", ".geojson": "geojson", ".json": "geojson"}
 
 
@@ -60,8 +60,10 @@ class PrintSettings:
             )
         if overlap_mm > 50:
             raise UsageError(f"overlap {overlap} is too large; use 0 to 50 mm")
-        if style not in ("color", "ink-saver"):
-            raise UsageError(f"unknown style '{style}'; use color or ink-saver")
+        from coinprint.render.style import palette_names
+
+        if style not in palette_names():
+            raise UsageError(f"unknown style '{style}'; use {' or '.join(palette_names())}")
         bleed_mm = 0.0 if str(bleed).strip() in ("0", "0mm") else parse_length(bleed, default_unit="mm")
         if not 0 <= bleed_mm <= MAX_BLEED_MM:
             raise UsageError(f"bleed {bleed} is out of range; use 0 to {MAX_BLEED_MM:g} mm")
@@ -311,8 +313,21 @@ def position_svg(rules: Rules[Any, Any], state: Any) -> bytes:
     return scene_to_svg(single_sheet(sheet, 10.0))
 
 
+REPORT_SUFFIXES = (".svg", ".pdf")
+"""What ``validate layout --report`` writes."""
+
+
+def require_suffix(path: str, option: str, suffixes: tuple[str, ...], *, stdout: bool = False) -> str:
+    """``path`` when it ends in one of ``suffixes`` (``.svg``…), or is ``-`` where ``stdout``
+    is allowed; else a :class:`UsageError` naming ``option``. Commands call it before any
+    work, so a misspelt output name never costs a whole run."""
+    if (stdout and path == STDOUT) or str(path).lower().endswith(suffixes):
+        return path
+    allowed = " or ".join(suffixes) + (" (or - for standard output)" if stdout else "")
+    raise UsageError(f"{option} needs a file name ending in {allowed}, not '{path}'")
+
+
 def write_position_svg(rules: Rules[Any, Any], state: Any, path: str) -> Path:
     """Draw a game position as a true-size SVG file at ``path`` (see :func:`position_svg`)."""
-    if path != STDOUT and not str(path).lower().endswith(".svg"):
-        raise UsageError(f"--svg needs a file name ending in .svg, not '{path}'")
+    require_suffix(path, "--svg", (".svg",), stdout=True)
     return write_atomic(path, position_svg(rules, state))

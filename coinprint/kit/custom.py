@@ -111,13 +111,11 @@ def _coinage(layout: Layout) -> Layout:
 def write_report(layout: Layout, problems: list[Problem], path: str, verdict: str, paper: str = "a4") -> Path:
     """Draw the verdict on ``layout`` (every error and warning marked and numbered) to
     ``path``, an .svg (one true-size sheet) or a .pdf (tiled at true size on ``paper``)."""
-    from coinprint.errors import UsageError
     from coinprint.fileio import write_atomic
+    from coinprint.kit import REPORT_SUFFIXES, require_suffix
     from coinprint.render.report import Marked, report_sheet
 
-    suffix = str(path).lower().rsplit(".", 1)[-1]
-    if suffix not in ("svg", "pdf"):
-        raise UsageError(f"--report needs a file name ending in .svg or .pdf, not '{path}'")
+    suffix = require_suffix(path, "--report", REPORT_SUFFIXES).lower().rsplit(".", 1)[-1]
     marks = [
         Marked(_where(layout, p), str(p), p.severity == "error") for p in problems if p.severity in ("error", "warning")
     ]

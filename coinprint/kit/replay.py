@@ -13,7 +13,6 @@ the page shows in red with the reason.
 from __future__ import annotations
 
 import html
-import importlib
 import json
 import re
 from collections import Counter
@@ -225,12 +224,10 @@ def _map_drawing(layout: Any, pieces: _Pieces, frames: list[Frame], rows: list[R
 
 
 def _note_function(game: str) -> Any:
-    """The game's ``replay_note(rules, state, move)`` (in ``kit/<game>.py``), if it has one."""
-    try:
-        module = importlib.import_module(f"coinprint.kit.{game}")
-    except ImportError:
-        return None
-    return getattr(module, "replay_note", None)
+    """The game's ``replay_note(rules, state, move)`` (its registry entry names it), if any."""
+    from coinprint.registry import GAMES
+
+    return GAMES[game].parts.replay_note if game in GAMES else None
 
 
 def _shown(text: Any) -> str:
