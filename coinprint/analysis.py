@@ -16,12 +16,7 @@ from coinprint.boards.checks import Problem
 from coinprint.errors import InterruptedRunError, UnreadableInputError, UsageError, stop_code
 from coinprint.fileio import Interrupted
 from coinprint.layout import Layout, from_geojson
-from coinprint.registry import GAMES, GameSpec
-
-
-def game_entry(name: str) -> GameSpec:
-    """The registry entry of game ``name`` (UsageError naming the games there are if none)."""
-    return GAMES[name]
+from coinprint.registry import GAMES
 
 
 def builtin_layout(spec: str) -> Layout:
@@ -86,11 +81,6 @@ def playable_layout(spec: str, game: str | None = None) -> Layout:
     return layout
 
 
-def position_drawer(game: str) -> Callable[..., Any]:
-    """The function that draws a position of ``game`` from its marks."""
-    return GAMES[game].parts.draw_position
-
-
 def rules_for(layout: Layout, options: dict[str, Any] | None = None):
     """The rules engine for ``layout``'s game, with ``options``."""
     return GAMES[layout.game].rules(layout, options)
@@ -105,7 +95,7 @@ def validate_record(path: str):
 
     text = read_text(path)
     record = read_record(text, source=path)
-    game_entry(record.game)
+    GAMES[record.game]  # an unknown game is a usage error naming the games there are
     layout = resolve_layout(record.layout, base=Path(path).parent, game=record.game)
     if layout.game != record.game:
         raise InvalidInputError(f"the record is a {record.game} game but its layout is for {layout.game}")
@@ -322,7 +312,7 @@ def balance(
     counted as they arrive, so memory does not grow with ``games``."""
     from coinprint import selfplay
 
-    if not game_entry(game).simulated:
+    if not GAMES[game].simulated:
         raise UsageError(f"{GAMES[game].title} is not simulated; balance works for {', '.join(GAMES.simulated())}")
     _check_run(games, seed)
     from coinprint.sprt import check_precision

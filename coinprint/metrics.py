@@ -612,30 +612,11 @@ def analyse_game(
         check_maps(maps, "maps")
         check_seed(map_seed, "map_seed")
         check_seed(map_seed + maps - 1, "map_seed + maps - 1")
-    if maps is None:
-        spec = layout_spec or GAMES[game].layout_spec
-        skill = 10 if skill_games is None else skill_games
-        return [
-            analyse_layout(
-                spec,
-                agent,
-                games,
-                seed,
-                max_turns,
-                skill_games=skill,
-                until_decided=until_decided,
-                precision=precision,
-                note=note,
-                game=game,
-                workers=workers,
-                dask=dask,
-            )
-        ]
-    specs = family_specs(game, maps, map_seed, layout_spec or GAMES[game].layout_spec)
-    skill = 0 if skill_games is None else skill_games
-    return rank_fairest(
-        analyse_layout(
-            s,
+    base = layout_spec or GAMES[game].layout_spec
+
+    def measure(spec: str, skill: int) -> LayoutReport:
+        return analyse_layout(
+            spec,
             agent,
             games,
             seed,
@@ -644,8 +625,12 @@ def analyse_game(
             until_decided=until_decided,
             precision=precision,
             note=note,
+            game=game,
             workers=workers,
             dask=dask,
         )
-        for s in specs
-    )
+
+    if maps is None:
+        return [measure(base, 10 if skill_games is None else skill_games)]
+    skill = 0 if skill_games is None else skill_games
+    return rank_fairest(measure(spec, skill) for spec in family_specs(game, maps, map_seed, base))

@@ -8,7 +8,8 @@ import math
 import re
 from pathlib import Path
 
-from coinprint.analysis import position_drawer, resolve_layout, rules_for, self_play
+from coinprint.analysis import resolve_layout, rules_for, self_play
+from coinprint.registry import GAMES
 from coinprint.render.board import SIDE_COLOURS, Frame, label_point
 
 NAME = "<script>alert(1)</script>"
@@ -43,7 +44,7 @@ def positions(path: Path):
 
 def board_height(rules) -> float:
     """The height (mm) of the drawing the page shows, to flip y as SVG does."""
-    return position_drawer(rules.layout.game)(rules.layout, [], rules.players).content.height_mm
+    return GAMES[rules.layout.game].draw_position(rules.layout, [], rules.players).content.height_mm
 
 
 def expected_coins(rules, state) -> set[tuple[str, str]]:

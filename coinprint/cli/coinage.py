@@ -9,7 +9,6 @@ from coinprint.cli import board, play, rules
 from coinprint.cli.common import (
     bleed_option,
     copies_option,
-    file_output,
     games_option,
     lang_option,
     layout_file_options,
@@ -20,7 +19,13 @@ from coinprint.cli.common import (
     print_options,
     seed_option,
 )
-from coinprint.cli.options import candidates_option, progress, selfplay_options
+from coinprint.cli.options import (
+    candidates_option,
+    progress,
+    records_folder_option,
+    rules_output_option,
+    selfplay_options,
+)
 from coinprint.cli.replay import echo_replay_pages, html_option
 
 _MAPS = list(MAP_NAMES)
@@ -126,15 +131,7 @@ def board_coinage(
 @rules.command("coinage")
 @lang_option
 @paper_option()
-@click.option(
-    "-o",
-    "--output",
-    "output",
-    default=None,
-    metavar="PATH",
-    callback=file_output,
-    help="Output PDF file or folder (default: output/).",
-)
+@rules_output_option
 def rules_coinage(lang, paper, output) -> None:
     """The Coin Age rule sheet as a PDF (set-up, turn table, scoring example, our readings)."""
     from coinprint.kit import write_rules
@@ -160,15 +157,7 @@ def rules_coinage(lang, paper, output) -> None:
 @click.option("--heads", default="random", show_default=True, help="Agent for heads: random, greedy or montecarlo.")
 @click.option("--tails", default="greedy", show_default=True, help="Agent for tails: random, greedy or montecarlo.")
 @max_turns_option(200, "Turns before a game counts as a timeout.")
-@click.option(
-    "-o",
-    "--output",
-    "output",
-    default="output/coinage-games",
-    show_default=True,
-    metavar="FOLDER",
-    help="Folder for the records.",
-)
+@records_folder_option("coinage")
 @html_option
 @selfplay_options
 def play_coinage(

@@ -17,7 +17,7 @@ from coinprint.cli.common import (
     seed_option,
     supply_option,
 )
-from coinprint.cli.options import progress, selfplay_options
+from coinprint.cli.options import progress, records_folder_option, selfplay_options
 from coinprint.cli.replay import echo_replay_pages, html_option
 
 MAX_TURNS = 2000
@@ -115,15 +115,7 @@ def board_cointable(
     name="layout_file",
     metavar="FILE",
 )
-@click.option(
-    "-o",
-    "--output",
-    "output",
-    default="output/cointable-games",
-    show_default=True,
-    metavar="FOLDER",
-    help="Folder for the records (one cointable-SEED.json per game).",
-)
+@records_folder_option("cointable")
 @html_option
 @selfplay_options
 def play_cointable(

@@ -9,7 +9,8 @@ from __future__ import annotations
 import click
 
 from coinprint.cli import board, rules
-from coinprint.cli.common import file_output, lang_option, output_options, paper_option, print_options
+from coinprint.cli.common import lang_option, output_options, paper_option, print_options
+from coinprint.cli.options import rules_output_option
 
 
 @board.command("flick")
@@ -55,15 +56,7 @@ def board_flick(
 @rules.command("flick")
 @paper_option()
 @lang_option
-@click.option(
-    "-o",
-    "--output",
-    "output",
-    default=None,
-    metavar="PATH",
-    callback=file_output,
-    help="Output PDF file, or a folder for flick-rules-LANG.pdf (default: output/).",
-)
+@rules_output_option
 def rules_flick(paper, lang, output) -> None:
     """The Flick rule sheet (PDF): the rules in our words, penalties A–H, the examples drawn."""
     from coinprint.kit import write_rules

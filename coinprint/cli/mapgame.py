@@ -6,7 +6,6 @@ import click
 
 from coinprint.cli import board, play, rules
 from coinprint.cli.common import (
-    file_output,
     games_option,
     lang_option,
     layout_file_options,
@@ -17,7 +16,13 @@ from coinprint.cli.common import (
     print_options,
     seed_option,
 )
-from coinprint.cli.options import candidates_option, progress, selfplay_options
+from coinprint.cli.options import (
+    candidates_option,
+    progress,
+    records_folder_option,
+    rules_output_option,
+    selfplay_options,
+)
 from coinprint.cli.replay import echo_replay_pages, html_option
 
 
@@ -113,15 +118,7 @@ def board_mapgame(
 @rules.command("mapgame")
 @paper_option()
 @lang_option
-@click.option(
-    "-o",
-    "--output",
-    "output",
-    default=None,
-    metavar="PATH",
-    callback=file_output,
-    help="Output .pdf file or folder (default: output/).",
-)
+@rules_output_option
 def rules_mapgame(paper, lang, output) -> None:
     """The Map rule sheet (PDF): the rules, the notation, an example, then the blank sheet."""
     from coinprint.kit import write_rules
@@ -147,15 +144,7 @@ def rules_mapgame(paper, lang, output) -> None:
     "--x-agent", "agent_x", default="random", show_default=True, help="Agent for X: random, greedy, montecarlo."
 )
 @max_turns_option(400, "Moves after which a game is a timeout (not scored).")
-@click.option(
-    "-o",
-    "--output",
-    "output",
-    default="output/mapgame-games",
-    show_default=True,
-    metavar="FOLDER",
-    help="Folder for the records (one JSON file per game).",
-)
+@records_folder_option("mapgame")
 @html_option
 @selfplay_options
 def play_mapgame(games, seed, layout_spec, agent_o, agent_x, max_turns, output, html, workers, dask) -> None:

@@ -45,6 +45,32 @@ def suffixed_output(*suffixes: str, stdout: bool = False) -> Callable[[click.Con
     return callback
 
 
+def rules_output_option(func: Callable) -> Callable:
+    """``-o`` of a ``rules`` command: a .pdf file, ``-``, or a folder for the default name."""
+    return click.option(
+        "-o",
+        "--output",
+        "output",
+        default=None,
+        metavar="PATH",
+        callback=file_output,
+        help="Output PDF file ('-' for standard output), or a folder for the default file name (default: output/).",
+    )(func)
+
+
+def records_folder_option(game: str) -> Callable:
+    """``-o`` of a ``play`` command: the folder for the records, one ``GAME-SEED.json`` a game."""
+    return click.option(
+        "-o",
+        "--output",
+        "output",
+        default=f"output/{game}-games",
+        show_default=True,
+        metavar="FOLDER",
+        help=f"Folder for the records (one {game}-SEED.json per game).",
+    )
+
+
 def _checked(check: Callable[[Any, str], Any]) -> Callable[[click.Context, click.Parameter, Any], Any]:
     def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
         return value if value is None else check(value, param.opts[0])

@@ -275,9 +275,10 @@ def example_position(game: str, spec: dict[str, Any], *, source: str = "template
     """A rule sheet's example: the position after ``spec["moves"]`` on ``spec["layout"]`` (a
     built-in ``game:…`` name), replayed by the rules engine so an example is never illegal,
     and drawn by the game's position drawer."""
-    from coinprint.analysis import builtin_layout, position_drawer, rules_for
+    from coinprint.analysis import builtin_layout, rules_for
     from coinprint.errors import CoinprintError
     from coinprint.games.core import IllegalMoveError, InvalidMoveError
+    from coinprint.registry import GAMES
 
     spec_layout = str(spec.get("layout", game))
     if spec_layout.partition(":")[0] != game:
@@ -290,7 +291,7 @@ def example_position(game: str, spec: dict[str, Any], *, source: str = "template
             rules.apply(state, rules.parse_move(state, text))
         except (InvalidMoveError, IllegalMoveError) as exc:
             raise CoinprintError(f"{source}: example move {number} ({text}) is not legal: {exc}") from None
-    return position_drawer(game)(layout, rules.marks(state), rules.players).content
+    return GAMES[game].draw_position(layout, rules.marks(state), rules.players).content
 
 
 def _keywords(layout: Layout) -> dict[str, Any]:

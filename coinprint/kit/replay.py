@@ -129,11 +129,11 @@ class _Pieces:
 
 def compute_frames(record: Record, rules: Rules, replayed: Replay) -> Frames:
     """Replay ``record`` (already checked: ``replayed``) move by move and draw every position."""
-    from coinprint.analysis import position_drawer
+    from coinprint.registry import GAMES
     from coinprint.render.svg import svg_elements
 
     layout = rules.layout
-    draw = position_drawer(layout.game)
+    draw = GAMES[layout.game].parts.draw_position
     players = rules.players
     empty = draw(layout, [], players)
     pieces = _Pieces(empty.content.items)
@@ -308,11 +308,12 @@ def _layout_text(record: Record) -> str:
 def page_from_record(path: str) -> ReplayPage:
     """Read, check and draw the record at ``path`` (a game record or a Flick event log) as a
     replay page. Unreadable or unusable records raise the usual coinprint errors."""
-    from coinprint.analysis import game_entry, validate_record
+    from coinprint.analysis import validate_record
+    from coinprint.registry import GAMES
 
     record, rules, replayed = validate_record(path)
     frames = compute_frames(record, rules, replayed)
-    title = game_entry(record.game).title
+    title = GAMES[record.game].title
     players = _players_text(record, rules.players)
     result = _result_text(record, replayed)
     layout = _layout_text(record)
