@@ -1,0 +1,17 @@
+"""Reorganising the code changes no output: every board, rule sheet, kit, record and replay
+page in ``tests/golden_outputs.py`` is byte for byte what the code wrote before the move to one
+package per game (digests recorded then, in ``tests/golden/outputs.json``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.golden_outputs import COMMANDS, MANIFEST, digests
+
+
+def test_every_output_is_byte_identical_to_the_recorded_one(tmp_path: Path) -> None:
+    recorded = json.loads(MANIFEST.read_text())
+    assert sorted(recorded) == sorted(COMMANDS)
+    assert digests(tmp_path) == recorded
+
