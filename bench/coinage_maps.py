@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from coinprint.boards import coinage  # noqa: E402
+from coinprint.games.coinage import board as coinage  # noqa: E402
 
 SEEDS = 40
 REGION_LISTS = ["4,3,2,1", "3,3,2,2", "2,2,2", "5,4,3,2,1", "5,5,5,5"]
@@ -36,7 +36,7 @@ def main() -> None:
             f"random {regions:10s} ({sum(map(int, regions.split(','))):2d} spaces): median {statistics.median(times) * 1000:6.1f} ms, "
             f"worst {max(times) * 1000:6.1f} ms over {SEEDS} seeds"
         )
-    from coinprint.render.coinage import board_sheet
+    from coinprint.games.coinage.draw import board_sheet
     from coinprint.render.pages import paginate
     from coinprint.render.pdf import pages_to_pdf
     from coinprint.units import paper_size

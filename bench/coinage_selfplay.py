@@ -16,9 +16,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from coinprint.boards.coinage import build  # noqa: E402
-from coinprint.games.coinage import CoinAgeRules  # noqa: E402
-from coinprint.games.core import AGENTS, play_game  # noqa: E402
+from coinprint.engine import AGENTS, play_game  # noqa: E402
+from coinprint.games.coinage.board import build  # noqa: E402
+from coinprint.games.coinage.rules import CoinAgeRules  # noqa: E402
 
 GAMES = 100
 

@@ -16,9 +16,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from coinprint.analysis import check_layout  # noqa: E402
-from coinprint.boards import cointable  # noqa: E402
 from coinprint.caps import MAX_DRAWING_NUMBERS  # noqa: E402
 from coinprint.errors import UnreadableInputError  # noqa: E402
+from coinprint.games.cointable import board as cointable  # noqa: E402
 from coinprint.io import parse_layout  # noqa: E402
 from tests.drawings import hex_grid_svg, inkscape_svg  # noqa: E402
 

@@ -41,11 +41,11 @@ def random_log(rules, rng: random.Random, length: int) -> list:
 
 
 def main() -> None:
-    from coinprint.boards.flick import build
-    from coinprint.games.core import replay
-    from coinprint.games.flick import FlickRules
-    from coinprint.kit.flick import rule_sheet_pages
-    from coinprint.render.flick import mat_sheet
+    from coinprint.engine import replay
+    from coinprint.games.flick.board import build
+    from coinprint.games.flick.draw import mat_sheet
+    from coinprint.games.flick.rules import FlickRules
+    from coinprint.games.flick.sheet import rule_sheet_pages
     from coinprint.render.pages import paginate, single_sheet
     from coinprint.render.pdf import pages_to_pdf
     from coinprint.render.svg import scene_to_svg

@@ -33,9 +33,9 @@ def command(*args: str) -> None:
 
 
 def main() -> None:
-    from coinprint.boards.cointable import build
+    from coinprint.games.cointable.board import build
+    from coinprint.games.cointable.draw import board_sheet
     from coinprint.kit import PrintSettings
-    from coinprint.render.cointable import board_sheet
     from coinprint.render.pages import paginate, single_sheet
     from coinprint.render.pdf import pages_to_pdf
     from coinprint.render.svg import scene_to_svg

@@ -37,20 +37,19 @@ def command_wall(runs: int, paper: str) -> list[float]:
 
 
 def warm_breakdown(paper: str) -> None:
-    import importlib
-
+    from coinprint import registry
     from coinprint.kit import PrintSettings, rule_sheet
     from coinprint.render.pdf import pages_to_pdf
 
     settings = PrintSettings.parse(paper=paper)
     for game in GAMES:  # warm up imports and caches
-        importlib.import_module(f"coinprint.kit.{game}").kit_pages(settings, "en")
+        registry.GAMES[game].kit_pages(settings, "en")
     for game in GAMES:
         start = time.perf_counter()
         rule_sheet(game, settings.paper, "en")
         sheet = time.perf_counter() - start
         start = time.perf_counter()
-        pages = importlib.import_module(f"coinprint.kit.{game}").kit_pages(settings, "en")
+        pages = registry.GAMES[game].kit_pages(settings, "en")
         built = time.perf_counter() - start
         start = time.perf_counter()
         pages_to_pdf(pages)

@@ -24,7 +24,7 @@ import argparse
 import statistics
 import time
 
-from coinprint.boards import mapgame
+from coinprint.games.mapgame import board as mapgame
 
 
 def density(layout) -> tuple[float, int, int, bool, float]:

@@ -27,7 +27,7 @@ import random
 import time
 
 from coinprint.analysis import balance, builtin_layout, rules_for
-from coinprint.games.core import MonteCarloAgent, Rules, play_game
+from coinprint.engine import MonteCarloAgent, Rules, play_game
 
 LAYOUTS = ("coinage:map=classic", "mapgame:countries=21,seed=0")
 

@@ -49,9 +49,9 @@ __all__ = [
 _LAZY = {
     "GAMES": "coinprint.registry",
     "Layout": "coinprint.layout",
-    "Record": "coinprint.games.core",
-    "read_record": "coinprint.games.core",
-    "replay": "coinprint.games.core",
+    "Record": "coinprint.engine",
+    "read_record": "coinprint.engine",
+    "replay": "coinprint.engine",
     "CoinprintError": "coinprint.errors",
     "UsageError": "coinprint.errors",
     "UnreadableInputError": "coinprint.errors",
@@ -63,6 +63,7 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:
+    from coinprint.engine import Outcome, Record, Rules, read_record, replay
     from coinprint.errors import (
         AmbiguousMoveError,
         CoinprintError,
@@ -73,7 +74,6 @@ if TYPE_CHECKING:
         UnreadableInputError,
         UsageError,
     )
-    from coinprint.games.core import Outcome, Record, Rules, read_record, replay
     from coinprint.layout import Layout
     from coinprint.registry import GAMES
 
@@ -98,7 +98,7 @@ def build_board(game: str, **params: Any) -> Layout:
     """
     from coinprint.registry import GAMES
 
-    return GAMES[game].build(**params)
+    return GAMES[game].build({key: str(value) for key, value in params.items()})
 
 
 def load_layout(source: str | dict[str, Any], *, game: str | None = None, units: str = "mm") -> Layout:
@@ -106,15 +106,15 @@ def load_layout(source: str | dict[str, Any], *, game: str | None = None, units:
     parsed GeoJSON document. A file may also be an SVG drawing or GeoJSON from QGIS, read for
     ``game`` with coordinates in ``units`` (``docs/formats.md``, "Reading drawings"). The
     layout is read, not judged: ``check`` it before trusting it."""
-    from coinprint.analysis import resolve_layout
+    from coinprint.source import resolve_layout
 
     return resolve_layout(source, game=game, units=units)
 
 
 def rules_for(layout: Layout | str, options: dict[str, Any] | None = None) -> Rules[Any, Any]:
     """The rules engine for a layout (or a layout spec such as ``"coinage:map=classic"``)."""
-    from coinprint.analysis import resolve_layout
     from coinprint.registry import GAMES
+    from coinprint.source import resolve_layout
 
     board = resolve_layout(layout) if isinstance(layout, str) else layout
     return GAMES[board.game].rules(board, options)
@@ -127,9 +127,9 @@ def play_game(rules: Rules[Any, Any], agents: dict[str, str], *, seed: int = 1, 
     """
     import random
 
+    from coinprint.engine import AGENTS
+    from coinprint.engine import play_game as play
     from coinprint.errors import UsageError
-    from coinprint.games.core import AGENTS
-    from coinprint.games.core import play_game as play
 
     for player, agent in agents.items():
         if agent not in AGENTS:

@@ -57,11 +57,11 @@ class GameMetrics:
 def game_metrics(rules: Any, record: Any, outcome: Any = None, *, branching: bool = True) -> GameMetrics:
     """Replay ``record.moves`` on ``rules`` and measure the game.
 
-    ``outcome`` (a self-play :class:`coinprint.games.core.Outcome`) says whether the game
+    ``outcome`` (a self-play :class:`coinprint.engine.Outcome`) says whether the game
     was cut at the turn limit; without it the record's ``timeout`` flag is read. Listing
     every legal move can cost more than playing (Coin Age's whole turns): ``branching=False``
     skips it and reports 0. A record that does not replay raises the engine's move error
-    (:class:`coinprint.games.core.IllegalMoveError` or ``InvalidMoveError``).
+    (:class:`coinprint.engine.IllegalMoveError` or ``InvalidMoveError``).
     """
     first = rules.players[0]
     state = rules.initial_state()
@@ -309,7 +309,7 @@ def measure_skill(
 ) -> Skill:
     """Montecarlo against random: the first half of the games with montecarlo moving first,
     the rest with random moving first (seeds continue, so every game has its own)."""
-    from coinprint.analysis import playable_layout, rules_for
+    from coinprint.source import playable_layout, rules_for
 
     players = rules_for(playable_layout(layout_spec, game), options).players
     strong, weak = SKILL_AGENTS
@@ -364,7 +364,7 @@ def analyse_layout(
     ``branching=False`` skips counting legal moves (see :func:`game_metrics`).
     Same arguments, same report.
     """
-    from coinprint.analysis import playable_layout, rules_for
+    from coinprint.source import playable_layout, rules_for
 
     check_run(games, seed, 1 if max_turns is None else max_turns, skill_games)
     rule = UntilDecided(precision) if until_decided else None
@@ -449,7 +449,7 @@ class FairSearch:
 
     def layout(self) -> Any:
         """The fairest candidate's layout."""
-        from coinprint.analysis import resolve_layout
+        from coinprint.source import resolve_layout
 
         return resolve_layout(self.best.layout)
 
@@ -510,7 +510,7 @@ def family_specs(game: str, count: int, seed: int, base: str | None = None) -> l
     """``count`` generated layouts of ``game`` from seeds ``seed``, ``seed + 1``, …: random
     Coin Age maps or Map maps, with the other parameters of ``base`` (a built-in name)."""
     from coinprint import caps
-    from coinprint.games.core import parse_layout_name
+    from coinprint.engine import parse_layout_name
     from coinprint.registry import GAMES
 
     caps.check_maps(count, "count")
@@ -547,7 +547,7 @@ def fair_search(
     generated map, e.g. ``mapgame:countries=21,seed=7``) from its seed on: seeds 7, 8, …,
     found by :func:`fairest_layout` (on every core unless ``workers`` or ``dask`` say else)."""
     from coinprint.caps import check_candidates, check_seed
-    from coinprint.games.core import parse_layout_name
+    from coinprint.engine import parse_layout_name
 
     check_candidates(candidates, "candidates")
     check_run(games, game_seed, 1 if max_turns is None else max_turns)
@@ -568,14 +568,12 @@ def fairest_map(
     """``board … --fair``: the fairest of ``candidates`` maps generated like ``layout`` (a
     random Coin Age map or a Map, a :class:`coinprint.layout.Layout`) from its seed on, and
     one line saying how fair it is, for the terminal and the printed card."""
-    from importlib import import_module
-
     from coinprint.registry import GAMES
 
     if layout.game not in GAMES or GAMES[layout.game].generated is None:
         families = ", ".join(spec.name for spec in GAMES if spec.generated is not None)
         raise UsageError(f"a fair search needs a generated map ({families}), not a {layout.game} layout")
-    name = import_module(f"coinprint.boards.{layout.game}").layout_name(layout)
+    name = GAMES[layout.game].layout_name(layout)
     search = fair_search(name, candidates, workers=workers, dask=dask)
     return search.layout(), search.info_line()
 

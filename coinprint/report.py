@@ -82,8 +82,8 @@ def to_json(reports: Sequence[LayoutReport], settings: dict[str, Any]) -> str:
 def figures(reports: Sequence[LayoutReport], *, heat_maps: int = 3) -> list[Scene]:
     """The report's charts: the first-player share per layout, then for the first
     ``heat_maps`` layouts a game-length histogram and a heat map of the spaces."""
-    from coinprint.analysis import resolve_layout
     from coinprint.render.charts import ShareRow, heat_map, histogram, share_chart
+    from coinprint.source import resolve_layout
 
     rows = [ShareRow(r.layout, r.first_share.value, r.first_share.low, r.first_share.high) for r in reports]
     scenes = [share_chart(rows, "First player's share of decided games (95% interval)")]

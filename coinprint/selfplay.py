@@ -19,7 +19,7 @@ The plug-in points, for callers that want more than wins and losses::
 
     def summarise(rules: Rules, record: Record, outcome: Outcome) -> Any:
         '''Runs inside the worker after each game, with the game's rules engine, its record
-        (``coinprint.games.core.Record``, moves in notation) and its ``Outcome`` (moves,
+        (``coinprint.engine.Record``, moves in notation) and its ``Outcome`` (moves,
         result, timeout). It must be a top-level function (workers receive it pickled) and
         should return a small picklable value: it crosses a process or network boundary
         once per game.'''
@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 from coinprint.errors import UsageError
 
 if TYPE_CHECKING:
-    from coinprint.games.core import Outcome, Record, Rules
+    from coinprint.engine import Outcome, Record, Rules
 
 Summarise = Callable[["Rules", "Record", "Outcome"], Any]
 
@@ -94,10 +94,10 @@ class GameSetup:
     ) -> GameSetup:
         """Check the layout (read for ``game`` when it is a drawing), options and agents here:
         a bad one fails before any work starts."""
-        from coinprint.analysis import playable_layout, rules_for
         from coinprint.caps import check_max_turns
-        from coinprint.games.core import AGENTS
+        from coinprint.engine import AGENTS
         from coinprint.registry import GAMES
+        from coinprint.source import playable_layout, rules_for
 
         check_max_turns(max_turns)
         layout = playable_layout(layout_spec, game)
@@ -152,7 +152,7 @@ def _rules(setup: GameSetup) -> Rules:
     key = setup.rules_key()
     found = _RULES.get(key)
     if found is None:
-        from coinprint.analysis import resolve_layout, rules_for
+        from coinprint.source import resolve_layout, rules_for
 
         found = rules_for(resolve_layout(setup.layout), setup.options)
     return _remember(key, found)
@@ -160,7 +160,7 @@ def _rules(setup: GameSetup) -> Rules:
 
 def play_one(setup: GameSetup, index: int, seed: int) -> tuple[Rules, Record, Outcome]:
     """Play game ``index`` of a run that starts at ``seed`` (it uses seed ``seed + index``)."""
-    from coinprint.games.core import AGENTS, Record, play_game
+    from coinprint.engine import AGENTS, Record, play_game
 
     rules = _rules(setup)
     game_seed = seed + index

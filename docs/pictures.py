@@ -28,15 +28,14 @@ def coinprint(*args: str) -> None:
 def kit_first_pages(images: str) -> None:
     """The first page of each game's A4 kit (its rule sheet) as an SVG: the same page scene
     the PDF is drawn from."""
-    import importlib
-
+    from coinprint import registry
     from coinprint.fileio import write_atomic
     from coinprint.kit import PrintSettings
     from coinprint.render.svg import scene_to_svg
 
     settings = PrintSettings.parse(paper="a4")
     for game in ("cointable", "coinage", "mapgame", "flick"):
-        pages = importlib.import_module(f"coinprint.kit.{game}").kit_pages(settings, "en")
+        pages = registry.GAMES[game].kit_pages(settings, "en")
         write_atomic(Path(images) / f"{game}-rules.svg", scene_to_svg(pages[0]))
 
 

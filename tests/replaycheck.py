@@ -44,7 +44,7 @@ def positions(path: Path):
 
 def board_height(rules) -> float:
     """The height (mm) of the drawing the page shows, to flip y as SVG does."""
-    return GAMES[rules.layout.game].draw_position(rules.layout, [], rules.players).content.height_mm
+    return GAMES[rules.layout.game].position_sheet(rules.layout, [], rules.players).content.height_mm
 
 
 def expected_coins(rules, state) -> set[tuple[str, str]]:

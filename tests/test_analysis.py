@@ -5,8 +5,8 @@ import json
 import pytest
 
 from coinprint.analysis import play_to_folder, resolve_layout, validate_record
-from coinprint.boards.cointable import build
 from coinprint.errors import UnreadableInputError, UsageError
+from coinprint.games.cointable.board import build
 
 
 def test_records_played_on_a_layout_file_validate_from_anywhere(tmp_path, monkeypatch):

@@ -1,10 +1,19 @@
-"""The layers only look down: every import in coinprint, at the top of a module or inside a
-function (where the lazy imports are), goes to the same layer or a lower one.
+"""The layers only look down, nothing imports in a circle, and each game is one package.
 
-    units, errors, caps, fileio, resources  →  layout, io  →  boards/, games/  →  render/
-        →  kit/, analysis, registry and the other whole-game modules  →  cli/
+Every import in coinprint, at the top of a module or inside a function (where the lazy imports
+are), goes to the same layer or a lower one:
 
-Rendering knows no rules: nothing in render/ imports games/.
+    units, errors, caps, fileio, resources, stats, sprt
+        →  layout, io
+        →  checks, engine, games/<game>/board, rules, fast, coins
+        →  render/, games/<game>/draw
+        →  game, registry, source, kit/, games/<game>/sheet and the game itself
+        →  selfplay, analysis, metrics, report, commands
+        →  cli/
+
+A game's package ``coinprint/games/<game>/`` spans the layers (its modules sit where their
+names say); no shared module imports a game, so a game is one folder plus one registry line.
+Imports under ``if TYPE_CHECKING:`` are for the type checker only and are not counted.
 """
 
 from __future__ import annotations
@@ -12,24 +21,26 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import networkx
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "coinprint"
 
 LAYERS: list[tuple[str, int]] = [
-    ("coinprint.cli", 5),
-    ("coinprint.__main__", 5),
-    ("coinprint.kit", 4),
-    ("coinprint.analysis", 4),
+    ("coinprint.cli", 6),
+    ("coinprint.__main__", 6),
+    ("coinprint.selfplay", 5),
+    ("coinprint.analysis", 5),
+    ("coinprint.commands", 5),
+    ("coinprint.metrics", 5),
+    ("coinprint.report", 5),
+    ("coinprint.game", 4),
     ("coinprint.registry", 4),
-    ("coinprint.selfplay", 4),
-    ("coinprint.sprt", 4),
-    ("coinprint.stats", 4),
-    ("coinprint.metrics", 4),
-    ("coinprint.report", 4),
+    ("coinprint.source", 4),
+    ("coinprint.kit", 4),
     ("coinprint.render", 3),
-    ("coinprint.boards", 2),
-    ("coinprint.games", 2),
+    ("coinprint.checks", 2),
+    ("coinprint.engine", 2),
     ("coinprint.layout", 1),
     ("coinprint.io", 1),
     ("coinprint.units", 0),
@@ -37,39 +48,63 @@ LAYERS: list[tuple[str, int]] = [
     ("coinprint.caps", 0),
     ("coinprint.fileio", 0),
     ("coinprint.resources", 0),
+    ("coinprint.stats", 0),
+    ("coinprint.sprt", 0),
 ]
-"""Module prefixes and their layer, most specific first. A new module needs a line here."""
+"""Module prefixes and their layer, most specific first. A new shared module needs a line here."""
+
+GAME_MODULES = {"board": 2, "rules": 2, "fast": 2, "coins": 2, "draw": 3, "sheet": 4}
+"""The layer of each module of a game's package, by name; the package itself (its Game) is 4."""
 
 UPWARD_ALLOWED = {
     # A notebook shows a layout or a position as a picture (as python-chess boards draw
-    # themselves); the drawing code is imported only when the picture is asked for.
+    # themselves); the drawing is imported only when the picture is asked for.
     ("coinprint.layout", "coinprint.render.board"),
-    ("coinprint.layout", "coinprint.render.svg"),
-    ("coinprint.games.core", "coinprint.kit"),
+    ("coinprint.engine", "coinprint.registry"),
 }
 
 
 def layer(module: str) -> int:
+    parts = module.split(".")
+    if parts[:2] == ["coinprint", "games"] and len(parts) >= 3:
+        if len(parts) == 3:
+            return 4
+        assert parts[3] in GAME_MODULES, f"{module}: a game's modules are {sorted(GAME_MODULES)}"
+        return GAME_MODULES[parts[3]]
     for prefix, rank in LAYERS:
         if module == prefix or module.startswith(prefix + "."):
             return rank
     raise AssertionError(f"{module} has no layer: add it to LAYERS in {Path(__file__).name}")
 
 
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
 def modules() -> list[tuple[str, Path]]:
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        name = module_name(path)
         if name != "coinprint":  # the package's API facade re-exports from every layer, lazily
             found.append((name, path))
     return found
 
 
 def imported(path: Path) -> set[str]:
-    """Every coinprint module ``path`` imports, wherever the import statement stands."""
+    """Every coinprint module ``path`` imports at run time, wherever the import statement stands
+    (imports for the type checker only, under ``if TYPE_CHECKING:``, are left out)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for inner in ast.walk(node)
+    }
     names = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -83,6 +118,17 @@ def _is_module(name: str) -> bool:
     return (PACKAGE / relative).with_suffix(".py").is_file() or (PACKAGE / relative / "__init__.py").is_file()
 
 
+def import_graph() -> networkx.DiGraph:
+    graph = networkx.DiGraph()
+    for name, path in modules():
+        graph.add_node(name)
+        for target in imported(path):
+            # Importing a module imports its package first; that is not an edge of ours.
+            if target != name and not name.startswith(target + "."):
+                graph.add_edge(name, target)
+    return graph
+
+
 @pytest.mark.parametrize("name,path", modules(), ids=lambda v: v if isinstance(v, str) else "")
 def test_imports_only_look_down(name: str, path: Path) -> None:
     upward = [
@@ -93,14 +139,48 @@ def test_imports_only_look_down(name: str, path: Path) -> None:
     assert not upward, f"{name} (layer {layer(name)}) imports from higher layers: {upward}"
 
 
-@pytest.mark.parametrize("name,path", [m for m in modules() if m[0].startswith("coinprint.render")])
+def test_at_most_two_upward_imports_and_each_one_is_used() -> None:
+    graph = import_graph()
+    assert len(UPWARD_ALLOWED) <= 2
+    assert all(graph.has_edge(low, high) for low, high in UPWARD_ALLOWED)
+
+
+def test_nothing_imports_in_a_circle() -> None:
+    circles = [sorted(c) for c in networkx.strongly_connected_components(import_graph()) if len(c) > 1]
+    assert not circles, f"import circles: {circles}"
+
+
+@pytest.mark.parametrize("name,path", [m for m in modules() if not m[0].startswith("coinprint.games.")])
+def test_shared_modules_import_no_game(name: str, path: Path) -> None:
+    assert not [t for t in imported(path) if t.startswith("coinprint.games.")], name
+
+
+@pytest.mark.parametrize("name,path", [m for m in modules() if m[0].startswith("coinprint.games.")])
+def test_a_game_imports_no_other_game(name: str, path: Path) -> None:
+    own = ".".join(name.split(".")[:3])
+    others = [t for t in imported(path) if t.startswith("coinprint.games.") and not t.startswith(own)]
+    assert not others, f"{name} imports another game: {others}"
+
+
+@pytest.mark.parametrize(
+    "name,path", [m for m in modules() if m[0].startswith("coinprint.render") or m[0].endswith(".draw")]
+)
 def test_rendering_knows_no_rules(name: str, path: Path) -> None:
-    assert not [t for t in imported(path) if t.startswith("coinprint.games")], name
+    rules = [t for t in imported(path) if t == "coinprint.engine" or t.endswith((".rules", ".fast"))]
+    assert not rules, name
 
 
-def test_the_checker_itself_sees_an_upward_import(tmp_path: Path) -> None:
-    # The test above must be able to fail: a board module importing the CLI is caught.
+def test_the_checker_itself_sees_an_upward_import_and_a_circle(tmp_path: Path) -> None:
+    # The tests above must be able to fail: a board module importing the CLI is caught...
     bad = tmp_path / "bad.py"
     bad.write_text("def f():\n    from coinprint.cli import main\n")
     assert "coinprint.cli" in imported(bad)
-    assert layer("coinprint.cli") > layer("coinprint.boards.cointable")
+    assert layer("coinprint.cli") > layer("coinprint.games.cointable.board")
+    # ...a circle is found...
+    graph = import_graph()
+    graph.add_edge("coinprint.layout", "coinprint.kit")
+    assert any(len(c) > 1 for c in networkx.strongly_connected_components(graph))
+    # ...and an import only for the type checker is not counted.
+    typed = tmp_path / "typed.py"
+    typed.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from coinprint.cli import main\n")
+    assert not imported(typed)

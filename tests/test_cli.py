@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import coinprint
-from coinprint.boards.cointable import build
+from coinprint.games.cointable.board import build
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,9 +8,9 @@ import shapely
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from coinprint.boards import coinage
-from coinprint.boards.checks import errors
+from coinprint.checks import errors
 from coinprint.errors import UsageError
+from coinprint.games.coinage import board as coinage
 from coinprint.layout import loads
 
 QUARTER_RADIUS = 24.26 / 2

@@ -9,9 +9,9 @@ import random
 import pytest
 
 from coinprint.analysis import play_to_folder, validate_record
-from coinprint.boards import coinage
-from coinprint.games.coinage import CoinAgeRules, Turn
-from coinprint.games.core import IllegalMoveError, InvalidMoveError, replay
+from coinprint.engine import IllegalMoveError, InvalidMoveError, replay
+from coinprint.games.coinage import board as coinage
+from coinprint.games.coinage.rules import CoinAgeRules, Turn
 
 D, P, N, Q = 0, 1, 2, 3
 HEADS, TAILS = 0, 1
@@ -340,7 +340,7 @@ def test_a_tampered_record_fails_at_the_right_move(tmp_path):
 
 
 def test_the_rule_sheet_example_is_a_real_game_that_replays():
-    from coinprint.kit.coinage import sheet_example, worked_example
+    from coinprint.games.coinage.sheet import sheet_example, worked_example
 
     layout = coinage.build("classic")
     rules, state, turns = worked_example(layout)
@@ -397,8 +397,8 @@ def test_playout_turns_are_always_legal():
     same checks a recorded turn does."""
     import random
 
-    from coinprint.boards.coinage import build
-    from coinprint.games.coinage import CoinAgeRules
+    from coinprint.games.coinage.board import build
+    from coinprint.games.coinage.rules import CoinAgeRules
 
     rules = CoinAgeRules(build("classic"), {})
     rng = random.Random(11)

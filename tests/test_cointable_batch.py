@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coinprint.analysis import builtin_layout
-from coinprint.games.cointable import CoinTableRules
-from coinprint.games.cointable_batch import BatchSimulator
-from coinprint.games.core import replay
+from coinprint.engine import replay
+from coinprint.games.cointable.fast import BatchSimulator
+from coinprint.games.cointable.rules import CoinTableRules
 
 
 def rules_for(size: int, supply: int) -> CoinTableRules:

@@ -6,9 +6,9 @@ from collections import Counter
 
 import pytest
 
-from coinprint.boards import cointable
-from coinprint.boards.cointable import build, cell_count, check
 from coinprint.errors import UsageError
+from coinprint.games.cointable import board as cointable
+from coinprint.games.cointable.board import build, cell_count, check
 from coinprint.layout import loads
 from tests.conftest import hexagon_flat_to_flat, pdf_polygons, read_svg
 

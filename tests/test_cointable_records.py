@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from coinprint.analysis import builtin_layout, validate_record
 from coinprint.cli import main
-from coinprint.games.cointable import CoinTableRules
+from coinprint.games.cointable.rules import CoinTableRules
 
 # Size 2 board (7 cells; b2 touches all the others):
 #       b3  c3

@@ -21,9 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coinprint.analysis import builtin_layout
+from coinprint.engine import GreedyAgent, IllegalMoveError, InvalidMoveError, RandomAgent, play_game
 from coinprint.errors import UsageError
-from coinprint.games.cointable import CoinTableRules
-from coinprint.games.core import GreedyAgent, IllegalMoveError, InvalidMoveError, RandomAgent, play_game
+from coinprint.games.cointable.rules import CoinTableRules
 
 
 @cache

@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 import shapely
 
-from coinprint.boards import coinage, cointable, mapgame
+from coinprint.games.coinage import board as coinage
+from coinprint.games.cointable import board as cointable
+from coinprint.games.mapgame import board as mapgame
 from coinprint.io import parse_layout, read_layout
 from tests.conftest import MM_PER_PT, SVG_NS, parse_path_points, pdf_page_sizes, pdf_polygons
 from tests.drawings import (

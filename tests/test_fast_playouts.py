@@ -1,13 +1,13 @@
 """The fast play-out paths agree with the reference engines.
 
-Coin Age (:mod:`coinprint.games.coinage_fast`) plays by the reference's play-out policy but
+Coin Age (:mod:`coinprint.games.coinage.fast`) plays by the reference's play-out policy but
 draws its random numbers its own way, so it is checked by what it does: every turn it plays,
 replayed through the checked reference engine, is legal and ends in the same position, score
 and play-out value; its turns have the reference's shapes (kinds of actions, early stops) and
 its play-out values the reference's mean; a seed gives the same play-outs every time; and
 Monte Carlo on it still beats random play.
 
-The Map chase (:mod:`coinprint.games.mapgame_fast`) draws exactly the reference's random
+The Map chase (:mod:`coinprint.games.mapgame.fast`) draws exactly the reference's random
 numbers, so from many random positions it returns the same play-out sums and a Monte Carlo
 agent plays the same game on either path.
 """
@@ -24,9 +24,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coinprint.analysis import builtin_layout, rules_for
-from coinprint.games.coinage import PLAYERS, CoinAgeRules, CoinAgeState, Turn
-from coinprint.games.coinage_fast import FastCoinAge, Trace
-from coinprint.games.core import MonteCarloAgent, RandomAgent, Rules, play_game
+from coinprint.engine import MonteCarloAgent, RandomAgent, Rules, play_game
+from coinprint.games.coinage.fast import FastCoinAge, Trace
+from coinprint.games.coinage.rules import PLAYERS, CoinAgeRules, CoinAgeState, Turn
 
 COINAGE_LAYOUTS = (
     "coinage:map=classic",

@@ -10,8 +10,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from coinprint.boards.flick import build, check, from_params
 from coinprint.errors import UsageError
+from coinprint.games.flick.board import build, check, from_params
 from coinprint.layout import loads
 from coinprint.units import coin
 from tests.conftest import MM_PER_PT, SVG_NS
@@ -392,8 +392,8 @@ def test_coin_outlines_follow_the_catalogue():
 def test_a_position_puts_goal_coins_inside_and_the_rest_outside_without_overlaps(players, in_goal):
     import shapely
 
-    from coinprint.games.flick import FlickRules
-    from coinprint.render.flick import arrange, marks_sheet
+    from coinprint.games.flick.draw import arrange, marks_sheet
+    from coinprint.games.flick.rules import FlickRules
 
     layout = build(4, players=players)
     rules = FlickRules(layout, {})

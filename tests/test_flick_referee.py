@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coinprint.boards.flick import build
+from coinprint.engine import IllegalMoveError, InvalidMoveError, replay
 from coinprint.errors import UsageError
-from coinprint.games.core import IllegalMoveError, InvalidMoveError, replay
-from coinprint.games.flick import FlickRules
+from coinprint.games.flick.board import build
+from coinprint.games.flick.rules import FlickRules
 
 STOP = {"stop": True}
 

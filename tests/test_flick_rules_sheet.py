@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from coinprint.boards.flick import build
-from coinprint.games.core import replay
-from coinprint.games.flick import FlickRules
-from coinprint.kit.flick import rule_sheet_template
+from coinprint.engine import replay
+from coinprint.games.flick.board import build
+from coinprint.games.flick.rules import FlickRules
+from coinprint.games.flick.sheet import rule_sheet_template
 from tests.conftest import MM_PER_PT
 
 

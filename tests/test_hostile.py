@@ -431,7 +431,7 @@ def test_property_types_are_checked_at_load(tmp_path):
 
 def test_checkers_report_degenerate_layouts_and_never_raise():
     from coinprint.analysis import check_layout
-    from coinprint.boards.checks import overlap_problems
+    from coinprint.checks import overlap_problems
     from coinprint.layout import from_geojson
 
     assert overlap_problems([]) == []

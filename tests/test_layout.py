@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coinprint.boards.cointable import build
 from coinprint.errors import UnreadableInputError
+from coinprint.games.cointable.board import build
 from coinprint.layout import Layout, Space, close_ring, loads
 
 

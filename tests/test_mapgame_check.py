@@ -8,8 +8,8 @@ import pytest
 import shapely
 from click.testing import CliRunner
 
-from coinprint.boards import mapgame
 from coinprint.cli import cli
+from coinprint.games.mapgame import board as mapgame
 from coinprint.layout import from_geojson
 
 

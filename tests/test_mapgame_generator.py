@@ -10,8 +10,8 @@ import shapely
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from coinprint.boards import mapgame
 from coinprint.errors import UsageError
+from coinprint.games.mapgame import board as mapgame
 from coinprint.layout import loads
 from coinprint.units import coin
 

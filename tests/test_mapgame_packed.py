@@ -12,8 +12,8 @@ import pytest
 import shapely
 from click.testing import CliRunner
 
-from coinprint.boards import mapgame
 from coinprint.cli import cli
+from coinprint.games.mapgame import board as mapgame
 
 BORDER_MM = 0.1
 

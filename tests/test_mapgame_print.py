@@ -144,8 +144,8 @@ def test_rule_sheet_example_is_replayed_by_the_engine() -> None:
 
 
 def test_a_hand_made_map_without_colours_gets_four_colours() -> None:
+    from coinprint.games.mapgame.draw import map_sheet
     from coinprint.layout import from_geojson
-    from coinprint.render.mapgame import map_sheet
     from coinprint.render.scene import Path
 
     features = []

@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coinprint.analysis import play_to_folder, validate_record
-from coinprint.boards import mapgame
 from coinprint.cli import cli
+from coinprint.engine import IllegalMoveError, InvalidMoveError, replay
 from coinprint.errors import UsageError
-from coinprint.games.core import IllegalMoveError, InvalidMoveError, replay
-from coinprint.games.mapgame import MapMove, MapRules
+from coinprint.games.mapgame import board as mapgame
+from coinprint.games.mapgame.rules import MapMove, MapRules
 from coinprint.layout import from_geojson
 
 

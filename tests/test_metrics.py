@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coinprint.analysis import builtin_layout, resolve_layout, rules_for, self_play
-from coinprint.games.core import Record
+from coinprint.engine import Record
 from coinprint.layout import Layout, Space
 from coinprint.metrics import (
     analyse_layout,
@@ -199,7 +199,7 @@ def test_families_are_seeded_maps_and_ranking_puts_the_fairest_first():
 
 @pytest.mark.parametrize("spec", ["cointable:size=3", "coinage"])
 def test_fast_holders_agree_with_the_coins_drawn(spec):
-    from coinprint.games.core import Rules
+    from coinprint.engine import Rules
 
     rules = rules_for(builtin_layout(spec))
     for record, _ in self_play(spec, {p: "random" for p in rules.players}, 3, 2, 300):

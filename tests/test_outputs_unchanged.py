@@ -14,4 +14,3 @@ def test_every_output_is_byte_identical_to_the_recorded_one(tmp_path: Path) -> N
     recorded = json.loads(MANIFEST.read_text())
     assert sorted(recorded) == sorted(COMMANDS)
     assert digests(tmp_path) == recorded
-

@@ -152,8 +152,8 @@ def test_tiles_needed(length, window, overlap, expected):
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from coinprint.boards.cointable import build  # noqa: E402
-from coinprint.render.cointable import board_sheet  # noqa: E402
+from coinprint.games.cointable.board import build  # noqa: E402
+from coinprint.games.cointable.draw import board_sheet  # noqa: E402
 from coinprint.render.pages import _content_matrix, plans  # noqa: E402
 from coinprint.render.scene import apply  # noqa: E402
 from coinprint.units import paper_size  # noqa: E402

@@ -125,8 +125,7 @@ def test_fonts_are_embedded_and_every_page_has_a_trimbox(kits, game):
 @pytest.mark.parametrize("lang", ["en", "sv"])
 def test_every_character_printed_is_in_the_font(lang):
     """Walk every text of every kit page (before it is drawn) and ask the font for it."""
-    import importlib
-
+    from coinprint import registry
     from coinprint.kit import PrintSettings
     from coinprint.render.pdf import missing_glyphs
     from coinprint.render.scene import Group, Text
@@ -140,7 +139,7 @@ def test_every_character_printed_is_in_the_font(lang):
 
     settings = PrintSettings.parse(paper="a4")
     for game in GAMES:
-        for page in importlib.import_module(f"coinprint.kit.{game}").kit_pages(settings, lang):
+        for page in registry.GAMES[game].kit_pages(settings, lang):
             for text in texts(page.items):
                 assert not missing_glyphs(text.text, text.bold), (game, text.text)
 
@@ -327,8 +326,8 @@ def test_trim_lines_follow_cell_edges(paper):
     no cell is: a trimmed page never cuts through a cell it is meant to show."""
     import shapely
 
-    from coinprint.boards.cointable import build
-    from coinprint.render.cointable import board_sheet
+    from coinprint.games.cointable.board import build
+    from coinprint.games.cointable.draw import board_sheet
     from coinprint.render.pages import paginate
     from coinprint.render.scene import Group, Path, apply
     from coinprint.units import paper_size

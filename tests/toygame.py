@@ -1,26 +1,35 @@
 """A fifth game that exists only for the tests: "Strip", a row of squares where players take
-turns claiming an empty square; most squares wins. It is built from its parts and one
-:class:`GameSpec`, as CONTRIBUTING.md says a new game is, so the conformance suite can show
-that a game is picked up from the registry alone.
+turns claiming an empty square; most squares wins. It is one :class:`~coinprint.game.Game`
+subclass (with its rule-sheet texts in ``tests/toygame_texts/``) registered with one line, as
+CONTRIBUTING.md says a new game is, so the conformance suite can show that a game gets every
+command and check from the registry alone.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from coinprint.boards.checks import Problem, common_problems
+from coinprint.checks import Problem, common_problems
+from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules
 from coinprint.errors import UsageError
-from coinprint.games.core import IllegalMoveError, InvalidMoveError, Result, Rules
+from coinprint.game import Game, Option, Seat
+from coinprint.kit import PrintSettings, SheetParts
 from coinprint.layout import Layout, Mark, Space, close_ring
-from coinprint.registry import GameParts, GameSpec
+from coinprint.render.pages import Sheet
+from coinprint.render.scene import Scene
 
 NAME = "strip"
 SQUARE_MM = 30.0
 
 
-def build(params: dict[str, str]) -> Layout:
+def build(params: Mapping[str, str]) -> Layout:
     """``strip:squares=N`` (2 to 9 squares, default 5)."""
+    unknown = set(params) - {"squares"}
+    if unknown:
+        raise UsageError(f"unknown strip layout parameter(s) {', '.join(sorted(unknown))}; use squares")
     try:
         squares = int(params.get("squares", 5))
     except ValueError:
@@ -33,10 +42,6 @@ def build(params: dict[str, str]) -> Layout:
         ring = close_ring([(x, 0), (x + SQUARE_MM, 0), (x + SQUARE_MM, SQUARE_MM), (x, SQUARE_MM)])
         spaces.append(Space(f"s{k + 1}", (ring,), label=str(k + 1)))
     return Layout(NAME, spaces, meta={"params": {"squares": squares}})
-
-
-def check(layout: Layout, *, tolerance_mm: float = 0.2) -> list[Problem]:
-    return common_problems(layout)
 
 
 @dataclass
@@ -97,17 +102,42 @@ class StripRules(Rules[StripState, int]):
         return [Mark(ids[i], owner[0].upper(), owner) for i, owner in enumerate(state.owner) if owner]
 
 
-def _parts() -> GameParts:
-    from coinprint.kit import board_pages
-    from coinprint.render.board import position_sheet
+class Strip(Game):
+    name = NAME
+    title = "Strip"
+    default_layout = "strip:squares=5"
+    template_folder = Path(__file__).parent / "toygame_texts"
+    board_options = (Option("--squares", "Squares in the row (2 to 9).", 5, "int"),)
+    rules_options = (Option("--squares", "Squares the sheet describes (2 to 9).", 5, "int"),)
+    play_options = (Option("--squares", "Squares in the row (2 to 9).", 5, "int"),)
+    seats = (Seat("heads", "--heads"), Seat("tails", "--tails"))
 
-    def draw_board(layout: Layout, style: str) -> Any:
-        return position_sheet(layout, [], StripRules.players, title="Strip")
+    def build(self, params: Mapping[str, str]) -> Layout:
+        return build(params)
 
-    def kit_pages(settings: Any, lang: str) -> list[Any]:
-        return board_pages(draw_board(build({}), settings.style), settings)
+    def problems(self, layout: Layout, *, tolerance_mm: float = 0.2) -> list[Problem]:
+        return common_problems(layout)
 
-    return GameParts(build, check, StripRules, draw_board, position_sheet, kit_pages)
+    def rules(self, layout: Layout, options: Mapping[str, Any] | None = None) -> StripRules:
+        return StripRules(layout, dict(options or {}))
+
+    def board_sheet(self, layout: Layout, style: str) -> Sheet:
+        return self.position_sheet(layout, [], StripRules.players, title="Strip")
+
+    def kit_pages(self, settings: PrintSettings, lang: str) -> list[Scene]:
+        from coinprint.kit import board_pages, rule_sheet
+
+        sheet = rule_sheet(NAME, settings.paper, lang)
+        return sheet + board_pages(self.board_sheet(self.build({}), settings.style), settings)
+
+    def sheet_values(self, template: dict[str, Any], source: str, **params: Any) -> SheetParts:
+        return SheetParts({"squares": params.get("squares", 5)}, {}, {})
+
+    def play_layout(self, values: Mapping[str, Any]) -> str:
+        return f"strip:squares={values['squares']}"
+
+    def rules_params(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        return {"squares": values["squares"]}
 
 
-SPEC = GameSpec(NAME, "Strip", _parts, default_layout="strip:squares=5")
+GAME = Strip()

@@ -1,5 +1,6 @@
 """The ``coinprint`` command line: click groups and commands that parse options and call the
-layers below. No logic lives here; each game's commands are in ``cli/<game>.py``.
+layers below. No logic lives here; ``board``, ``rules`` and ``play``
+have one command per registered game, built from what the game declares (``cli/games.py``).
 
 Exit codes: 0 ok, 1 a checked layout or record is invalid, 2 bad usage or unreadable input.
 Every error a user can cause is one line on stderr.
@@ -13,17 +14,8 @@ from typing import Any
 import click
 
 from coinprint import __version__
-from coinprint.cli.options import (
-    games_option,
-    layout_option,
-    max_turns_option,
-    progress,
-    seed_option,
-    selfplay_options,
-    until_decided_options,
-)
+from coinprint.cli.games import GameGroup, board_command, play_command, rules_command
 from coinprint.errors import EXIT_USAGE, CoinprintError, InterruptedRunError
-from coinprint.registry import GAMES
 
 
 class _Group(click.Group):
@@ -58,12 +50,12 @@ def cli() -> None:
     """
 
 
-@cli.group(cls=_Group)
+@cli.group(cls=GameGroup, build=board_command)
 def board() -> None:
     """Print a game's board, map card or mat (PDF, SVG or GeoJSON)."""
 
 
-@cli.group(cls=_Group)
+@cli.group(cls=GameGroup, build=rules_command)
 def rules() -> None:
     """Print a game's rule sheet (PDF)."""
 
@@ -73,56 +65,9 @@ def validate() -> None:
     """Check a layout (GeoJSON) or a recorded game (JSON)."""
 
 
-@cli.group(cls=_Group)
+@cli.group(cls=GameGroup, build=play_command, simulated=True)
 def play() -> None:
     """Let agents play a game against each other and write the records."""
-
-
-@cli.command("balance")
-@click.argument("game", type=click.Choice(GAMES.simulated()), metavar="GAME")
-@layout_option(
-    None,
-    "Built-in layout with parameters (e.g. cointable:size=4, mapgame:countries=31,seed=2), a GeoJSON file or an SVG drawing.",
-)
-@click.option(
-    "--agent", default="random", show_default=True, help="Agent playing both sides: random, greedy or montecarlo."
-)
-@games_option(200, "Games to play (with --until-decided: the most to play).")
-@seed_option(1, "Seed of the first game (game i uses seed + i).")
-@max_turns_option(2000)
-@until_decided_options
-@selfplay_options
-def balance(
-    game: str,
-    layout: str | None,
-    agent: str,
-    games: int,
-    seed: int,
-    max_turns: int,
-    until_decided: bool,
-    precision: float,
-    workers: int | None,
-    dask: str | None,
-) -> None:
-    """Is the first player favoured? Self-play equal agents and report the first player's share
-    of decided games with a 95 % interval (GAME is cointable, coinage or mapgame)."""
-    from coinprint.analysis import balance as judge
-
-    with progress(games, "games") as update:
-        report = judge(
-            game,
-            GAMES[game].layout_spec if layout is None else layout,
-            agent,
-            games,
-            seed,
-            max_turns,
-            workers=workers,
-            dask=dask,
-            until_decided=until_decided,
-            precision=precision,
-            progress=update,
-        )
-    click.echo(report.describe())
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -195,14 +140,5 @@ def _one_line(exc: click.ClickException) -> str:
     return message
 
 
-def _register_game_commands() -> None:
-    """Each registered game's ``cli/<game>.py`` adds its commands to the groups above."""
-    import importlib
-
-    for spec in GAMES:
-        importlib.import_module(f"coinprint.cli.{spec.name}")
-
-
-_register_game_commands()
 # Commands that serve every game.
 from coinprint.cli import analyse, common, replay  # noqa: E402,F401

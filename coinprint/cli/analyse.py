@@ -15,7 +15,7 @@ from coinprint.cli.options import (
     skill_games_option,
     until_decided_options,
 )
-from coinprint.registry import GAMES
+from coinprint.cli.types import GameName
 
 
 def _json_target(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -38,7 +38,7 @@ def _report_target(ctx: click.Context, param: click.Parameter, value: str | None
 
 
 @cli.command("analyse")
-@click.argument("game", type=click.Choice(GAMES.simulated()), metavar="GAME")
+@click.argument("game", type=GameName(simulated=True), metavar="GAME")
 @click.option(
     "--layout",
     default=None,

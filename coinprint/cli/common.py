@@ -1,198 +1,34 @@
-"""Options shared by many commands, and the validate commands that serve every game."""
+"""The commands that serve every game at once: ``kit``, ``validate layout``, ``validate game``
+and ``balance``."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import click
 
 from coinprint.cli import cli, validate
-from coinprint.cli.options import (  # noqa: F401  (one place to import every shared option)
-    checked_lang,
-    copies_option,
+from coinprint.cli.options import (
+    bleed_option,
+    drawing_options,
     file_output,
     games_option,
+    lang_option,
     layout_option,
     max_turns_option,
+    paper_option,
     progress,
     seed_option,
+    selfplay_options,
+    style_option,
     suffixed_output,
-    supply_option,
+    until_decided_options,
 )
-from coinprint.errors import InterruptedRunError, stop_code
-from coinprint.fileio import Interrupted
-from coinprint.io import GAMES_READ
-from coinprint.registry import GAMES
-from coinprint.render.style import palette_names
-
-if TYPE_CHECKING:
-    from coinprint.boards.checks import Problem
-    from coinprint.kit import PrintSettings
-    from coinprint.layout import Layout
-
-FORMATS = ("pdf", "svg", "geojson")
-
-
-def paper_option(default: str = "a4") -> Callable:
-    return click.option(
-        "--paper",
-        default=default,
-        show_default=True,
-        metavar="NAME|WxH",
-        help="Paper: a5, a4, a3, letter, legal, tabloid, or WxH with a unit (e.g. 300x400mm).",
-    )
-
-
-def lang_option(func: Callable) -> Callable:
-    """--lang: the language of rule sheets and printed texts (checked by the kit layer)."""
-    return click.option(
-        "--lang",
-        default="en",
-        show_default=True,
-        metavar="CODE",
-        callback=checked_lang,
-        help="Language of the rule sheet and the printed texts: en or sv (an unknown one is refused).",
-    )(func)
-
-
-def bleed_option(func: Callable) -> Callable:
-    """--bleed: how far cards' colours run past their trim lines (crop marks, PDF BleedBox)."""
-    return click.option(
-        "--bleed",
-        default="0",
-        show_default=True,
-        metavar="LENGTH",
-        help="Cards only (Coin Age): run the colours this far past the trim lines (e.g. 3mm), "
-        "with crop marks and a PDF BleedBox; 0 prints dashed cut lines instead.",
-    )(func)
-
-
-def print_options(func: Callable) -> Callable:
-    """--style, --margin, --overlap: how a board is printed."""
-    func = click.option(
-        "--overlap", default="10mm", show_default=True, metavar="LENGTH", help="Overlap between tiled pages."
-    )(func)
-    func = click.option(
-        "--margin", default="10mm", show_default=True, metavar="LENGTH", help="Blank margin on every page edge."
-    )(func)
-    func = click.option(
-        "--style",
-        type=click.Choice(palette_names()),
-        default="color",
-        show_default=True,
-        help="color fills the spaces; ink-saver draws outlines only.",
-    )(func)
-    return func
-
-
-def output_options(formats: tuple[str, ...] = FORMATS) -> Callable:
-    def decorate(func: Callable) -> Callable:
-        func = click.option(
-            "--format",
-            "fmt",
-            type=click.Choice(formats),
-            default=None,
-            help="Output format (default: from -o's suffix, else pdf).",
-        )(func)
-        func = click.option(
-            "-o",
-            "--output",
-            "output",
-            default=None,
-            metavar="PATH",
-            callback=file_output,
-            help="Output file ('-' for standard output), or a folder for the default file name (default: output/).",
-        )(func)
-        return func
-
-    return decorate
-
-
-def drawing_options(*, with_game: bool) -> Callable:
-    """--units and --tolerance (and --game for commands that are not about one game): how
-    to read a drawing or a foreign GeoJSON file and how strictly to compare its lengths."""
-
-    def decorate(func: Callable) -> Callable:
-        func = click.option(
-            "--tolerance",
-            default="0.2mm",
-            show_default=True,
-            metavar="LENGTH",
-            help="How far lengths may be off in checks that compare them (a drawing rounded to 0.1 mm passes).",
-        )(func)
-        func = click.option(
-            "--units",
-            type=click.Choice(["mm", "cm", "in"]),
-            default="mm",
-            show_default=True,
-            help="Unit of the coordinates of a GeoJSON file without a coinprint member (QGIS, geojson.io).",
-        )(func)
-        if with_game:
-            func = click.option(
-                "--game",
-                type=click.Choice(GAMES_READ),
-                default=None,
-                help="The game an SVG drawing or a foreign GeoJSON file is for.",
-            )(func)
-        return func
-
-    return decorate
-
-
-def layout_file_options(func: Callable) -> Callable:
-    """--layout FILE with --units and --tolerance: print a drawn or hand-made layout."""
-    func = drawing_options(with_game=False)(func)
-    return layout_option(
-        None,
-        "Print this layout instead (coinprint GeoJSON, an SVG drawing, or GeoJSON from QGIS); it is checked first.",
-        name="layout_file",
-        metavar="FILE",
-    )(func)
-
-
-def tolerance_mm(text: str) -> float:
-    """The --tolerance length in mm (0 allowed, at most the tolerance cap)."""
-    from coinprint.caps import check_tolerance
-    from coinprint.units import parse_length
-
-    return check_tolerance(0.0 if text.strip() in ("0", "0mm") else parse_length(text, default_unit="mm"))
-
-
-def checked_layout(path: str, game: str | None, units: str, tolerance: str) -> tuple[Layout, list[Problem], str, bool]:
-    """Read and check the layout file at ``path``, echoing notes and problems as one line
-    each; returns (layout, problems, the verdict line, whether it is valid)."""
-    from coinprint.analysis import check_layout
-    from coinprint.boards.checks import errors
-    from coinprint.io import read_layout
-
-    limit = tolerance_mm(tolerance)
-    read = read_layout(path, game=game, units=units)
-    layout = read.layout
-    problems = check_layout(layout, tolerance_mm=limit)
-    for note in read.notes:
-        click.echo(f"{path}: note: {note}")
-    for problem in problems:
-        click.echo(f"{path}: {problem}")
-    bad = errors(problems)
-    if bad:
-        verdict = f"invalid {layout.game} layout: {len(bad)} problem(s)"
-    else:
-        counted = f"{len(layout)} spaces" if layout.spaces else f"{len(layout.features)} features"
-        verdict = f"valid {layout.game} layout with {counted}"
-    return layout, problems, verdict, not bad
+from coinprint.cli.types import GameName
 
 
 @cli.command("kit")
-@click.argument("game", type=click.Choice([*GAMES.names(), "all"]), metavar="GAME|all")
+@click.argument("game", type=GameName(extra=("all",)), metavar="GAME|all")
 @paper_option()
-@click.option(
-    "--style",
-    type=click.Choice(palette_names()),
-    default="color",
-    show_default=True,
-    help="color fills the spaces; ink-saver draws outlines only.",
-)
+@style_option
 @lang_option
 @bleed_option
 @click.option(
@@ -204,7 +40,13 @@ def checked_layout(path: str, game: str | None, units: str, tolerance: str) -> t
     callback=file_output,
     help="Folder for the kits (default: output/); a .pdf file name (or '-') for a single game.",
 )
-@layout_file_options
+@layout_option(
+    None,
+    "Print this layout instead (coinprint GeoJSON, an SVG drawing, or GeoJSON from QGIS); it is checked first.",
+    name="layout_file",
+    metavar="FILE",
+)
+@drawing_options(with_game=False)
 def kit(
     game: str,
     paper: str,
@@ -214,39 +56,28 @@ def kit(
     output: str | None,
     layout_file: str | None,
     units: str,
-    tolerance: str,
+    tolerance: float,
 ) -> int:
-    """Print-and-play kits: each game's rule sheet and board in one PDF (GAME is cointable,
-    coinage, mapgame, flick, or all)."""
-    from coinprint.kit import PrintSettings, check_language, make_kit
+    """Print-and-play kits: each game's rule sheet and board in one PDF (GAME is a game's
+    name, or all)."""
+    from coinprint.commands import check_layout_file, make_kits
+    from coinprint.io import GAMES_READ
+    from coinprint.kit import PrintSettings
+    from coinprint.registry import GAMES
 
     settings = PrintSettings.parse(paper=paper, style=style, bleed=bleed)
-    single = output is not None and (output == "-" or output.lower().endswith(".pdf"))
-    if game == "all" and single:
-        raise click.BadParameter("kit all writes one PDF per game; give a folder", param_hint="-o")
     layout = None
     if layout_file:
         if game not in GAMES_READ:
             raise click.BadParameter(f"--layout prints one game's board: {', '.join(GAMES_READ)}", param_hint="GAME")
-        layout, _, verdict, valid = checked_layout(layout_file, game, units, tolerance)
-        if not valid:
-            click.echo(f"{layout_file}: {verdict}")
+        checked = check_layout_file(layout_file, game, units, tolerance, click.echo)
+        if not checked.valid:
+            click.echo(f"{layout_file}: {checked.verdict}")
             return 1
-    folder = output if output is None or single else output.rstrip("/\\") + "/"
+        layout = checked.layout
     names = GAMES.names() if game == "all" else (game,)
-    for name in names:
-        check_language(name, lang)
-    written = 0
     with progress(len(names), "kits") as update:
-        try:
-            for name in names:
-                path = make_kit(name, settings, lang, folder, layout=layout)
-                written += 1
-                if update:
-                    update(1)
-                click.echo(f"wrote {path}")
-        except (KeyboardInterrupt, Interrupted) as stop:
-            raise InterruptedRunError(f"interrupted: wrote {written} of {len(names)} kits", stop_code(stop)) from None
+        make_kits(names, settings, lang, output, layout, click.echo, update)
     return 0
 
 
@@ -261,47 +92,23 @@ def kit(
     callback=suffixed_output(".svg", ".pdf"),
     help="Also draw the verdict: the layout at true size with every problem marked and named.",
 )
-def validate_layout(path: str, game: str | None, units: str, tolerance: str, report_path: str | None) -> int:
+def validate_layout(path: str, game: str | None, units: str, tolerance: float, report_path: str | None) -> int:
     """Check a layout (coinprint GeoJSON, an SVG drawing or GeoJSON from QGIS with --game):
     report every problem with the space it concerns (exit 1) or say it is valid."""
-    layout, problems, verdict, valid = checked_layout(path, game, units, tolerance)
-    click.echo(f"{path}: {verdict}")
-    summary_line = GAMES[layout.game].parts.summary_line if layout.game in GAMES else None
-    if valid and summary_line is not None:
-        click.echo(f"{path}: {summary_line(layout)}")
+    from coinprint.commands import check_layout_file
+    from coinprint.registry import GAMES
+
+    checked = check_layout_file(path, game, units, tolerance, click.echo)
+    click.echo(f"{path}: {checked.verdict}")
+    layout = checked.layout
+    summary = GAMES[layout.game].summary_line(layout) if checked.valid and layout.game in GAMES else None
+    if summary is not None:
+        click.echo(f"{path}: {summary}")
     if report_path:
         from coinprint.kit.custom import write_report
 
-        click.echo(f"wrote {write_report(layout, problems, report_path, verdict)}")
-    return 0 if valid else 1
-
-
-def print_layout_file(
-    game: str,
-    path: str,
-    units: str,
-    tolerance: str,
-    settings: PrintSettings,
-    output: str | None,
-    fmt: str | None,
-    copies: int | None = None,
-) -> int:
-    """``board GAME --layout FILE``: check the file, then print it like a built-in board
-    (exit 1 with the check's report when it is invalid)."""
-    from pathlib import Path
-
-    from coinprint.kit import export_board, resolve_output
-    from coinprint.kit.custom import board_sheet, printable
-
-    layout, problems, verdict, valid = checked_layout(path, game, units, tolerance)
-    if not valid:
-        click.echo(f"{path}: {verdict}")
-        return 1
-    _, chosen = resolve_output(output, fmt, f"{game}-{Path(path).stem}")
-    sheet = board_sheet(layout, settings, copies=copies, for_pdf=chosen == "pdf")
-    for written in export_board(printable(layout), sheet, settings, output, fmt, f"{game}-{Path(path).stem}"):
-        click.echo(f"wrote {written}")
-    return 0
+        click.echo(f"wrote {write_report(layout, checked.problems, report_path, checked.verdict)}")
+    return 0 if checked.valid else 1
 
 
 @validate.command("game")
@@ -317,7 +124,7 @@ def print_layout_file(
 )
 def validate_game(path: str, show: bool, svg_path: str | None) -> int:
     """Replay a recorded game: exit 0 if every move is legal, 1 at the first illegal move."""
-    from coinprint.analysis import validate_record
+    from coinprint.source import validate_record
 
     record, rules, replayed = validate_record(path)
     click.echo(f"{path}: {replayed.report()}")
@@ -329,3 +136,51 @@ def validate_game(path: str, show: bool, svg_path: str | None) -> int:
         written = write_position_svg(rules, replayed.state, svg_path)
         click.echo(f"wrote {written}")
     return 0 if replayed.valid else 1
+
+
+@cli.command("balance")
+@click.argument("game", type=GameName(simulated=True), metavar="GAME")
+@layout_option(
+    None,
+    "Built-in layout with parameters (e.g. cointable:size=4, mapgame:countries=31,seed=2), a GeoJSON file or an SVG drawing.",
+)
+@click.option(
+    "--agent", default="random", show_default=True, help="Agent playing both sides: random, greedy or montecarlo."
+)
+@games_option(200, "Games to play (with --until-decided: the most to play).")
+@seed_option(1, "Seed of the first game (game i uses seed + i).")
+@max_turns_option(2000)
+@until_decided_options
+@selfplay_options
+def balance(
+    game: str,
+    layout: str | None,
+    agent: str,
+    games: int,
+    seed: int,
+    max_turns: int,
+    until_decided: bool,
+    precision: float,
+    workers: int | None,
+    dask: str | None,
+) -> None:
+    """Is the first player favoured? Self-play equal agents and report the first player's share
+    of decided games with a 95 % interval (GAME is any game agents can play)."""
+    from coinprint.analysis import balance as judge
+    from coinprint.registry import GAMES
+
+    with progress(games, "games") as update:
+        report = judge(
+            game,
+            GAMES[game].layout_spec if layout is None else layout,
+            agent,
+            games,
+            seed,
+            max_turns,
+            workers=workers,
+            dask=dask,
+            until_decided=until_decided,
+            precision=precision,
+            progress=update,
+        )
+    click.echo(report.describe())

@@ -17,7 +17,10 @@ from typing import Any
 import click
 
 from coinprint import caps
+from coinprint.cli.types import LENGTH_OR_ZERO, PAPER, TOLERANCE
 from coinprint.errors import UsageError
+from coinprint.io import GAMES_READ
+from coinprint.render.style import palette_names
 
 
 def file_output(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -258,3 +261,128 @@ def progress(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
             bar.update(count, f"{rate:.1f}/s")
 
         yield update
+
+
+FORMATS = ("pdf", "svg", "geojson")
+
+
+def paper_option(default: str = "a4") -> Callable:
+    return click.option(
+        "--paper",
+        default=default,
+        type=PAPER,
+        show_default=True,
+        metavar="NAME|WxH",
+        help="Paper: a5, a4, a3, letter, legal, tabloid, or WxH with a unit (e.g. 300x400mm).",
+    )
+
+
+def lang_option(func: Callable) -> Callable:
+    """--lang: the language of rule sheets and printed texts (checked by the kit layer)."""
+    return click.option(
+        "--lang",
+        default="en",
+        show_default=True,
+        metavar="CODE",
+        callback=checked_lang,
+        help="Language of the rule sheet and the printed texts: en or sv (an unknown one is refused).",
+    )(func)
+
+
+def bleed_option(func: Callable) -> Callable:
+    """--bleed: how far cards' colours run past their trim lines (crop marks, PDF BleedBox)."""
+    return click.option(
+        "--bleed",
+        default="0",
+        show_default=True,
+        metavar="LENGTH",
+        help="Cards only (Coin Age): run the colours this far past the trim lines (e.g. 3mm), "
+        "with crop marks and a PDF BleedBox; 0 prints dashed cut lines instead.",
+    )(func)
+
+
+def print_options(func: Callable) -> Callable:
+    """--style, --margin, --overlap: how a board is printed."""
+    func = click.option(
+        "--overlap",
+        default="10mm",
+        show_default=True,
+        type=LENGTH_OR_ZERO,
+        metavar="LENGTH",
+        help="Overlap between tiled pages.",
+    )(func)
+    func = click.option(
+        "--margin",
+        default="10mm",
+        show_default=True,
+        type=LENGTH_OR_ZERO,
+        metavar="LENGTH",
+        help="Blank margin on every page edge.",
+    )(func)
+    return style_option(func)
+
+
+def style_option(func: Callable) -> Callable:
+    """--style: colour or ink-saver (the palettes of templates/styles.json)."""
+    return click.option(
+        "--style",
+        type=click.Choice(palette_names()),
+        default="color",
+        show_default=True,
+        help="color fills the spaces; ink-saver draws outlines only.",
+    )(func)
+
+
+def output_options(formats: tuple[str, ...] = FORMATS) -> Callable:
+    def decorate(func: Callable) -> Callable:
+        func = click.option(
+            "--format",
+            "fmt",
+            type=click.Choice(formats),
+            default=None,
+            help="Output format (default: from -o's suffix, else pdf).",
+        )(func)
+        func = click.option(
+            "-o",
+            "--output",
+            "output",
+            default=None,
+            metavar="PATH",
+            callback=file_output,
+            help="Output file ('-' for standard output), or a folder for the default file name (default: output/).",
+        )(func)
+        return func
+
+    return decorate
+
+
+def drawing_options(*, with_game: bool) -> Callable:
+    """--units and --tolerance (and --game for commands that are not about one game): how
+    to read a drawing or a foreign GeoJSON file and how strictly to compare its lengths."""
+
+    def decorate(func: Callable) -> Callable:
+        func = click.option(
+            "--tolerance",
+            default="0.2mm",
+            type=TOLERANCE,
+            show_default=True,
+            metavar="LENGTH",
+            help="How far lengths may be off in checks that compare them (a drawing rounded to 0.1 mm passes).",
+        )(func)
+        func = click.option(
+            "--units",
+            type=click.Choice(["mm", "cm", "in"]),
+            default="mm",
+            show_default=True,
+            help="Unit of the coordinates of a GeoJSON file without a coinprint member (QGIS, geojson.io).",
+        )(func)
+        if with_game:
+            func = click.option(
+                "--game",
+                type=click.Choice(GAMES_READ),
+                default=None,
+                help="The game an SVG drawing or a foreign GeoJSON file is for.",
+            )(func)
+        return func
+
+    return decorate

@@ -21,7 +21,7 @@ from coinprint.render.scene import Scene
 from coinprint.units import PaperSize, paper_size, parse_length
 
 if TYPE_CHECKING:
-    from coinprint.games.core import Rules
+    from coinprint.engine import Rules
     from coinprint.layout import Layout
     from coinprint.render.pages import Sheet
 
@@ -158,27 +158,37 @@ def write_pages(
     return write_atomic(path, pages_to_pdf(pages, title=title, keywords=keywords))
 
 
-def languages(game: str) -> list[str]:
-    """The languages ``game``'s rule sheet is written in (``templates/<game>.<lang>.json``)."""
+def template_folder(game: str) -> Path:
+    """Where ``game``'s rule-sheet texts are: its own folder if it names one, else coinprint's
+    ``templates/``."""
+    from coinprint.registry import GAMES
     from coinprint.resources import templates_dir
 
-    return sorted(p.name.split(".")[1] for p in templates_dir().glob(f"{game}.*.json") if p.name.count(".") == 2)
+    return GAMES[game].template_folder or templates_dir()
+
+
+def languages(game: str) -> list[str]:
+    """The languages ``game``'s rule sheet is written in (``<game>.<lang>.json`` files)."""
+    folder = template_folder(game)
+    return sorted(p.name.split(".")[1] for p in folder.glob(f"{game}.*.json") if p.name.count(".") == 2)
 
 
 def check_language(game: str, lang: str) -> None:
     """Refuse a language ``game`` has no texts in (UsageError naming the ones there are).
     The one language check behind every ``rules`` and ``kit`` command."""
     have = languages(game)
+    if not have:
+        raise UsageError(f"{game} has no rule sheet texts (no {game}.<lang>.json in {template_folder(game)})")
     if lang not in have:
         raise UsageError(f"no {game} rule sheet in language '{lang}'; use one of: {', '.join(have)}")
 
 
 def sheet_template(game: str, lang: str = "en") -> dict[str, Any]:
-    """The parsed texts of ``game`` in ``lang`` (``templates/<game>.<lang>.json``)."""
+    """The parsed texts of ``game`` in ``lang`` (``<game>.<lang>.json``)."""
     from coinprint.render.document import load_template
 
     check_language(game, lang)
-    return load_template(f"{game}.{lang}.json")
+    return dict(load_template(f"{game}.{lang}.json", template_folder(game)))
 
 
 @dataclass
@@ -202,12 +212,11 @@ def rule_sheet(game: str, paper: PaperSize, lang: str = "en", **params: Any) -> 
     from coinprint.registry import GAMES
     from coinprint.render.document import blocks_from_json, layout_document
 
-    make_parts = GAMES[game].parts.sheet_parts
-    if make_parts is None:
-        raise UsageError(f"{GAMES[game].title} has no rule sheet")
     template = sheet_template(game, lang)
     source = f"{game}.{lang}.json"
-    parts = make_parts(template, source, **params)
+    parts = GAMES[game].sheet_values(template, source, **params)
+    if parts is None:
+        raise UsageError(f"{GAMES[game].title} has no rule sheet")
     specs = template.get("figures", {})
     figures = {key: example_position(game, spec, source=source) for key, spec in specs.items()}
     figures.update(parts.figures)
@@ -229,9 +238,7 @@ def write_rules(
     template = sheet_template(game, lang)
     path, _ = resolve_output(output, fmt, f"{game}-rules-{lang}", ("pdf",))
     pages = rule_sheet(game, paper, lang, **params)
-    extra = GAMES[game].parts.rules_extra_pages
-    if extra is not None:
-        pages += extra(paper, lang)
+    pages += GAMES[game].rules_extra_pages(paper, lang)
     return write_pages(pages, str(path), game, title=template["title"], keywords={"game": game, "lang": lang})
 
 
@@ -255,7 +262,7 @@ def make_kit(
 
     template = sheet_template(game, lang)
     if layout is None:
-        pages = GAMES[game].parts.kit_pages(settings, lang)
+        pages = GAMES[game].kit_pages(settings, lang)
     else:
         from coinprint.kit.custom import board_sheet
 
@@ -275,10 +282,10 @@ def example_position(game: str, spec: dict[str, Any], *, source: str = "template
     """A rule sheet's example: the position after ``spec["moves"]`` on ``spec["layout"]`` (a
     built-in ``game:…`` name), replayed by the rules engine so an example is never illegal,
     and drawn by the game's position drawer."""
-    from coinprint.analysis import builtin_layout, rules_for
+    from coinprint.engine import IllegalMoveError, InvalidMoveError
     from coinprint.errors import CoinprintError
-    from coinprint.games.core import IllegalMoveError, InvalidMoveError
     from coinprint.registry import GAMES
+    from coinprint.source import builtin_layout, rules_for
 
     spec_layout = str(spec.get("layout", game))
     if spec_layout.partition(":")[0] != game:
@@ -291,7 +298,7 @@ def example_position(game: str, spec: dict[str, Any], *, source: str = "template
             rules.apply(state, rules.parse_move(state, text))
         except (InvalidMoveError, IllegalMoveError) as exc:
             raise CoinprintError(f"{source}: example move {number} ({text}) is not legal: {exc}") from None
-    return GAMES[game].draw_position(layout, rules.marks(state), rules.players).content
+    return GAMES[game].position_sheet(layout, rules.marks(state), rules.players).content
 
 
 def _keywords(layout: Layout) -> dict[str, Any]:
@@ -310,7 +317,7 @@ def position_svg(rules: Rules[Any, Any], state: Any) -> bytes:
     from coinprint.render.svg import scene_to_svg
 
     spec = GAMES[rules.layout.game]
-    sheet = spec.draw_position(rules.layout, rules.marks(state), rules.players, title=rules.describe_title(state))
+    sheet = spec.position_sheet(rules.layout, rules.marks(state), rules.players, title=rules.describe_title(state))
     return scene_to_svg(single_sheet(sheet, 10.0))
 
 

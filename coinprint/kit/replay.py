@@ -25,7 +25,7 @@ from coinprint.errors import UsageError
 from coinprint.fileio import write_atomic
 
 if TYPE_CHECKING:
-    from coinprint.games.core import Record, Replay, Rules
+    from coinprint.engine import Record, Replay, Rules
     from coinprint.render.scene import Item
 
 TEMPLATE = "replay.html"
@@ -133,7 +133,7 @@ def compute_frames(record: Record, rules: Rules, replayed: Replay) -> Frames:
     from coinprint.render.svg import svg_elements
 
     layout = rules.layout
-    draw = GAMES[layout.game].parts.draw_position
+    draw = GAMES[layout.game].position_sheet
     players = rules.players
     empty = draw(layout, [], players)
     pieces = _Pieces(empty.content.items)
@@ -156,11 +156,11 @@ def compute_frames(record: Record, rules: Rules, replayed: Replay) -> Frames:
 
     state = rules.initial_state()
     last = add_frame(state, -1)
-    note_for = _note_function(layout.game)
+    note_for = GAMES[layout.game].replay_note
     for number, text in enumerate(record.moves[: replayed.moves_played], start=1):
         player = rules.to_move(state)
         move = rules.parse_move(state, text)
-        note = note_for(rules, state, move) if note_for else ""
+        note = note_for(rules, state, move)
         rules.apply(state, move)
         if rules.is_over(state):
             ending = rules.result(state).reason
@@ -221,13 +221,6 @@ def _map_drawing(layout: Any, pieces: _Pieces, frames: list[Frame], rows: list[R
         rows.append(Row("", "", f"country {space.name} drawn"))
         caption = f"drawing the map: country {space.name}, {step} of {len(order)}"
         frames.append(Frame([pieces.number(newest)], len(rows) - 1, caption, sorted(hidden)))
-
-
-def _note_function(game: str) -> Any:
-    """The game's ``replay_note(rules, state, move)`` (its registry entry names it), if any."""
-    from coinprint.registry import GAMES
-
-    return GAMES[game].parts.replay_note if game in GAMES else None
 
 
 def _shown(text: Any) -> str:
@@ -308,8 +301,8 @@ def _layout_text(record: Record) -> str:
 def page_from_record(path: str) -> ReplayPage:
     """Read, check and draw the record at ``path`` (a game record or a Flick event log) as a
     replay page. Unreadable or unusable records raise the usual coinprint errors."""
-    from coinprint.analysis import validate_record
     from coinprint.registry import GAMES
+    from coinprint.source import validate_record
 
     record, rules, replayed = validate_record(path)
     frames = compute_frames(record, rules, replayed)

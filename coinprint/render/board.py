@@ -169,3 +169,10 @@ def position_sheet(
         named = [words["ring_castle"] if r == "castle" else words["ring_other"].format(ring=r) for r in rings]
         legend += "; " + ", ".join(named)
     return Sheet(scene, title or layout.game, [legend], footprint=None, lang=lang)
+
+
+def layout_svg(layout: Layout) -> str:
+    """A layout's drawing as an SVG document (how a notebook shows a layout)."""
+    from coinprint.render.svg import scene_to_svg
+
+    return scene_to_svg(layout_scene(layout)).decode("utf-8")

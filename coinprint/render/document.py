@@ -35,6 +35,7 @@ import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
@@ -503,10 +504,12 @@ def blocks_from_json(
     return blocks
 
 
-def load_template(name: str) -> Any:
-    """The parsed JSON template ``templates/<name>`` (e.g. ``coinage.sv.json``)."""
+def load_template(name: str, folder: Path | None = None) -> Any:
+    """The parsed JSON template ``templates/<name>`` (e.g. ``coinage.sv.json``), or ``name`` in
+    ``folder`` (a game that keeps its texts elsewhere)."""
     import json
 
     from coinprint.resources import template_path
 
-    return json.loads(template_path(name).read_text(encoding="utf-8"))
+    path = template_path(name) if folder is None else folder / name
+    return json.loads(path.read_text(encoding="utf-8"))

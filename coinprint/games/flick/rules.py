@@ -38,8 +38,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules
 from coinprint.errors import UsageError
-from coinprint.games.core import IllegalMoveError, InvalidMoveError, Result, Rules
 from coinprint.layout import Layout, Mark
 
 FACES = ("heads", "tails")

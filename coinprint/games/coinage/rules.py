@@ -42,21 +42,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules
 from coinprint.errors import UsageError
-from coinprint.games.core import IllegalMoveError, InvalidMoveError, Result, Rules
+from coinprint.games.coinage.coins import DENOMINATIONS, NAMES, PLAYERS, START_BANK, VALUES
 from coinprint.layout import Layout, Mark
 
 if TYPE_CHECKING:
-    from coinprint.games.coinage_fast import FastCoinAge
+    from coinprint.games.coinage.fast import FastCoinAge
 
-DENOMINATIONS = ("D", "P", "N", "Q")
-"""Coins by rank, lowest first (dime < penny < nickel < quarter)."""
-NAMES = {"D": "dime", "P": "penny", "N": "nickel", "Q": "quarter"}
-VALUES = (1, 2, 3, 4)
-"""Points for a controlled space, by rank."""
-START_BANK = (4, 3, 2, 1)
-"""Coins each player starts with, by rank."""
-PLAYERS = ("heads", "tails")
 
 Coin = tuple[int, int]
 """(rank, owner index)."""
@@ -329,12 +322,12 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
     def playout_total(
         self, state: CoinAgeState, move: Turn, player: str, rng: random.Random, depth: int, count: int
     ) -> float:
-        """As :meth:`Rules.playout_total`, on the fast path of :mod:`coinprint.games.coinage_fast`:
+        """As :meth:`Rules.playout_total`, on the fast path of :mod:`coinprint.games.coinage.fast`:
         the same play-out policy and rules, its own draws of random numbers (so not the
         reference's sum for the same ``rng``, but the same expected value)."""
         fast = self._fast
         if fast is None:
-            from coinprint.games.coinage_fast import FastCoinAge
+            from coinprint.games.coinage.fast import FastCoinAge
 
             fast = self._fast = FastCoinAge(self)
         after = state.copy()

@@ -32,7 +32,7 @@ def map_scene(layout: Layout, style: str = "color", lang: str = "en") -> Scene:
     """The map at true size: countries filled by their ``color`` number, each with its
     number, a dotted outline of the larger coin, a small circle for O or X, and the start
     countries' letters printed in their circles."""
-    from coinprint.boards.mapgame import coins_of, four_colouring
+    from coinprint.games.mapgame.board import coins_of, four_colouring
 
     colours = palette(style)
     frame = Frame(layout, pad=1.0)
@@ -82,7 +82,7 @@ def map_sheet(layout: Layout, style: str = "color", lang: str = "en") -> Sheet:
     """The printable map: its scene, where it puts ink, its title and info lines."""
     import shapely
 
-    from coinprint.boards.mapgame import coins_of
+    from coinprint.games.mapgame.board import coins_of
 
     frame = Frame(layout, pad=1.0)
     land = shapely.union_all([s.polygon for s in layout.spaces])

@@ -30,8 +30,8 @@ from itertools import compress
 from typing import Any
 
 from coinprint import caps
+from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules
 from coinprint.errors import UsageError
-from coinprint.games.core import IllegalMoveError, InvalidMoveError, Result, Rules
 from coinprint.layout import Layout, Mark
 
 DEFAULT_SUPPLY = 100

@@ -9,15 +9,16 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from coinprint.kit import PrintSettings, SheetParts
+    from coinprint.layout import Layout
     from coinprint.render.scene import Scene
     from coinprint.units import PaperSize
 
 
 def kit_pages(settings: PrintSettings, lang: str = "en") -> list[Scene]:
     """The rule sheet, then the standard board tiled on the kit's paper."""
-    from coinprint.boards.cointable import build
+    from coinprint.games.cointable.board import build
+    from coinprint.games.cointable.draw import board_sheet
     from coinprint.kit import board_pages, sheet_template
-    from coinprint.render.cointable import board_sheet
 
     layout = build()
     sheet = board_sheet(layout, settings.style, texts=sheet_template("cointable", lang)["board"], lang=lang)
@@ -33,7 +34,7 @@ def rule_sheet_pages(paper: PaperSize, lang: str = "en", supply: int = 100, side
 
 def sheet_parts(template: dict[str, Any], source: str, supply: int = 100, side: int = 5) -> SheetParts:
     """The values of the Coin Table sheet: the board's size, the supply, the centre cell."""
-    from coinprint.boards.cointable import cell_count, cell_name
+    from coinprint.games.cointable.board import cell_count, cell_name
     from coinprint.kit import SheetParts
 
     board_command = "coinprint board cointable" + ("" if side == 5 else f" --size {side}")
@@ -45,3 +46,26 @@ def sheet_parts(template: dict[str, Any], source: str, supply: int = 100, side: 
         "board_command": board_command,
     }
     return SheetParts(values, {}, {})
+
+
+GUIDE_COIN = "penny"
+"""The coin outlined in each hex of a drawn Coin Table board, when it fits."""
+
+
+def printable(layout: Layout) -> Layout:
+    """A drawn board completed for print: its hex size and side, the coin guide, and colours
+    (neighbouring hexes differ)."""
+    import math
+    import statistics
+
+    from coinprint.games.cointable.board import cell_count, regular_hexagon_radius
+    from coinprint.kit.custom import colouring, with_properties
+    from coinprint.units import coin
+
+    radii = [r for r, _ in (regular_hexagon_radius(s.polygon, 1.0) for s in layout.spaces) if r is not None]
+    hex_mm = round(statistics.median(radii) * math.sqrt(3), 2) if radii else 0.0
+    side = next((n for n in range(1, 200) if cell_count(n) >= len(layout)), 0)
+    guide = GUIDE_COIN if coin(GUIDE_COIN).diameter_mm <= hex_mm else None
+    params = {**layout.params, "size": side, "hex_mm": hex_mm, "measure": "flat-to-flat", "coin": guide}
+    colours = colouring(layout)
+    return with_properties(layout, {sid: {"color": c} for sid, c in colours.items()}, {"params": params})

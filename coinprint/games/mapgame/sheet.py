@@ -14,9 +14,9 @@ if TYPE_CHECKING:
 
 def kit_pages(settings: PrintSettings, lang: str = "en", seed: int = 0) -> list[Scene]:
     """The rule sheet, the blank sheet, then the 21-country map of ``seed``."""
-    from coinprint.boards.mapgame import build
+    from coinprint.games.mapgame.board import build
+    from coinprint.games.mapgame.draw import map_sheet
     from coinprint.kit import board_pages
-    from coinprint.render.mapgame import map_sheet
 
     layout = build(seed=seed)
     return (
@@ -28,9 +28,9 @@ def kit_pages(settings: PrintSettings, lang: str = "en", seed: int = 0) -> list[
 
 def blank_pages(settings: PrintSettings, coins: tuple[str, str] | None = None, lang: str = "en") -> list[Scene]:
     """The blank sheet (the circle and the rules summary) on the paper of ``settings``."""
-    from coinprint.boards.mapgame import DEFAULT_COINS, blank_layout
+    from coinprint.games.mapgame.board import DEFAULT_COINS, blank_layout
+    from coinprint.games.mapgame.draw import blank_sheet
     from coinprint.kit import board_pages
-    from coinprint.render.mapgame import blank_sheet
 
     layout = blank_layout(coins or DEFAULT_COINS)
     return board_pages(blank_sheet(layout, lang), settings)
@@ -52,7 +52,7 @@ def rule_sheet_pages(paper: PaperSize, lang: str = "en", countries: int = 21) ->
 
 def sheet_parts(template: dict[str, Any], source: str, countries: int = 21) -> SheetParts:
     """The values of the Map sheet: the number of countries, the start countries, the coins."""
-    from coinprint.boards.mapgame import DEFAULT_COINS
+    from coinprint.games.mapgame.board import DEFAULT_COINS
     from coinprint.kit import SheetParts
     from coinprint.units import coin
 

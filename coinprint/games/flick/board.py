@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from coinprint.boards.checks import Problem
+from coinprint.checks import Problem
 from coinprint.errors import UsageError
 from coinprint.layout import Feature, Layout, close_ring, polygon_geometry, round_point
 from coinprint.units import Coin, coin, parse_length

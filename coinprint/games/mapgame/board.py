@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
 
-from coinprint.boards.checks import Problem, common_problems
+from coinprint.checks import Problem, common_problems
 from coinprint.errors import UsageError
 from coinprint.layout import MIN_BORDER_MM, Layout, Space, round_point
 from coinprint.units import Coin, coin

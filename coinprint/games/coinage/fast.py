@@ -2,7 +2,7 @@
 ten times faster than the reference engine plays them.
 
 Monte Carlo agents spend nearly all their time in random play-outs. The reference engine
-(:mod:`coinprint.games.coinage`) builds each play-out turn as a list of action tuples on copied
+(:mod:`coinprint.games.coinage.rules`) builds each play-out turn as a list of action tuples on copied
 states; here a position is a few short lists of ints and bitmasks, and nothing is allocated
 per action:
 
@@ -34,10 +34,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
-from coinprint.games.coinage import START_BANK, VALUES
+from coinprint.games.coinage.coins import START_BANK, VALUES
 
 if TYPE_CHECKING:
-    from coinprint.games.coinage import Action, CoinAgeRules, CoinAgeState, Throw
+    from coinprint.games.coinage.rules import Action, CoinAgeRules, CoinAgeState, Throw
 
 T = TypeVar("T")
 

@@ -28,9 +28,9 @@ def rule_sheet_pages(paper: PaperSize, lang: str = "en") -> list[Scene]:
 
 def sheet_parts(template: dict[str, Any], source: str) -> SheetParts:
     """The standard mat's sizes and coins, the mat (without its words) and the examples."""
-    from coinprint.boards.flick import build
+    from coinprint.games.flick.board import build
+    from coinprint.games.flick.draw import example_figures, mat_scene
     from coinprint.kit import SheetParts
-    from coinprint.render.flick import example_figures, mat_scene
     from coinprint.units import coin, format_mm
 
     layout = build()
@@ -46,9 +46,9 @@ def sheet_parts(template: dict[str, Any], source: str) -> SheetParts:
 
 def kit_pages(settings: PrintSettings, lang: str = "en") -> list[Scene]:
     """The rule sheet, then the standard mat at true size."""
-    from coinprint.boards.flick import build
+    from coinprint.games.flick.board import build
+    from coinprint.games.flick.draw import mat_sheet
     from coinprint.kit import board_pages
-    from coinprint.render.flick import mat_sheet
 
     layout = build()
     sheet = mat_sheet(layout, settings.style, rule_sheet_template(lang)["board"], lang=lang)

@@ -1,8 +1,8 @@
 """A fast play-out path for the Map chase: the same random games as the reference engine,
 several times faster.
 
-The reference engine (:mod:`coinprint.games.mapgame`) lists every legal move as a
-:class:`~coinprint.games.mapgame.MapMove` (a capture alone is one move per country the
+The reference engine (:mod:`coinprint.games.mapgame.rules`) lists every legal move as a
+:class:`~coinprint.games.mapgame.rules.MapMove` (a capture alone is one move per country the
 captured coin may be sent to) and picks one with ``rng.choice``. Here countries are numbers
 (layout order), ownership is a list of ints, and a random move is drawn by its index in the
 reference's list without building the list, so a play-out draws exactly the random numbers
@@ -17,7 +17,7 @@ import random
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from coinprint.games.mapgame import MapRules, MapState
+    from coinprint.games.mapgame.rules import MapRules, MapState
 
 NOBODY = -1
 

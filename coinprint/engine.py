@@ -270,10 +270,10 @@ class Position(Generic[S]):
         return self.rules.describe(self.state)
 
     def _repr_svg_(self) -> str:
-        # Drawing is two layers up; imported only when a notebook asks for the picture.
-        from coinprint.kit import position_svg
+        # The game draws it (its registry entry, imported only when a notebook asks).
+        from coinprint.registry import GAMES
 
-        return position_svg(self.rules, self.state).decode("utf-8")
+        return GAMES[self.rules.layout.game].position_svg(self.rules, self.state).decode("utf-8")
 
 
 # -- replay -----------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from coinprint.games.coinage import CoinAgeRules, CoinAgeState
+    from coinprint.games.coinage.rules import CoinAgeRules, CoinAgeState
     from coinprint.kit import PrintSettings, SheetParts
     from coinprint.layout import Layout
     from coinprint.render.scene import Scene
@@ -25,9 +25,9 @@ def rule_sheet_pages(paper: PaperSize, lang: str = "en") -> list[Scene]:
 
 def kit_pages(settings: PrintSettings, lang: str = "en") -> list[Scene]:
     """The rule sheet, then a page of classic map cards with cut lines."""
-    from coinprint.boards.coinage import build
+    from coinprint.games.coinage.board import build
+    from coinprint.games.coinage.draw import board_sheet
     from coinprint.kit import board_pages, sheet_template
-    from coinprint.render.coinage import board_sheet
 
     layout = build("classic")
     texts = sheet_template("coinage", lang)["board"]
@@ -42,8 +42,8 @@ def worked_example(layout: Layout, first_seed: int = 1) -> tuple[CoinAgeRules, C
     """A finished game for the rule sheet's scoring example: greedy against greedy from
     ``first_seed`` upward, the first game whose final position has a stack of two or more
     coins and a doubled region. Returns the rules, the final state and the turns played."""
-    from coinprint.games.coinage import CoinAgeRules
-    from coinprint.games.core import GreedyAgent
+    from coinprint.engine import GreedyAgent
+    from coinprint.games.coinage.rules import CoinAgeRules
 
     rules = CoinAgeRules(layout, {})
     for seed in range(first_seed, first_seed + 500):
@@ -66,7 +66,7 @@ def sheet_example(layout: Layout) -> dict[str, Any]:
     """The scoring example as plain data: the final position's marks, each region's spaces
     held and points, board, bank and total points, the winner, how and after how many
     turns the game ended."""
-    from coinprint.games.coinage import PLAYERS
+    from coinprint.games.coinage.rules import PLAYERS
 
     rules, state, turns = worked_example(layout)
     parts = rules.scores(state)
@@ -89,9 +89,9 @@ def sheet_example(layout: Layout) -> dict[str, Any]:
 def sheet_parts(template: dict[str, Any], source: str) -> SheetParts:
     """The classic map, the worked example's position and its score table, and the values
     the template's sentences about it use."""
-    from coinprint.boards.coinage import build
+    from coinprint.games.coinage.board import build
+    from coinprint.games.coinage.draw import card_scene, position_scene
     from coinprint.kit import SheetParts
-    from coinprint.render.coinage import card_scene, position_scene
     from coinprint.units import coin
 
     layout = build("classic")
@@ -149,8 +149,35 @@ def _score_table(example: dict[str, Any], words: dict[str, str]) -> dict[str, An
 
 def replay_note(rules: Any, state: Any, turn: Any) -> str:
     """What a replay page shows beside a turn: its throw, coin by coin, and the matches."""
-    from coinprint.games.coinage import DENOMINATIONS
+    from coinprint.games.coinage.rules import DENOMINATIONS
 
     coins = " ".join(f"{DENOMINATIONS[rank]}{'✓' if hit else '✗'}" for rank, hit in turn.throw)
     matches = sum(1 for _, hit in turn.throw if hit)
     return f"throw {coins}: {matches} match{'es' if matches != 1 else ''}"
+
+
+def printable(layout: Layout) -> Layout:
+    """A drawn map completed for print: region colours (touching regions differ), region
+    sizes, and a card outline around the spaces when the drawing has none."""
+    import shapely
+
+    from coinprint.games.coinage.board import CARD_MARGIN_MM
+    from coinprint.kit.custom import with_properties
+    from coinprint.layout import Feature, close_ring, colour_regions, polygon_geometry
+
+    region_of = {s.id: s.region or s.id for s in layout.spaces}
+    sizes: dict[str, int] = {}
+    for region in region_of.values():
+        sizes[region] = sizes.get(region, 0) + 1
+    touching = [(region_of[a], region_of[b]) for a, b in layout.graph.edges if region_of[a] != region_of[b]]
+    colours = colour_regions(sorted(sizes), touching) or {r: i for i, r in enumerate(sorted(sizes))}
+    extra = {sid: {"color": colours[r], "region_size": sizes[r]} for sid, r in region_of.items()}
+    features = list(layout.features)
+    if not layout.features_with_role("card"):
+        box = shapely.union_all([s.polygon for s in layout.spaces]).buffer(CARD_MARGIN_MM, join_style="mitre").envelope
+        features.append(Feature("card", "card", polygon_geometry([close_ring(box.exterior.coords)])))
+    card = [f for f in features if f.role == "card"][0].shape.bounds
+    params = {"map": "custom", **layout.params, "card": f"{card[2] - card[0]:.1f}x{card[3] - card[1]:.1f}mm"}
+    coloured = with_properties(layout, extra, {"params": params})
+    coloured.features = features
+    return coloured

@@ -2,7 +2,7 @@
 very many play-outs (first-player edge, game lengths, how often the supply runs out).
 
 Each game picks uniformly among its legal moves at every turn, as the random agent does, and
-moves are numbered as in :class:`~coinprint.games.cointable.CoinTableRules` (``i`` place or
+moves are numbered as in :class:`~coinprint.games.cointable.rules.CoinTableRules` (``i`` place or
 touch on space ``i``, ``2n + i`` flip, ``3n + t`` castle on triangle ``t``), so a game played
 here is a list of moves the reference engine replays: the tests replay them and compare the
 results. The position of every game is a row of a few arrays; one step plays one move in
@@ -17,7 +17,7 @@ every unfinished game:
 Finished games are dropped from the arrays now and then, so a batch does not slow to the pace
 of its longest game.
 
->>> from coinprint.analysis import builtin_layout, rules_for
+>>> from coinprint.source import builtin_layout, rules_for
 >>> batch = BatchSimulator(rules_for(builtin_layout("cointable:size=3")))
 >>> games = batch.play(8, seed=1)
 >>> len(games.lengths), int(games.lengths.min()) > 0
@@ -31,10 +31,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from coinprint.games.cointable import EMPTY, HEADS, TAILS
+from coinprint.games.cointable.rules import EMPTY, HEADS, TAILS
 
 if TYPE_CHECKING:
-    from coinprint.games.cointable import CoinTableRules
+    from coinprint.games.cointable.rules import CoinTableRules
 
 DEFAULT_MAX_MOVES = 2000
 """Moves after which a game is cut (a timeout), as ``play cointable`` cuts it."""

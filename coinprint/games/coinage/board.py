@@ -29,13 +29,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from coinprint.boards.checks import DEFAULT_TOLERANCE_MM, Problem, common_problems, duplicate_label_problems
+from coinprint.checks import DEFAULT_TOLERANCE_MM, Problem, common_problems, duplicate_label_problems
 from coinprint.errors import UsageError
-from coinprint.layout import Feature, Layout, Space, close_ring, polygon_geometry
+from coinprint.layout import Feature, Layout, Space, close_ring, colour_regions, polygon_geometry
 from coinprint.units import PaperSize, card_size, coin
 
 if TYPE_CHECKING:
@@ -51,7 +51,6 @@ CARD_MARGIN_MM = 3.0
 FIT_COIN = "quarter"
 FIT_MARGIN_MM = 1.0
 """A space must hold a quarter with this much room all round (inscribed radius ≥ r + margin)."""
-MAX_COLOURS = 4
 
 XY = tuple[float, float]
 Segment = tuple[XY, XY]
@@ -436,35 +435,6 @@ def _reading_labels(faces: Sequence[shapely.Polygon], box: Box) -> list[str]:
 
 
 # -- assembling the layout ----------------------------------------------------------------------------
-def colour_regions(
-    regions: Sequence[str], touching: Iterable[tuple[str, str]], limit: int = MAX_COLOURS
-) -> dict[str, int] | None:
-    """A proper colouring of the region graph with at most ``limit`` colours (colour numbers
-    from 0), found by backtracking over regions with most neighbours first; None if none."""
-    neighbours: dict[str, set[str]] = {r: set() for r in regions}
-    for a, b in touching:
-        if a != b:
-            neighbours[a].add(b)
-            neighbours[b].add(a)
-    order = sorted(neighbours, key=lambda r: (-len(neighbours[r]), r))
-    colour: dict[str, int] = {}
-
-    def place(index: int) -> bool:
-        if index == len(order):
-            return True
-        region = order[index]
-        used = {colour[n] for n in neighbours[region] if n in colour}
-        for c in range(limit):
-            if c not in used:
-                colour[region] = c
-                if place(index + 1):
-                    return True
-                del colour[region]
-        return False
-
-    return dict(colour) if place(0) else None
-
-
 def _assemble(
     faces: Sequence[shapely.Polygon],
     labels: list[str],

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from string import ascii_lowercase
 
-from coinprint.boards.checks import DEFAULT_TOLERANCE_MM, Problem, common_problems, duplicate_label_problems
+from coinprint.checks import DEFAULT_TOLERANCE_MM, Problem, common_problems, duplicate_label_problems
 from coinprint.errors import UsageError
 from coinprint.layout import Layout, Space, close_ring
 from coinprint.units import coin, parse_length

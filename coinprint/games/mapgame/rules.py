@@ -10,7 +10,7 @@ nothing where it lands). The game ends when every country is claimed; most count
 
 Notation (countries by label, the drawing-order numbers): ``move 7``, ``move 12 send 3``.
 
->>> from coinprint.boards.mapgame import build
+>>> from coinprint.games.mapgame.board import build
 >>> rules = MapRules(build(5, seed=1), {})
 >>> state = rules.initial_state()
 >>> rules.to_move(state)
@@ -24,12 +24,12 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules
 from coinprint.errors import UsageError
-from coinprint.games.core import IllegalMoveError, InvalidMoveError, Result, Rules
 from coinprint.layout import Layout, Mark
 
 if TYPE_CHECKING:
-    from coinprint.games.mapgame_fast import FastMap
+    from coinprint.games.mapgame.fast import FastMap
 
 PLAYERS = ("O", "X")
 _MOVE = re.compile(r"^\s*move\s+(\S+)(?:\s+send\s+(\S+))?\s*$", re.IGNORECASE)
@@ -155,11 +155,11 @@ class MapRules(Rules[MapState, MapMove]):
     def playout_total(
         self, state: MapState, move: MapMove, player: str, rng: random.Random, depth: int, count: int
     ) -> float:
-        """As :meth:`Rules.playout_total`, on the fast path of :mod:`coinprint.games.mapgame_fast`
+        """As :meth:`Rules.playout_total`, on the fast path of :mod:`coinprint.games.mapgame.fast`
         (the same random numbers, the same sum)."""
         fast = self._fast
         if fast is None:
-            from coinprint.games.mapgame_fast import FastMap
+            from coinprint.games.mapgame.fast import FastMap
 
             fast = self._fast = FastMap(self)
         if fast.isolated:

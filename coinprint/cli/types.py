@@ -1,0 +1,96 @@
+"""click parameter types that read lengths, papers and game names when the command line is
+parsed, so a bad value is refused before any work, in one line naming the option."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from coinprint.errors import CoinprintError
+
+
+class LengthType(click.ParamType):
+    """A length with a unit (``1.25in``, ``32mm``; ``0`` where ``zero`` allows it). The value
+    is checked here and handed on as written, so what a layout records is what was typed."""
+
+    name = "length"
+
+    def __init__(self, *, zero: bool = False, default_unit: str | None = "mm") -> None:
+        self.zero = zero
+        self.default_unit = default_unit
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from coinprint.units import parse_length
+
+        text = str(value).strip()
+        if self.zero and text in ("0", "0mm"):
+            return value
+        try:
+            parse_length(text, default_unit=self.default_unit)
+        except CoinprintError as exc:
+            self.fail(str(exc), param, ctx)
+        return value
+
+
+class PaperType(click.ParamType):
+    """A paper name (a4, letter, …) or ``WxH`` with a unit; checked here, handed on as written."""
+
+    name = "paper"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from coinprint.units import paper_size
+
+        try:
+            paper_size(str(value))
+        except CoinprintError as exc:
+            self.fail(str(exc), param, ctx)
+        return value
+
+
+class GameName(click.ParamType):
+    """A registered game's name, looked up when the command line is read (not when the command
+    tree was built), so a game registered late is accepted too."""
+
+    name = "game"
+
+    def __init__(self, *, simulated: bool = False, extra: tuple[str, ...] = ()) -> None:
+        self.simulated = simulated
+        self.extra = extra
+
+    def choices(self) -> tuple[str, ...]:
+        from coinprint.registry import GAMES
+
+        return (*(GAMES.simulated() if self.simulated else GAMES.names()), *self.extra)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        choices = self.choices()
+        if value not in choices:
+            self.fail(f"{value!r} is not one of {', '.join(map(repr, choices))}.", param, ctx)
+        return value
+
+
+LENGTH = LengthType()
+LENGTH_OR_ZERO = LengthType(zero=True)
+PAPER = PaperType()
+
+
+class ToleranceType(click.ParamType):
+    """``--tolerance``: a length (``0`` allowed) up to the tolerance cap, read as millimetres."""
+
+    name = "tolerance"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from coinprint.caps import check_tolerance
+        from coinprint.units import parse_length
+
+        if isinstance(value, float):
+            return value
+        text = str(value).strip()
+        try:
+            return check_tolerance(0.0 if text in ("0", "0mm") else parse_length(text, default_unit="mm"))
+        except CoinprintError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+TOLERANCE = ToleranceType()

@@ -1,0 +1,107 @@
+"""Layouts named by records and ``--layout`` options, resolved and checked once: built-in specs
+(``cointable:size=5``), layout files and drawings, inline GeoJSON; and records replayed on them.
+
+Everything after this module (self-play workers, reports, replay pages) gets a layout already
+resolved, never a spec to resolve again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from coinprint.checks import Problem
+from coinprint.errors import UnreadableInputError, UsageError
+from coinprint.layout import Layout, from_geojson
+from coinprint.registry import GAMES
+
+if TYPE_CHECKING:
+    from coinprint.engine import Record, Replay, Rules
+
+
+def builtin_layout(spec: str) -> Layout:
+    """The built-in layout named ``game:key=value,…`` (e.g. ``cointable:size=5``)."""
+    from coinprint.engine import parse_layout_name
+
+    name, params = parse_layout_name(spec)
+    return GAMES[name].build(params)
+
+
+def resolve_layout(
+    spec: str | dict[str, Any], *, base: Path | None = None, game: str | None = None, units: str = "mm"
+) -> Layout:
+    """A layout named by a record or a ``--layout`` option: a built-in name, a file (relative
+    to ``base``: coinprint GeoJSON, foreign GeoJSON or an SVG drawing, read for ``game`` with
+    foreign coordinates in ``units``), or an inline GeoJSON layout. Raises
+    UnreadableInputError / UsageError when it cannot be had."""
+    from coinprint.io import read_layout
+
+    if isinstance(spec, dict):
+        return from_geojson(spec, source="the inline layout")
+    if not spec.strip():
+        raise UsageError("the layout is empty; give a built-in name (e.g. cointable:size=5) or a GeoJSON file")
+    name = spec.partition(":")[0]
+    if name in GAMES:
+        return builtin_layout(spec)
+    path = Path(spec)
+    if base is not None and not path.is_absolute():
+        path = base / path
+    if not path.exists():
+        raise UnreadableInputError(
+            f"layout '{spec}' is neither a built-in name ({', '.join(f'{g}:…' for g in GAMES.names())}) nor an existing file"
+        )
+    return read_layout(path, game=game, units=units).layout
+
+
+def check_layout(layout: Layout, *, tolerance_mm: float | None = None) -> list[Problem]:
+    """Every problem with ``layout`` for its game (errors and warnings). ``tolerance_mm`` is
+    how far lengths may be off (rounded drawings) where a check compares lengths; None keeps
+    each game's default."""
+    if layout.game not in GAMES:
+        return [Problem(None, f"unknown game {layout.game!r}; coinprint knows {', '.join(GAMES.names())}")]
+    game = GAMES[layout.game]
+    return game.problems(layout) if tolerance_mm is None else game.problems(layout, tolerance_mm=tolerance_mm)
+
+
+def playable_layout(spec: str, game: str | None = None) -> Layout:
+    """The layout named by ``spec`` (see :func:`resolve_layout`), refused with
+    InvalidInputError naming its first problem when it is not a valid layout of its game."""
+    from coinprint.checks import errors
+    from coinprint.errors import InvalidInputError
+
+    layout = resolve_layout(spec, game=game)
+    if game is not None and layout.game != game:
+        raise UsageError(f"--layout {spec} is a {layout.game} layout, not {game}")
+    if spec.partition(":")[0] not in GAMES:
+        bad = errors(check_layout(layout))
+        if bad:
+            raise InvalidInputError(
+                f"{spec} is not a valid {layout.game} layout: {bad[0]} ({len(bad)} problem(s); see 'validate layout')"
+            )
+    return layout
+
+
+def rules_for(layout: Layout, options: dict[str, Any] | None = None) -> Rules[Any, Any]:
+    """The rules engine for ``layout``'s game, with ``options``."""
+    return GAMES[layout.game].rules(layout, options)
+
+
+def validate_record(path: str) -> tuple[Record, Rules[Any, Any], Replay[Any]]:
+    """Read the record at ``path`` and replay it: the record, its rules engine and the
+    :class:`~coinprint.engine.Replay`."""
+    from coinprint.checks import errors
+    from coinprint.engine import read_record, replay
+    from coinprint.errors import InvalidInputError
+    from coinprint.fileio import read_text
+
+    text = read_text(path)
+    record = read_record(text, source=path)
+    GAMES[record.game]  # an unknown game is a usage error naming the games there are
+    layout = resolve_layout(record.layout, base=Path(path).parent, game=record.game)
+    if layout.game != record.game:
+        raise InvalidInputError(f"the record is a {record.game} game but its layout is for {layout.game}")
+    bad = errors(check_layout(layout))
+    if bad:
+        raise InvalidInputError(f"the record's layout is invalid: {bad[0]}")
+    rules = rules_for(layout, record.options)
+    return record, rules, replay(rules, record.moves, record.result)
