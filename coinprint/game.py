@@ -204,10 +204,13 @@ class Game(ABC):
         return position_sheet(layout, marks, players, title=title)
 
     def position_svg(self, rules: Rules[Any, Any], state: Any) -> bytes:
-        """A position as a true-size SVG document (how a notebook shows it)."""
-        from coinprint.kit import position_svg
+        """A position as a true-size SVG document (how a notebook and ``validate game --svg``
+        show it)."""
+        from coinprint.render.pages import single_sheet
+        from coinprint.render.svg import scene_to_svg
 
-        return position_svg(rules, state)
+        marks, title = rules.marks(state), rules.describe_title(state)
+        return scene_to_svg(single_sheet(self.position_sheet(rules.layout, marks, rules.players, title=title), 10.0))
 
     @abstractmethod
     def kit_pages(self, settings: PrintSettings, lang: str) -> list[Scene]:

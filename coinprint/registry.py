@@ -37,8 +37,13 @@ ENTRY_POINTS = "coinprint.games"
 def load_game(target: str) -> Game:
     """The game whose class is at ``module:Class``."""
     module, _, attribute = target.partition(":")
+    from coinprint.game import Game
+
     found = getattr(import_module(module), attribute)
-    return found() if isinstance(found, type) else found
+    game = found() if isinstance(found, type) else found
+    if not isinstance(game, Game):
+        raise TypeError(f"{target} is not a coinprint.game.Game")
+    return game
 
 
 class Registry:

@@ -311,14 +311,11 @@ def _keywords(layout: Layout) -> dict[str, Any]:
 
 
 def position_svg(rules: Rules[Any, Any], state: Any) -> bytes:
-    """A game position (the rules' marks on its layout) as a true-size SVG document."""
+    """A game position (the rules' marks on its layout) as a true-size SVG document, drawn by
+    its game."""
     from coinprint.registry import GAMES
-    from coinprint.render.pages import single_sheet
-    from coinprint.render.svg import scene_to_svg
 
-    spec = GAMES[rules.layout.game]
-    sheet = spec.position_sheet(rules.layout, rules.marks(state), rules.players, title=rules.describe_title(state))
-    return scene_to_svg(single_sheet(sheet, 10.0))
+    return GAMES[rules.layout.game].position_svg(rules, state)
 
 
 REPORT_SUFFIXES = (".svg", ".pdf")
