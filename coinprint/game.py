@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from coinprint.render.scene import Scene
     from coinprint.units import PaperSize
 
-OptionKind = Literal["int", "text", "choice", "flag", "length", "paper"]
+OptionKind = Literal["int", "text", "choice", "flag", "length", "length-or-zero", "paper"]
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,8 @@ class Option:
     default: Any = None
     kind: OptionKind = "text"
     """How the value is read: ``int``, ``text``, ``choice`` (one of :attr:`choices`), ``flag``
-    (on/off), ``length`` (a length with a unit, checked when read) or ``paper``."""
+    (on/off), ``length`` (a length with a unit, checked when read; ``length-or-zero`` allows
+    ``0``) or ``paper``."""
     choices: tuple[str, ...] = ()
     metavar: str | None = None
     dest: str = ""
@@ -79,6 +80,7 @@ BLEED = Option(
     "Cards only (Coin Age): run the colours this far past the trim lines (e.g. 3mm), "
     "with crop marks and a PDF BleedBox; 0 prints dashed cut lines instead.",
     "0",
+    "length-or-zero",
     metavar="LENGTH",
 )
 """Declared by games that print cards; its value goes to the print settings, not the game."""

@@ -12,6 +12,7 @@ from coinprint.cli.options import (
     file_output,
     games_option,
     lang_option,
+    layout_file_option,
     layout_option,
     max_turns_option,
     paper_option,
@@ -40,12 +41,7 @@ from coinprint.cli.types import GameName
     callback=file_output,
     help="Folder for the kits (default: output/); a .pdf file name (or '-') for a single game.",
 )
-@layout_option(
-    None,
-    "Print this layout instead (coinprint GeoJSON, an SVG drawing, or GeoJSON from QGIS); it is checked first.",
-    name="layout_file",
-    metavar="FILE",
-)
+@layout_file_option
 @drawing_options(with_game=False)
 def kit(
     game: str,

@@ -19,6 +19,7 @@ from coinprint.cli.options import (
     file_output,
     games_option,
     lang_option,
+    layout_file_option,
     layout_option,
     max_turns_option,
     output_options,
@@ -29,7 +30,7 @@ from coinprint.cli.options import (
     seed_option,
     selfplay_options,
 )
-from coinprint.cli.types import LENGTH, PAPER
+from coinprint.cli.types import LENGTH, LENGTH_OR_ZERO, PAPER
 
 if TYPE_CHECKING:
     from coinprint.game import Game, Option
@@ -39,7 +40,14 @@ Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 def click_option(option: Option) -> click.Option:
     """The click option for a game's declared :class:`~coinprint.game.Option`."""
-    kinds: dict[str, Any] = {"int": int, "text": None, "flag": None, "length": LENGTH, "paper": PAPER}
+    kinds: dict[str, Any] = {
+        "int": int,
+        "text": None,
+        "flag": None,
+        "length": LENGTH,
+        "length-or-zero": LENGTH_OR_ZERO,
+        "paper": PAPER,
+    }
     kwargs: dict[str, Any] = {"help": option.help, "default": option.default}
     if option.kind == "flag":
         kwargs["is_flag"] = True
@@ -74,12 +82,7 @@ def board_command(game: Game) -> click.Command:
     @paper_option()
     @print_options
     @output_options()
-    @layout_option(
-        None,
-        "Print this layout instead (coinprint GeoJSON, an SVG drawing, or GeoJSON from QGIS); it is checked first.",
-        name="layout_file",
-        metavar="FILE",
-    )
+    @layout_file_option
     @drawing_options(with_game=False)
     def board(**values: Any) -> int:
         from coinprint.commands import print_board, print_layout_file

@@ -295,6 +295,7 @@ def bleed_option(func: Callable) -> Callable:
         "--bleed",
         default="0",
         show_default=True,
+        type=LENGTH_OR_ZERO,
         metavar="LENGTH",
         help="Cards only (Coin Age): run the colours this far past the trim lines (e.g. 3mm), "
         "with crop marks and a PDF BleedBox; 0 prints dashed cut lines instead.",
@@ -386,3 +387,13 @@ def drawing_options(*, with_game: bool) -> Callable:
         return func
 
     return decorate
+
+
+def layout_file_option(func: Callable) -> Callable:
+    """--layout FILE of ``board`` and ``kit``: print a drawn or hand-made layout instead."""
+    return layout_option(
+        None,
+        "Print this layout instead (coinprint GeoJSON, an SVG drawing, or GeoJSON from QGIS); it is checked first.",
+        name="layout_file",
+        metavar="FILE",
+    )(func)
