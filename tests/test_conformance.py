@@ -271,3 +271,33 @@ def test_a_game_installed_as_a_plugin_entry_point_appears_in_every_command(tmp_p
         )
         assert done.returncode == 2 and words in done.stderr, done.stderr
         assert len(done.stderr.strip().splitlines()) == 1
+
+
+SHARED = {
+    "board": {"--paper", "--style", "--margin", "--overlap", "--output", "--format", "--layout", "--units", "--tolerance"},
+    "rules": {"--paper", "--lang", "--output", "--format"},
+    "play": {"--layout", "--games", "--seed", "--max-turns", "--output", "--html", "--workers", "--dask"},
+}
+
+
+@pytest.mark.parametrize("name", every_game())
+@pytest.mark.parametrize("group", ["board", "rules", "play"])
+def test_every_game_command_takes_the_shared_options_and_its_declared_ones(name: str, group: str) -> None:
+    import click
+
+    from coinprint.cli import cli
+
+    game = GAMES[name]
+    parent = cli.commands[group]
+    assert isinstance(parent, click.Group)
+    command = parent.get_command(click.Context(parent), name)
+    if group == "play" and not game.simulated:
+        assert command is None  # Flick is refereed, not played by agents
+        return
+    assert command is not None
+    flags = {opt for param in command.params for opt in param.opts if opt.startswith("--")}
+    declared = {"board": game.board_options, "rules": game.rules_options, "play": game.play_options}[group]
+    assert SHARED[group] <= flags
+    assert {option.flag for option in declared} <= flags
+    if group == "play":
+        assert {seat.flag for seat in game.seats} <= flags
