@@ -124,7 +124,7 @@ def import_graph() -> networkx.DiGraph:
         graph.add_node(name)
         for target in imported(path):
             # Importing a module imports its package first; that is not an edge of ours.
-            if target != name and not name.startswith(target + "."):
+            if target != name:
                 graph.add_edge(name, target)
     return graph
 

@@ -274,7 +274,17 @@ def test_a_game_installed_as_a_plugin_entry_point_appears_in_every_command(tmp_p
 
 
 SHARED = {
-    "board": {"--paper", "--style", "--margin", "--overlap", "--output", "--format", "--layout", "--units", "--tolerance"},
+    "board": {
+        "--paper",
+        "--style",
+        "--margin",
+        "--overlap",
+        "--output",
+        "--format",
+        "--layout",
+        "--units",
+        "--tolerance",
+    },
     "rules": {"--paper", "--lang", "--output", "--format"},
     "play": {"--layout", "--games", "--seed", "--max-turns", "--output", "--html", "--workers", "--dask"},
 }

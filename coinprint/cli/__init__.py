@@ -9,65 +9,14 @@ Every error a user can cause is one line on stderr.
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 import click
 
-from coinprint import __version__
-from coinprint.cli.games import GameGroup, board_command, play_command, rules_command
+from coinprint.cli import analyse, common, replay  # the commands that serve every game  # noqa: F401
+from coinprint.cli.groups import board, cli, play, rules, validate
 from coinprint.errors import EXIT_USAGE, CoinprintError, InterruptedRunError
 
-
-class _Group(click.Group):
-    """A group whose commands list in the order they were added, and which prints its help
-    and exits 0 when given no command (bare ``coinprint`` is the first thing many type)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("invoke_without_command", True)
-        super().__init__(*args, **kwargs)
-
-    def invoke(self, ctx: click.Context) -> Any:
-        # click 8.2 keeps the command still to parse in _protected_args (8.1: protected_args).
-        pending = getattr(ctx, "_protected_args", None)
-        if pending is None:
-            pending = ctx.protected_args
-        if not pending and not ctx.args:
-            click.echo(ctx.get_help())
-            return 0
-        return super().invoke(ctx)
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return list(self.commands)
-
-
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "--version", prog_name="coinprint")
-def cli() -> None:
-    """Print and play coin games: Coin Table, Coin Age, Map and Flick.
-
-    Boards and rule sheets print at true size; generated maps are always valid; rules
-    engines check recorded games move by move. Output goes to output/ unless -o says else.
-    """
-
-
-@cli.group(cls=GameGroup, build=board_command)
-def board() -> None:
-    """Print a game's board, map card or mat (PDF, SVG or GeoJSON)."""
-
-
-@cli.group(cls=GameGroup, build=rules_command)
-def rules() -> None:
-    """Print a game's rule sheet (PDF)."""
-
-
-@cli.group(cls=_Group)
-def validate() -> None:
-    """Check a layout (GeoJSON) or a recorded game (JSON)."""
-
-
-@cli.group(cls=GameGroup, build=play_command, simulated=True)
-def play() -> None:
-    """Let agents play a game against each other and write the records."""
+__all__ = ["board", "cli", "main", "play", "printable_line", "rules", "validate"]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -138,7 +87,3 @@ def _one_line(exc: click.ClickException) -> str:
     if isinstance(exc, click.UsageError) and context is not None:
         message += f" (see '{context.command_path} --help')"
     return message
-
-
-# Commands that serve every game.
-from coinprint.cli import analyse, common, replay  # noqa: E402,F401

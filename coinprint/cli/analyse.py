@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from coinprint.cli import cli
+from coinprint.cli.groups import cli
 from coinprint.cli.options import (
     file_output,
     games_option,

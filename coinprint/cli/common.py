@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from coinprint.cli import cli, validate
+from coinprint.cli.groups import cli, validate
 from coinprint.cli.options import (
     bleed_option,
     drawing_options,

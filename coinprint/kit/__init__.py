@@ -264,9 +264,8 @@ def make_kit(
     if layout is None:
         pages = GAMES[game].kit_pages(settings, lang)
     else:
-        from coinprint.kit.custom import board_sheet
-
-        sheet = board_sheet(layout, settings)
+        drawn = GAMES[game]
+        sheet = drawn.drawn_sheet(drawn.printable(layout), settings, copies=None, for_pdf=True)
         sheet.lang = lang
         pages = rule_sheet(game, settings.paper, lang) + board_pages(sheet, settings)
     return write_pages(
