@@ -21,13 +21,11 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from coinprint.errors import (  # noqa: F401  (the move errors are part of this module's API)
-    AmbiguousMoveError,
-    IllegalMoveError,
-    InvalidMoveError,
-    MoveError,
-    UnreadableInputError,
-)
+from coinprint.errors import AmbiguousMoveError as AmbiguousMoveError  # the move errors are this module's API too
+from coinprint.errors import IllegalMoveError as IllegalMoveError
+from coinprint.errors import InvalidMoveError as InvalidMoveError
+from coinprint.errors import MoveError as MoveError
+from coinprint.errors import UnreadableInputError
 from coinprint.layout import Layout, Mark
 
 RECORD_FORMAT = "coinprint-record/1"

@@ -163,7 +163,8 @@ class Layout:
 
     @property
     def params(self) -> dict[str, Any]:
-        return self.meta.get("params", {})
+        params: dict[str, Any] = self.meta.get("params", {})
+        return params
 
     # -- geometry -----------------------------------------------------------------------------
     @cached_property
@@ -179,7 +180,7 @@ class Layout:
         return graph
 
     def adjacent(self, a: str, b: str) -> bool:
-        return self.graph.has_edge(self.space(a).id, self.space(b).id)
+        return bool(self.graph.has_edge(self.space(a).id, self.space(b).id))
 
     def neighbours(self, key: str) -> list[str]:
         """Ids of the spaces adjacent to space ``key``, in layout order."""

@@ -109,7 +109,7 @@ def _region_outlines(layout: Layout, frame: Frame, stroke: str, width_mm: float)
     """Each region's outline as closed rings (holes included), drawn thick."""
     import shapely
 
-    regions: dict[str, list] = {}
+    regions: dict[str, list[Any]] = {}
     for space in layout.spaces:
         regions.setdefault(space.region or space.id, []).append(space.polygon)
     style = Style(fill=None, stroke=stroke, stroke_mm=width_mm)

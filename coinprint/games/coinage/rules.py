@@ -55,7 +55,7 @@ Coin = tuple[int, int]
 """(rank, owner index)."""
 Throw = tuple[tuple[int, bool], ...]
 """((rank, matched), …) highest rank first."""
-Action = tuple
+Action = tuple[Any, ...]
 """("place", rank, space) · ("move", from, to) · ("capture", space) · ("pay", rank)."""
 
 
@@ -87,7 +87,7 @@ class CoinAgeState:
     def mover(self) -> int:
         return self.turn % 2
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         return (tuple(tuple(s) for s in self.stacks), tuple(tuple(b) for b in self.banks), self.ended)
 
 
@@ -286,9 +286,9 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         if state.throw is None:
             raise IllegalMoveError("no throw yet this turn; call begin_turn first (the throw comes before any action)")
         throw = state.throw
-        seen: dict[tuple, Turn] = {}
+        seen: dict[tuple[Any, ...], Turn] = {}
 
-        def search(current: CoinAgeState, allowance: _Allowance, actions: tuple) -> None:
+        def search(current: CoinAgeState, allowance: _Allowance, actions: tuple[Action, ...]) -> None:
             key = current.key()
             if key in seen:
                 return

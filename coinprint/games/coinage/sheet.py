@@ -66,7 +66,7 @@ def sheet_example(layout: Layout) -> dict[str, Any]:
     """The scoring example as plain data: the final position's marks, each region's spaces
     held and points, board, bank and total points, the winner, how and after how many
     turns the game ended."""
-    from coinprint.games.coinage.rules import PLAYERS
+    from coinprint.games.coinage.coins import PLAYERS
 
     rules, state, turns = worked_example(layout)
     parts = rules.scores(state)
@@ -149,7 +149,7 @@ def _score_table(example: dict[str, Any], words: dict[str, str]) -> dict[str, An
 
 def replay_note(rules: Any, state: Any, turn: Any) -> str:
     """What a replay page shows beside a turn: its throw, coin by coin, and the matches."""
-    from coinprint.games.coinage.rules import DENOMINATIONS
+    from coinprint.games.coinage.coins import DENOMINATIONS
 
     coins = " ".join(f"{DENOMINATIONS[rank]}{'✓' if hit else '✗'}" for rank, hit in turn.throw)
     matches = sum(1 for _, hit in turn.throw if hit)

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from coinprint import caps
+from coinprint.checks import DEFAULT_TOLERANCE_MM
 from coinprint.errors import UsageError
 from coinprint.game import Game, Option, Seat
 from coinprint.games.cointable import board
@@ -71,7 +72,7 @@ class CoinTable(Game):
     def build(self, params: Mapping[str, str]) -> Layout:
         return board.from_params(dict(params))
 
-    def problems(self, layout: Layout, *, tolerance_mm: float = board.DEFAULT_TOLERANCE_MM) -> list[Problem]:
+    def problems(self, layout: Layout, *, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> list[Problem]:
         return board.check(layout, tolerance_mm=tolerance_mm)
 
     def rules(self, layout: Layout, options: Mapping[str, Any] | None = None) -> Rules[Any, Any]:

@@ -13,9 +13,10 @@ Internally a cell also has Red Blob Games axial coordinates ``q = column - (side
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from string import ascii_lowercase
+from typing import Any
 
 from coinprint.checks import DEFAULT_TOLERANCE_MM, Problem, common_problems, duplicate_label_problems
 from coinprint.errors import UsageError
@@ -195,7 +196,7 @@ def check(layout: Layout, *, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> list
     return _lattice_problems(layout, reference, tolerance_mm)
 
 
-def _corners_of(polygon, tolerance_mm: float = 0.0) -> list[tuple[float, float]]:
+def _corners_of(polygon: Any, tolerance_mm: float = 0.0) -> list[tuple[float, float]]:
     """The exterior's corners: points where the outline turns. Points along a side (within
     ``tolerance_mm`` of the line through their neighbours) are left out."""
     coords = list(polygon.exterior.coords)[:-1]
@@ -206,7 +207,7 @@ def _corners_of(polygon, tolerance_mm: float = 0.0) -> list[tuple[float, float]]
     ]
 
 
-def regular_hexagon_radius(polygon, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> tuple[float | None, str]:
+def regular_hexagon_radius(polygon: Any, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> tuple[float | None, str]:
     """The circumradius if ``polygon`` is a regular hexagon (to ``tolerance_mm``), else (None, why)."""
     corners = _corners_of(polygon, tolerance_mm)
     if len(corners) != 6:
@@ -225,7 +226,7 @@ def regular_hexagon_radius(polygon, tolerance_mm: float = DEFAULT_TOLERANCE_MM) 
     return mean, ""
 
 
-def _collinear(a, b, c, tolerance_mm: float = 0.0) -> bool:
+def _collinear(a: Sequence[float], b: Sequence[float], c: Sequence[float], tolerance_mm: float = 0.0) -> bool:
     """Whether ``b`` lies on the line from ``a`` to ``c`` (to rounding, or within ``tolerance_mm``)."""
     cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
     span = math.dist(a, c)

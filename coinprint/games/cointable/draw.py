@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from coinprint.render.board import Frame, label_point, space_items
 from coinprint.render.pages import Sheet, board_texts
-from coinprint.render.scene import Circle, Style, Text
+from coinprint.render.scene import Circle, Scene, Style, Text
 from coinprint.render.style import palette
 from coinprint.units import coin, format_mm
 
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from coinprint.layout import Layout
 
 
-def board_scene(layout: Layout, style: str = "color"):
+def board_scene(layout: Layout, style: str = "color") -> Scene:
     """The board at true size: filled hexes, a faint coin outline in each, the cell names."""
     colours = palette(style)
     frame = Frame(layout)

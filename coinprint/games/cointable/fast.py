@@ -62,7 +62,8 @@ class BatchGames:
         """The moves of one game (needs ``record=True``)."""
         if self.moves is None:
             raise ValueError("the batch was played without record=True")
-        return self.moves[game, : int(self.lengths[game])].tolist()
+        moves: list[int] = self.moves[game, : int(self.lengths[game])].tolist()
+        return moves
 
 
 class BatchSimulator:
@@ -210,4 +211,5 @@ class BatchSimulator:
 
 def _count(flags: np.ndarray) -> np.ndarray:
     """True values per row (a byte sum: much faster than count_nonzero along rows)."""
-    return flags.view(np.uint8).sum(axis=1, dtype=np.int32)
+    counts: np.ndarray = flags.view(np.uint8).sum(axis=1, dtype=np.int32)
+    return counts

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,8 @@ from coinprint.checks import Problem
 from coinprint.errors import UsageError
 from coinprint.layout import Feature, Layout, close_ring, polygon_geometry, round_point
 from coinprint.units import Coin, coin, parse_length
+
+XY = tuple[float, float]
 
 GAME = "flick"
 MIN_SIDES, MAX_SIDES = 3, 8
@@ -76,7 +79,7 @@ def corners(sides: int, width_mm: float) -> list[tuple[float, float]]:
     ]
 
 
-def circle_ring(cx: float, cy: float, radius: float, vertices: int = CIRCLE_VERTICES):
+def circle_ring(cx: float, cy: float, radius: float, vertices: int = CIRCLE_VERTICES) -> tuple[XY, ...]:
     """A closed ring of ``vertices`` points on the circle."""
     return close_ring(
         (cx + radius * math.cos(2 * math.pi * k / vertices), cy + radius * math.sin(2 * math.pi * k / vertices))
@@ -156,7 +159,7 @@ def build(
     return Layout(GAME, [], features, meta={"params": params})
 
 
-def _zone(seat: Seat, start, end, goal: Coin, score: Coin, coins: int) -> Feature:
+def _zone(seat: Seat, start: XY, end: XY, goal: Coin, score: Coin, coins: int) -> Feature:
     """The rectangle outside ``seat``'s side where their score coins start, in rows of as many
     coins as fit between the goal coins."""
     side_mm = math.dist(start, end)
@@ -263,7 +266,7 @@ def check(layout: Layout, *, tolerance_mm: float = TOLERANCE_MM) -> list[Problem
     return problems
 
 
-def _corners_of(polygon) -> list[tuple[float, float]]:
+def _corners_of(polygon: Any) -> list[tuple[float, float]]:
     coords = list(polygon.exterior.coords)[:-1]
     found = []
     for i, point in enumerate(coords):
@@ -274,7 +277,9 @@ def _corners_of(polygon) -> list[tuple[float, float]]:
     return found
 
 
-def _goal_coin_problems(layout: Layout, shapes: dict[str, Any], goal_corners, tolerance_mm: float) -> list[Problem]:
+def _goal_coin_problems(
+    layout: Layout, shapes: dict[str, Any], goal_corners: list[XY], tolerance_mm: float
+) -> list[Problem]:
     problems = []
     covered: set[int] = set()
     for feature in layout.features_with_role("goal-coin"):
@@ -301,7 +306,9 @@ def _goal_coin_problems(layout: Layout, shapes: dict[str, Any], goal_corners, to
     return problems
 
 
-def _line_problems(layout: Layout, shapes: dict[str, Any], goal_corners, tolerance_mm: float) -> list[Problem]:
+def _line_problems(
+    layout: Layout, shapes: dict[str, Any], goal_corners: list[XY], tolerance_mm: float
+) -> list[Problem]:
     problems = []
     edges = [(goal_corners[i - 1], goal_corners[i]) for i in range(len(goal_corners))]
     players: list[str] = []
@@ -336,13 +343,16 @@ def _line_problems(layout: Layout, shapes: dict[str, Any], goal_corners, toleran
     return problems
 
 
-def _same_edge(ends, edge, tolerance_mm: float) -> bool:
+def _same_edge(ends: Sequence[XY], edge: Sequence[XY], tolerance_mm: float) -> bool:
     (a, b), (c, d) = ends, edge
-    close = lambda p, q: math.dist(p, q) <= tolerance_mm  # noqa: E731
+
+    def close(p: XY, q: XY) -> bool:
+        return math.dist(p, q) <= tolerance_mm
+
     return (close(a, c) and close(b, d)) or (close(a, d) and close(b, c))
 
 
-def _zone_problems(layout: Layout, shapes: dict[str, Any], goal) -> list[Problem]:
+def _zone_problems(layout: Layout, shapes: dict[str, Any], goal: Any) -> list[Problem]:
     problems = []
     line_players = {f.properties.get("player") for f in layout.features_with_role("line")}
     blockers = [(f.id, shapes[f.id]) for f in layout.features_with_role("goal-coin") if f.id in shapes]

@@ -263,7 +263,7 @@ def _burst(x: float, y: float) -> list[Item]:
 
 
 # -- the rule sheet ------------------------------------------------------------------------------------------
-def example_figures(layout: Layout, template: dict) -> dict[str, Scene]:
+def example_figures(layout: Layout, template: dict[str, Any]) -> dict[str, Scene]:
     """The template's example diagrams drawn on ``layout``, by name."""
     figures = {}
     for name, spec in template.get("examples", {}).items():

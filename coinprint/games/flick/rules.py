@@ -463,12 +463,12 @@ def _players_of(layout: Layout) -> list[Player]:
 def _sides_of(layout: Layout) -> int:
     goals = layout.features_with_role("goal")
     if goals and isinstance(goals[0].properties.get("sides"), int):
-        return goals[0].properties["sides"]
+        return int(goals[0].properties["sides"])
     coins = layout.features_with_role("goal-coin")
     return len(coins) or int(layout.params.get("sides", 4))
 
 
-def _side_of_line(layout: Layout, line) -> int | None:
+def _side_of_line(layout: Layout, line: Any) -> int | None:
     """For a hand-made mat without ``side`` properties: the goal edge the line lies on."""
     import math
 

@@ -227,7 +227,7 @@ class _Outline:
         if bulging.any():
             weights[~bulging] = 0.0
         weights[self.closed] = 0.0
-        return weights
+        return np.asarray(weights)
 
     def pick(self, rng: random.Random) -> int | None:
         """A point of the outline to grow from (the middle of the map first); None when no
@@ -281,7 +281,8 @@ class _Outline:
         ry = spots[:, 1, None] - sy[None, :]
         along = np.minimum(np.maximum((rx * dx + ry * dy) / self.step_length2[near], 0.0), 1.0)
         gx, gy = rx - dx * along, ry - dy * along
-        return np.minimum(np.sqrt((gx * gx + gy * gy).min(axis=1)), cap)
+        clearance: np.ndarray = np.minimum(np.sqrt((gx * gx + gy * gy).min(axis=1)), cap)
+        return clearance
 
 
 @dataclass
@@ -904,7 +905,8 @@ def _ring_distances(points: numpy.ndarray, ring: numpy.ndarray) -> numpy.ndarray
     ry = points[:, 1, None] - start[None, :, 1]
     along = np.clip((rx * step[:, 0] + ry * step[:, 1]) / length2, 0.0, 1.0)
     gx, gy = rx - step[:, 0] * along, ry - step[:, 1] * along
-    return np.sqrt((gx * gx + gy * gy).min(axis=1))
+    nearest: np.ndarray = np.sqrt((gx * gx + gy * gy).min(axis=1))
+    return nearest
 
 
 def _arc_round(
@@ -1044,7 +1046,8 @@ def _ease_out(x: numpy.ndarray) -> numpy.ndarray:
     import numpy as np
 
     x = np.minimum(x, 1.0)  # x >= 0 here
-    return 1.0 - x * x * (3.0 - 2.0 * x)
+    eased: np.ndarray = 1.0 - x * x * (3.0 - 2.0 * x)
+    return eased
 
 
 SPOT_STEPS_MM = tuple(k * 1.5 for k in range(-2, 16))
@@ -1066,7 +1069,8 @@ def _coin_spot(
     outside = roomy[~shapely.contains_xy(outline.polygon, spots[roomy, 0], spots[roomy, 1])]
     if not len(outside):
         return None
-    return spots[int(outside[min(extra, len(outside) - 1)])]
+    spot: np.ndarray = spots[int(outside[min(extra, len(outside) - 1)])]
+    return spot
 
 
 def _signed_area(ring: numpy.ndarray) -> float:

@@ -14,7 +14,9 @@ from coinprint.render.style import palette, text_style
 from coinprint.resources import template_path
 
 if TYPE_CHECKING:
-    from coinprint.layout import Layout
+    from collections.abc import Callable, Sequence
+
+    from coinprint.layout import Layout, Space
 
 PENCIL_RADIUS_MM = 3.2
 """The small empty circle in each country where a player pencils in O or X."""
@@ -25,7 +27,8 @@ BLANK_AREA_MM = (190.0, 170.0)
 @cache
 def texts(language: str = "en") -> dict[str, Any]:
     """The printed texts of the Map game (``templates/mapgame.<language>.json``)."""
-    return json.loads(template_path(f"mapgame.{language}.json").read_text(encoding="utf-8"))
+    words: dict[str, Any] = json.loads(template_path(f"mapgame.{language}.json").read_text(encoding="utf-8"))
+    return words
 
 
 def map_scene(layout: Layout, style: str = "color", lang: str = "en") -> Scene:
@@ -55,7 +58,7 @@ def map_scene(layout: Layout, style: str = "color", lang: str = "en") -> Scene:
     return scene
 
 
-def coin_spot(space) -> tuple[float, float]:
+def coin_spot(space: Space) -> tuple[float, float]:
     """The centre of the widest disc inside a country (layout mm): where its coin fits."""
     import shapely
 
@@ -63,7 +66,7 @@ def coin_spot(space) -> tuple[float, float]:
     return x, y
 
 
-def _coloured(layout: Layout, colouring) -> Layout:
+def _coloured(layout: Layout, colouring: Callable[[Sequence[frozenset[int]], int], list[int]]) -> Layout:
     """A copy of a hand-made layout with four-colour numbers in its ``color`` properties."""
     from dataclasses import replace
 
