@@ -30,7 +30,7 @@ from coinprint.cli.options import (
     seed_option,
     selfplay_options,
 )
-from coinprint.cli.types import LENGTH, LENGTH_OR_ZERO, PAPER
+from coinprint.cli.types import LENGTH, LENGTH_OR_ZERO, PAPER, HelpGroup
 
 if TYPE_CHECKING:
     from coinprint.game import Game, Option
@@ -224,11 +224,10 @@ def _first_line(game: Game, command: str) -> str:
     return what[command]
 
 
-class GameGroup(click.Group):
+class GameGroup(HelpGroup):
     """``board``, ``rules`` or ``play``: one subcommand per registered game, built on demand."""
 
     def __init__(self, *args: Any, build: Callable[[Game], click.Command], simulated: bool = False, **kwargs: Any):
-        kwargs.setdefault("invoke_without_command", True)
         super().__init__(*args, **kwargs)
         self.build = build
         self.simulated = simulated
@@ -247,15 +246,6 @@ class GameGroup(click.Group):
         if cmd_name not in self._names():
             return None
         return self.build(GAMES[cmd_name])
-
-    def invoke(self, ctx: click.Context) -> Any:
-        pending = getattr(ctx, "_protected_args", None)
-        if pending is None:
-            pending = ctx.protected_args
-        if not pending and not ctx.args:
-            click.echo(ctx.get_help())
-            return 0
-        return super().invoke(ctx)
 
 
 __all__ = ["GameGroup", "board_command", "click_option", "file_output", "play_command", "rules_command"]

@@ -4,31 +4,15 @@ module can import it without an import circle."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
 from coinprint import __version__
 from coinprint.cli.games import GameGroup, board_command, play_command, rules_command
+from coinprint.cli.types import HelpGroup
 
 
-class _Group(click.Group):
-    """A group whose commands list in the order they were added, and which prints its help
-    and exits 0 when given no command (bare ``coinprint`` is the first thing many type)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("invoke_without_command", True)
-        super().__init__(*args, **kwargs)
-
-    def invoke(self, ctx: click.Context) -> Any:
-        # click 8.2 keeps the command still to parse in _protected_args (8.1: protected_args).
-        pending = getattr(ctx, "_protected_args", None)
-        if pending is None:
-            pending = ctx.protected_args
-        if not pending and not ctx.args:
-            click.echo(ctx.get_help())
-            return 0
-        return super().invoke(ctx)
+class _Group(HelpGroup):
+    """A group whose commands list in the order they were added."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(self.commands)

@@ -1,5 +1,6 @@
 """click parameter types that read lengths, papers and game names when the command line is
-parsed, so a bad value is refused before any work, in one line naming the option."""
+parsed, so a bad value is refused before any work, in one line naming the option; and the
+group class every command group uses."""
 
 from __future__ import annotations
 
@@ -94,3 +95,22 @@ class ToleranceType(click.ParamType):
 
 
 TOLERANCE = ToleranceType()
+
+
+class HelpGroup(click.Group):
+    """A group that prints its help and exits 0 when given no command (bare ``coinprint`` is
+    the first thing many type)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("invoke_without_command", True)
+        super().__init__(*args, **kwargs)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        # click 8.2 keeps the command still to parse in _protected_args (8.1: protected_args).
+        pending = getattr(ctx, "_protected_args", None)
+        if pending is None:
+            pending = ctx.protected_args
+        if not pending and not ctx.args:
+            click.echo(ctx.get_help())
+            return 0
+        return super().invoke(ctx)
