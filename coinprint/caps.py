@@ -31,6 +31,11 @@ MAX_FLATTENED_POINTS = 500_000
 """Most points all shapes of one drawing may have once curves are flattened into lines."""
 MAX_GEOJSON_FEATURES = 20_000
 """Most features coinprint reads from one GeoJSON file."""
+MAX_DRAWING_ELEMENTS = 100_000
+"""Most XML elements in one drawing, counted as it is parsed and again once its clones
+(``<use>``) are expanded, so a small file whose clones of clones fan out is refused at once."""
+MAX_TRANSFORM_STEPS = 32
+"""Most steps (``translate(…)``, ``rotate(…)``, …) in one element's ``transform``."""
 
 # -- layouts ----------------------------------------------------------------------------------------
 MAX_FEATURES = 2_000

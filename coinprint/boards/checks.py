@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from coinprint.layout import Layout, Space
+from coinprint.layout import MIN_BORDER_MM, Layout, Space
 
 OVERLAP_TOLERANCE_MM2 = 0.01
 """Area two spaces may share (rounding) before it counts as an overlap."""
@@ -15,6 +15,11 @@ MAX_OVERLAPS_REPORTED = 50
 """Overlaps listed before the check stops looking for more."""
 DEFAULT_TOLERANCE_MM = 0.2
 """How far lengths a check compares may be off (a drawing rounded to 0.1 mm) by default."""
+NARROW_GAP_MM = 1.0
+"""Spaces this close that do not share their border were meant to: the gap (or the sliver
+where they overlap) is reported. Wider gaps are drawn on purpose."""
+LISTED = 8
+"""Names a message lists before it says how many more there are."""
 
 
 @dataclass(frozen=True)
@@ -68,18 +73,88 @@ def common_problems(layout: Layout) -> list[Problem]:
 
 
 def duplicate_label_problems(layout: Layout) -> list[Problem]:
-    """Names (labels, case-insensitively) used by more than one space: moves name spaces."""
+    """Names (labels, case-insensitively) used by more than one space: moves name spaces.
+    Each is quoted as it was first drawn (``A1``, not ``a1``)."""
     import shapely
 
-    names = [s.name.lower() for s in layout.spaces]
+    drawn: dict[str, list[Space]] = {}
+    for space in layout.spaces:
+        drawn.setdefault(space.name.lower(), []).append(space)
     problems = []
-    for name in sorted({n for n in names if names.count(n) > 1}):
-        same = [s.polygon for s in layout.spaces if s.name.lower() == name]
+    for key in sorted(k for k, same in drawn.items() if len(same) > 1):
+        same = drawn[key]
         problems.append(
             Problem(
-                name,
+                same[0].name,
                 f"the label is used by more than one space ({len(same)})",
-                geometry=shapely.GeometryCollection(same),
+                geometry=shapely.GeometryCollection([s.polygon for s in same]),
+            )
+        )
+    return problems
+
+
+def listing(names: Sequence[str], limit: int = LISTED) -> str:
+    """``A1, B2, C3`` — at most ``limit`` names, then how many more, so a message stays one
+    short line however many things it is about."""
+    shown = ", ".join(names[:limit])
+    return shown if len(names) <= limit else f"{shown} and {len(names) - limit:,} more"
+
+
+def place(layout: Layout, x: float, y: float) -> str:
+    """Where a point is, as the designer sees it: in the drawing's own unit with y down for
+    an SVG drawing, else in layout mm."""
+    if layout.source_frame is not None:
+        return layout.source_frame.place(x, y)
+    return f"({x:.1f}, {y:.1f}) mm"
+
+
+def border_problems(layout: Layout) -> list[Problem]:
+    """Neighbours whose borders do not match: one problem for each pair of spaces, with how
+    wide the gap (or overlap) is at most, how long, and where (``A–B: gap up to 0.30 mm along
+    34 mm near (40.0, 12.5) mm``). Its geometry is only that stretch of border. Assumes
+    valid polygons (see :func:`common_problems`)."""
+    import numpy
+    import shapely
+
+    spaces = layout.spaces
+    polygons = [s.polygon for s in spaces]
+    if len(polygons) < 2 or bool(shapely.coverage_is_valid(polygons, gap_width=NARROW_GAP_MM)):
+        return []
+    invalid = shapely.coverage_invalid_edges(polygons, gap_width=NARROW_GAP_MM)
+    tree = shapely.STRtree(polygons)
+    found: dict[tuple[int, int], tuple[float, float, Any, Any]] = {}
+    for i, edges in enumerate(invalid):
+        if edges is None or edges.is_empty:
+            continue
+        for j in tree.query(edges, predicate="dwithin", distance=NARROW_GAP_MM).tolist():
+            if j == i:
+                continue
+            stretch = edges.intersection(polygons[j].buffer(NARROW_GAP_MM, quad_segs=4))
+            if stretch.is_empty or stretch.length <= MIN_BORDER_MM:
+                continue
+            points = shapely.get_coordinates(shapely.segmentize(stretch, 0.1))
+            gaps = shapely.distance(shapely.points(points), polygons[j].boundary)
+            worst = int(numpy.argmax(gaps))
+            pair = (min(i, j), max(i, j))
+            width, length, _, _ = found.get(pair, (0.0, 0.0, None, None))
+            if float(gaps[worst]) >= width:
+                found[pair] = (float(gaps[worst]), max(length, stretch.length), points[worst], stretch)
+            else:
+                found[pair] = (width, max(length, stretch.length), found[pair][2], found[pair][3])
+    problems = []
+    for (i, j), (width, length, (x, y), stretch) in sorted(found.items()):
+        a, b = spaces[i], spaces[j]
+        overlap = polygons[i].intersection(polygons[j]).area > OVERLAP_TOLERANCE_MM2 / 100
+        if width < 0.005:
+            what = "the border is drawn with different corners on each side"
+        else:
+            what = f"{'overlap' if overlap else 'gap'} up to {width:.2f} mm"
+        problems.append(
+            Problem(
+                None,
+                f"{a.name}–{b.name}: {what} along {length:.1f} mm near {place(layout, x, y)}; "
+                "neighbours must share their border exactly",
+                geometry=stretch,
             )
         )
     return problems

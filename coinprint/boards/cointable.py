@@ -162,6 +162,37 @@ def from_params(params: dict[str, str]) -> Layout:
     )
 
 
+def havannah_names(centres: list[tuple[float, float]]) -> list[str] | None:
+    """Names for the cells of a drawn board from their centres, as :func:`build` names them
+    (``a1`` bottom left), when the centres are a full hexagon of pointy or flat hexes on one
+    grid; None otherwise (the check then says what is wrong)."""
+    count = len(centres)
+    side = next((n for n in range(1, MAX_SIDE * 4) if cell_count(n) >= count), 0)
+    if count < 7 or cell_count(side) != count:
+        return None
+    cx = sum(x for x, _ in centres) / count
+    cy = sum(y for _, y in centres) / count
+    spacing = sorted(min(math.dist(p, q) for q in centres if q is not p) for p in centres[: min(count, 50)])[
+        min(count, 50) // 2
+    ]
+    for turn in ("pointy", "flat"):
+        names = []
+        for x, y in centres:
+            dx, dy = (x - cx, y - cy) if turn == "pointy" else (-(y - cy), x - cx)
+            r = -dy / (spacing * math.sqrt(3) / 2)
+            q = (dx / (spacing / 2) - r) / 2
+            if abs(r - round(r)) > 0.25 or abs(q - round(q)) > 0.25:
+                break
+            column, row = round(q) + side - 1, side - round(r)
+            if not on_board(column, row, side):
+                break
+            names.append(cell_name(column, row))
+        else:
+            if len(set(names)) == count:
+                return names
+    return None
+
+
 # -- checking hand-made boards -----------------------------------------------------------------------
 def check(layout: Layout, *, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> list[Problem]:
     """Every problem with a Coin Table layout: the common ones, then regular hexagons of one
