@@ -108,28 +108,31 @@ def place(layout: Layout, x: float, y: float) -> str:
     return f"({x:.1f}, {y:.1f}) mm"
 
 
-def border_problems(layout: Layout) -> list[Problem]:
+def border_problems(layout: Layout, gap_width: float = NARROW_GAP_MM) -> list[Problem]:
     """Neighbours whose borders do not match: one problem for each pair of spaces, with how
     wide the gap (or overlap) is at most, how long, and where (``A–B: gap up to 0.30 mm along
     34 mm near (40.0, 12.5) mm``). Its geometry is only that stretch of border. Assumes
-    valid polygons (see :func:`common_problems`)."""
+    valid polygons (see :func:`common_problems`). Gaps narrower than ``gap_width`` between
+    spaces count as borders that do not match; 0 finds only borders that cross or touch
+    without matching."""
     import numpy
     import shapely
 
     spaces = layout.spaces
     polygons = [s.polygon for s in spaces]
-    if len(polygons) < 2 or bool(shapely.coverage_is_valid(polygons, gap_width=NARROW_GAP_MM)):
+    if len(polygons) < 2 or bool(shapely.coverage_is_valid(polygons, gap_width=gap_width)):
         return []
-    invalid = shapely.coverage_invalid_edges(polygons, gap_width=NARROW_GAP_MM)
+    invalid = shapely.coverage_invalid_edges(polygons, gap_width=gap_width)
+    reach = max(gap_width, MIN_BORDER_MM)
     tree = shapely.STRtree(polygons)
     found: dict[tuple[int, int], tuple[float, float, Any, Any]] = {}
     for i, edges in enumerate(invalid):
         if edges is None or edges.is_empty:
             continue
-        for j in tree.query(edges, predicate="dwithin", distance=NARROW_GAP_MM).tolist():
+        for j in tree.query(edges, predicate="dwithin", distance=reach).tolist():
             if j == i:
                 continue
-            stretch = edges.intersection(polygons[j].buffer(NARROW_GAP_MM, quad_segs=4))
+            stretch = edges.intersection(polygons[j].buffer(reach, quad_segs=4))
             if stretch.is_empty or stretch.length <= MIN_BORDER_MM:
                 continue
             points = shapely.get_coordinates(shapely.segmentize(stretch, 0.1))
@@ -147,6 +150,10 @@ def border_problems(layout: Layout) -> list[Problem]:
         overlap = polygons[i].intersection(polygons[j]).area > OVERLAP_TOLERANCE_MM2 / 100
         if width < 0.005:
             what = "the border is drawn with different corners on each side"
+            line = shapely.line_merge(stretch) if stretch.geom_type == "MultiLineString" else stretch
+            line = max(getattr(line, "geoms", [line]), key=lambda part: part.length)
+            middle = line.interpolate(0.5, normalized=True)
+            x, y = middle.x, middle.y
         else:
             what = f"{'overlap' if overlap else 'gap'} up to {width:.2f} mm"
         problems.append(
