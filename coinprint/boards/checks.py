@@ -109,61 +109,113 @@ def place(layout: Layout, x: float, y: float) -> str:
 
 
 def border_problems(layout: Layout, gap_width: float = NARROW_GAP_MM) -> list[Problem]:
-    """Neighbours whose borders do not match: one problem for each pair of spaces, with how
-    wide the gap (or overlap) is at most, how long, and where (``A–B: gap up to 0.30 mm along
-    34 mm near (40.0, 12.5) mm``). Its geometry is only that stretch of border. Assumes
-    valid polygons (see :func:`common_problems`). Gaps narrower than ``gap_width`` between
-    spaces count as borders that do not match; 0 finds only borders that cross or touch
-    without matching."""
+    """Neighbours whose borders do not match, one problem for each pair of spaces, saying
+    how wide the gap (or overlap) is at most, how long, and where: ``A–B: gap up to 0.30 mm
+    along 34.0 mm near (40.0, 12.5) mm``. Its geometry is only that stretch, for the report.
+
+    Two kinds are found: borders that touch or cross without running through the same
+    points, and gaps narrower than ``gap_width`` between spaces that share no border (0:
+    none; a Map's coast comes close to itself in narrow bays). Assumes valid polygons (see
+    :func:`common_problems`)."""
+    return _unmatched_borders(layout) + (_narrow_gaps(layout, gap_width) if gap_width > 0 else [])
+
+
+def _unmatched_borders(layout: Layout) -> list[Problem]:
     import numpy
     import shapely
 
     spaces = layout.spaces
     polygons = [s.polygon for s in spaces]
-    if len(polygons) < 2 or bool(shapely.coverage_is_valid(polygons, gap_width=gap_width)):
+    if len(polygons) < 2 or bool(shapely.coverage_is_valid(polygons, gap_width=0.0)):
         return []
-    invalid = shapely.coverage_invalid_edges(polygons, gap_width=gap_width)
-    reach = max(gap_width, MIN_BORDER_MM)
+    invalid = shapely.coverage_invalid_edges(polygons, gap_width=0.0)
     tree = shapely.STRtree(polygons)
-    found: dict[tuple[int, int], tuple[float, float, Any, Any]] = {}
+    found: dict[tuple[int, int], tuple[float, float, Any]] = {}
     for i, edges in enumerate(invalid):
         if edges is None or edges.is_empty:
             continue
-        for j in tree.query(edges, predicate="dwithin", distance=reach).tolist():
+        for j in tree.query(edges, predicate="dwithin", distance=MIN_BORDER_MM).tolist():
             if j == i:
                 continue
-            stretch = edges.intersection(polygons[j].buffer(reach, quad_segs=4))
+            stretch = edges.intersection(polygons[j].buffer(MIN_BORDER_MM, quad_segs=4))
             if stretch.is_empty or stretch.length <= MIN_BORDER_MM:
                 continue
             points = shapely.get_coordinates(shapely.segmentize(stretch, 0.1))
-            gaps = shapely.distance(shapely.points(points), polygons[j].boundary)
-            worst = int(numpy.argmax(gaps))
+            inside = shapely.contains_xy(polygons[j], points[:, 0], points[:, 1])
+            depth = float(
+                numpy.max(numpy.where(inside, shapely.distance(shapely.points(points), polygons[j].boundary), 0))
+            )
             pair = (min(i, j), max(i, j))
-            width, length, _, _ = found.get(pair, (0.0, 0.0, None, None))
-            if float(gaps[worst]) >= width:
-                found[pair] = (float(gaps[worst]), max(length, stretch.length), points[worst], stretch)
-            else:
-                found[pair] = (width, max(length, stretch.length), found[pair][2], found[pair][3])
+            if pair not in found or depth > found[pair][0]:
+                found[pair] = (depth, stretch.length, stretch)
     problems = []
-    for (i, j), (width, length, (x, y), stretch) in sorted(found.items()):
-        a, b = spaces[i], spaces[j]
-        overlap = polygons[i].intersection(polygons[j]).area > OVERLAP_TOLERANCE_MM2 / 100
-        if width < 0.005:
-            what = "the border is drawn with different corners on each side"
-            line = shapely.line_merge(stretch) if stretch.geom_type == "MultiLineString" else stretch
-            line = max(getattr(line, "geoms", [line]), key=lambda part: part.length)
-            middle = line.interpolate(0.5, normalized=True)
-            x, y = middle.x, middle.y
-        else:
-            what = f"{'overlap' if overlap else 'gap'} up to {width:.2f} mm"
+    for (i, j), (depth, length, stretch) in sorted(found.items()):
+        line = shapely.line_merge(stretch) if stretch.geom_type == "MultiLineString" else stretch
+        line = max(getattr(line, "geoms", [line]), key=lambda part: part.length)
+        middle = line.interpolate(0.5, normalized=True)
+        what = (
+            f"overlap up to {depth:.2f} mm"
+            if depth >= 0.005
+            else "the border is drawn with different corners on each side"
+        )
         problems.append(
             Problem(
                 None,
-                f"{a.name}–{b.name}: {what} along {length:.1f} mm near {place(layout, x, y)}; "
-                "neighbours must share their border exactly",
+                f"{spaces[i].name}–{spaces[j].name}: {what} along {length:.1f} mm near "
+                f"{place(layout, middle.x, middle.y)}; neighbours must share their border exactly",
                 geometry=stretch,
             )
         )
+    return problems
+
+
+def _narrow_gaps(layout: Layout, gap_width: float) -> list[Problem]:
+    """Gaps narrower than ``gap_width`` between spaces that do not border each other: where
+    closing the map by the gap width fills it, for each pair of spaces on its two sides."""
+    import shapely
+
+    spaces = layout.spaces
+    polygons = [s.polygon for s in spaces]
+    if len(polygons) < 2:
+        return []
+    union = shapely.union_all(polygons)
+    closed = union.buffer(gap_width / 2, join_style="mitre").buffer(-gap_width / 2, join_style="mitre")
+    gaps = closed.difference(union)
+    parts = [g for g in getattr(gaps, "geoms", [gaps]) if g.geom_type == "Polygon" and g.area > OVERLAP_TOLERANCE_MM2]
+    if not parts:
+        return []
+    tree = shapely.STRtree(polygons)
+    graph = layout.graph
+    problems = []
+    reported: set[tuple[int, int]] = set()
+    for gap in parts:
+        width = 2 * float(shapely.maximum_inscribed_circle(gap, 0.005).length)
+        near = sorted(tree.query(gap, predicate="dwithin", distance=0.001).tolist())
+        for a in near:
+            for b in near:
+                if b <= a or (a, b) in reported or graph.has_edge(spaces[a].id, spaces[b].id):
+                    continue
+                reach = width + 0.01
+                piece = gap.intersection(polygons[a].buffer(reach)).intersection(polygons[b].buffer(reach))
+                if piece.is_empty or piece.area <= OVERLAP_TOLERANCE_MM2:
+                    continue
+                box = piece.minimum_rotated_rectangle
+                corners = list(box.exterior.coords) if box.geom_type == "Polygon" else [(0, 0), (0, 0), (0, 0)]
+                length = max(
+                    shapely.Point(corners[0]).distance(shapely.Point(corners[1])),
+                    shapely.Point(corners[1]).distance(shapely.Point(corners[2])),
+                )
+                widest = 2 * float(shapely.maximum_inscribed_circle(piece, 0.005).length)
+                centre = piece.centroid if piece.contains(piece.centroid) else piece.representative_point()
+                reported.add((a, b))
+                problems.append(
+                    Problem(
+                        None,
+                        f"{spaces[a].name}–{spaces[b].name}: gap up to {widest:.2f} mm along {length:.1f} mm near "
+                        f"{place(layout, centre.x, centre.y)}; neighbours must share their border exactly",
+                        geometry=piece,
+                    )
+                )
     return problems
 
 

@@ -223,7 +223,23 @@ def check(layout: Layout, *, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> list
             )
     if problems:
         return problems
-    return _lattice_problems(layout, reference, tolerance_mm)
+    return _lattice_problems(layout, reference, tolerance_mm) + _coin_room(reference)
+
+
+def _coin_room(radius: float) -> list[Problem]:
+    """A warning when a US penny (the guide coin) is wider than the hexes: coins will overlap."""
+    penny = coin("penny")
+    across = radius * math.sqrt(3)
+    if penny.diameter_mm <= across:
+        return []
+    return [
+        Problem(
+            None,
+            f"a {penny.title} ({penny.diameter_mm} mm) does not fit a hex {across:.2f} mm flat-to-flat; "
+            "coins on neighbouring cells will overlap (draw the hexes bigger)",
+            severity="warning",
+        )
+    ]
 
 
 def _corners_of(polygon, tolerance_mm: float = 0.0) -> list[tuple[float, float]]:
