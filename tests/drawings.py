@@ -219,6 +219,8 @@ def brick_card_svg(*, gap_above_b_mm: float = 0.0, unit_width: str = "150mm") ->
                 f'x="{x + 15:g}" y="{y + 10:g}" width="{w:g}" height="{h:g}" style="fill:#f2e6c9;stroke:#000;stroke-width:0.3" />'
             )
         layers.append(
-            f'  <g inkscape:groupmode="layer" id="layer{number}" inkscape:label="{region}">\n' + "\n".join(rects) + "\n  </g>"
+            f'  <g inkscape:groupmode="layer" id="layer{number}" inkscape:label="{region}">\n'
+            + "\n".join(rects)
+            + "\n  </g>"
         )
     return inkscape_svg("\n".join(layers), width=unit_width, height="110mm", viewbox="0 0 150 110")

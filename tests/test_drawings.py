@@ -627,3 +627,313 @@ def test_tolerance_and_kit_options_are_checked(cli, tmp_path):
     assert flick.code == 2 and "--layout prints one game's board" in flick.err
     wrong = cli("board", "cointable", "--layout", str(EXAMPLE), "-o", str(tmp_path / "b.pdf"))
     assert wrong.code == 1 and not (tmp_path / "b.pdf").exists()  # a Coin Age card is no hex board
+
+
+# -- right verdicts on files made by the real tools (Inkscape, GDAL) ---------------------------------------------
+from tests.drawings import brick_card_svg, inkscape_resave, ogr2ogr  # noqa: E402
+
+CLASSIC_BORDERS = {
+    frozenset(pair.split("-"))
+    for pair in "A1-A2 A1-B1 A1-B2 A2-A3 A2-B2 A2-B3 A3-B3 A3-B4 B1-B2 B2-B3 B3-B4 "
+    "C1-C2 C1-B1 C1-B2 C2-C3 C2-B2 C2-B3 C3-B3 C3-B4".split()
+}
+
+
+def _borders(layout) -> set[frozenset[str]]:
+    return {frozenset((layout.space(a).name, layout.space(b).name)) for a, b in layout.graph.edges}
+
+
+@pytest.mark.parametrize("actions", [(), ("select-all:all", "object-to-path")])
+def test_a_brick_card_of_snapped_rects_with_t_junctions_is_valid(cli, tmp_path, actions):
+    drawn = tmp_path / "drawn.svg"
+    drawn.write_text(brick_card_svg())
+    saved = tmp_path / "bricks.svg"
+    inkscape_resave(drawn, saved, *actions)
+    result = cli("validate", "layout", str(saved), "--game", "coinage")
+    assert result.code == 0, result.out
+    assert "valid coinage layout with 10 spaces" in result.out
+    # Every brick's corner lies inside a side of the row above or below, and still the card
+    # has exactly the classic map's 19 borders.
+    layout = read_layout(saved, game="coinage").layout
+    assert _borders(layout) == CLASSIC_BORDERS
+    assert bool(shapely.coverage_is_valid([s.polygon for s in layout.spaces]))
+
+
+def test_a_real_gap_in_a_brick_card_is_reported_per_pair_with_its_place(cli, tmp_path):
+    drawn = tmp_path / "drawn.svg"
+    drawn.write_text(brick_card_svg(gap_above_b_mm=0.3))
+    saved = tmp_path / "gap.svg"
+    inkscape_resave(drawn, saved)
+    report = tmp_path / "report.svg"
+    result = cli("validate", "layout", str(saved), "--game", "coinage", "--report", str(report))
+    assert result.code == 1
+    # Row B's top is drawn 0.3 mm below row A: page y = 10 + 30 = 40 mm (y down, as Inkscape shows it).
+    line = next(line for line in result.out.splitlines() if "A1–B1:" in line)
+    assert re.search(r"A1–B1: gap up to 0\.30 mm along 30\.\d mm near \(\d+\.\d, 40\.\d\) mm", line), line
+    assert "A1–A2" not in result.out  # neighbours sharing their border are not named
+    # The report draws only the gap: the marked A1–B1 stretch is a strip 0.3 mm high.
+    from coinprint.analysis import check_layout
+
+    problems = check_layout(read_layout(saved, game="coinage").layout)
+    gap = next(p for p in problems if "A1–B1" in p.message)
+    minx, miny, maxx, maxy = gap.geometry.bounds
+    assert maxy - miny == pytest.approx(0.3, abs=0.02) and 30 <= maxx - minx <= 31
+    assert report.exists() and "A1–B1: gap up to 0.30 mm" in report.read_text()
+    # With a tolerance wider than the gap, the corners join the sides above them: valid.
+    joined = cli("validate", "layout", str(saved), "--game", "coinage", "--tolerance", "0.4mm")
+    assert joined.code == 0, joined.out
+
+
+def _lune(cx: float, r: float, outer: float, side: int) -> str:
+    """A country outside the circle (cx, 100, r) between -60° and +60° (side 1) or 120°-240°
+    (side -1): an arc along the circle and a new arc of radius ``outer`` back."""
+    top = (cx + side * r / 2, 100 - r * math.sqrt(3) / 2)
+    bottom = (cx + side * r / 2, 100 + r * math.sqrt(3) / 2)
+    sweep = 1 if side == 1 else 0
+    return (
+        f"M {top[0]:.6f},{top[1]:.6f} A {r},{r} 0 0 {sweep} {bottom[0]:.6f},{bottom[1]:.6f} "
+        f"A {outer},{outer} 0 1 {1 - sweep} {top[0]:.6f},{top[1]:.6f} Z"
+    )
+
+
+@pytest.mark.parametrize("actions", [(), ("select-all:all", "object-to-path")])
+def test_curved_borders_several_countries_meet_are_valid(cli, tmp_path, actions):
+    # Country 1 is a circle; countries 2 and 3 follow its curve with points of their own
+    # (as arcs, or as Inkscape's Bézier circle after object-to-path).
+    body = layer(
+        "Map",
+        "\n".join(
+            [
+                '<circle id="circle1" cx="100" cy="100" r="30" />',
+                f'<path id="path2" d="{_lune(100, 30, 34, 1)}" />',
+                f'<path id="path3" d="{_lune(100, 30, 34, -1)}" />',
+            ]
+        ),
+    )
+    drawn = tmp_path / "drawn.svg"
+    drawn.write_text(inkscape_svg(body, width="200mm", height="200mm", viewbox="0 0 200 200"))
+    saved = tmp_path / "map.svg"
+    inkscape_resave(drawn, saved, *actions)
+    result = cli("validate", "layout", str(saved), "--game", "mapgame")
+    assert result.code == 0, result.out
+    layout = read_layout(saved, game="mapgame").layout
+    assert _borders(layout) == {frozenset(("1", "2")), frozenset(("1", "3"))}
+    # Each border is the whole 120° arc between them (2π/3 × 30 mm).
+    assert layout.graph.edges["1", "2"]["border_mm"] == pytest.approx(2 * math.pi / 3 * 30, rel=2e-3)
+
+
+def test_a_map_with_an_even_number_of_countries_is_invalid(cli, tmp_path):
+    built = mapgame.build(5, 0)
+    four = type(built)(built.game, built.spaces[:4], meta=built.meta)
+    drawing = tmp_path / "four.svg"
+    drawing.write_text(layout_svg(four, "mapgame"))
+    result = cli("validate", "layout", str(drawing), "--game", "mapgame")
+    assert result.code == 1
+    assert "the map has 4 countries; a Map has an odd number from 3 to 401" in result.out
+
+
+def _grouped_card(tmp_path, *, unlabelled_layer: str | None = None) -> Path:
+    """The brick card with automatic ids and no labels: each brick grouped with its typed
+    name in Inkscape (Ctrl+G: a group g… with an automatic id) inside its region's layer."""
+    text = brick_card_svg()
+    names = re.findall(r'inkscape:label="([ABC]\d)"', text)
+    text = re.sub(r' inkscape:label="[ABC]\d"', "", text)
+    ids = re.findall(r'<rect id="(rect\d+)"', text)
+    for rect_id, name in zip(ids, names):
+        match = re.search(rf'<rect id="{rect_id}" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"', text)
+        assert match
+        x, y, w, h = map(float, match.groups())
+        label = f'<text id="text{rect_id[4:]}" x="{x + w / 2 - 3:g}" y="{y + h / 2 + 2:g}" style="font-size:5px">{name}</text>'
+        text = text.replace(match.group(0), label + "\n    " + match.group(0), 1)
+    if unlabelled_layer:
+        text = text.replace(f'inkscape:label="{unlabelled_layer}"', "")
+    drawn = tmp_path / "drawn.svg"
+    drawn.write_text(text)
+    saved = tmp_path / "grouped.svg"
+    actions = []
+    for rect_id in ids:
+        actions += [f"select-by-id:{rect_id},text{rect_id[4:]}", "selection-group", "select-clear"]
+    inkscape_resave(drawn, saved, *actions)
+    assert saved.read_text().count("<g") >= 14  # 4 layers and 10 groups Inkscape made
+    return saved
+
+
+def test_spaces_grouped_with_their_text_labels_keep_their_layers_regions(cli, tmp_path):
+    saved = _grouped_card(tmp_path)
+    result = cli("validate", "layout", str(saved), "--game", "coinage")
+    assert result.code == 0, result.out
+    layout = read_layout(saved, game="coinage").layout
+    assert sorted(s.name for s in layout.spaces) == sorted({n for pair in CLASSIC_BORDERS for n in pair})
+    assert {s.name: s.region for s in layout.spaces}["B1"] == "north"
+    assert {s.name: s.region for s in layout.spaces}["C3"] == "east"
+    assert "text" not in result.out  # every text named its space: none was ignored
+
+
+def test_spaces_in_no_named_group_are_listed_once(cli, tmp_path):
+    saved = _grouped_card(tmp_path, unlabelled_layer="north")
+    result = cli("validate", "layout", str(saved), "--game", "coinage")
+    assert result.code == 1
+    # The layer keeps only its automatic id (layer1): no region, and one line names its spaces as drawn.
+    assert "in no region: A1, A2, A3, B1;" in result.out
+    assert result.out.count("in no region") == 1
+
+
+def test_a_title_names_a_shape_and_an_automatic_id_never_does():
+    svg = inkscape_svg(
+        layer(
+            "west",
+            '<rect id="rect12" width="40" height="30"><title>A1</title></rect>'
+            '<rect id="rect13" x="40" width="40" height="30" />'
+            '<g id="g501"><rect id="named" x="80" width="40" height="30" /></g>',
+        )
+    )
+    layout = read(svg, "coinage").layout
+    assert [s.name for s in layout.spaces] == ["A1", "rect13", "named"]
+    # rect13 keeps its id as a handle, but a nested automatic group (g501) is no region.
+    assert [s.region for s in layout.spaces] == ["west", "west", "west"]
+
+
+HEX_POINTS = " ".join(
+    f"{10 * math.cos(math.radians(30 + 60 * k)):.4f},{10 * math.sin(math.radians(30 + 60 * k)):.4f}" for k in range(6)
+)
+
+
+def _hex_tool_svg(side: int = 4) -> str:
+    """What a hex-grid tool exports: one hexagon in <defs> and a <use> clone per cell."""
+    step = 10 * math.sqrt(3)
+    uses = []
+    for q in range(-(side - 1), side):
+        for r in range(-(side - 1), side):
+            if abs(q + r) <= side - 1:
+                x, y = 150 + step * (q + r / 2), 150 + 15 * r
+                uses.append(f'<use xlink:href="#hex" x="{x:.4f}" y="{y:.4f}" />')
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+        'width="300mm" height="300mm" viewBox="0 0 300 300">'
+        f'<defs><polygon id="hex" points="{HEX_POINTS}" /></defs>' + "".join(uses) + "</svg>"
+    )
+
+
+def test_a_hex_tools_37_clones_are_a_valid_board_named_as_the_built_in_one(cli, tmp_path):
+    drawn = tmp_path / "tool.svg"
+    drawn.write_text(_hex_tool_svg())
+    assert drawn.read_text().count("<use") == 37
+    saved = tmp_path / "hexes.svg"
+    inkscape_resave(drawn, saved)
+    result = cli("validate", "layout", str(saved), "--game", "cointable")
+    assert result.code == 0, result.out
+    assert "valid cointable layout with 37 spaces" in result.out
+    assert "read 37 clones (<use>) as shapes in their own place" in result.out
+    layout = read_layout(saved, game="cointable").layout
+    built = cointable.build(4, f"{10 * math.sqrt(3)}mm", guide_coin=None)
+    assert sorted(s.name for s in layout.spaces) == sorted(s.name for s in built.spaces)
+    # a1 is the bottom-left cell, as on the built-in board.
+    a1 = layout.space("a1").polygon.centroid
+    assert a1.y == pytest.approx(min(s.polygon.centroid.y for s in layout.spaces))
+
+
+def test_inkscape_clones_of_a_drawn_hexagon_are_spaces_in_their_own_places(cli, tmp_path):
+    drawn = tmp_path / "one.svg"
+    drawn.write_text(inkscape_svg(f'<polygon id="first" points="{HEX_POINTS}" transform="translate(100,100)" />'))
+    saved = tmp_path / "cloned.svg"
+    step = 10 * math.sqrt(3)
+    # Inkscape moves a selection in px (96 to the inch).
+    inkscape_resave(drawn, saved, "select-by-id:first", "clone", f"transform-translate:{step * 96 / 25.4},0")
+    assert "<use" in saved.read_text()
+    layout = read_layout(saved, game="cointable").layout
+    xs = sorted(round(s.polygon.centroid.x, 2) for s in layout.spaces)
+    assert len(xs) == 2 and xs[1] - xs[0] == pytest.approx(step, abs=0.01)
+    assert "first" in [s.name for s in layout.spaces]
+
+
+# -- GDAL ------------------------------------------------------------------------------------------------------------
+def test_a_coinprint_layout_after_a_geopackage_round_trip_is_valid(cli, tmp_path):
+    source = tmp_path / "card.geojson"
+    source.write_text(coinage.build("classic").dumps())
+    ogr2ogr("-f", "GPKG", str(tmp_path / "card.gpkg"), str(source))
+    back = tmp_path / "back.geojson"
+    ogr2ogr("-f", "GeoJSON", str(back), str(tmp_path / "card.gpkg"))
+    text = back.read_text()
+    assert '"id": "A1"' in text and "null" in text  # ids became a field, empty fields null
+    result = cli("validate", "layout", str(back))
+    assert result.code == 0, result.out + result.err
+    assert "valid coinage layout with 10 spaces" in result.out
+
+
+def test_a_coinprint_layout_reprojected_to_degrees_is_refused(cli, tmp_path):
+    source = tmp_path / "card.geojson"
+    source.write_text(coinage.build("classic").dumps())
+    degrees = tmp_path / "degrees.geojson"
+    ogr2ogr("-f", "GeoJSON", "-s_srs", "EPSG:3857", "-t_srs", "EPSG:4326", str(degrees), str(source))
+    result = cli("validate", "layout", str(degrees))
+    assert result.code == 2
+    assert "coordinates look like longitude/latitude" in result.err and len(result.err.splitlines()) == 1
+
+
+def test_a_crs84_tag_gdal_added_is_explained_and_removable(cli, tmp_path):
+    source = tmp_path / "card.geojson"
+    source.write_text(coinage.build("classic").dumps())
+    ogr2ogr(str(tmp_path / "card.shp"), str(source))
+    tagged = tmp_path / "tagged.geojson"
+    ogr2ogr("-f", "GeoJSON", str(tagged), str(tmp_path / "card.shp"))
+    assert "CRS84" in tagged.read_text()
+    result = cli("validate", "layout", str(tagged), "--game", "coinage")
+    assert result.code == 2 and len(result.err.splitlines()) == 1
+    assert "-a_srs None" in result.err and 'delete the "crs" member' in result.err and "--units" not in result.err
+    # Done as the message says, the file is read: spaces by their id field, the card by its role.
+    untagged = tmp_path / "untagged.geojson"
+    ogr2ogr("-f", "GeoJSON", "-a_srs", "None", str(untagged), str(tmp_path / "card.shp"))
+    fixed = cli("validate", "layout", str(untagged), "--game", "coinage")
+    assert fixed.code == 0, fixed.out + fixed.err
+    assert read_layout(untagged, game="coinage").layout.features_with_role("card")
+
+
+@pytest.mark.parametrize("unit, scale", [("cm", 0.1), ("in", 1 / 25.4), ("m", 0.001)])
+def test_a_layer_drawn_in_another_unit_says_which_units_to_give(cli, tmp_path, unit, scale):
+    path = tmp_path / "qgis.geojson"
+    path.write_text(qgis_geojson(coinage.build("classic"), crs=None, scale=scale))
+    if unit != "m":
+        wrong = cli("validate", "layout", str(path), "--game", "coinage")
+        assert wrong.code == 1
+        assert "far too small for a coin" in wrong.out and "did you mean --units cm or --units in?" in wrong.out
+    right = cli("validate", "layout", str(path), "--game", "coinage", "--units", unit)
+    assert right.code == 0, right.out + right.err
+
+
+def test_a_viewbox_without_width_and_height_notes_the_unit_it_assumed(cli, tmp_path):
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 400">'
+        + "".join(
+            f'<rect id="{n}" x="{x}" y="0" width="100" height="100"/>' for n, x in (("A", 0), ("B", 100), ("C", 200))
+        )
+        + "</svg>"
+    )
+    path = tmp_path / "nosize.svg"
+    path.write_text(svg)
+    result = cli("validate", "layout", str(path), "--game", "mapgame")
+    assert "note: the document has a viewBox but no width and height: its units were read as px" in result.out
+
+
+def test_css_visibility_hidden_hides_a_shape_like_display_none(cli, tmp_path):
+    # Helpers the designer hid by a class rule and by a style: they would overlap the bricks.
+    body = brick_card_svg().replace(
+        "</svg>",
+        "<style>.sketch { visibility: hidden }</style>"
+        '<rect class="sketch" id="helper" x="20" y="20" width="60" height="60" />'
+        '<rect style="visibility:hidden" id="helper2" x="60" y="20" width="60" height="60" />\n</svg>',
+    )
+    drawn = tmp_path / "drawn.svg"
+    drawn.write_text(body)
+    saved = tmp_path / "hidden.svg"
+    inkscape_resave(drawn, saved)
+    result = cli("validate", "layout", str(saved), "--game", "coinage")
+    assert result.code == 0, result.out
+    assert "note: ignored 2 hidden shapes" in result.out
+
+
+def test_a_penny_that_does_not_fit_a_hex_is_a_warning(cli, tmp_path):
+    drawing = tmp_path / "small.svg"
+    drawing.write_text(hex_grid_svg(cointable.build(3, "15mm", guide_coin=None)))
+    result = cli("validate", "layout", str(drawing), "--game", "cointable")
+    assert result.code == 0, result.out
+    assert "warning: a US penny (19.05 mm) does not fit a hex 15.0" in result.out

@@ -22,7 +22,7 @@ from coinprint.cli.options import (  # noqa: F401  (one place to import every sh
 )
 from coinprint.errors import InterruptedRunError, stop_code
 from coinprint.fileio import Interrupted
-from coinprint.io import GAMES_READ
+from coinprint.io import GAMES_READ, UNIT_MM
 from coinprint.registry import GAMES
 from coinprint.render.style import palette_names
 
@@ -123,10 +123,10 @@ def drawing_options(*, with_game: bool) -> Callable:
         )(func)
         func = click.option(
             "--units",
-            type=click.Choice(["mm", "cm", "in"]),
+            type=click.Choice(list(UNIT_MM)),
             default="mm",
             show_default=True,
-            help="Unit of the coordinates of a GeoJSON file without a coinprint member (QGIS, geojson.io).",
+            help="Unit of the coordinates of a GeoJSON file without a coinprint member (QGIS, geojson.io, GDAL).",
         )(func)
         if with_game:
             func = click.option(
@@ -167,7 +167,7 @@ def checked_layout(path: str, game: str | None, units: str, tolerance: str) -> t
     from coinprint.io import read_layout
 
     limit = tolerance_mm(tolerance)
-    read = read_layout(path, game=game, units=units)
+    read = read_layout(path, game=game, units=units, tolerance_mm=limit)
     layout = read.layout
     problems = check_layout(layout, tolerance_mm=limit)
     for note in read.notes:

@@ -245,7 +245,8 @@ def _refuse_degrees(doc: dict[str, Any], pieces: list[_Piece], source: str, scal
     xs = [p[0] / scale for piece in pieces for ring in piece.rings for p in ring]
     ys = [p[1] / scale for piece in pieces for ring in piece.rings for p in ring]
     span = f"{max(xs) - min(xs):.4g} × {max(ys) - min(ys):.4g}"
-    if looks_like_degrees(xs, ys):
+    # A board in metres is as small as one in degrees: --units m says which it is.
+    if scale < UNIT_MM["m"] and looks_like_degrees(xs, ys):
         raise UnreadableInputError(
             f"{source}: the coordinates look like longitude/latitude (the whole board spans {span} units); "
             "it was reprojected to degrees: draw or export it in a projected CRS whose units are mm "
