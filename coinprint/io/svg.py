@@ -165,6 +165,10 @@ def _preflight(data: bytes, source: str) -> None:
         raise UnreadableInputError(str(refused)) from None
     except expat.ExpatError as exc:
         raise UnreadableInputError(f"{source} is not an SVG drawing: the XML is broken ({exc})") from None
+    except (ValueError, LookupError) as exc:  # an encoding the XML parser cannot use
+        raise UnreadableInputError(
+            f"{source}: the XML is in an encoding coinprint does not read ({_short(str(exc))}); save it as UTF-8"
+        ) from None
 
 
 class _Refused(Exception):
