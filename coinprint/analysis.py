@@ -28,11 +28,17 @@ def builtin_layout(spec: str) -> Layout:
 
 
 def resolve_layout(
-    spec: str | dict[str, Any], *, base: Path | None = None, game: str | None = None, units: str = "mm"
+    spec: str | dict[str, Any],
+    *,
+    base: Path | None = None,
+    game: str | None = None,
+    units: str = "mm",
+    tolerance_mm: float | None = None,
 ) -> Layout:
     """A layout named by a record or a ``--layout`` option: a built-in name, a file (relative
     to ``base``: coinprint GeoJSON, foreign GeoJSON or an SVG drawing, read for ``game`` with
-    foreign coordinates in ``units``), or an inline GeoJSON layout. Raises
+    foreign coordinates in ``units`` and borders joined within ``tolerance_mm``, None: the
+    default), or an inline GeoJSON layout. Raises
     UnreadableInputError / UsageError when it cannot be had."""
     from coinprint.io import read_layout
 
@@ -50,7 +56,9 @@ def resolve_layout(
         raise UnreadableInputError(
             f"layout '{spec}' is neither a built-in name ({', '.join(f'{g}:…' for g in GAMES.names())}) nor an existing file"
         )
-    return read_layout(path, game=game, units=units).layout
+    if tolerance_mm is None:
+        return read_layout(path, game=game, units=units).layout
+    return read_layout(path, game=game, units=units, tolerance_mm=tolerance_mm).layout
 
 
 def check_layout(layout: Layout, *, tolerance_mm: float | None = None) -> list[Problem]:
@@ -63,17 +71,20 @@ def check_layout(layout: Layout, *, tolerance_mm: float | None = None) -> list[P
     return checker(layout) if tolerance_mm is None else checker(layout, tolerance_mm=tolerance_mm)
 
 
-def playable_layout(spec: str, game: str | None = None) -> Layout:
-    """The layout named by ``spec`` (see :func:`resolve_layout`), refused with
-    InvalidInputError naming its first problem when it is not a valid layout of its game."""
+def playable_layout(
+    spec: str, game: str | None = None, *, units: str = "mm", tolerance_mm: float | None = None
+) -> Layout:
+    """The layout named by ``spec`` (see :func:`resolve_layout`; a file is read with ``units``
+    and ``tolerance_mm``), refused with InvalidInputError naming its first problem when it is
+    not a valid layout of its game."""
     from coinprint.boards.checks import errors
     from coinprint.errors import InvalidInputError
 
-    layout = resolve_layout(spec, game=game)
+    layout = resolve_layout(spec, game=game, units=units, tolerance_mm=tolerance_mm)
     if game is not None and layout.game != game:
         raise UsageError(f"--layout {spec} is a {layout.game} layout, not {game}")
     if spec.partition(":")[0] not in GAMES:
-        bad = errors(check_layout(layout))
+        bad = errors(check_layout(layout, tolerance_mm=tolerance_mm))
         if bad:
             raise InvalidInputError(
                 f"{spec} is not a valid {layout.game} layout: {bad[0]} ({len(bad)} problem(s); see 'validate layout')"
@@ -205,11 +216,14 @@ def play_to_folder(
     workers: int | None = 1,
     dask: str | None = None,
     progress: Progress | None = None,
+    units: str = "mm",
+    tolerance_mm: float | None = None,
 ) -> tuple[list[Path], PlaySummary]:
     """Self-play ``games`` games and write one record per game into ``folder``
     (``<game>-<seed>.json``, each written whole, in game order); returns the paths and the
     summary. ``workers`` processes (None: every core) or a Dask scheduler at ``dask`` play
-    them; the records are the same either way. Ctrl-C raises
+    them; the records are the same either way. A layout file is read with ``units`` and
+    ``tolerance_mm`` (see :func:`playable_layout`). Ctrl-C raises
     :class:`InterruptedRunError` saying how many records were written."""
     from coinprint import selfplay
     from coinprint.fileio import write_atomic
@@ -224,7 +238,16 @@ def play_to_folder(
     recorded = layout_spec
     if layout_spec.partition(":")[0] not in GAMES and Path(layout_spec).is_file():
         recorded = Path(os.path.relpath(Path(layout_spec).resolve(), target.resolve())).as_posix()
-    setup = selfplay.GameSetup.build(layout_spec, agents, max_turns, options, recorded_layout=recorded, game=game)
+    setup = selfplay.GameSetup.build(
+        layout_spec,
+        agents,
+        max_turns,
+        options,
+        recorded_layout=recorded,
+        game=game,
+        units=units,
+        tolerance_mm=tolerance_mm,
+    )
     tally = Tally(tuple(agents))  # type: ignore[arg-type]
     paths: list[Path] = []
     stream = selfplay.run(setup, games, seed, workers=workers, dask=dask, records=True)
@@ -302,6 +325,8 @@ def balance(
     until_decided: bool = False,
     precision: float = DEFAULT_PRECISION,
     progress: Progress | None = None,
+    units: str = "mm",
+    tolerance_mm: float | None = None,
 ) -> Balance:
     """Self-play up to ``games`` games of ``agent`` against itself on ``layout_spec`` (a layout
     of ``game``; no records written) and judge the first player's edge.
@@ -318,9 +343,17 @@ def balance(
     from coinprint.sprt import check_precision
 
     check_precision(precision)
-    layout = playable_layout(layout_spec, game)
+    layout = playable_layout(layout_spec, game, units=units, tolerance_mm=tolerance_mm)
     players = rules_for(layout, options).players
-    setup = selfplay.GameSetup.build(layout_spec, {p: agent for p in players}, max_turns, options, game=game)
+    setup = selfplay.GameSetup.build(
+        layout_spec,
+        {p: agent for p in players},
+        max_turns,
+        options,
+        game=game,
+        units=units,
+        tolerance_mm=tolerance_mm,
+    )
     # Small batches when stopping early, so little is played past the decision.
     batch = min(selfplay.MAX_BATCH, 8) if until_decided else None
     results = selfplay.run(setup, games, seed, workers=workers, dask=dask, batch=batch)

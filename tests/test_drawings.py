@@ -937,3 +937,60 @@ def test_a_penny_that_does_not_fit_a_hex_is_a_warning(cli, tmp_path):
     result = cli("validate", "layout", str(drawing), "--game", "cointable")
     assert result.code == 0, result.out
     assert "warning: a US penny (19.05 mm) does not fit a hex 15.0" in result.out
+
+
+# -- the same reading options on every command that takes a layout file --------------------------------------------
+LAYOUT_COMMANDS = [
+    ("validate", "layout"),
+    ("board", "cointable"),
+    ("board", "coinage"),
+    ("board", "mapgame"),
+    ("kit", "coinage"),
+    ("play", "cointable"),
+    ("play", "coinage"),
+    ("play", "mapgame"),
+    ("balance", "coinage"),
+    ("analyse", "coinage"),
+]
+
+
+@pytest.mark.parametrize("command", LAYOUT_COMMANDS, ids=["-".join(c) for c in LAYOUT_COMMANDS])
+def test_every_command_that_takes_a_layout_file_reads_it_the_same_way(cli, command):
+    text = cli(*command, "--help").out
+    assert "--units [mm|cm|in|m]" in text and "--tolerance LENGTH" in text
+    assert ("--game [cointable|coinage|mapgame]" in text) == (command == ("validate", "layout"))
+    target = [str(EXAMPLE)] if command[0] == "validate" else ["--layout", str(EXAMPLE)]
+    bad = cli(*command, *target, "--tolerance", "5mm")
+    assert bad.code == 2 and "--tolerance must be from 0 to 2 mm (the tolerance cap), not 5 mm" in bad.err
+
+
+def test_play_balance_and_analyse_read_a_cm_layer_with_units_and_records_replay(cli, tmp_path):
+    path = tmp_path / "qgis.geojson"
+    path.write_text(qgis_geojson(coinage.build("classic"), crs=None, scale=0.1))
+    # Read as mm, the layer is far too small: play refuses it, naming the unit to give.
+    refused = cli("play", "coinage", "--layout", str(path), "--games", "1", "-o", str(tmp_path / "no"))
+    assert refused.code == 1 and "--units cm" in refused.err
+    folder = tmp_path / "games"
+    played = cli("play", "coinage", "--layout", str(path), "--units", "cm", "--games", "1", "-o", str(folder))
+    assert played.code == 0, played.out + played.err
+    record = next(folder.glob("*.json"))
+    # The record holds the layout as read (in mm), so it replays without the option.
+    assert isinstance(json.loads(record.read_text())["layout"], dict)
+    assert cli("validate", "game", str(record)).code == 0
+    balanced = cli("balance", "coinage", "--layout", str(path), "--units", "cm", "--games", "2", "--workers", "1")
+    assert balanced.code == 0 and "decided games" in balanced.out
+    analysed = cli(
+        "analyse",
+        "coinage",
+        "--layout",
+        str(path),
+        "--units",
+        "cm",
+        "--games",
+        "2",
+        "--skill-games",
+        "0",
+        "--workers",
+        "1",
+    )
+    assert analysed.code == 0, analysed.out + analysed.err

@@ -14,6 +14,7 @@ import click
 
 from coinprint import __version__
 from coinprint.cli.options import (
+    drawing_options,
     games_option,
     layout_option,
     max_turns_option,
@@ -92,6 +93,7 @@ def play() -> None:
 @max_turns_option(2000)
 @until_decided_options
 @selfplay_options
+@drawing_options(with_game=False)
 def balance(
     game: str,
     layout: str | None,
@@ -103,6 +105,8 @@ def balance(
     precision: float,
     workers: int | None,
     dask: str | None,
+    units: str,
+    tolerance: float | None,
 ) -> None:
     """Is the first player favoured? Self-play equal agents and report the first player's share
     of decided games with a 95 % interval (GAME is cointable, coinage or mapgame)."""
@@ -121,6 +125,8 @@ def balance(
             until_decided=until_decided,
             precision=precision,
             progress=update,
+            units=units,
+            tolerance_mm=tolerance,
         )
     click.echo(report.describe())
 

@@ -21,6 +21,7 @@ from coinprint.cli.common import (
 )
 from coinprint.cli.options import (
     candidates_option,
+    drawing_options,
     progress,
     records_folder_option,
     rules_output_option,
@@ -157,11 +158,26 @@ def rules_coinage(lang, paper, output) -> None:
 @click.option("--heads", default="random", show_default=True, help="Agent for heads: random, greedy or montecarlo.")
 @click.option("--tails", default="greedy", show_default=True, help="Agent for tails: random, greedy or montecarlo.")
 @max_turns_option(200, "Turns before a game counts as a timeout.")
+@drawing_options(with_game=False)
 @records_folder_option("coinage")
 @html_option
 @selfplay_options
 def play_coinage(
-    map_name, regions, map_seed, layout_file, games, seed, heads, tails, max_turns, output, html, workers, dask
+    map_name,
+    regions,
+    map_seed,
+    layout_file,
+    games,
+    seed,
+    heads,
+    tails,
+    max_turns,
+    units,
+    tolerance,
+    output,
+    html,
+    workers,
+    dask,
 ) -> None:
     """Let two agents play Coin Age and write one validating record per game."""
     from coinprint.analysis import play_to_folder
@@ -182,6 +198,8 @@ def play_coinage(
             workers=workers,
             dask=dask,
             progress=update,
+            units=units,
+            tolerance_mm=tolerance,
         )
     click.echo(f"layout {spec}")
     click.echo(summary.describe())

@@ -17,7 +17,7 @@ from coinprint.cli.common import (
     seed_option,
     supply_option,
 )
-from coinprint.cli.options import progress, records_folder_option, selfplay_options
+from coinprint.cli.options import drawing_options, progress, records_folder_option, selfplay_options
 from coinprint.cli.replay import echo_replay_pages, html_option
 
 MAX_TURNS = 2000
@@ -115,11 +115,25 @@ def board_cointable(
     name="layout_file",
     metavar="FILE",
 )
+@drawing_options(with_game=False)
 @records_folder_option("cointable")
 @html_option
 @selfplay_options
 def play_cointable(
-    size, heads_agent, tails_agent, games, seed, max_turns, supply, layout_file, output, html, workers, dask
+    size,
+    heads_agent,
+    tails_agent,
+    games,
+    seed,
+    max_turns,
+    supply,
+    layout_file,
+    units,
+    tolerance,
+    output,
+    html,
+    workers,
+    dask,
 ) -> None:
     """Let two agents play Coin Table; write one record per game and print a summary."""
     from coinprint.analysis import play_to_folder
@@ -137,6 +151,8 @@ def play_cointable(
             workers=workers,
             dask=dask,
             progress=update,
+            units=units,
+            tolerance_mm=tolerance,
         )
     board = layout_file or f"size {size}"
     click.echo(f"seed {seed}: {games} games of Coin Table ({board}), heads {heads_agent} v tails {tails_agent}")

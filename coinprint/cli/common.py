@@ -11,6 +11,7 @@ from coinprint.cli import cli, validate
 from coinprint.cli.options import (  # noqa: F401  (one place to import every shared option)
     checked_lang,
     copies_option,
+    drawing_options,
     file_output,
     games_option,
     layout_option,
@@ -22,7 +23,7 @@ from coinprint.cli.options import (  # noqa: F401  (one place to import every sh
 )
 from coinprint.errors import InterruptedRunError, stop_code
 from coinprint.fileio import Interrupted
-from coinprint.io import GAMES_READ, UNIT_MM
+from coinprint.io import GAMES_READ
 from coinprint.registry import GAMES
 from coinprint.render.style import palette_names
 
@@ -109,37 +110,6 @@ def output_options(formats: tuple[str, ...] = FORMATS) -> Callable:
     return decorate
 
 
-def drawing_options(*, with_game: bool) -> Callable:
-    """--units and --tolerance (and --game for commands that are not about one game): how
-    to read a drawing or a foreign GeoJSON file and how strictly to compare its lengths."""
-
-    def decorate(func: Callable) -> Callable:
-        func = click.option(
-            "--tolerance",
-            default="0.2mm",
-            show_default=True,
-            metavar="LENGTH",
-            help="How far lengths may be off in checks that compare them (a drawing rounded to 0.1 mm passes).",
-        )(func)
-        func = click.option(
-            "--units",
-            type=click.Choice(list(UNIT_MM)),
-            default="mm",
-            show_default=True,
-            help="Unit of the coordinates of a GeoJSON file without a coinprint member (QGIS, geojson.io, GDAL).",
-        )(func)
-        if with_game:
-            func = click.option(
-                "--game",
-                type=click.Choice(GAMES_READ),
-                default=None,
-                help="The game an SVG drawing or a foreign GeoJSON file is for.",
-            )(func)
-        return func
-
-    return decorate
-
-
 def layout_file_options(func: Callable) -> Callable:
     """--layout FILE with --units and --tolerance: print a drawn or hand-made layout."""
     func = drawing_options(with_game=False)(func)
@@ -151,22 +121,17 @@ def layout_file_options(func: Callable) -> Callable:
     )(func)
 
 
-def tolerance_mm(text: str) -> float:
-    """The --tolerance length in mm (0 allowed, at most the tolerance cap)."""
-    from coinprint.caps import check_tolerance
-    from coinprint.units import parse_length
-
-    return check_tolerance(0.0 if text.strip() in ("0", "0mm") else parse_length(text, default_unit="mm"))
-
-
-def checked_layout(path: str, game: str | None, units: str, tolerance: str) -> tuple[Layout, list[Problem], str, bool]:
-    """Read and check the layout file at ``path``, echoing notes and problems as one line
-    each; returns (layout, problems, the verdict line, whether it is valid)."""
+def checked_layout(
+    path: str, game: str | None, units: str, tolerance: float | None
+) -> tuple[Layout, list[Problem], str, bool]:
+    """Read and check the layout file at ``path`` (``tolerance`` in mm, None: the default),
+    echoing notes and problems as one line each; returns (layout, problems, the verdict
+    line, whether it is valid)."""
     from coinprint.analysis import check_layout
-    from coinprint.boards.checks import errors
+    from coinprint.boards.checks import DEFAULT_TOLERANCE_MM, errors
     from coinprint.io import read_layout
 
-    limit = tolerance_mm(tolerance)
+    limit = DEFAULT_TOLERANCE_MM if tolerance is None else tolerance
     read = read_layout(path, game=game, units=units, tolerance_mm=limit)
     layout = read.layout
     problems = check_layout(layout, tolerance_mm=limit)
@@ -214,7 +179,7 @@ def kit(
     output: str | None,
     layout_file: str | None,
     units: str,
-    tolerance: str,
+    tolerance: float | None,
 ) -> int:
     """Print-and-play kits: each game's rule sheet and board in one PDF (GAME is cointable,
     coinage, mapgame, flick, or all)."""
@@ -261,7 +226,7 @@ def kit(
     callback=suffixed_output(".svg", ".pdf"),
     help="Also draw the verdict: the layout at true size with every problem marked and named.",
 )
-def validate_layout(path: str, game: str | None, units: str, tolerance: str, report_path: str | None) -> int:
+def validate_layout(path: str, game: str | None, units: str, tolerance: float | None, report_path: str | None) -> int:
     """Check a layout (coinprint GeoJSON, an SVG drawing or GeoJSON from QGIS with --game):
     report every problem with the space it concerns (exit 1) or say it is valid."""
     layout, problems, verdict, valid = checked_layout(path, game, units, tolerance)
@@ -280,7 +245,7 @@ def print_layout_file(
     game: str,
     path: str,
     units: str,
-    tolerance: str,
+    tolerance: float | None,
     settings: PrintSettings,
     output: str | None,
     fmt: str | None,

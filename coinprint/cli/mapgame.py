@@ -18,6 +18,7 @@ from coinprint.cli.common import (
 )
 from coinprint.cli.options import (
     candidates_option,
+    drawing_options,
     progress,
     records_folder_option,
     rules_output_option,
@@ -144,10 +145,13 @@ def rules_mapgame(paper, lang, output) -> None:
     "--x-agent", "agent_x", default="random", show_default=True, help="Agent for X: random, greedy, montecarlo."
 )
 @max_turns_option(400, "Moves after which a game is a timeout (not scored).")
+@drawing_options(with_game=False)
 @records_folder_option("mapgame")
 @html_option
 @selfplay_options
-def play_mapgame(games, seed, layout_spec, agent_o, agent_x, max_turns, output, html, workers, dask) -> None:
+def play_mapgame(
+    games, seed, layout_spec, agent_o, agent_x, max_turns, units, tolerance, output, html, workers, dask
+) -> None:
     """Let agents play the Map chase and write one record per game."""
     from coinprint.analysis import play_to_folder
 
@@ -163,6 +167,8 @@ def play_mapgame(games, seed, layout_spec, agent_o, agent_x, max_turns, output, 
             workers=workers,
             dask=dask,
             progress=update,
+            units=units,
+            tolerance_mm=tolerance,
         )
     click.echo(f"wrote {len(paths)} records to {output}")
     click.echo(summary.describe())

@@ -1,5 +1,6 @@
 """One option, one rule: the options several commands take (``--games``, ``--max-turns``,
-``--supply``, ``--copies``, ``--lang``, ``--layout``) are defined here once, and each one's
+``--supply``, ``--copies``, ``--lang``, ``--layout``, and ``--units``, ``--tolerance`` and
+``--game`` for reading drawings) are defined here once, and each one's
 callback calls the one validator in :mod:`coinprint.caps` that the library uses too, so a
 value is refused the same way, with the same words, by every command. Also the self-play
 options (``--workers``, ``--dask``) and the progress bar of ``play``, ``balance`` and ``kit all``.
@@ -258,3 +259,44 @@ def progress(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
             bar.update(count, f"{rate:.1f}/s")
 
         yield update
+
+
+def _check_tolerance(text: str, option: str) -> float:
+    from coinprint.units import parse_length
+
+    return caps.check_tolerance(0.0 if text.strip() in ("0", "0mm") else parse_length(text, default_unit="mm"), option)
+
+
+def drawing_options(*, with_game: bool) -> Callable:
+    """--units, --tolerance (and --game for a command that is not about one game): how every
+    command that takes a layout file reads a drawing or a foreign GeoJSON file and how
+    closely it compares lengths. ``--tolerance`` reaches the command in mm, None when not
+    given (each check's own default)."""
+    from coinprint.io import GAMES_READ, UNIT_MM
+
+    def decorate(func: Callable) -> Callable:
+        func = click.option(
+            "--tolerance",
+            default=None,
+            metavar="LENGTH",
+            callback=_checked(_check_tolerance),
+            help="How far lengths may be off: borders of a drawing closer than this are joined, and checks "
+            f"that compare lengths allow it (default 0.2mm; at most {caps.MAX_TOLERANCE_MM:g}mm).",
+        )(func)
+        func = click.option(
+            "--units",
+            type=click.Choice(list(UNIT_MM)),
+            default="mm",
+            show_default=True,
+            help="Unit of the coordinates of a GeoJSON file without a coinprint member (QGIS, geojson.io, GDAL).",
+        )(func)
+        if with_game:
+            func = click.option(
+                "--game",
+                type=click.Choice(GAMES_READ),
+                default=None,
+                help="The game an SVG drawing or a foreign GeoJSON file is for.",
+            )(func)
+        return func
+
+    return decorate
