@@ -994,3 +994,50 @@ def test_play_balance_and_analyse_read_a_cm_layer_with_units_and_records_replay(
         "1",
     )
     assert analysed.code == 0, analysed.out + analysed.err
+
+
+# -- printing a drawn board says what was drawn ----------------------------------------------------------------------
+def _svg_texts(path: Path) -> list[str]:
+    root = ET.parse(path).getroot()
+    return [" ".join("".join(t.itertext()).split()) for t in root.iter("{http://www.w3.org/2000/svg}text")]
+
+
+def test_a_drawn_hex_board_prints_the_names_it_was_given_and_says_so(cli, tmp_path):
+    board = cointable.build(3, "30mm")
+    drawing = hex_grid_svg(board)
+    for space in board.spaces:  # the designer named the cells their own way
+        drawing = drawing.replace(f'inkscape:label="{space.name}"', f'inkscape:label="{space.name.upper()}x"')
+    path = tmp_path / "named.svg"
+    path.write_text(drawing)
+    out = tmp_path / "board.svg"
+    assert cli("board", "cointable", "--layout", str(path), "-o", str(out)).code == 0
+    texts = _svg_texts(out)
+    assert {f"{s.name.upper()}x" for s in board.spaces} <= set(texts)
+    caption = " ".join(texts)  # the caption's lines are wrapped into text elements
+    assert "Cells keep the names they were drawn with (A1x," in caption and "B1x, C1x, …)." in caption
+    assert "a1 at the bottom left" not in caption
+
+
+def test_a_drawn_hex_board_without_names_prints_the_built_in_names(cli, tmp_path):
+    drawn = tmp_path / "tool.svg"
+    drawn.write_text(_hex_tool_svg(3))
+    out = tmp_path / "board.svg"
+    assert cli("board", "cointable", "--layout", str(drawn), "-o", str(out)).code == 0
+    texts = _svg_texts(out)
+    assert {s.name for s in cointable.build(3, "20mm", guide_coin=None).spaces} <= set(texts)
+    assert "a1 at the bottom left" in " ".join(texts)
+
+
+def test_a_map_kit_for_a_drawn_map_of_n_countries_says_n(cli, tmp_path):
+    drawing = tmp_path / "map.svg"
+    drawing.write_text(layout_svg(mapgame.build(9, 0), "mapgame"))
+    out = tmp_path / "kit.pdf"
+    result = cli("kit", "mapgame", "--layout", str(drawing), "-o", str(out))
+    assert result.code == 0, result.out + result.err
+    import pdfplumber
+
+    with pdfplumber.open(out) as document:
+        text = " ".join((page.extract_text() or "") for page in document.pages)
+    text = " ".join(text.split())
+    assert "draw a map of 9 countries together" in text and "Stop after country 9." in text
+    assert "21 countries" not in text

@@ -257,11 +257,11 @@ def make_kit(
     if layout is None:
         pages = GAMES[game].parts.kit_pages(settings, lang)
     else:
-        from coinprint.kit.custom import board_sheet
+        from coinprint.kit.custom import board_sheet, sheet_values
 
         sheet = board_sheet(layout, settings)
         sheet.lang = lang
-        pages = rule_sheet(game, settings.paper, lang) + board_pages(sheet, settings)
+        pages = rule_sheet(game, settings.paper, lang, **sheet_values(layout)) + board_pages(sheet, settings)
     return write_pages(
         pages,
         output,

@@ -26,6 +26,16 @@ def printable(layout: Layout) -> Layout:
     return complete(layout) if complete else layout
 
 
+def sheet_values(layout: Layout) -> dict[str, Any]:
+    """What the rule sheet printed with a valid ``layout`` says of its board: a Map's number
+    of countries, a Coin Table board's side."""
+    if layout.game == "mapgame":
+        return {"countries": len(layout)}
+    if layout.game == "cointable":
+        return {"side": printable(layout).params["size"]}
+    return {}
+
+
 def board_sheet(layout: Layout, settings: PrintSettings, *, copies: int | None = None, for_pdf: bool = True) -> Sheet:
     """The printable sheet of a valid layout of any game, drawn by that game's renderer."""
     layout = printable(layout)
@@ -72,14 +82,23 @@ def _cointable(layout: Layout) -> Layout:
     import math
     import statistics
 
-    from coinprint.boards.cointable import cell_count, regular_hexagon_radius
+    from coinprint.boards.cointable import cell_count, havannah_names, regular_hexagon_radius
     from coinprint.units import coin
 
     radii = [r for r, _ in (regular_hexagon_radius(s.polygon, 1.0) for s in layout.spaces) if r is not None]
     hex_mm = round(statistics.median(radii) * math.sqrt(3), 2) if radii else 0.0
     side = next((n for n in range(1, 200) if cell_count(n) >= len(layout)), 0)
     guide = GUIDE_COIN if coin(GUIDE_COIN).diameter_mm <= hex_mm else None
-    params = {**layout.params, "size": side, "hex_mm": hex_mm, "measure": "flat-to-flat", "coin": guide}
+    builtin_names = havannah_names([s.centroid for s in layout.spaces])
+    names = "havannah" if builtin_names == [s.name for s in layout.spaces] else "drawn"
+    params = {
+        **layout.params,
+        "size": side,
+        "hex_mm": hex_mm,
+        "measure": "flat-to-flat",
+        "coin": guide,
+        "names": names,
+    }
     colours = _colouring(layout)
     return _with_properties(layout, {sid: {"color": c} for sid, c in colours.items()}, {"params": params})
 
