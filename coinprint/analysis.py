@@ -9,13 +9,16 @@ import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from coinprint import sprt
 from coinprint.boards.checks import Problem
 from coinprint.errors import InterruptedRunError, UnreadableInputError, UsageError, stop_code
 from coinprint.fileio import Interrupted
 from coinprint.layout import Layout, from_geojson
+
+if TYPE_CHECKING:
+    from coinprint.io import ReadLayout
 from coinprint.registry import GAMES
 
 
@@ -40,8 +43,6 @@ def resolve_layout(
     foreign coordinates in ``units`` and borders joined within ``tolerance_mm``, None: the
     default), or an inline GeoJSON layout. Raises
     UnreadableInputError / UsageError when it cannot be had."""
-    from coinprint.io import read_layout
-
     if isinstance(spec, dict):
         return from_geojson(spec, source="the inline layout")
     if not spec.strip():
@@ -56,9 +57,23 @@ def resolve_layout(
         raise UnreadableInputError(
             f"layout '{spec}' is neither a built-in name ({', '.join(f'{g}:…' for g in GAMES.names())}) nor an existing file"
         )
+    return read_layout_file(path, game=game, units=units, tolerance_mm=tolerance_mm).layout
+
+
+def read_layout_file(
+    path: str | Path, *, game: str | None = None, units: str = "mm", tolerance_mm: float | None = None
+) -> ReadLayout:
+    """The layout in the file at ``path`` as :func:`coinprint.io.read_layout` reads it, with
+    the names a game gives spaces drawn without one (Coin Table cells: ``a1`` …)."""
+    from coinprint.boards.cointable import named_cells
+    from coinprint.io import read_layout
+
     if tolerance_mm is None:
-        return read_layout(path, game=game, units=units).layout
-    return read_layout(path, game=game, units=units, tolerance_mm=tolerance_mm).layout
+        read = read_layout(path, game=game, units=units)
+    else:
+        read = read_layout(path, game=game, units=units, tolerance_mm=tolerance_mm)
+    read.layout = named_cells(read.layout)
+    return read
 
 
 def check_layout(layout: Layout, *, tolerance_mm: float | None = None) -> list[Problem]:

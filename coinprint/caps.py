@@ -80,6 +80,8 @@ MAX_LANG_CHARS = 16
 """Longest ``--lang`` code."""
 MAX_BLEED_MM = 6.0
 """Widest ``--bleed``: the printed picture runs this far past the trim line."""
+DEFAULT_TOLERANCE_MM = 0.2
+"""The ``--tolerance`` when none is given: a drawing rounded to 0.1 mm passes."""
 MAX_TOLERANCE_MM = 2.0
 """Largest ``--tolerance``: beyond it a check would pass boards that are plainly wrong."""
 

@@ -824,7 +824,9 @@ def test_a_hex_tools_37_clones_are_a_valid_board_named_as_the_built_in_one(cli, 
     assert result.code == 0, result.out
     assert "valid cointable layout with 37 spaces" in result.out
     assert "read 37 clones (<use>) as shapes in their own place" in result.out
-    layout = read_layout(saved, game="cointable").layout
+    from coinprint.analysis import read_layout_file
+
+    layout = read_layout_file(saved, game="cointable").layout
     built = cointable.build(4, f"{10 * math.sqrt(3)}mm", guide_coin=None)
     assert sorted(s.name for s in layout.spaces) == sorted(s.name for s in built.spaces)
     # a1 is the bottom-left cell, as on the built-in board.

@@ -7,14 +7,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from coinprint.caps import DEFAULT_TOLERANCE_MM as DEFAULT_TOLERANCE_MM  # how far lengths may be off by default
 from coinprint.layout import MIN_BORDER_MM, Layout, Space
 
 OVERLAP_TOLERANCE_MM2 = 0.01
 """Area two spaces may share (rounding) before it counts as an overlap."""
 MAX_OVERLAPS_REPORTED = 50
 """Overlaps listed before the check stops looking for more."""
-DEFAULT_TOLERANCE_MM = 0.2
-"""How far lengths a check compares may be off (a drawing rounded to 0.1 mm) by default."""
 NARROW_GAP_MM = 1.0
 """Spaces this close that do not share their border were meant to: the gap (or the sliver
 where they overlap) is reported. Wider gaps are drawn on purpose."""

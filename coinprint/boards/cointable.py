@@ -193,6 +193,23 @@ def havannah_names(centres: list[tuple[float, float]]) -> list[str] | None:
     return None
 
 
+def named_cells(layout: Layout) -> Layout:
+    """``layout`` with its cells named as the built-in board names them (``a1`` bottom left),
+    when none of them was given a name (a drawing of hexes with automatic ids, a hex tool's
+    clones) and they lie on one grid; otherwise ``layout`` itself."""
+    from dataclasses import replace
+
+    if layout.game != GAME or not layout.spaces or any(s.label is not None for s in layout.spaces):
+        return layout
+    names = havannah_names([s.centroid for s in layout.spaces])
+    if names is None:
+        return layout
+    spaces = [replace(s, id=name, label=name) for s, name in zip(layout.spaces, names)]
+    named = Layout(layout.game, spaces, list(layout.features), dict(layout.meta), source_frame=layout.source_frame)
+    named.read_problems.extend(layout.read_problems)
+    return named
+
+
 # -- checking hand-made boards -----------------------------------------------------------------------
 def check(layout: Layout, *, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> list[Problem]:
     """Every problem with a Coin Table layout: the common ones, then regular hexagons of one

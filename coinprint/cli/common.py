@@ -127,12 +127,11 @@ def checked_layout(
     """Read and check the layout file at ``path`` (``tolerance`` in mm, None: the default),
     echoing notes and problems as one line each; returns (layout, problems, the verdict
     line, whether it is valid)."""
-    from coinprint.analysis import check_layout
+    from coinprint.analysis import check_layout, read_layout_file
     from coinprint.boards.checks import DEFAULT_TOLERANCE_MM, errors
-    from coinprint.io import read_layout
 
     limit = DEFAULT_TOLERANCE_MM if tolerance is None else tolerance
-    read = read_layout(path, game=game, units=units, tolerance_mm=limit)
+    read = read_layout_file(path, game=game, units=units, tolerance_mm=limit)
     layout = read.layout
     problems = check_layout(layout, tolerance_mm=limit)
     for note in read.notes:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from coinprint.boards.checks import DEFAULT_TOLERANCE_MM
+from coinprint.caps import DEFAULT_TOLERANCE_MM
 from coinprint.errors import UnreadableInputError, UsageError
 from coinprint.layout import (
     Feature,
@@ -340,10 +340,10 @@ def _assemble(
     join_borders(spaces, max(tolerance_mm, SNAP_MM))
     if game == "mapgame":
         _number_countries(spaces)
-    elif game == "cointable" and spaces and all(p.name is None for p in spaces):
-        _name_cells(spaces)
     seen: dict[str, int] = {}
     for index, piece in enumerate(spaces, start=1):
+        # A shape without a name is found by its handle (its element id); its label stays
+        # empty, so the board's own naming can name it (Coin Table: a1 …).
         name = piece.name or piece.handle or f"shape{index}"
         # Ids stay unique; a name drawn twice is reported by the check as a duplicate label.
         seen[name] = seen.get(name, 0) + 1
@@ -352,24 +352,11 @@ def _assemble(
             problems.append(f"{name}: {piece.problem}")
         rings = tuple(close_ring(ring) for ring in piece.rings)
         region = piece.group if game == "coinage" else None
-        layout.spaces.append(Space(sid, rings, label=name, region=region, order=piece.order, start=piece.start))
+        given = name if piece.name is not None else None
+        layout.spaces.append(Space(sid, rings, label=given, region=region, order=piece.order, start=piece.start))
     if not layout.spaces:
         raise UnreadableInputError(f"{source} has only an outline and no space")
     return layout
-
-
-def _name_cells(pieces: list[_Piece]) -> None:
-    """Name the cells of a hex board drawn without names as the built-in board names them
-    (``a1`` bottom left, as in Havannah), when they lie on one hex grid; else leave them."""
-    import shapely
-
-    from coinprint.boards.cointable import havannah_names
-
-    centres = [shapely.Polygon(p.rings[0]).centroid for p in pieces]
-    names = havannah_names([(c.x, c.y) for c in centres])
-    if names is not None:
-        for piece, name in zip(pieces, names):
-            piece.name = name
 
 
 def _check_size(layout: Layout, unit: str) -> None:
