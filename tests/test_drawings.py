@@ -1043,3 +1043,22 @@ def test_a_map_kit_for_a_drawn_map_of_n_countries_says_n(cli, tmp_path):
     text = " ".join(text.split())
     assert "draw a map of 9 countries together" in text and "Stop after country 9." in text
     assert "21 countries" not in text
+
+
+def test_a_drawing_in_cm_without_units_says_what_to_give(cli, tmp_path):
+    # Three countries drawn in cm in a document with a viewBox but no width and height: read
+    # at 96 px to the inch they are a few mm wide.
+    rects = "".join(f'<rect id="c{k}" x="{1 + 4 * k}" y="1" width="4" height="3"/>' for k in range(3))
+    drawn = tmp_path / "drawn.svg"
+    drawn.write_text(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 15 11">{rects}</svg>')
+    saved = tmp_path / "cm.svg"
+    inkscape_resave(drawn, saved)
+    result = cli("validate", "layout", str(saved), "--game", "mapgame")
+    assert result.code == 1
+    assert "note: the document has a viewBox but no width and height" in result.out
+    assert "did you draw in cm or inches?" in result.out and 'width="15cm" height="11cm"' in result.out
+    # Given its size as the message says, the same drawing is read at its true size.
+    sized = saved.read_text().replace('viewBox="0 0 15 11"', 'viewBox="0 0 15 11" width="15cm" height="11cm"', 1)
+    saved.write_text(sized)
+    layout = read_layout(saved, game="mapgame").layout
+    assert layout.space("1").polygon.area == pytest.approx(40 * 30, rel=1e-6)

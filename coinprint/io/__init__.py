@@ -145,7 +145,8 @@ def _from_svg(data: bytes, source: str, game: str | None, tolerance_mm: float) -
         raise UnreadableInputError(f"{source} has no closed shape to read as a space (found {found})")
     frame = SourceFrame(drawing.unit, drawing.mm_per_unit, drawing.height_mm)
     layout = _assemble(game, pieces, source, {"source": "svg"}, frame, tolerance_mm)
-    _check_size(layout, "svg")
+    page = drawing.size_mm and (drawing.size_mm[0] / drawing.mm_per_unit, drawing.size_mm[1] / drawing.mm_per_unit)
+    _check_size(layout, "svg", page or None)
     notes = drawing.notes + [f"ignored {count} {kind}" for kind, count in drawing.ignored.items()]
     return ReadLayout(layout, notes)
 
@@ -359,7 +360,7 @@ def _assemble(
     return layout
 
 
-def _check_size(layout: Layout, unit: str) -> None:
+def _check_size(layout: Layout, unit: str, page: tuple[float, float] | None = None) -> None:
     """A drawing whose spaces hold no coin at all was read in the wrong unit: say which."""
     import shapely
 
@@ -374,7 +375,11 @@ def _check_size(layout: Layout, unit: str) -> None:
     if widest is None or widest >= TOO_SMALL_MM or widest <= 0:
         return
     if unit == "svg":
-        hint = 'the document\'s width and height give its size: give them in mm (e.g. width="210mm")'
+        w, h = page or (210, 297)
+        hint = (
+            "did you draw in cm or inches? the document's width and height give its size: give them with their "
+            f'unit (e.g. width="{w:g}cm" height="{h:g}cm")'
+        )
     else:
         hint = f"in cm it would be {widest * 10:.0f} mm, in inches {widest * 25.4:.0f} mm: did you mean --units cm or --units in?"
     layout.read_problems.append(
