@@ -614,7 +614,7 @@ def check(layout: Layout, *, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> list
         problems.append(
             Problem(
                 None,
-                f"the map falls into {len(parts)} separate parts of {parts} spaces",
+                f"the map falls into {len(parts)} separate parts ({listing([str(p) for p in parts])} spaces)",
                 geometry=shapely.GeometryCollection(apart),
             )
         )

@@ -1360,7 +1360,7 @@ def _replay_problems(layout: Layout) -> list[Problem]:
                 )
         near = [d for d in drawn if boundary.intersection(d.polygon.exterior).length > MIN_BORDER_MM]
         if len(near) > limit:
-            names = ", ".join(d.name for d in near)
+            names = listing([d.name for d in near])
             problems.append(
                 Problem(
                     space.id,

@@ -313,7 +313,7 @@ def _assemble(
     tolerance_mm: float = DEFAULT_TOLERANCE_MM,
 ) -> Layout:
     """A layout of ``game`` from named shapes by the reading conventions."""
-    from coinprint.caps import MAX_FEATURES
+    from coinprint.caps import MAX_FEATURES, MAX_TEXT_CHARS
 
     layout = Layout(game, [], meta={"params": {"source": meta["source"]}}, source_frame=frame)
     problems = layout.read_problems
@@ -348,7 +348,8 @@ def _assemble(
         name = piece.name or piece.handle or f"shape{index}"
         # Ids stay unique; a name drawn twice is reported by the check as a duplicate label.
         seen[name] = seen.get(name, 0) + 1
-        sid = name if seen[name] == 1 else f"{name} ({seen[name]})"
+        suffix = "" if seen[name] == 1 else f" ({seen[name]})"
+        sid = name[: MAX_TEXT_CHARS - len(suffix)] + suffix  # within the label rules, as every id
         if piece.problem:
             problems.append(f"{name}: {piece.problem}")
         rings = tuple(close_ring(ring) for ring in piece.rings)
