@@ -684,16 +684,14 @@ def test_a_real_gap_in_a_brick_card_is_reported_per_pair_with_its_place(cli, tmp
     assert joined.code == 0, joined.out
 
 
-def _lune(cx: float, r: float, outer: float, side: int) -> str:
-    """A country outside the circle (cx, 100, r) between -60° and +60° (side 1) or 120°-240°
-    (side -1): an arc along the circle and a new arc of radius ``outer`` back."""
-    top = (cx + side * r / 2, 100 - r * math.sqrt(3) / 2)
-    bottom = (cx + side * r / 2, 100 + r * math.sqrt(3) / 2)
-    sweep = 1 if side == 1 else 0
-    return (
-        f"M {top[0]:.6f},{top[1]:.6f} A {r},{r} 0 0 {sweep} {bottom[0]:.6f},{bottom[1]:.6f} "
-        f"A {outer},{outer} 0 1 {1 - sweep} {top[0]:.6f},{top[1]:.6f} Z"
-    )
+def _lune(cx: float, r: float, outer: float, start: float) -> str:
+    """A country outside the circle (cx, 100, r) over the 120° from ``start`` (degrees, y
+    down): an arc along the circle with points of its own, then a new arc of radius
+    ``outer`` back outside it."""
+    a0, a1 = math.radians(start), math.radians(start + 120)
+    x0, y0 = cx + r * math.cos(a0), 100 + r * math.sin(a0)
+    x1, y1 = cx + r * math.cos(a1), 100 + r * math.sin(a1)
+    return f"M {x0:.6f},{y0:.6f} A {r},{r} 0 0 1 {x1:.6f},{y1:.6f} A {outer},{outer} 0 1 0 {x0:.6f},{y0:.6f} Z"
 
 
 @pytest.mark.parametrize("actions", [(), ("select-all:all", "object-to-path")])
@@ -705,8 +703,9 @@ def test_curved_borders_several_countries_meet_are_valid(cli, tmp_path, actions)
         "\n".join(
             [
                 '<circle id="circle1" cx="100" cy="100" r="30" />',
-                f'<path id="path2" d="{_lune(100, 30, 34, 1)}" />',
-                f'<path id="path3" d="{_lune(100, 30, 34, -1)}" />',
+                # Their ends fall between the circle's own points.
+                f'<path id="path2" d="{_lune(100, 30, 34, -53)}" />',
+                f'<path id="path3" d="{_lune(100, 30, 34, 127)}" />',
             ]
         ),
     )
@@ -1062,3 +1061,49 @@ def test_a_drawing_in_cm_without_units_says_what_to_give(cli, tmp_path):
     saved.write_text(sized)
     layout = read_layout(saved, game="mapgame").layout
     assert layout.space("1").polygon.area == pytest.approx(40 * 30, rel=1e-6)
+
+
+def _rose_card_svg() -> str:
+    """A Coin Age card of nine spaces: a round space in the middle (a <circle>) and eight
+    sectors round it, each bounded by two straight lines, the card's edge and an arc of the
+    circle drawn with its own points. The sectors' corners fall between the circle's points:
+    curved T-junctions."""
+    cx = cy = 80.0
+    r = 30.0
+
+    def on_circle(a: float) -> tuple[float, float]:
+        return cx + r * math.cos(math.radians(a)), cy + r * math.sin(math.radians(a))
+
+    def on_edge(a: float) -> tuple[float, float]:
+        dx, dy = math.cos(math.radians(a)), math.sin(math.radians(a))
+        t = min(80 / abs(dx) if abs(dx) > 1e-12 else math.inf, 80 / abs(dy) if abs(dy) > 1e-12 else math.inf)
+        return cx + dx * t, cy + dy * t
+
+    paths = []
+    for k in range(8):
+        a0, a1 = 10 + 45 * k, 55 + 45 * k
+        corners = [on_edge(c) for c in (45, 135, 225, 315, 405) if a0 < c < a1]
+        outline = [on_circle(a0), on_edge(a0), *corners, on_edge(a1), on_circle(a1)]
+        d = "M " + " L ".join(f"{x:.6f},{y:.6f}" for x, y in outline)
+        x0, y0 = on_circle(a0)
+        d += f" A {r},{r} 0 0 0 {x0:.6f},{y0:.6f} Z"
+        paths.append(f'    <path id="path{k + 10}" inkscape:label="S{k + 1}" d="{d}" />')
+    regions = {"north": paths[0:3], "south": paths[3:6], "east": paths[6:8]}
+    layers = [layer(name, "\n".join(items)) for name, items in regions.items()]
+    layers.append(layer("middle", f'<circle id="circle9" inkscape:label="M" cx="{cx}" cy="{cy}" r="{r}" />'))
+    return inkscape_svg("\n".join(layers), width="160mm", height="160mm", viewbox="0 0 160 160")
+
+
+@pytest.mark.parametrize("actions", [(), ("select-all:all", "object-to-path")])
+def test_a_round_space_that_eight_spaces_meet_is_valid(cli, tmp_path, actions):
+    drawn = tmp_path / "drawn.svg"
+    drawn.write_text(_rose_card_svg())
+    saved = tmp_path / "rose.svg"
+    inkscape_resave(drawn, saved, *actions)
+    result = cli("validate", "layout", str(saved), "--game", "coinage")
+    assert result.code == 0, result.out
+    layout = read_layout(saved, game="coinage").layout
+    # The round space borders all eight sectors along a 45° arc each (π/4 × 30 mm).
+    assert sorted(layout.neighbours("M")) == [f"S{k}" for k in range(1, 9)]
+    for k in range(1, 9):
+        assert layout.graph.edges["M", f"S{k}"]["border_mm"] == pytest.approx(math.pi / 4 * 30, rel=2e-3)
