@@ -772,3 +772,47 @@ def test_many_mutated_drawings(tmp_path):
         _drawing_answer(tmp_path, text)
 
     run()
+
+
+def _foreign_base() -> dict:
+    from coinprint.boards import coinage
+    from tests.drawings import qgis_geojson
+
+    return json.loads(qgis_geojson(coinage.build("classic"), crs=None))
+
+
+def _foreign_answer(folder: Path, text: str) -> CliResult:
+    path = folder / "qgis.geojson"
+    path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    before = files_in(folder)
+    result, elapsed = timed("validate", "layout", str(path), "--game", "coinage")
+    assert_clean(result, elapsed)
+    assert files_in(folder) == before
+    return result
+
+
+@pytest.mark.parametrize("hole", [[], [[1, 1]], [[1, 1], [2, 2]], [[1, 1], [1, 1], [1, 1], [1, 1]]])
+def test_foreign_polygons_with_degenerate_holes_get_a_clean_answer(tmp_path, hole):
+    doc = _foreign_base()
+    doc["features"][0]["geometry"]["coordinates"][0].append(hole)
+    result = _foreign_answer(tmp_path, json.dumps(doc))
+    assert result.code in (0, 1)
+
+
+def test_mutated_foreign_geojson_gets_a_clean_answer(tmp_path):
+    @FUZZ
+    @given(text=mutated(_foreign_base()))
+    def run(text: str) -> None:
+        _foreign_answer(tmp_path, text)
+
+    run()
+
+
+@pytest.mark.slow
+def test_many_mutated_foreign_geojson_files(tmp_path):
+    @SLOW_FUZZ
+    @given(text=mutated(_foreign_base()))
+    def run(text: str) -> None:
+        _foreign_answer(tmp_path, text)
+
+    run()

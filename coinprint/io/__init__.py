@@ -211,7 +211,7 @@ def _foreign_piece(raw: Any, index: int, scale: float) -> _Piece | str:
         return "polygons with unreadable coordinates"
     try:
         rings = tuple(tuple((float(p[0]) * scale, float(p[1]) * scale) for p in ring) for ring in coords)
-    except (TypeError, ValueError, IndexError):
+    except (TypeError, ValueError, IndexError, KeyError):  # a point that is no list of numbers
         return "polygons with unreadable coordinates"
     if not rings or len(rings[0]) < 3 or not all(math.isfinite(v) for r in rings for p in r for v in p):
         return "polygons with fewer than 3 corners or non-finite coordinates"
@@ -339,6 +339,7 @@ def _assemble(
             f"features (the features cap)"
         )
     join_borders(spaces, max(tolerance_mm, SNAP_MM))
+    spaces = [piece for piece in spaces if _keep_rings(piece, problems)]
     if game == "mapgame":
         _number_countries(spaces)
     seen: dict[str, int] = {}
@@ -359,6 +360,21 @@ def _assemble(
     if not layout.spaces:
         raise UnreadableInputError(f"{source} has only an outline and no space")
     return layout
+
+
+def _keep_rings(piece: _Piece, problems: list[str]) -> bool:
+    """Drop the rings of ``piece`` that have fewer than 3 corners (a hole drawn as a dot, an
+    outline whose corners were all joined into one), reporting each; False when nothing of
+    the shape is left to be a space."""
+    name = piece.name or piece.handle or "a shape"
+    kept = tuple(ring for ring in piece.rings if len(set(ring)) >= 3)
+    if not kept or len(set(piece.rings[0])) < 3:
+        problems.append(f"{name}: has fewer than 3 corners once its corners are joined; it is not read as a space")
+        return False
+    if len(kept) < len(piece.rings):
+        problems.append(f"{name}: a hole with fewer than 3 corners was left out")
+    piece.rings = kept
+    return True
 
 
 def _check_size(layout: Layout, unit: str, page: tuple[float, float] | None = None) -> None:
