@@ -816,3 +816,13 @@ def test_many_mutated_foreign_geojson_files(tmp_path):
         _foreign_answer(tmp_path, text)
 
     run()
+
+
+def test_values_quoted_from_a_drawing_never_make_a_long_or_forged_line(tmp_path):
+    doc = _foreign_base()
+    doc["features"][0]["geometry"]["type"] = "Poly\ngon " + "x" * 5000
+    result = _foreign_answer(tmp_path, json.dumps(doc))
+    assert all(line.startswith(str(tmp_path)) and len(line) < 400 for line in result.out.splitlines())
+    svg = SVG_OPEN.replace('width="200mm"', 'width="1' + "0" * 5000 + 'furlongs"') + "</svg>"
+    result = _drawing_answer(tmp_path, svg)
+    assert result.code == 2 and len(result.err) < 400 and "unit coinprint does not know" in result.err

@@ -206,7 +206,8 @@ def _foreign_piece(raw: Any, index: int, scale: float) -> _Piece | str:
             coords[0],
         )
     if kind != "Polygon":
-        return f"{kind or 'unknown'} features (only Polygons are spaces)"
+        shown = _short_text(kind) if isinstance(kind, str) and kind else "unknown"
+        return f"{shown} features (only Polygons are spaces)"
     if not isinstance(coords, list):
         return "polygons with unreadable coordinates"
     try:

@@ -416,16 +416,20 @@ def _check_size_attributes(root: ElementTree.Element, source: str) -> None:
         match = LENGTH.match(value)
         if match is None or match.group(2) not in UNITS:
             raise UnreadableInputError(
-                f"{source}: the document {attribute} {value!r} has a unit coinprint does not know; "
+                f"{source}: the document {attribute} {_short(repr(value), 40)} has a unit coinprint does not know; "
                 "use mm, cm, in, pt, pc or px (96 px to the inch)"
             )
         if not math.isfinite(float(match.group(1))) or float(match.group(1)) <= 0:
-            raise UnreadableInputError(f"{source}: the document {attribute} {value!r} must be a positive length")
+            raise UnreadableInputError(
+                f"{source}: the document {attribute} {_short(repr(value), 40)} must be a positive length"
+            )
     view_box = root.get("viewBox")
     if view_box is not None:
         parts = NUMBER.findall(view_box)
         if len(parts) != 4 or float(parts[2]) <= 0 or float(parts[3]) <= 0:
-            raise UnreadableInputError(f"{source}: the viewBox {view_box!r} must be four numbers: x y width height")
+            raise UnreadableInputError(
+                f"{source}: the viewBox {_short(repr(view_box), 40)} must be four numbers: x y width height"
+            )
 
 
 def _shapes(
