@@ -1,7 +1,7 @@
 """Reading drawings: time to read and check the example Coin Age card, the largest Coin Table
 board (side 13, 469 hexes) drawn as an Inkscape file rounded to 0.1 mm and as a hex tool's
 469 clones, a 101-country Map drawn as one path per country (its borders joined), and a
-drawing at the MAX_DRAWING_NUMBERS cap; how fast a nested-clone fan-out is refused; and how
+drawing at the MAX_DRAWING_NUMBERS cap, 1,500 touching circles (400,000 points joined); how fast a nested-clone fan-out is refused; and how
 close flattened circles come to their true area.
 
 Run from the repository root: python bench/drawings.py
@@ -79,6 +79,12 @@ def main() -> None:
         f"Map of 101 countries ({points:,} points, {len(drawing) // 1024} KB): read and joined {seconds:.2f} s, "
         f"checked {check_seconds:.2f} s, {len([p for p in problems if p.severity == 'error'])} errors"  # type: ignore[attr-defined]
     )
+
+    circles = "".join(f'<circle cx="{12 + 21 * (k % 40)}" cy="{12 + 21 * (k // 40)}" r="10.5"/>' for k in range(1500))
+    touching = inkscape_svg(circles, width="900mm", height="900mm", viewbox="0 0 900 900").encode()
+    seconds, read = timed(lambda: parse_layout(touching, source="circles", game="coinage"))
+    points = sum(len(s.rings[0]) for s in read.layout.spaces)  # type: ignore[attr-defined]
+    print(f"1,500 touching circles ({points:,} points once flattened): read and joined {seconds:.2f} s")
 
     levels = ['<g id="l0"><rect width="1" height="1"/></g>']
     levels += [f'<g id="l{n}"><use href="#l{n - 1}"/><use href="#l{n - 1}" x="1"/></g>' for n in range(1, 31)]

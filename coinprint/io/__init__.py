@@ -434,18 +434,23 @@ def join_borders(pieces: list[_Piece], tolerance_mm: float) -> None:
     corner = numpy.asarray(corner_flags)
     reach = max(tolerance_mm, JOIN_MM)
     # 1. points: each moves to the nearest point of an earlier shape it may join.
-    tree = shapely.STRtree(shapely.points(points))
-    near_i, near_j = tree.query(shapely.points(points), predicate="dwithin", distance=reach)
+    geometries = shapely.points(points)
+    near_i, near_j = shapely.STRtree(geometries).query(geometries, predicate="dwithin", distance=reach)
     gaps = numpy.hypot(*(points[near_i] - points[near_j]).T)
     keep = (owner[near_j] < owner[near_i]) & ((gaps <= JOIN_MM) | (corner[near_i] & corner[near_j]))
     near_i, near_j, gaps = near_i[keep], near_j[keep], gaps[keep]
+    order = numpy.lexsort((gaps, near_i))
+    movers, nearest = numpy.unique(near_i[order], return_index=True)
     target = numpy.arange(len(points))
-    best: dict[int, int] = {}
-    for i, j in zip(near_i[numpy.lexsort((gaps, near_i))].tolist(), near_j[numpy.lexsort((gaps, near_i))].tolist()):
-        best.setdefault(i, j)
-    for i in sorted(best):  # earlier shapes first, so a chain ends at the first shape's point
-        target[i] = target[best[i]]
+    target[movers] = near_j[order][nearest]
+    for _ in range(len(pieces)):  # follow chains to the first shape's point (each step goes to an earlier shape)
+        following = target[target]
+        if numpy.array_equal(following, target):
+            break
+        target = following
     snapped = points[target]
+    if len(movers):
+        geometries = shapely.points(snapped)
     # 2. sides: add the other shapes' points that lie on (within reach of) a side.
     starts, ends, side_owner, ring_bounds = [], [], [], []
     offset = 0
@@ -460,8 +465,7 @@ def join_borders(pieces: list[_Piece], tolerance_mm: float) -> None:
             offset += n
     a, b = numpy.concatenate(starts), numpy.concatenate(ends)
     sides = shapely.linestrings(numpy.stack([a, b], axis=1))
-    corner_tree = shapely.STRtree(shapely.points(snapped))
-    side_index, point_index = corner_tree.query(sides, predicate="dwithin", distance=reach)
+    side_index, point_index = shapely.STRtree(geometries).query(sides, predicate="dwithin", distance=reach)
     mask = numpy.asarray(side_owner)[side_index] != owner[point_index]
     side_index, point_index = side_index[mask], point_index[mask]
     inserts: dict[int, list[tuple[float, tuple[float, float]]]] = {}
