@@ -3,11 +3,14 @@ coinprint's own GeoJSON, each into a :class:`coinprint.layout.Layout`.
 
 Conventions for drawings and foreign GeoJSON (``docs/formats.md``, "Reading drawings"):
 
-- every closed shape is a space, named by its ``inkscape:label``, else its ``id``;
-- Coin Age: a space's region is the name of its nearest enclosing group (or layer);
+- every closed shape is a space, named by its ``inkscape:label``, else its ``<title>``, else
+  an id the designer gave (not ``path12``), else the text drawn inside it;
+- Coin Age: a space's region is the name of its nearest named enclosing group (or layer);
 - Map: a country's name is its number in drawing order (1 = the first shape drawn);
 - a shape named ``card`` or ``outline`` is the card or map outline, not a space;
-- text, open paths, hidden layers and ``<defs>`` are ignored and counted.
+- clones are shapes in their own place; open paths, hidden shapes, images and ``<defs>``
+  are ignored and counted;
+- borders meant to be shared are joined (:func:`join_borders`).
 
 coinprint's own GeoJSON is read by :func:`coinprint.layout.from_geojson` unchanged.
 """

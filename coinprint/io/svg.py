@@ -1,8 +1,11 @@
 """Reading a drawing (SVG from Inkscape, Illustrator, Affinity, …) into shapes in mm.
 
-The XML is walked once with the standard library to learn what each element is (its own
-name, the nearest enclosing group, whether it is hidden or inside ``<defs>``), and every
-shape gets a private key attribute. svgelements then parses the same document (units,
+The bytes are first run through the XML parser alone, counting elements and refusing
+entity declarations in any encoding it reads. Then clones (``<use>``) are replaced by copies
+of what they clone, counted before anything is copied. The XML is walked once with the
+standard library to learn what each element is (its own name, the nearest named enclosing
+group, whether it is hidden or inside ``<defs>``), and every shape and text gets a private
+key attribute. svgelements then parses the same document (units,
 viewBox, transforms) and each of its shapes is matched to the walk by that key. Curves and
 arcs are flattened finely enough that areas come out right to better than 0.1 %.
 
