@@ -1107,3 +1107,44 @@ def test_a_round_space_that_eight_spaces_meet_is_valid(cli, tmp_path, actions):
     assert sorted(layout.neighbours("M")) == [f"S{k}" for k in range(1, 9)]
     for k in range(1, 9):
         assert layout.graph.edges["M", f"S{k}"]["border_mm"] == pytest.approx(math.pi / 4 * 30, rel=2e-3)
+
+
+def test_an_illustrator_export_is_read_by_its_layer_ids_texts_and_classes(cli, tmp_path):
+    # As Illustrator exports: layers as groups whose id is the layer's name, helper groups
+    # with XMLID ids, typed names placed by a transform matrix, a style sheet of classes.
+    bricks = brick_card_svg()
+    body = []
+    for region, names in {
+        "north": ["A1", "A2", "A3", "B1"],
+        "west": ["C1", "B2", "B3"],
+        "east": ["B4", "C3"],
+        "south": ["C2"],
+    }.items():
+        items = []
+        for name in names:
+            match = re.search(
+                rf'inkscape:label="{name}" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"', bricks
+            )
+            assert match
+            x, y, w, h = map(float, match.groups())
+            items.append(
+                f'<g id="XMLID_{len(body)}{len(items)}_"><rect x="{x}" y="{y}" class="st0" width="{w}" height="{h}"/>'
+                f'<text transform="matrix(1 0 0 1 {x + 3} {y + h / 2})" class="st1">{name}</text></g>'
+            )
+        body.append(f'<g id="{region}">{"".join(items)}</g>')
+    svg = (
+        '<?xml version="1.0" encoding="utf-8"?>\n<!-- Generator: Adobe Illustrator 27.0.0, SVG Export Plug-In -->\n'
+        '<svg version="1.1" id="Layer_1" xmlns="http://www.w3.org/2000/svg" x="0px" y="0px" width="150mm" height="110mm" '
+        'viewBox="0 0 150 110" xml:space="preserve"><style type="text/css">.st0{fill:#F2E6C9;stroke:#000000;}'
+        ".st1{font-size:5px;} .st2{display:none;}</style>"
+        + "".join(body)
+        + '<rect class="st2" x="0" y="0" width="150" height="110"/></svg>'
+    )
+    path = tmp_path / "illustrator.svg"
+    path.write_text(svg)
+    result = cli("validate", "layout", str(path), "--game", "coinage")
+    assert result.code == 0, result.out
+    layout = read_layout(path, game="coinage").layout
+    assert {s.name: s.region for s in layout.spaces}["B2"] == "west"
+    assert _borders(layout) == CLASSIC_BORDERS
+    assert "note: ignored 1 hidden shapes" in result.out
