@@ -19,6 +19,7 @@ from coinprint.source import (  # noqa: F401  (the library's names for them, doc
     builtin_layout,
     check_layout,
     playable_layout,
+    read_layout_file,
     resolve_layout,
     rules_for,
     validate_record,
@@ -124,11 +125,14 @@ def play_to_folder(
     workers: int | None = 1,
     dask: str | None = None,
     progress: Progress | None = None,
+    units: str = "mm",
+    tolerance_mm: float | None = None,
 ) -> tuple[list[Path], PlaySummary]:
     """Self-play ``games`` games and write one record per game into ``folder``
     (``<game>-<seed>.json``, each written whole, in game order); returns the paths and the
     summary. ``workers`` processes (None: every core) or a Dask scheduler at ``dask`` play
-    them; the records are the same either way. Ctrl-C raises
+    them; the records are the same either way. A layout file is read with ``units`` and
+    ``tolerance_mm`` (see :func:`playable_layout`). Ctrl-C raises
     :class:`InterruptedRunError` saying how many records were written."""
     from coinprint import selfplay
     from coinprint.fileio import write_atomic
@@ -143,7 +147,16 @@ def play_to_folder(
     recorded = layout_spec
     if layout_spec.partition(":")[0] not in GAMES and Path(layout_spec).is_file():
         recorded = Path(os.path.relpath(Path(layout_spec).resolve(), target.resolve())).as_posix()
-    setup = selfplay.GameSetup.build(layout_spec, agents, max_turns, options, recorded_layout=recorded, game=game)
+    setup = selfplay.GameSetup.build(
+        layout_spec,
+        agents,
+        max_turns,
+        options,
+        recorded_layout=recorded,
+        game=game,
+        units=units,
+        tolerance_mm=tolerance_mm,
+    )
     tally = Tally(tuple(agents))  # type: ignore[arg-type]
     paths: list[Path] = []
     stream = selfplay.run(setup, games, seed, workers=workers, dask=dask, records=True)
@@ -221,6 +234,8 @@ def balance(
     until_decided: bool = False,
     precision: float = DEFAULT_PRECISION,
     progress: Progress | None = None,
+    units: str = "mm",
+    tolerance_mm: float | None = None,
 ) -> Balance:
     """Self-play up to ``games`` games of ``agent`` against itself on ``layout_spec`` (a layout
     of ``game``; no records written) and judge the first player's edge.
@@ -237,9 +252,17 @@ def balance(
     from coinprint.sprt import check_precision
 
     check_precision(precision)
-    layout = playable_layout(layout_spec, game)
+    layout = playable_layout(layout_spec, game, units=units, tolerance_mm=tolerance_mm)
     players = rules_for(layout, options).players
-    setup = selfplay.GameSetup.build(layout_spec, {p: agent for p in players}, max_turns, options, game=game)
+    setup = selfplay.GameSetup.build(
+        layout_spec,
+        {p: agent for p in players},
+        max_turns,
+        options,
+        game=game,
+        units=units,
+        tolerance_mm=tolerance_mm,
+    )
     # Small batches when stopping early, so little is played past the decision.
     batch = min(selfplay.MAX_BATCH, 8) if until_decided else None
     results = selfplay.run(setup, games, seed, workers=workers, dask=dask, batch=batch)

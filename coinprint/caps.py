@@ -31,6 +31,11 @@ MAX_FLATTENED_POINTS = 500_000
 """Most points all shapes of one drawing may have once curves are flattened into lines."""
 MAX_GEOJSON_FEATURES = 20_000
 """Most features coinprint reads from one GeoJSON file."""
+MAX_DRAWING_ELEMENTS = 100_000
+"""Most XML elements in one drawing, counted as it is parsed and again once its clones
+(``<use>``) are expanded, so a small file whose clones of clones fan out is refused at once."""
+MAX_TRANSFORM_STEPS = 32
+"""Most steps (``translate(…)``, ``rotate(…)``, …) in one element's ``transform``."""
 
 # -- layouts ----------------------------------------------------------------------------------------
 MAX_FEATURES = 2_000
@@ -75,6 +80,8 @@ MAX_LANG_CHARS = 16
 """Longest ``--lang`` code."""
 MAX_BLEED_MM = 6.0
 """Widest ``--bleed``: the printed picture runs this far past the trim line."""
+DEFAULT_TOLERANCE_MM = 0.2
+"""The ``--tolerance`` when none is given: a drawing rounded to 0.1 mm passes."""
 MAX_TOLERANCE_MM = 2.0
 """Largest ``--tolerance``: beyond it a check would pass boards that are plainly wrong."""
 

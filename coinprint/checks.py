@@ -7,14 +7,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from coinprint.layout import Layout, Space
+from coinprint.caps import DEFAULT_TOLERANCE_MM as DEFAULT_TOLERANCE_MM  # how far lengths may be off by default
+from coinprint.layout import MIN_BORDER_MM, Layout, Space
 
 OVERLAP_TOLERANCE_MM2 = 0.01
 """Area two spaces may share (rounding) before it counts as an overlap."""
 MAX_OVERLAPS_REPORTED = 50
 """Overlaps listed before the check stops looking for more."""
-DEFAULT_TOLERANCE_MM = 0.2
-"""How far lengths a check compares may be off (a drawing rounded to 0.1 mm) by default."""
+NARROW_GAP_MM = 1.0
+"""Spaces this close that do not share their border were meant to: the gap (or the sliver
+where they overlap) is reported. Wider gaps are drawn on purpose."""
+LISTED = 8
+"""Names a message lists before it says how many more there are."""
 
 
 @dataclass(frozen=True)
@@ -68,20 +72,149 @@ def common_problems(layout: Layout) -> list[Problem]:
 
 
 def duplicate_label_problems(layout: Layout) -> list[Problem]:
-    """Names (labels, case-insensitively) used by more than one space: moves name spaces."""
+    """Names (labels, case-insensitively) used by more than one space: moves name spaces.
+    Each is quoted as it was first drawn (``A1``, not ``a1``)."""
     import shapely
 
-    names = [s.name.lower() for s in layout.spaces]
+    drawn: dict[str, list[Space]] = {}
+    for space in layout.spaces:
+        drawn.setdefault(space.name.lower(), []).append(space)
     problems = []
-    for name in sorted({n for n in names if names.count(n) > 1}):
-        same = [s.polygon for s in layout.spaces if s.name.lower() == name]
+    for key in sorted(k for k, same in drawn.items() if len(same) > 1):
+        same = drawn[key]
         problems.append(
             Problem(
-                name,
+                same[0].name,
                 f"the label is used by more than one space ({len(same)})",
-                geometry=shapely.GeometryCollection(same),
+                geometry=shapely.GeometryCollection([s.polygon for s in same]),
             )
         )
+    return problems
+
+
+def listing(names: Sequence[str], limit: int = LISTED) -> str:
+    """``A1, B2, C3`` — at most ``limit`` names, then how many more, so a message stays one
+    short line however many things it is about."""
+    shown = ", ".join(names[:limit])
+    return shown if len(names) <= limit else f"{shown} and {len(names) - limit:,} more"
+
+
+def place(layout: Layout, x: float, y: float) -> str:
+    """Where a point is, as the designer sees it: in the drawing's own unit with y down for
+    an SVG drawing, else in layout mm."""
+    if layout.source_frame is not None:
+        return layout.source_frame.place(x, y)
+    return f"({x:.1f}, {y:.1f}) mm"
+
+
+def border_problems(layout: Layout, gap_width: float = NARROW_GAP_MM) -> list[Problem]:
+    """Neighbours whose borders do not match, one problem for each pair of spaces, saying
+    how wide the gap (or overlap) is at most, how long, and where: ``A–B: gap up to 0.30 mm
+    along 34.0 mm near (40.0, 12.5) mm``. Its geometry is only that stretch, for the report.
+
+    Two kinds are found: borders that touch or cross without running through the same
+    points, and gaps narrower than ``gap_width`` between spaces that share no border (0:
+    none; a Map's coast comes close to itself in narrow bays). Assumes valid polygons (see
+    :func:`common_problems`)."""
+    return _unmatched_borders(layout) + (_narrow_gaps(layout, gap_width) if gap_width > 0 else [])
+
+
+def _unmatched_borders(layout: Layout) -> list[Problem]:
+    import numpy
+    import shapely
+
+    spaces = layout.spaces
+    polygons = [s.polygon for s in spaces]
+    if len(polygons) < 2 or bool(shapely.coverage_is_valid(polygons, gap_width=0.0)):
+        return []
+    invalid = shapely.coverage_invalid_edges(polygons, gap_width=0.0)
+    tree = shapely.STRtree(polygons)
+    found: dict[tuple[int, int], tuple[float, float, Any]] = {}
+    for i, edges in enumerate(invalid):
+        if edges is None or edges.is_empty:
+            continue
+        for j in tree.query(edges, predicate="dwithin", distance=MIN_BORDER_MM).tolist():
+            if j == i:
+                continue
+            stretch = edges.intersection(polygons[j].buffer(MIN_BORDER_MM, quad_segs=4))
+            if stretch.is_empty or stretch.length <= MIN_BORDER_MM:
+                continue
+            points = shapely.get_coordinates(shapely.segmentize(stretch, 0.1))
+            inside = shapely.contains_xy(polygons[j], points[:, 0], points[:, 1])
+            depth = float(
+                numpy.max(numpy.where(inside, shapely.distance(shapely.points(points), polygons[j].boundary), 0))
+            )
+            pair = (min(i, j), max(i, j))
+            if pair not in found or depth > found[pair][0]:
+                found[pair] = (depth, stretch.length, stretch)
+    problems = []
+    for (i, j), (depth, length, stretch) in sorted(found.items()):
+        line = shapely.line_merge(stretch) if stretch.geom_type == "MultiLineString" else stretch
+        line = max(getattr(line, "geoms", [line]), key=lambda part: part.length)
+        middle = line.interpolate(0.5, normalized=True)
+        what = (
+            f"overlap up to {depth:.2f} mm"
+            if depth >= 0.005
+            else "the border is drawn with different corners on each side"
+        )
+        problems.append(
+            Problem(
+                None,
+                f"{spaces[i].name}–{spaces[j].name}: {what} along {length:.1f} mm near "
+                f"{place(layout, middle.x, middle.y)}; neighbours must share their border exactly",
+                geometry=stretch,
+            )
+        )
+    return problems
+
+
+def _narrow_gaps(layout: Layout, gap_width: float) -> list[Problem]:
+    """Gaps narrower than ``gap_width`` between spaces that do not border each other: where
+    closing the map by the gap width fills it, for each pair of spaces on its two sides."""
+    import shapely
+
+    spaces = layout.spaces
+    polygons = [s.polygon for s in spaces]
+    if len(polygons) < 2:
+        return []
+    union = shapely.union_all(polygons)
+    closed = union.buffer(gap_width / 2, join_style="mitre").buffer(-gap_width / 2, join_style="mitre")
+    gaps = closed.difference(union)
+    parts = [g for g in getattr(gaps, "geoms", [gaps]) if g.geom_type == "Polygon" and g.area > OVERLAP_TOLERANCE_MM2]
+    if not parts:
+        return []
+    tree = shapely.STRtree(polygons)
+    graph = layout.graph
+    problems = []
+    reported: set[tuple[int, int]] = set()
+    for gap in parts:
+        width = 2 * float(shapely.maximum_inscribed_circle(gap, 0.005).length)
+        near = sorted(tree.query(gap, predicate="dwithin", distance=0.001).tolist())
+        for a in near:
+            for b in near:
+                if b <= a or (a, b) in reported or graph.has_edge(spaces[a].id, spaces[b].id):
+                    continue
+                reach = width + 0.01
+                piece = gap.intersection(polygons[a].buffer(reach)).intersection(polygons[b].buffer(reach))
+                if piece.is_empty or piece.area <= OVERLAP_TOLERANCE_MM2:
+                    continue
+                box = piece.minimum_rotated_rectangle
+                corners = list(box.exterior.coords) if box.geom_type == "Polygon" else [(0, 0), (0, 0), (0, 0)]
+                length = max(
+                    shapely.Point(corners[0]).distance(shapely.Point(corners[1])),
+                    shapely.Point(corners[1]).distance(shapely.Point(corners[2])),
+                )
+                widest = 2 * float(shapely.maximum_inscribed_circle(piece, 0.005).length)
+                centre = piece.centroid if piece.contains(piece.centroid) else piece.representative_point()
+                reported.add((a, b))
+                problems.append(
+                    Problem(
+                        None,
+                        f"{spaces[a].name}–{spaces[b].name}: gap up to {widest:.2f} mm along {length:.1f} mm near "
+                        f"{place(layout, centre.x, centre.y)}; neighbours must share their border exactly",
+                        geometry=piece,
+                    )
+                )
     return problems
 
 

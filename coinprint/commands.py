@@ -33,16 +33,17 @@ class CheckedLayout:
     valid: bool
 
 
-def check_layout_file(path: str, game: str | None, units: str, tolerance_mm: float, say: Say) -> CheckedLayout:
-    """Read and check the layout file at ``path`` (for ``game`` when it is a drawing), saying
-    each note and problem in one line."""
-    from coinprint.checks import errors
-    from coinprint.io import read_layout
-    from coinprint.source import check_layout
+def check_layout_file(path: str, game: str | None, units: str, tolerance_mm: float | None, say: Say) -> CheckedLayout:
+    """Read and check the layout file at ``path`` (for ``game`` when it is a drawing; lengths
+    compared within ``tolerance_mm``, None: the default), saying each note and problem in one
+    line."""
+    from coinprint.checks import DEFAULT_TOLERANCE_MM, errors
+    from coinprint.source import check_layout, read_layout_file
 
-    read = read_layout(path, game=game, units=units)
+    limit = DEFAULT_TOLERANCE_MM if tolerance_mm is None else tolerance_mm
+    read = read_layout_file(path, game=game, units=units, tolerance_mm=limit)
     layout = read.layout
-    problems = check_layout(layout, tolerance_mm=tolerance_mm)
+    problems = check_layout(layout, tolerance_mm=limit)
     for note in read.notes:
         say(f"{path}: note: {note}")
     for problem in problems:
@@ -90,7 +91,7 @@ def print_layout_file(
     game: Game,
     path: str,
     units: str,
-    tolerance_mm: float,
+    tolerance_mm: float | None,
     settings: PrintSettings,
     output: str | None,
     fmt: str | None,

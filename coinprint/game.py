@@ -231,10 +231,20 @@ class Game(ABC):
         """One line of figures about a valid layout for ``validate layout``, if any."""
         return None
 
+    def named(self, layout: Layout) -> Layout:
+        """A layout read from a file or drawing, with the names this game gives spaces drawn
+        without one (Coin Table: ``a1`` …)."""
+        return layout
+
     def printable(self, layout: Layout) -> Layout:
         """A checked layout read from a file or drawing, completed with what this game's
         drawing shows and a drawing does not say (colours, sizes, a card outline)."""
         return layout
+
+    def drawn_values(self, layout: Layout) -> dict[str, Any]:
+        """What the rule sheet printed with a drawn ``layout`` says of its board (its
+        ``sheet_values`` parameters: the Map's number of countries, the Coin Table side)."""
+        return {}
 
     def drawn_sheet(self, layout: Layout, settings: PrintSettings, *, copies: int | None, for_pdf: bool) -> Sheet:
         """A checked layout read from a file or drawing, drawn for print (``--layout``)."""

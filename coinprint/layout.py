@@ -112,6 +112,23 @@ def _signed_area(ring: Sequence[Sequence[float]]) -> float:
     return sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(ring, ring[1:]))
 
 
+@dataclass(frozen=True)
+class SourceFrame:
+    """Where a layout read from a drawing came from: the drawing's own unit and which way
+    its y axis runs, so a message can say where a problem is as the designer sees it."""
+
+    unit: str
+    mm_per_unit: float
+    page_top_mm: float | None = None
+    """An SVG page's height in mm (its y runs down from the top); None: y runs up."""
+
+    def place(self, x: float, y: float) -> str:
+        """``(x, y)`` in the drawing's unit: ``(12.5, 40.2) mm``."""
+        if self.page_top_mm is not None:
+            y = self.page_top_mm - y
+        return f"({x / self.mm_per_unit:.1f}, {y / self.mm_per_unit:.1f}) {self.unit}"
+
+
 @dataclass
 class Layout:
     """A board: spaces, extra features and metadata.
@@ -126,6 +143,8 @@ class Layout:
     meta: dict[str, Any] = field(default_factory=dict)
     read_problems: list[str] = field(default_factory=list, compare=False)
     """Problems found while reading a file (a space without a polygon, …); checkers report them."""
+    source_frame: SourceFrame | None = field(default=None, compare=False)
+    """The drawing a layout was read from, for places in messages; None: places in layout mm."""
 
     def __post_init__(self) -> None:
         self.meta = {
@@ -406,6 +425,11 @@ def _read_feature(layout: Layout, raw: Any, index: int, budget: int) -> int:
     if not isinstance(props, dict):
         problems.append(f"feature #{index + 1}: properties must be an object")
         return 0
+    # GDAL writes every field on every feature (null where empty) and keeps a text id as a
+    # field ``id`` when it passes through a format without text ids (GeoPackage, Shapefile).
+    props = {key: value for key, value in props.items() if value is not None}
+    if fid is None and isinstance(props.get("id"), (str, int)) and not isinstance(props.get("id"), bool):
+        fid = props.pop("id")
     if fid is None:
         problems.append(f"feature #{index + 1}: has no id")
         fid = f"#{index + 1}"

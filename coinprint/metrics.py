@@ -276,6 +276,8 @@ def play_measured(
     game: str | None = None,
     workers: int | None = 1,
     dask: str | None = None,
+    units: str = "mm",
+    tolerance_mm: float | None = None,
 ) -> Iterator[GameMetrics]:
     """Self-play ``games`` games (game i with seed ``seed + i``) on the layout ``layout_spec``
     (a drawing is read for ``game``) and measure each in the process that played it; yields
@@ -286,7 +288,9 @@ def play_measured(
 
     from coinprint import selfplay
 
-    setup = selfplay.GameSetup.build(layout_spec, agents, max_turns, options, game=game)
+    setup = selfplay.GameSetup.build(
+        layout_spec, agents, max_turns, options, game=game, units=units, tolerance_mm=tolerance_mm
+    )
     measure = game_metrics if branching else partial(game_metrics, branching=False)
     results = selfplay.run(setup, games, seed, workers=workers, dask=dask, summarise=measure)
     try:
@@ -306,12 +310,14 @@ def measure_skill(
     game: str | None = None,
     workers: int | None = 1,
     dask: str | None = None,
+    units: str = "mm",
+    tolerance_mm: float | None = None,
 ) -> Skill:
     """Montecarlo against random: the first half of the games with montecarlo moving first,
     the rest with random moving first (seeds continue, so every game has its own)."""
     from coinprint.source import playable_layout, rules_for
 
-    players = rules_for(playable_layout(layout_spec, game), options).players
+    players = rules_for(playable_layout(layout_spec, game, units=units, tolerance_mm=tolerance_mm), options).players
     strong, weak = SKILL_AGENTS
     first_half = (games + 1) // 2
     strong_wins = weak_wins = ties = timeouts = 0
@@ -320,7 +326,13 @@ def measure_skill(
             continue
         agents = {players[seating]: strong, players[1 - seating]: weak}
         strong_side = players[seating]
-        where: dict[str, Any] = {"game": game, "workers": workers, "dask": dask}
+        where: dict[str, Any] = {
+            "game": game,
+            "workers": workers,
+            "dask": dask,
+            "units": units,
+            "tolerance_mm": tolerance_mm,
+        }
         for m in play_measured(layout_spec, agents, count, start, max_turns, branching=False, options=options, **where):
             if m.timeout:
                 timeouts += 1
@@ -350,6 +362,8 @@ def analyse_layout(
     game: str | None = None,
     workers: int | None = 1,
     dask: str | None = None,
+    units: str = "mm",
+    tolerance_mm: float | None = None,
 ) -> LayoutReport:
     """Self-play ``games`` games of ``agent`` against itself on ``layout_spec`` and measure
     them; ``skill_games`` more games pit montecarlo against random. ``options`` are the
@@ -368,7 +382,7 @@ def analyse_layout(
 
     check_run(games, seed, 1 if max_turns is None else max_turns, skill_games)
     rule = UntilDecided(precision) if until_decided else None
-    layout = playable_layout(layout_spec, game)
+    layout = playable_layout(layout_spec, game, units=units, tolerance_mm=tolerance_mm)
     if max_turns is None:
         max_turns = scaled_max_turns(len(layout.spaces))
     rules = rules_for(layout, options)
@@ -376,7 +390,13 @@ def analyse_layout(
     measured: list[GameMetrics] = []
     stopped = False
     agents = {p: agent for p in players}
-    where: dict[str, Any] = {"game": game, "workers": workers, "dask": dask}
+    where: dict[str, Any] = {
+        "game": game,
+        "workers": workers,
+        "dask": dask,
+        "units": units,
+        "tolerance_mm": tolerance_mm,
+    }
     played = play_measured(layout_spec, agents, games, seed, max_turns, branching=branching, options=options, **where)
     try:
         for m in played:
@@ -594,6 +614,8 @@ def analyse_game(
     note: Callable[[str], None] | None = None,
     workers: int | None = 1,
     dask: str | None = None,
+    units: str = "mm",
+    tolerance_mm: float | None = None,
 ) -> list[LayoutReport]:
     """Analyse one layout of ``game`` (``layout_spec``, default the game's standard one), or
     with ``maps`` that many generated maps from ``map_seed`` on (with the other parameters of
@@ -626,6 +648,8 @@ def analyse_game(
             game=game,
             workers=workers,
             dask=dask,
+            units=units,
+            tolerance_mm=tolerance_mm,
         )
 
     if maps is None:

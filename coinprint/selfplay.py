@@ -91,16 +91,20 @@ class GameSetup:
         *,
         recorded_layout: str | None = None,
         game: str | None = None,
+        units: str = "mm",
+        tolerance_mm: float | None = None,
     ) -> GameSetup:
-        """Check the layout (read for ``game`` when it is a drawing), options and agents here:
-        a bad one fails before any work starts."""
+        """Check the layout (read for ``game`` when it is a drawing, with ``units`` and
+        ``tolerance_mm``), options and agents here: a bad one fails before any work starts.
+        A file read with other than the default units or tolerance is recorded inline, so
+        the records replay on the very layout played."""
         from coinprint.caps import check_max_turns
         from coinprint.engine import AGENTS
         from coinprint.registry import GAMES
         from coinprint.source import playable_layout, rules_for
 
         check_max_turns(max_turns)
-        layout = playable_layout(layout_spec, game)
+        layout = playable_layout(layout_spec, game, units=units, tolerance_mm=tolerance_mm)
         rules = rules_for(layout, options)
         if set(agents) != set(rules.players):
             raise UsageError(
@@ -111,7 +115,10 @@ class GameSetup:
                 raise UsageError(f"unknown agent '{agent}' for {player}; use one of: {', '.join(AGENTS)}")
         builtin = layout_spec.partition(":")[0] in GAMES
         shipped: str | dict[str, Any] = layout_spec if builtin else layout.to_geojson()
-        setup = cls(rules.name, shipped, recorded_layout or layout_spec, dict(agents), max_turns, dict(options or {}))
+        recorded: str | dict[str, Any] = recorded_layout or layout_spec
+        if not builtin and (units != "mm" or tolerance_mm is not None):
+            recorded = layout.to_geojson()
+        setup = cls(rules.name, shipped, recorded, dict(agents), max_turns, dict(options or {}))
         _remember(setup.rules_key(), rules)
         return setup
 

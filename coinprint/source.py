@@ -17,6 +17,7 @@ from coinprint.registry import GAMES
 
 if TYPE_CHECKING:
     from coinprint.engine import Record, Replay, Rules
+    from coinprint.io import ReadLayout
 
 
 def builtin_layout(spec: str) -> Layout:
@@ -28,14 +29,18 @@ def builtin_layout(spec: str) -> Layout:
 
 
 def resolve_layout(
-    spec: str | dict[str, Any], *, base: Path | None = None, game: str | None = None, units: str = "mm"
+    spec: str | dict[str, Any],
+    *,
+    base: Path | None = None,
+    game: str | None = None,
+    units: str = "mm",
+    tolerance_mm: float | None = None,
 ) -> Layout:
     """A layout named by a record or a ``--layout`` option: a built-in name, a file (relative
     to ``base``: coinprint GeoJSON, foreign GeoJSON or an SVG drawing, read for ``game`` with
-    foreign coordinates in ``units``), or an inline GeoJSON layout. Raises
-    UnreadableInputError / UsageError when it cannot be had."""
-    from coinprint.io import read_layout
-
+    foreign coordinates in ``units`` and borders joined within ``tolerance_mm``, None: the
+    default), or an inline GeoJSON layout. Raises UnreadableInputError / UsageError when it
+    cannot be had."""
     if isinstance(spec, dict):
         return from_geojson(spec, source="the inline layout")
     if not spec.strip():
@@ -50,7 +55,23 @@ def resolve_layout(
         raise UnreadableInputError(
             f"layout '{spec}' is neither a built-in name ({', '.join(f'{g}:…' for g in GAMES.names())}) nor an existing file"
         )
-    return read_layout(path, game=game, units=units).layout
+    return read_layout_file(path, game=game, units=units, tolerance_mm=tolerance_mm).layout
+
+
+def read_layout_file(
+    path: str | Path, *, game: str | None = None, units: str = "mm", tolerance_mm: float | None = None
+) -> ReadLayout:
+    """The layout in the file at ``path`` as :func:`coinprint.io.read_layout` reads it, with
+    the names its game gives spaces drawn without one (Coin Table cells: ``a1`` …)."""
+    from coinprint.io import read_layout
+
+    if tolerance_mm is None:
+        read = read_layout(path, game=game, units=units)
+    else:
+        read = read_layout(path, game=game, units=units, tolerance_mm=tolerance_mm)
+    if read.layout.game in GAMES:
+        read.layout = GAMES[read.layout.game].named(read.layout)
+    return read
 
 
 def check_layout(layout: Layout, *, tolerance_mm: float | None = None) -> list[Problem]:
@@ -63,17 +84,20 @@ def check_layout(layout: Layout, *, tolerance_mm: float | None = None) -> list[P
     return game.problems(layout) if tolerance_mm is None else game.problems(layout, tolerance_mm=tolerance_mm)
 
 
-def playable_layout(spec: str, game: str | None = None) -> Layout:
-    """The layout named by ``spec`` (see :func:`resolve_layout`), refused with
-    InvalidInputError naming its first problem when it is not a valid layout of its game."""
+def playable_layout(
+    spec: str, game: str | None = None, *, units: str = "mm", tolerance_mm: float | None = None
+) -> Layout:
+    """The layout named by ``spec`` (see :func:`resolve_layout`; a file is read with ``units``
+    and ``tolerance_mm``), refused with InvalidInputError naming its first problem when it is
+    not a valid layout of its game."""
     from coinprint.checks import errors
     from coinprint.errors import InvalidInputError
 
-    layout = resolve_layout(spec, game=game)
+    layout = resolve_layout(spec, game=game, units=units, tolerance_mm=tolerance_mm)
     if game is not None and layout.game != game:
         raise UsageError(f"--layout {spec} is a {layout.game} layout, not {game}")
     if spec.partition(":")[0] not in GAMES:
-        bad = errors(check_layout(layout))
+        bad = errors(check_layout(layout, tolerance_mm=tolerance_mm))
         if bad:
             raise InvalidInputError(
                 f"{spec} is not a valid {layout.game} layout: {bad[0]} ({len(bad)} problem(s); see 'validate layout')"

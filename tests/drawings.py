@@ -148,3 +148,79 @@ def qgis_geojson(layout, *, crs: str | None = "urn:ogc:def:crs:EPSG::3857", scal
 
 def circle_area(radius: float) -> float:
     return math.pi * radius * radius
+
+
+# -- files made by the real tools ------------------------------------------------------------------------
+def inkscape_resave(source, target, *actions: str, plain: bool = False) -> None:
+    """Open ``source`` in Inkscape, run ``actions`` (e.g. ``select-all``, ``object-to-path``,
+    ``selection-group``, ``clone``) and save as ``target``: Inkscape's own namespaces, ids,
+    path data and transforms. Skips the test when Inkscape is not installed."""
+    import os
+    import shutil
+    import subprocess
+
+    import pytest
+
+    inkscape = shutil.which("inkscape")
+    if inkscape is None:
+        pytest.skip("inkscape is not installed (Debian package inkscape)")
+    home = os.path.dirname(os.path.abspath(target))
+    env = {**os.environ, "HOME": home, "XDG_RUNTIME_DIR": home, "XDG_CONFIG_HOME": home}
+    steps = list(actions) + [
+        f"export-filename:{target}",
+        "export-plain-svg" if plain else "export-type:svg",
+        "export-do",
+    ]
+    subprocess.run(
+        [inkscape, str(source), f"--actions={';'.join(steps)}"],
+        check=True,
+        capture_output=True,
+        timeout=120,
+        env=env,
+    )
+    if not os.path.exists(target):
+        raise AssertionError(f"inkscape wrote no {target}")
+
+
+def ogr2ogr(*arguments: str) -> None:
+    """Run GDAL's ogr2ogr; skips the test when GDAL is not installed."""
+    import shutil
+    import subprocess
+
+    import pytest
+
+    tool = shutil.which("ogr2ogr")
+    if tool is None:
+        pytest.skip("ogr2ogr is not installed (Debian package gdal-bin)")
+    subprocess.run([tool, *arguments], check=True, capture_output=True, timeout=120)
+
+
+def brick_card_svg(*, gap_above_b_mm: float = 0.0, unit_width: str = "150mm") -> str:
+    """The classic Coin Age map drawn as a designer snaps it together: ``<rect>`` bricks,
+    three rows (A 3 bricks of 40 mm, B 4 of 30 mm, C 3 of 40 mm, each 30 mm high) whose
+    corners fall in the middle of the neighbouring row's sides (T-junctions), one layer per
+    region. ``gap_above_b_mm`` moves the top of row B down, leaving a real gap above it."""
+    bricks = {
+        "A1": (0, 0, 40), "A2": (40, 0, 40), "A3": (80, 0, 40),
+        "B1": (0, 30, 30), "B2": (30, 30, 30), "B3": (60, 30, 30), "B4": (90, 30, 30),
+        "C1": (0, 60, 40), "C2": (40, 60, 40), "C3": (80, 60, 40),
+    }  # fmt: skip
+    regions = {"north": ["A1", "A2", "A3", "B1"], "west": ["C1", "B2", "B3"], "east": ["B4", "C3"], "south": ["C2"]}
+    layers = []
+    for number, (region, names) in enumerate(regions.items(), start=1):
+        rects = []
+        for name in names:
+            x, y, w = bricks[name]
+            h = 30.0
+            if name.startswith("B"):
+                y, h = y + gap_above_b_mm, h - gap_above_b_mm
+            rects.append(
+                f'    <rect id="rect{100 + len(layers) * 10 + len(rects)}" inkscape:label="{name}" '
+                f'x="{x + 15:g}" y="{y + 10:g}" width="{w:g}" height="{h:g}" style="fill:#f2e6c9;stroke:#000;stroke-width:0.3" />'
+            )
+        layers.append(
+            f'  <g inkscape:groupmode="layer" id="layer{number}" inkscape:label="{region}">\n'
+            + "\n".join(rects)
+            + "\n  </g>"
+        )
+    return inkscape_svg("\n".join(layers), width=unit_width, height="110mm", viewbox="0 0 150 110")

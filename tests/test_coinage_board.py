@@ -232,7 +232,7 @@ def test_check_finds_broken_regions_and_missing_region():
     problems = coinage.check(_with_spaces(layout, split_region))
     text = " | ".join(map(str, errors(problems)))
     assert "region r1" in text and "not contiguous" in text
-    assert "B4: is in no region" in text
+    assert "in no region: B4;" in text
 
 
 def test_check_finds_a_disconnected_map_and_gaps():
@@ -285,7 +285,7 @@ def test_check_finds_duplicate_labels_and_wrong_space_count():
                 f["properties"]["label"] = "c2"
 
     text = " | ".join(map(str, errors(coinage.check(_with_spaces(layout, relabel)))))
-    assert "c2: the label is used by more than one space" in text
+    assert "C2: the label is used by more than one space" in text
 
     def keep_five(features):
         features[:] = [f for f in features if f["id"] in ("A1", "A2", "B1", "B2", "C1", "card")]

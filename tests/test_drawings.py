@@ -143,15 +143,18 @@ def test_names_groups_and_ignored_things_follow_the_conventions():
     assert layout.space("A1").region == "north" and layout.space("path42").region == "Layer 1"
     assert [f.role for f in layout.features] == ["card"]
     notes = " | ".join(read_back.notes)
-    for expected in ("1 text", "1 open paths", "1 shapes on hidden layers", "1 shapes inside <defs>"):
+    for expected in ("1 text", "1 open paths", "1 hidden shapes", "1 shapes inside <defs>"):
         assert expected in notes
 
 
-def test_a_clone_is_ignored_not_read_twice():
-    svg = inkscape_svg('<rect id="r" width="30" height="30"/><use href="#r" x="50" />')
+def test_a_clone_is_a_shape_in_its_own_place_and_never_replaces_its_original():
+    # The clone comes first in the document; the original keeps its own place and name.
+    svg = inkscape_svg('<use href="#r" x="50" /><rect id="r" width="30" height="30"/>')
     read_back = read(svg, "cointable")
-    assert [s.name for s in read_back.layout.spaces] == ["r"]
-    assert "ignored 1 images and clones" in read_back.notes
+    layout = read_back.layout
+    assert sorted(s.polygon.bounds[0] for s in layout.spaces) == pytest.approx([0.0, 50.0])
+    assert [s.name for s in layout.spaces if s.polygon.bounds[0] == 0.0] == ["r"]
+    assert "read 1 clone (<use>) as shapes in their own place" in read_back.notes
 
 
 def test_a_shape_of_two_pieces_is_reported_and_a_hole_is_kept():
@@ -182,7 +185,7 @@ def test_the_text_report_names_each_space_with_a_measurement(cli):
     fit = next(line for line in lines if "B4: a US quarter needs" in line)
     # B4 is drawn 17 mm wide: the widest circle inside is 17 mm.
     assert "the widest circle is 17.00 mm" in fit and "26.26 mm" in fit
-    assert any("b2: the label is used by more than one space" in line for line in lines)
+    assert any("B2: the label is used by more than one space" in line for line in lines)
     assert any("region east (B4, C3) is not contiguous" in line for line in lines)
 
 
@@ -532,10 +535,12 @@ def test_inkscape_saves_a_drawing_coinprint_reads_the_same(tmp_path):
     again = read_layout(saved, game="coinage").layout
     assert [(s.name, s.region) for s in again.spaces] == [(s.name, s.region) for s in ours.spaces]
     assert sum(s.polygon.area for s in again.spaces) == pytest.approx(total, rel=1e-3)
-    # A plain SVG drops inkscape:label: shapes are named by id, and the card becomes a space.
+    # A plain SVG drops inkscape:label: shapes are found by their (automatic) ids, the card
+    # becomes a space, and groups with automatic ids (g129) are no regions.
     theirs = read_layout(plain, game="coinage").layout
     assert len(theirs) == len(ours) + 1
-    assert sorted(map(len, _regions(theirs).values())) == sorted([1, *map(len, _regions(ours).values())])
+    assert _regions(theirs) == {None: [s.id for s in theirs.spaces]}
+    assert theirs.space("path107").polygon.area == pytest.approx(ours.space("A1").polygon.area, rel=1e-3)
 
 
 def _regions(layout) -> dict[str, list[str]]:
@@ -624,3 +629,524 @@ def test_tolerance_and_kit_options_are_checked(cli, tmp_path):
     assert flick.code == 2 and "--layout prints one game's board" in flick.err
     wrong = cli("board", "cointable", "--layout", str(EXAMPLE), "-o", str(tmp_path / "b.pdf"))
     assert wrong.code == 1 and not (tmp_path / "b.pdf").exists()  # a Coin Age card is no hex board
+
+
+# -- right verdicts on files made by the real tools (Inkscape, GDAL) ---------------------------------------------
+from tests.drawings import brick_card_svg, inkscape_resave, ogr2ogr  # noqa: E402
+
+CLASSIC_BORDERS = {
+    frozenset(pair.split("-"))
+    for pair in "A1-A2 A1-B1 A1-B2 A2-A3 A2-B2 A2-B3 A3-B3 A3-B4 B1-B2 B2-B3 B3-B4 "
+    "C1-C2 C1-B1 C1-B2 C2-C3 C2-B2 C2-B3 C3-B3 C3-B4".split()
+}
+
+
+def _borders(layout) -> set[frozenset[str]]:
+    return {frozenset((layout.space(a).name, layout.space(b).name)) for a, b in layout.graph.edges}
+
+
+@pytest.mark.parametrize("actions", [(), ("select-all:all", "object-to-path")])
+def test_a_brick_card_of_snapped_rects_with_t_junctions_is_valid(cli, tmp_path, actions):
+    drawn = tmp_path / "drawn.svg"
+    drawn.write_text(brick_card_svg())
+    saved = tmp_path / "bricks.svg"
+    inkscape_resave(drawn, saved, *actions)
+    result = cli("validate", "layout", str(saved), "--game", "coinage")
+    assert result.code == 0, result.out
+    assert "valid coinage layout with 10 spaces" in result.out
+    # Every brick's corner lies inside a side of the row above or below, and still the card
+    # has exactly the classic map's 19 borders.
+    layout = read_layout(saved, game="coinage").layout
+    assert _borders(layout) == CLASSIC_BORDERS
+    assert bool(shapely.coverage_is_valid([s.polygon for s in layout.spaces]))
+
+
+def test_a_real_gap_in_a_brick_card_is_reported_per_pair_with_its_place(cli, tmp_path):
+    drawn = tmp_path / "drawn.svg"
+    drawn.write_text(brick_card_svg(gap_above_b_mm=0.3))
+    saved = tmp_path / "gap.svg"
+    inkscape_resave(drawn, saved)
+    report = tmp_path / "report.svg"
+    result = cli("validate", "layout", str(saved), "--game", "coinage", "--report", str(report))
+    assert result.code == 1
+    # Row B's top is drawn 0.3 mm below row A: page y = 10 + 30 = 40 mm (y down, as Inkscape shows it).
+    line = next(line for line in result.out.splitlines() if "A1–B1:" in line)
+    assert re.search(r"A1–B1: gap up to 0\.30 mm along 30\.\d mm near \(\d+\.\d, 40\.\d\) mm", line), line
+    assert "A1–A2" not in result.out  # neighbours sharing their border are not named
+    # The report draws only the gap: the marked A1–B1 stretch is a strip 0.3 mm high.
+    from coinprint.analysis import check_layout
+
+    problems = check_layout(read_layout(saved, game="coinage").layout)
+    gap = next(p for p in problems if "A1–B1" in p.message)
+    minx, miny, maxx, maxy = gap.geometry.bounds
+    assert maxy - miny == pytest.approx(0.3, abs=0.02) and 30 <= maxx - minx <= 31
+    assert report.exists() and "A1–B1: gap up to 0.30 mm" in report.read_text()
+    # With a tolerance wider than the gap, the corners join the sides above them: valid.
+    joined = cli("validate", "layout", str(saved), "--game", "coinage", "--tolerance", "0.4mm")
+    assert joined.code == 0, joined.out
+
+
+def _lune(cx: float, r: float, outer: float, start: float) -> str:
+    """A country outside the circle (cx, 100, r) over the 120° from ``start`` (degrees, y
+    down): an arc along the circle with points of its own, then a new arc of radius
+    ``outer`` back outside it."""
+    a0, a1 = math.radians(start), math.radians(start + 120)
+    x0, y0 = cx + r * math.cos(a0), 100 + r * math.sin(a0)
+    x1, y1 = cx + r * math.cos(a1), 100 + r * math.sin(a1)
+    return f"M {x0:.6f},{y0:.6f} A {r},{r} 0 0 1 {x1:.6f},{y1:.6f} A {outer},{outer} 0 1 0 {x0:.6f},{y0:.6f} Z"
+
+
+@pytest.mark.parametrize("actions", [(), ("select-all:all", "object-to-path")])
+def test_curved_borders_several_countries_meet_are_valid(cli, tmp_path, actions):
+    # Country 1 is a circle; countries 2 and 3 follow its curve with points of their own
+    # (as arcs, or as Inkscape's Bézier circle after object-to-path).
+    body = layer(
+        "Map",
+        "\n".join(
+            [
+                '<circle id="circle1" cx="100" cy="100" r="30" />',
+                # Their ends fall between the circle's own points.
+                f'<path id="path2" d="{_lune(100, 30, 34, -53)}" />',
+                f'<path id="path3" d="{_lune(100, 30, 34, 127)}" />',
+            ]
+        ),
+    )
+    drawn = tmp_path / "drawn.svg"
+    drawn.write_text(inkscape_svg(body, width="200mm", height="200mm", viewbox="0 0 200 200"))
+    saved = tmp_path / "map.svg"
+    inkscape_resave(drawn, saved, *actions)
+    result = cli("validate", "layout", str(saved), "--game", "mapgame")
+    assert result.code == 0, result.out
+    layout = read_layout(saved, game="mapgame").layout
+    assert _borders(layout) == {frozenset(("1", "2")), frozenset(("1", "3"))}
+    # Each border is the whole 120° arc between them (2π/3 × 30 mm).
+    assert layout.graph.edges["1", "2"]["border_mm"] == pytest.approx(2 * math.pi / 3 * 30, rel=2e-3)
+
+
+def test_a_map_with_an_even_number_of_countries_is_invalid(cli, tmp_path):
+    built = mapgame.build(5, 0)
+    four = type(built)(built.game, built.spaces[:4], meta=built.meta)
+    drawing = tmp_path / "four.svg"
+    drawing.write_text(layout_svg(four, "mapgame"))
+    result = cli("validate", "layout", str(drawing), "--game", "mapgame")
+    assert result.code == 1
+    assert "the map has 4 countries; a Map has an odd number from 3 to 401" in result.out
+
+
+def _grouped_card(tmp_path, *, unlabelled_layer: str | None = None) -> Path:
+    """The brick card with automatic ids and no labels: each brick grouped with its typed
+    name in Inkscape (Ctrl+G: a group g… with an automatic id) inside its region's layer."""
+    text = brick_card_svg()
+    names = re.findall(r'inkscape:label="([ABC]\d)"', text)
+    text = re.sub(r' inkscape:label="[ABC]\d"', "", text)
+    ids = re.findall(r'<rect id="(rect\d+)"', text)
+    for rect_id, name in zip(ids, names):
+        match = re.search(rf'<rect id="{rect_id}" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"', text)
+        assert match
+        x, y, w, h = map(float, match.groups())
+        label = f'<text id="text{rect_id[4:]}" x="{x + w / 2 - 3:g}" y="{y + h / 2 + 2:g}" style="font-size:5px">{name}</text>'
+        text = text.replace(match.group(0), label + "\n    " + match.group(0), 1)
+    if unlabelled_layer:
+        text = text.replace(f'inkscape:label="{unlabelled_layer}"', "")
+    drawn = tmp_path / "drawn.svg"
+    drawn.write_text(text)
+    saved = tmp_path / "grouped.svg"
+    actions = []
+    for rect_id in ids:
+        actions += [f"select-by-id:{rect_id},text{rect_id[4:]}", "selection-group", "select-clear"]
+    inkscape_resave(drawn, saved, *actions)
+    assert saved.read_text().count("<g") >= 14  # 4 layers and 10 groups Inkscape made
+    return saved
+
+
+def test_spaces_grouped_with_their_text_labels_keep_their_layers_regions(cli, tmp_path):
+    saved = _grouped_card(tmp_path)
+    result = cli("validate", "layout", str(saved), "--game", "coinage")
+    assert result.code == 0, result.out
+    layout = read_layout(saved, game="coinage").layout
+    assert sorted(s.name for s in layout.spaces) == sorted({n for pair in CLASSIC_BORDERS for n in pair})
+    assert {s.name: s.region for s in layout.spaces}["B1"] == "north"
+    assert {s.name: s.region for s in layout.spaces}["C3"] == "east"
+    assert "text" not in result.out  # every text named its space: none was ignored
+
+
+def test_spaces_in_no_named_group_are_listed_once(cli, tmp_path):
+    saved = _grouped_card(tmp_path, unlabelled_layer="north")
+    result = cli("validate", "layout", str(saved), "--game", "coinage")
+    assert result.code == 1
+    # The layer keeps only its automatic id (layer1): no region, and one line names its spaces as drawn.
+    assert "in no region: A1, A2, A3, B1;" in result.out
+    assert result.out.count("in no region") == 1
+
+
+def test_a_title_names_a_shape_and_an_automatic_id_never_does():
+    svg = inkscape_svg(
+        layer(
+            "west",
+            '<rect id="rect12" width="40" height="30"><title>A1</title></rect>'
+            '<rect id="rect13" x="40" width="40" height="30" />'
+            '<g id="g501"><rect id="named" x="80" width="40" height="30" /></g>',
+        )
+    )
+    layout = read(svg, "coinage").layout
+    assert [s.name for s in layout.spaces] == ["A1", "rect13", "named"]
+    # rect13 keeps its id as a handle, but a nested automatic group (g501) is no region.
+    assert [s.region for s in layout.spaces] == ["west", "west", "west"]
+
+
+HEX_POINTS = " ".join(
+    f"{10 * math.cos(math.radians(30 + 60 * k)):.4f},{10 * math.sin(math.radians(30 + 60 * k)):.4f}" for k in range(6)
+)
+
+
+def _hex_tool_svg(side: int = 4) -> str:
+    """What a hex-grid tool exports: one hexagon in <defs> and a <use> clone per cell."""
+    step = 10 * math.sqrt(3)
+    uses = []
+    for q in range(-(side - 1), side):
+        for r in range(-(side - 1), side):
+            if abs(q + r) <= side - 1:
+                x, y = 150 + step * (q + r / 2), 150 + 15 * r
+                uses.append(f'<use xlink:href="#hex" x="{x:.4f}" y="{y:.4f}" />')
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+        'width="300mm" height="300mm" viewBox="0 0 300 300">'
+        f'<defs><polygon id="hex" points="{HEX_POINTS}" /></defs>' + "".join(uses) + "</svg>"
+    )
+
+
+def test_a_hex_tools_37_clones_are_a_valid_board_named_as_the_built_in_one(cli, tmp_path):
+    drawn = tmp_path / "tool.svg"
+    drawn.write_text(_hex_tool_svg())
+    assert drawn.read_text().count("<use") == 37
+    saved = tmp_path / "hexes.svg"
+    inkscape_resave(drawn, saved)
+    result = cli("validate", "layout", str(saved), "--game", "cointable")
+    assert result.code == 0, result.out
+    assert "valid cointable layout with 37 spaces" in result.out
+    assert "read 37 clones (<use>) as shapes in their own place" in result.out
+    from coinprint.analysis import read_layout_file
+
+    layout = read_layout_file(saved, game="cointable").layout
+    built = cointable.build(4, f"{10 * math.sqrt(3)}mm", guide_coin=None)
+    assert sorted(s.name for s in layout.spaces) == sorted(s.name for s in built.spaces)
+    # a1 is the bottom-left cell, as on the built-in board.
+    a1 = layout.space("a1").polygon.centroid
+    assert a1.y == pytest.approx(min(s.polygon.centroid.y for s in layout.spaces))
+
+
+def test_inkscape_clones_of_a_drawn_hexagon_are_spaces_in_their_own_places(cli, tmp_path):
+    drawn = tmp_path / "one.svg"
+    drawn.write_text(inkscape_svg(f'<polygon id="first" points="{HEX_POINTS}" transform="translate(100,100)" />'))
+    saved = tmp_path / "cloned.svg"
+    step = 10 * math.sqrt(3)
+    # Inkscape moves a selection in px (96 to the inch).
+    inkscape_resave(drawn, saved, "select-by-id:first", "clone", f"transform-translate:{step * 96 / 25.4},0")
+    assert "<use" in saved.read_text()
+    layout = read_layout(saved, game="cointable").layout
+    xs = sorted(round(s.polygon.centroid.x, 2) for s in layout.spaces)
+    assert len(xs) == 2 and xs[1] - xs[0] == pytest.approx(step, abs=0.01)
+    assert "first" in [s.name for s in layout.spaces]
+
+
+# -- GDAL ------------------------------------------------------------------------------------------------------------
+def test_a_coinprint_layout_after_a_geopackage_round_trip_is_valid(cli, tmp_path):
+    source = tmp_path / "card.geojson"
+    source.write_text(coinage.build("classic").dumps())
+    ogr2ogr("-f", "GPKG", str(tmp_path / "card.gpkg"), str(source))
+    back = tmp_path / "back.geojson"
+    ogr2ogr("-f", "GeoJSON", str(back), str(tmp_path / "card.gpkg"))
+    text = back.read_text()
+    assert '"id": "A1"' in text and "null" in text  # ids became a field, empty fields null
+    result = cli("validate", "layout", str(back))
+    assert result.code == 0, result.out + result.err
+    assert "valid coinage layout with 10 spaces" in result.out
+
+
+def test_a_coinprint_layout_reprojected_to_degrees_is_refused(cli, tmp_path):
+    source = tmp_path / "card.geojson"
+    source.write_text(coinage.build("classic").dumps())
+    degrees = tmp_path / "degrees.geojson"
+    ogr2ogr("-f", "GeoJSON", "-s_srs", "EPSG:3857", "-t_srs", "EPSG:4326", str(degrees), str(source))
+    result = cli("validate", "layout", str(degrees))
+    assert result.code == 2
+    assert "coordinates look like longitude/latitude" in result.err and len(result.err.splitlines()) == 1
+
+
+def test_a_crs84_tag_gdal_added_is_explained_and_removable(cli, tmp_path):
+    source = tmp_path / "card.geojson"
+    source.write_text(coinage.build("classic").dumps())
+    ogr2ogr(str(tmp_path / "card.shp"), str(source))
+    tagged = tmp_path / "tagged.geojson"
+    ogr2ogr("-f", "GeoJSON", str(tagged), str(tmp_path / "card.shp"))
+    assert "CRS84" in tagged.read_text()
+    result = cli("validate", "layout", str(tagged), "--game", "coinage")
+    assert result.code == 2 and len(result.err.splitlines()) == 1
+    assert "-a_srs None" in result.err and 'delete the "crs" member' in result.err and "--units" not in result.err
+    # Done as the message says, the file is read: spaces by their id field, the card by its role.
+    untagged = tmp_path / "untagged.geojson"
+    ogr2ogr("-f", "GeoJSON", "-a_srs", "None", str(untagged), str(tmp_path / "card.shp"))
+    fixed = cli("validate", "layout", str(untagged), "--game", "coinage")
+    assert fixed.code == 0, fixed.out + fixed.err
+    assert read_layout(untagged, game="coinage").layout.features_with_role("card")
+
+
+@pytest.mark.parametrize("unit, scale", [("cm", 0.1), ("in", 1 / 25.4), ("m", 0.001)])
+def test_a_layer_drawn_in_another_unit_says_which_units_to_give(cli, tmp_path, unit, scale):
+    path = tmp_path / "qgis.geojson"
+    path.write_text(qgis_geojson(coinage.build("classic"), crs=None, scale=scale))
+    if unit != "m":
+        wrong = cli("validate", "layout", str(path), "--game", "coinage")
+        assert wrong.code == 1
+        assert "far too small for a coin" in wrong.out and "did you mean --units cm or --units in?" in wrong.out
+    right = cli("validate", "layout", str(path), "--game", "coinage", "--units", unit)
+    assert right.code == 0, right.out + right.err
+
+
+def test_a_viewbox_without_width_and_height_notes_the_unit_it_assumed(cli, tmp_path):
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 400">'
+        + "".join(
+            f'<rect id="{n}" x="{x}" y="0" width="100" height="100"/>' for n, x in (("A", 0), ("B", 100), ("C", 200))
+        )
+        + "</svg>"
+    )
+    path = tmp_path / "nosize.svg"
+    path.write_text(svg)
+    result = cli("validate", "layout", str(path), "--game", "mapgame")
+    assert "note: the document has a viewBox but no width and height: its units were read as px" in result.out
+
+
+def test_css_visibility_hidden_hides_a_shape_like_display_none(cli, tmp_path):
+    # Helpers the designer hid by a class rule and by a style: they would overlap the bricks.
+    body = brick_card_svg().replace(
+        "</svg>",
+        "<style>.sketch { visibility: hidden }</style>"
+        '<rect class="sketch" id="helper" x="20" y="20" width="60" height="60" />'
+        '<rect style="visibility:hidden" id="helper2" x="60" y="20" width="60" height="60" />\n</svg>',
+    )
+    drawn = tmp_path / "drawn.svg"
+    drawn.write_text(body)
+    saved = tmp_path / "hidden.svg"
+    inkscape_resave(drawn, saved)
+    result = cli("validate", "layout", str(saved), "--game", "coinage")
+    assert result.code == 0, result.out
+    assert "note: ignored 2 hidden shapes" in result.out
+
+
+def test_a_penny_that_does_not_fit_a_hex_is_a_warning(cli, tmp_path):
+    drawing = tmp_path / "small.svg"
+    drawing.write_text(hex_grid_svg(cointable.build(3, "15mm", guide_coin=None)))
+    result = cli("validate", "layout", str(drawing), "--game", "cointable")
+    assert result.code == 0, result.out
+    assert "warning: a US penny (19.05 mm) does not fit a hex 15.0" in result.out
+
+
+# -- the same reading options on every command that takes a layout file --------------------------------------------
+LAYOUT_COMMANDS = [
+    ("validate", "layout"),
+    ("board", "cointable"),
+    ("board", "coinage"),
+    ("board", "mapgame"),
+    ("kit", "coinage"),
+    ("play", "cointable"),
+    ("play", "coinage"),
+    ("play", "mapgame"),
+    ("balance", "coinage"),
+    ("analyse", "coinage"),
+]
+
+
+@pytest.mark.parametrize("command", LAYOUT_COMMANDS, ids=["-".join(c) for c in LAYOUT_COMMANDS])
+def test_every_command_that_takes_a_layout_file_reads_it_the_same_way(cli, command):
+    text = cli(*command, "--help").out
+    assert "--units [mm|cm|in|m]" in text and "--tolerance LENGTH" in text
+    assert ("--game [cointable|coinage|mapgame]" in text) == (command == ("validate", "layout"))
+    target = [str(EXAMPLE)] if command[0] == "validate" else ["--layout", str(EXAMPLE)]
+    bad = cli(*command, *target, "--tolerance", "5mm")
+    assert bad.code == 2 and "--tolerance must be from 0 to 2 mm (the tolerance cap), not 5 mm" in bad.err
+
+
+def test_play_balance_and_analyse_read_a_cm_layer_with_units_and_records_replay(cli, tmp_path):
+    path = tmp_path / "qgis.geojson"
+    path.write_text(qgis_geojson(coinage.build("classic"), crs=None, scale=0.1))
+    # Read as mm, the layer is far too small: play refuses it, naming the unit to give.
+    refused = cli("play", "coinage", "--layout", str(path), "--games", "1", "-o", str(tmp_path / "no"))
+    assert refused.code == 1 and "--units cm" in refused.err
+    folder = tmp_path / "games"
+    played = cli("play", "coinage", "--layout", str(path), "--units", "cm", "--games", "1", "-o", str(folder))
+    assert played.code == 0, played.out + played.err
+    record = next(folder.glob("*.json"))
+    # The record holds the layout as read (in mm), so it replays without the option.
+    assert isinstance(json.loads(record.read_text())["layout"], dict)
+    assert cli("validate", "game", str(record)).code == 0
+    balanced = cli("balance", "coinage", "--layout", str(path), "--units", "cm", "--games", "2", "--workers", "1")
+    assert balanced.code == 0 and "decided games" in balanced.out
+    analysed = cli(
+        "analyse",
+        "coinage",
+        "--layout",
+        str(path),
+        "--units",
+        "cm",
+        "--games",
+        "2",
+        "--skill-games",
+        "0",
+        "--workers",
+        "1",
+    )
+    assert analysed.code == 0, analysed.out + analysed.err
+
+
+# -- printing a drawn board says what was drawn ----------------------------------------------------------------------
+def _svg_texts(path: Path) -> list[str]:
+    root = ET.parse(path).getroot()
+    return [" ".join("".join(t.itertext()).split()) for t in root.iter("{http://www.w3.org/2000/svg}text")]
+
+
+def test_a_drawn_hex_board_prints_the_names_it_was_given_and_says_so(cli, tmp_path):
+    board = cointable.build(3, "30mm")
+    drawing = hex_grid_svg(board)
+    for space in board.spaces:  # the designer named the cells their own way
+        drawing = drawing.replace(f'inkscape:label="{space.name}"', f'inkscape:label="{space.name.upper()}x"')
+    path = tmp_path / "named.svg"
+    path.write_text(drawing)
+    out = tmp_path / "board.svg"
+    assert cli("board", "cointable", "--layout", str(path), "-o", str(out)).code == 0
+    texts = _svg_texts(out)
+    assert {f"{s.name.upper()}x" for s in board.spaces} <= set(texts)
+    caption = " ".join(texts)  # the caption's lines are wrapped into text elements
+    assert "Cells keep the names they were drawn with (A1x," in caption and "B1x, C1x, …)." in caption
+    assert "a1 at the bottom left" not in caption
+
+
+def test_a_drawn_hex_board_without_names_prints_the_built_in_names(cli, tmp_path):
+    drawn = tmp_path / "tool.svg"
+    drawn.write_text(_hex_tool_svg(3))
+    out = tmp_path / "board.svg"
+    assert cli("board", "cointable", "--layout", str(drawn), "-o", str(out)).code == 0
+    texts = _svg_texts(out)
+    assert {s.name for s in cointable.build(3, "20mm", guide_coin=None).spaces} <= set(texts)
+    assert "a1 at the bottom left" in " ".join(texts)
+
+
+def test_a_map_kit_for_a_drawn_map_of_n_countries_says_n(cli, tmp_path):
+    drawing = tmp_path / "map.svg"
+    drawing.write_text(layout_svg(mapgame.build(9, 0), "mapgame"))
+    out = tmp_path / "kit.pdf"
+    result = cli("kit", "mapgame", "--layout", str(drawing), "-o", str(out))
+    assert result.code == 0, result.out + result.err
+    import pdfplumber
+
+    with pdfplumber.open(out) as document:
+        text = " ".join((page.extract_text() or "") for page in document.pages)
+    text = " ".join(text.split())
+    assert "draw a map of 9 countries together" in text and "Stop after country 9." in text
+    assert "21 countries" not in text
+
+
+def test_a_drawing_in_cm_without_units_says_what_to_give(cli, tmp_path):
+    # Three countries drawn in cm in a document with a viewBox but no width and height: read
+    # at 96 px to the inch they are a few mm wide.
+    rects = "".join(f'<rect id="c{k}" x="{1 + 4 * k}" y="1" width="4" height="3"/>' for k in range(3))
+    drawn = tmp_path / "drawn.svg"
+    drawn.write_text(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 15 11">{rects}</svg>')
+    saved = tmp_path / "cm.svg"
+    inkscape_resave(drawn, saved)
+    result = cli("validate", "layout", str(saved), "--game", "mapgame")
+    assert result.code == 1
+    assert "note: the document has a viewBox but no width and height" in result.out
+    assert "did you draw in cm or inches?" in result.out and 'width="15cm" height="11cm"' in result.out
+    # Given its size as the message says, the same drawing is read at its true size.
+    sized = saved.read_text().replace('viewBox="0 0 15 11"', 'viewBox="0 0 15 11" width="15cm" height="11cm"', 1)
+    saved.write_text(sized)
+    layout = read_layout(saved, game="mapgame").layout
+    assert layout.space("1").polygon.area == pytest.approx(40 * 30, rel=1e-6)
+
+
+def _rose_card_svg() -> str:
+    """A Coin Age card of nine spaces: a round space in the middle (a <circle>) and eight
+    sectors round it, each bounded by two straight lines, the card's edge and an arc of the
+    circle drawn with its own points. The sectors' corners fall between the circle's points:
+    curved T-junctions."""
+    cx = cy = 80.0
+    r = 30.0
+
+    def on_circle(a: float) -> tuple[float, float]:
+        return cx + r * math.cos(math.radians(a)), cy + r * math.sin(math.radians(a))
+
+    def on_edge(a: float) -> tuple[float, float]:
+        dx, dy = math.cos(math.radians(a)), math.sin(math.radians(a))
+        t = min(80 / abs(dx) if abs(dx) > 1e-12 else math.inf, 80 / abs(dy) if abs(dy) > 1e-12 else math.inf)
+        return cx + dx * t, cy + dy * t
+
+    paths = []
+    for k in range(8):
+        a0, a1 = 10 + 45 * k, 55 + 45 * k
+        corners = [on_edge(c) for c in (45, 135, 225, 315, 405) if a0 < c < a1]
+        outline = [on_circle(a0), on_edge(a0), *corners, on_edge(a1), on_circle(a1)]
+        d = "M " + " L ".join(f"{x:.6f},{y:.6f}" for x, y in outline)
+        x0, y0 = on_circle(a0)
+        d += f" A {r},{r} 0 0 0 {x0:.6f},{y0:.6f} Z"
+        paths.append(f'    <path id="path{k + 10}" inkscape:label="S{k + 1}" d="{d}" />')
+    regions = {"north": paths[0:3], "south": paths[3:6], "east": paths[6:8]}
+    layers = [layer(name, "\n".join(items)) for name, items in regions.items()]
+    layers.append(layer("middle", f'<circle id="circle9" inkscape:label="M" cx="{cx}" cy="{cy}" r="{r}" />'))
+    return inkscape_svg("\n".join(layers), width="160mm", height="160mm", viewbox="0 0 160 160")
+
+
+@pytest.mark.parametrize("actions", [(), ("select-all:all", "object-to-path")])
+def test_a_round_space_that_eight_spaces_meet_is_valid(cli, tmp_path, actions):
+    drawn = tmp_path / "drawn.svg"
+    drawn.write_text(_rose_card_svg())
+    saved = tmp_path / "rose.svg"
+    inkscape_resave(drawn, saved, *actions)
+    result = cli("validate", "layout", str(saved), "--game", "coinage")
+    assert result.code == 0, result.out
+    layout = read_layout(saved, game="coinage").layout
+    # The round space borders all eight sectors along a 45° arc each (π/4 × 30 mm).
+    assert sorted(layout.neighbours("M")) == [f"S{k}" for k in range(1, 9)]
+    for k in range(1, 9):
+        assert layout.graph.edges["M", f"S{k}"]["border_mm"] == pytest.approx(math.pi / 4 * 30, rel=2e-3)
+
+
+def test_an_illustrator_export_is_read_by_its_layer_ids_texts_and_classes(cli, tmp_path):
+    # As Illustrator exports: layers as groups whose id is the layer's name, helper groups
+    # with XMLID ids, typed names placed by a transform matrix, a style sheet of classes.
+    bricks = brick_card_svg()
+    body = []
+    for region, names in {
+        "north": ["A1", "A2", "A3", "B1"],
+        "west": ["C1", "B2", "B3"],
+        "east": ["B4", "C3"],
+        "south": ["C2"],
+    }.items():
+        items = []
+        for name in names:
+            match = re.search(
+                rf'inkscape:label="{name}" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"', bricks
+            )
+            assert match
+            x, y, w, h = map(float, match.groups())
+            items.append(
+                f'<g id="XMLID_{len(body)}{len(items)}_"><rect x="{x}" y="{y}" class="st0" width="{w}" height="{h}"/>'
+                f'<text transform="matrix(1 0 0 1 {x + 3} {y + h / 2})" class="st1">{name}</text></g>'
+            )
+        body.append(f'<g id="{region}">{"".join(items)}</g>')
+    svg = (
+        '<?xml version="1.0" encoding="utf-8"?>\n<!-- Generator: Adobe Illustrator 27.0.0, SVG Export Plug-In -->\n'
+        '<svg version="1.1" id="Layer_1" xmlns="http://www.w3.org/2000/svg" x="0px" y="0px" width="150mm" height="110mm" '
+        'viewBox="0 0 150 110" xml:space="preserve"><style type="text/css">.st0{fill:#F2E6C9;stroke:#000000;}'
+        ".st1{font-size:5px;} .st2{display:none;}</style>"
+        + "".join(body)
+        + '<rect class="st2" x="0" y="0" width="150" height="110"/></svg>'
+    )
+    path = tmp_path / "illustrator.svg"
+    path.write_text(svg)
+    result = cli("validate", "layout", str(path), "--game", "coinage")
+    assert result.code == 0, result.out
+    layout = read_layout(path, game="coinage").layout
+    assert {s.name: s.region for s in layout.spaces}["B2"] == "west"
+    assert _borders(layout) == CLASSIC_BORDERS
+    assert "note: ignored 1 hidden shapes" in result.out

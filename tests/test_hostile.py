@@ -592,3 +592,237 @@ def test_standard_output_carries_the_file_alone(tmp_path):
     refused = run("play", "cointable", "-o", "-")
     assert refused.returncode == 2 and refused.stderr.decode().count("\n") == 1
     assert files_in(tmp_path) == set()
+
+
+# -- hostile drawings (SVG) --------------------------------------------------------------------------------------
+def _drawing_answer(folder: Path, content: bytes | str, *extra: str) -> CliResult:
+    path = folder / "drawing.svg"
+    path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+    before = files_in(folder)
+    result, elapsed = timed("validate", "layout", str(path), "--game", "coinage", *extra)
+    assert_clean(result, elapsed, limit=20.0)
+    assert files_in(folder) == before
+    return result
+
+
+SVG_OPEN = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="200mm" height="200mm" viewBox="0 0 200 200">'
+
+
+def test_nested_clones_that_fan_out_are_refused_at_once(tmp_path):
+    # 16 levels of a group holding two clones of the level below: 2^16 rectangles from 1.4 KB.
+    levels = ['<g id="l0"><rect width="1" height="1"/></g>']
+    levels += [f'<g id="l{n}"><use href="#l{n - 1}"/><use href="#l{n - 1}" x="1"/></g>' for n in range(1, 17)]
+    svg = SVG_OPEN + "<defs>" + "".join(levels) + '</defs><use href="#l16"/></svg>'
+    assert len(svg) < 1600
+    result = _drawing_answer(tmp_path, svg)
+    assert result.code == 2 and "MAX_DRAWING_ELEMENTS" in result.err and "clones" in result.err
+
+
+def test_a_clone_of_itself_is_refused(tmp_path):
+    result = _drawing_answer(
+        tmp_path, SVG_OPEN + '<g id="loop"><rect width="9" height="9"/><use href="#loop"/></g></svg>'
+    )
+    assert result.code == 2 and "refers to itself" in result.err
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-8-sig"])
+def test_entities_are_refused_in_any_encoding(tmp_path, encoding):
+    svg = (
+        f'<?xml version="1.0" encoding="{encoding.removesuffix("-sig").upper()}"?>'
+        '<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaaaaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>'
+        + SVG_OPEN
+        + '<rect id="A1" width="40" height="40"/><text>&b;</text></svg>'
+    )
+    data = svg.encode(encoding)
+    assert b"<!ENTITY" not in data or encoding == "utf-8-sig"
+    result = _drawing_answer(tmp_path, data)
+    # Refused before anything is expanded: for the declaration, or for an encoding the XML parser does not take.
+    assert result.code == 2
+    assert "declares XML entities" in result.err or ("encoding" in result.err or "XML is broken" in result.err)
+    if encoding in ("utf-16", "utf-8-sig"):
+        assert "declares XML entities" in result.err
+
+
+def test_the_caps_on_elements_transforms_and_points_hold_for_drawings(tmp_path):
+    from coinprint.caps import MAX_DRAWING_ELEMENTS, MAX_DRAWING_NUMBERS, MAX_TRANSFORM_STEPS
+
+    many = SVG_OPEN + "<g/>" * (MAX_DRAWING_ELEMENTS + 1) + "</svg>"
+    result = _drawing_answer(tmp_path, many)
+    assert result.code == 2 and "MAX_DRAWING_ELEMENTS" in result.err
+    steps = " ".join("translate(1,0)" for _ in range(MAX_TRANSFORM_STEPS + 1))
+    result = _drawing_answer(tmp_path, SVG_OPEN + f'<rect id="A1" width="30" height="30" transform="{steps}"/></svg>')
+    assert result.code == 2 and "MAX_TRANSFORM_STEPS" in result.err
+    # A path under the cap, cloned until the copies hold more numbers than the cap allows.
+    path = "M 0,0 " + " ".join(f"L {k % 7},{k % 5}" for k in range(200)) + " Z"
+    copies = MAX_DRAWING_NUMBERS // 400 + 1
+    uses = "".join(f'<use href="#p" x="{k % 50}"/>' for k in range(copies))
+    result = _drawing_answer(tmp_path, SVG_OPEN + f'<defs><path id="p" d="{path}"/></defs>{uses}</svg>')
+    assert result.code == 2 and "MAX_DRAWING_NUMBERS" in result.err
+
+
+def test_a_drawing_obeys_the_space_cap(tmp_path):
+    from coinprint.caps import MAX_FEATURES
+
+    rects = "".join(
+        f'<rect x="{(k % 50) * 4}" y="{(k // 50) * 4}" width="4" height="4"/>' for k in range(MAX_FEATURES + 1)
+    )
+    result = _drawing_answer(tmp_path, SVG_OPEN + rects + "</svg>")
+    assert result.code == 2 and "features cap" in result.err and f"{MAX_FEATURES:,}" in result.err
+
+
+@pytest.mark.parametrize(
+    "label, why",
+    [
+        ("A1&#10;coinprint: valid coinage layout", "U+000A"),
+        ("B&#13;2", "U+000D"),
+        ("x" * 300, "over the 200-character cap"),
+        ("A&#x80;1", "U+0080"),
+    ],
+)
+def test_drawn_names_follow_the_label_rules(tmp_path, label, why):
+    svg = (
+        SVG_OPEN
+        + f'<rect id="r1" inkscape:label="{label}" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" width="40" height="40"/></svg>'
+    )
+    result = _drawing_answer(tmp_path, svg)
+    assert result.code == 1 and why in result.out
+    # No name forges a line of its own: every line is about the file.
+    assert all(line.startswith(str(tmp_path / "drawing.svg")) for line in result.out.splitlines())
+    assert all(len(line) < 600 for line in result.out.splitlines())
+
+
+def test_a_drawing_coinprint_converts_is_read_back_by_coinprint(tmp_path):
+    from tests.drawings import brick_card_svg
+
+    svg = brick_card_svg().replace('inkscape:label="A1"', 'inkscape:label="Ä1 — “north” &amp; &lt;corner&gt;"')
+    drawing = tmp_path / "card.svg"
+    drawing.write_text(svg)
+    out = tmp_path / "card.geojson"
+    assert run_cli("board", "coinage", "--layout", str(drawing), "--format", "geojson", "-o", str(out)).code == 0
+    again = run_cli("validate", "layout", str(out))
+    assert again.code == 0, again.out + again.err
+    assert "Ä1 — “north” & <corner>" in out.read_text()
+
+
+HOSTILE_SVG_VALUES = [
+    "",
+    " ",
+    "x" * 300,
+    "&#1;",
+    "a&#10;b",
+    "nan",
+    "1e400",
+    "-1e300",
+    "translate(1e308,1e308) scale(1e308)",
+    "rotate(nan)",
+    "matrix(0,0,0,0,0,0)",
+    "M 0,0 Z",
+    "M nan,nan L 1,1 Z",
+    "M 0 0 A 1e-300 1e-300 0 1 1 1 1 Z",
+    "#nowhere",
+    "display:none",
+    "visibility:hidden",
+    "0 0 0 0",
+    "10furlongs",
+    "-5mm",
+]
+
+
+@st.composite
+def mutated_drawing(draw: st.DrawFn) -> str:
+    """The brick card with one to three attributes (labels, ids, sizes, transforms, path data,
+    styles, the viewBox) set to hostile values, and sometimes a clone or a style sheet added."""
+    import re
+
+    from tests.drawings import brick_card_svg
+
+    text = brick_card_svg()
+    attributes = sorted(set(re.findall(r' ((?:inkscape:)?[a-zA-Z]+)="', text)))
+    for _ in range(draw(st.integers(1, 3))):
+        name = draw(st.sampled_from([*attributes, "transform", "d", "class", "href"]))
+        value = draw(st.sampled_from(HOSTILE_SVG_VALUES))
+        occurrences = text.count(f' {name}="')
+        if occurrences:
+            which = draw(st.integers(0, occurrences - 1))
+            parts = text.split(f' {name}="')
+            head, _, tail = parts[which + 1].partition('"')
+            parts[which + 1] = value + '"' + tail
+            text = f' {name}="'.join(parts)
+        else:
+            text = text.replace("<rect ", f'<rect {name}="{value}" ', 1)
+    if draw(st.booleans()):
+        text = text.replace("</svg>", '<use href="#rect100" x="5"/><style>.a{display:none}</style></svg>')
+    return text
+
+
+def test_mutated_drawings_get_a_clean_answer(tmp_path):
+    @FUZZ
+    @given(text=mutated_drawing())
+    def run(text: str) -> None:
+        _drawing_answer(tmp_path, text)
+
+    run()
+
+
+@pytest.mark.slow
+def test_many_mutated_drawings(tmp_path):
+    @SLOW_FUZZ
+    @given(text=mutated_drawing())
+    def run(text: str) -> None:
+        _drawing_answer(tmp_path, text)
+
+    run()
+
+
+def _foreign_base() -> dict:
+    from coinprint.games.coinage import board as coinage
+    from tests.drawings import qgis_geojson
+
+    return json.loads(qgis_geojson(coinage.build("classic"), crs=None))
+
+
+def _foreign_answer(folder: Path, text: str) -> CliResult:
+    path = folder / "qgis.geojson"
+    path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    before = files_in(folder)
+    result, elapsed = timed("validate", "layout", str(path), "--game", "coinage")
+    assert_clean(result, elapsed)
+    assert files_in(folder) == before
+    return result
+
+
+@pytest.mark.parametrize("hole", [[], [[1, 1]], [[1, 1], [2, 2]], [[1, 1], [1, 1], [1, 1], [1, 1]]])
+def test_foreign_polygons_with_degenerate_holes_get_a_clean_answer(tmp_path, hole):
+    doc = _foreign_base()
+    doc["features"][0]["geometry"]["coordinates"][0].append(hole)
+    result = _foreign_answer(tmp_path, json.dumps(doc))
+    assert result.code in (0, 1)
+
+
+def test_mutated_foreign_geojson_gets_a_clean_answer(tmp_path):
+    @FUZZ
+    @given(text=mutated(_foreign_base()))
+    def run(text: str) -> None:
+        _foreign_answer(tmp_path, text)
+
+    run()
+
+
+@pytest.mark.slow
+def test_many_mutated_foreign_geojson_files(tmp_path):
+    @SLOW_FUZZ
+    @given(text=mutated(_foreign_base()))
+    def run(text: str) -> None:
+        _foreign_answer(tmp_path, text)
+
+    run()
+
+
+def test_values_quoted_from_a_drawing_never_make_a_long_or_forged_line(tmp_path):
+    doc = _foreign_base()
+    doc["features"][0]["geometry"]["type"] = "Poly\ngon " + "x" * 5000
+    result = _foreign_answer(tmp_path, json.dumps(doc))
+    assert all(line.startswith(str(tmp_path)) and len(line) < 400 for line in result.out.splitlines())
+    svg = SVG_OPEN.replace('width="200mm"', 'width="1' + "0" * 5000 + 'furlongs"') + "</svg>"
+    result = _drawing_answer(tmp_path, svg)
+    assert result.code == 2 and len(result.err) < 400 and "unit coinprint does not know" in result.err

@@ -6,6 +6,7 @@ import click
 
 from coinprint.cli.groups import cli
 from coinprint.cli.options import (
+    drawing_options,
     file_output,
     games_option,
     maps_option,
@@ -84,6 +85,7 @@ def _report_target(ctx: click.Context, param: click.Parameter, value: str | None
     help="Write the charts: FILE.html, FILE.pdf or FILE.svg.",
 )
 @selfplay_options
+@drawing_options(with_game=False)
 def analyse(
     game: str,
     layout: str | None,
@@ -101,6 +103,8 @@ def analyse(
     report_path: str | None,
     workers: int | None,
     dask: str | None,
+    units: str,
+    tolerance: float | None,
 ) -> None:
     """A design report from self-play: first-player share, ties and timeouts, game length,
     lead changes, decisiveness, branching, coverage and skill against luck, with 95 %
@@ -124,6 +128,8 @@ def analyse(
         note=lambda text: click.echo(text, err=True),
         workers=workers,
         dask=dask,
+        units=units,
+        tolerance_mm=tolerance,
     )
     click.echo(table(reports))
     if json_path is not None:

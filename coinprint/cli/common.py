@@ -52,7 +52,7 @@ def kit(
     output: str | None,
     layout_file: str | None,
     units: str,
-    tolerance: float,
+    tolerance: float | None,
 ) -> int:
     """Print-and-play kits: each game's rule sheet and board in one PDF (GAME is a game's
     name, or all)."""
@@ -88,7 +88,7 @@ def kit(
     callback=suffixed_output(".svg", ".pdf"),
     help="Also draw the verdict: the layout at true size with every problem marked and named.",
 )
-def validate_layout(path: str, game: str | None, units: str, tolerance: float, report_path: str | None) -> int:
+def validate_layout(path: str, game: str | None, units: str, tolerance: float | None, report_path: str | None) -> int:
     """Check a layout (coinprint GeoJSON, an SVG drawing or GeoJSON from QGIS with --game):
     report every problem with the space it concerns (exit 1) or say it is valid."""
     from coinprint.commands import check_layout_file
@@ -148,6 +148,7 @@ def validate_game(path: str, show: bool, svg_path: str | None) -> int:
 @max_turns_option(2000)
 @until_decided_options
 @selfplay_options
+@drawing_options(with_game=False)
 def balance(
     game: str,
     layout: str | None,
@@ -159,6 +160,8 @@ def balance(
     precision: float,
     workers: int | None,
     dask: str | None,
+    units: str,
+    tolerance: float | None,
 ) -> None:
     """Is the first player favoured? Self-play equal agents and report the first player's share
     of decided games with a 95 % interval (GAME is any game agents can play)."""
@@ -178,5 +181,7 @@ def balance(
             until_decided=until_decided,
             precision=precision,
             progress=update,
+            units=units,
+            tolerance_mm=tolerance,
         )
     click.echo(report.describe())

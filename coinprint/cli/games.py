@@ -161,6 +161,7 @@ def play_command(game: Game) -> click.Command:
     @games_option(10, "How many games to play.")
     @seed_option(game.play_seed, "Seed of the first game; game i uses seed + i.")
     @max_turns_option(game.play_max_turns, "Cut a game after this many moves; it counts as a timeout, never a win.")
+    @drawing_options(with_game=False)
     @records_folder_option(game.name)
     @html_option
     @selfplay_options
@@ -183,6 +184,8 @@ def play_command(game: Game) -> click.Command:
                 workers=values["workers"],
                 dask=values["dask"],
                 progress=update,
+                units=values["units"],
+                tolerance_mm=values["tolerance"],
             )
         seats = " v ".join(f"{player} {agent}" for player, agent in agents.items())
         click.echo(f"seed {values['seed']}: {values['games']} games of {game.title} on {spec}, {seats}")

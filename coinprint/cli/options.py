@@ -1,5 +1,6 @@
 """One option, one rule: the options several commands take (``--games``, ``--max-turns``,
-``--supply``, ``--copies``, ``--lang``, ``--layout``) are defined here once, and each one's
+``--supply``, ``--copies``, ``--lang``, ``--layout``, and ``--units``, ``--tolerance`` and
+``--game`` for reading drawings) are defined here once, and each one's
 callback calls the one validator in :mod:`coinprint.caps` that the library uses too, so a
 value is refused the same way, with the same words, by every command. Also the self-play
 options (``--workers``, ``--dask``) and the progress bar of ``play``, ``balance`` and ``kit all``.
@@ -358,24 +359,27 @@ def output_options(formats: tuple[str, ...] = FORMATS) -> Callable:
 
 
 def drawing_options(*, with_game: bool) -> Callable:
-    """--units and --tolerance (and --game for commands that are not about one game): how
-    to read a drawing or a foreign GeoJSON file and how strictly to compare its lengths."""
+    """--units, --tolerance (and --game for a command that is not about one game): how every
+    command that takes a layout file reads a drawing or a foreign GeoJSON file and how
+    closely it compares lengths. ``--tolerance`` reaches the command in mm, None when not
+    given (each check's own default)."""
+    from coinprint.io import UNIT_MM
 
     def decorate(func: Callable) -> Callable:
         func = click.option(
             "--tolerance",
-            default="0.2mm",
+            default=None,
             type=TOLERANCE,
-            show_default=True,
             metavar="LENGTH",
-            help="How far lengths may be off in checks that compare them (a drawing rounded to 0.1 mm passes).",
+            help="How far lengths may be off: borders of a drawing closer than this are joined, and checks "
+            f"that compare lengths allow it (default 0.2mm; at most {caps.MAX_TOLERANCE_MM:g}mm).",
         )(func)
         func = click.option(
             "--units",
-            type=click.Choice(["mm", "cm", "in"]),
+            type=click.Choice(list(UNIT_MM)),
             default="mm",
             show_default=True,
-            help="Unit of the coordinates of a GeoJSON file without a coinprint member (QGIS, geojson.io).",
+            help="Unit of the coordinates of a GeoJSON file without a coinprint member (QGIS, geojson.io, GDAL).",
         )(func)
         if with_game:
             func = click.option(

@@ -1,8 +1,11 @@
 """Reading a drawing (SVG from Inkscape, Illustrator, Affinity, …) into shapes in mm.
 
-The XML is walked once with the standard library to learn what each element is (its own
-name, the nearest enclosing group, whether it is hidden or inside ``<defs>``), and every
-shape gets a private key attribute. svgelements then parses the same document (units,
+The bytes are first run through the XML parser alone, counting elements and refusing
+entity declarations in any encoding it reads. Then clones (``<use>``) are replaced by copies
+of what they clone, counted before anything is copied. The XML is walked once with the
+standard library to learn what each element is (its own name, the nearest named enclosing
+group, whether it is hidden or inside ``<defs>``), and every shape and text gets a private
+key attribute. svgelements then parses the same document (units,
 viewBox, transforms) and each of its shapes is matched to the walk by that key. Curves and
 arcs are flattened finely enough that areas come out right to better than 0.1 %.
 
@@ -16,9 +19,17 @@ import math
 import re
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
+from copy import deepcopy as copy_element
 from dataclasses import dataclass, field
 
-from coinprint.caps import MAX_COORDINATE_MM, MAX_DRAWING_NUMBERS, MAX_DRAWING_SHAPES, MAX_FLATTENED_POINTS
+from coinprint.caps import (
+    MAX_COORDINATE_MM,
+    MAX_DRAWING_ELEMENTS,
+    MAX_DRAWING_NUMBERS,
+    MAX_DRAWING_SHAPES,
+    MAX_FLATTENED_POINTS,
+    MAX_TRANSFORM_STEPS,
+)
 from coinprint.errors import UnreadableInputError
 
 PX_PER_INCH = 96.0
@@ -28,6 +39,9 @@ KEY = "coinprintkey"
 SHAPE_TAGS = {"path", "rect", "circle", "ellipse", "polygon", "polyline", "line"}
 SKIPPED_TREES = {"defs", "clipPath", "mask", "marker", "pattern", "symbol", "metadata", "title", "desc"}
 INKSCAPE_LABEL = "{http://www.inkscape.org/namespaces/inkscape}label"
+SVG = "{http://www.w3.org/2000/svg}"
+XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+TRANSFORM_STEP = re.compile(r"[a-zA-Z]+\s*\(")
 LENGTH = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([a-zA-Z%]*)\s*$")
 UNITS = ("", "px", "mm", "cm", "in", "pt", "pc", "%")
 UNIT_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72, "pc": 25.4 / 6}
@@ -44,15 +58,19 @@ CURVE_MAX_POINTS = 4096
 
 @dataclass(frozen=True)
 class DrawnShape:
-    """A closed shape from the drawing: its rings in mm (exterior first), its name (the
-    ``inkscape:label``, else the ``id``), and the name of its nearest enclosing group."""
+    """A closed shape from the drawing: its rings in mm (exterior first), the name the
+    designer gave it (``inkscape:label``, a ``<title>``, an id that is not automatic, or a
+    text drawn inside it; None when it has none), its element id, and the name of its
+    nearest named enclosing group."""
 
-    name: str
+    name: str | None
     rings: tuple[tuple[tuple[float, float], ...], ...]
     group: str | None
     order: int
     problem: str | None = None
     """Why the shape cannot be used as drawn (several separate pieces, …), or None."""
+    element_id: str | None = None
+    """The element's id, automatic or not (``path12``): a handle to find it by when it has no name."""
 
 
 @dataclass
@@ -62,6 +80,12 @@ class Drawing:
     shapes: list[DrawnShape] = field(default_factory=list)
     ignored: dict[str, int] = field(default_factory=dict)
     size_mm: tuple[float, float] | None = None
+    unit: str = "mm"
+    """The drawing's own unit (from the document width) that messages give places in."""
+    mm_per_unit: float = 1.0
+    height_mm: float = 0.0
+    notes: list[str] = field(default_factory=list)
+    """Notes about how the drawing was read (the unit assumed, clones read as spaces)."""
 
     def ignore(self, kind: str, count: int = 1) -> None:
         if count:
@@ -72,6 +96,8 @@ class Drawing:
 class _Entry:
     name: str | None
     group: str | None
+    element_id: str | None = None
+    text: str = ""
 
 
 def read_svg(data: bytes, *, source: str = "drawing") -> Drawing:
@@ -80,40 +106,180 @@ def read_svg(data: bytes, *, source: str = "drawing") -> Drawing:
     Raises :class:`UnreadableInputError` with one line when the document is not SVG, uses
     a unit coinprint does not know, or is over a cap of :mod:`coinprint.caps`.
     """
-    if b"<!ENTITY" in data:
-        # Entities can expand a small file into gigabytes, and drawing programs never write them.
-        raise UnreadableInputError(
-            f"{source}: the SVG declares XML entities (<!ENTITY>), which coinprint does not read"
-        )
+    _preflight(data, source)
     try:
         root = ElementTree.fromstring(data)
     except ElementTree.ParseError as exc:
         raise UnreadableInputError(f"{source} is not an SVG drawing: the XML is broken ({exc})") from None
     if _tag(root) != "svg":
-        raise UnreadableInputError(f"{source} is XML but not SVG: its root element is <{_tag(root)}>, not <svg>")
+        raise UnreadableInputError(
+            f"{source} is XML but not SVG: its root element is <{_short(_tag(root))}>, not <svg>"
+        )
     _check_size_attributes(root, source)
+    _check_transforms(root, source)
     try:
-        return _read(root, source)
+        clones = expand_clones(root, source)
+        drawing = _read(root, source)
     except RecursionError:
         raise UnreadableInputError(f"{source}: the SVG is nested too deeply to read") from None
     except (ValueError, TypeError, ArithmeticError, IndexError, AttributeError, KeyError) as exc:
         # svgelements meets malformed numbers, transforms and paths with many kinds of error.
-        raise UnreadableInputError(f"{source}: the SVG cannot be read ({type(exc).__name__}: {exc})") from None
+        raise UnreadableInputError(
+            f"{source}: the SVG cannot be read ({type(exc).__name__}: {_short(' '.join(str(exc).split()))})"
+        ) from None
+    if clones:
+        drawing.notes.append(f"read {clones} clone{'s' if clones != 1 else ''} (<use>) as shapes in their own place")
+    return drawing
 
 
+def _short(text: str, limit: int = 80) -> str:
+    """``text`` cut to ``limit`` characters, so a hostile name cannot make a message huge."""
+    text = "".join(c if c.isprintable() else "?" for c in text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _preflight(data: bytes, source: str) -> None:
+    """Refuse, before any tree is built, a document that declares entities (in any
+    encoding the XML parser reads) or holds more than MAX_DRAWING_ELEMENTS elements."""
+    from xml.parsers import expat
+
+    if b"<!ENTITY" in data:
+        raise UnreadableInputError(ENTITY_REFUSAL.format(source=source))
+    count = 0
+
+    def start(name: str, attributes: dict[str, str]) -> None:
+        nonlocal count
+        count += 1
+        if count > MAX_DRAWING_ELEMENTS:
+            raise _Refused(
+                f"{source}: more than {MAX_DRAWING_ELEMENTS:,} elements (cap MAX_DRAWING_ELEMENTS); a board has far fewer"
+            )
+
+    def entity(*args: object) -> None:
+        # Entities can expand a small file into gigabytes, and drawing programs never write them.
+        raise _Refused(ENTITY_REFUSAL.format(source=source))
+
+    parser = expat.ParserCreate()
+    parser.StartElementHandler = start
+    parser.EntityDeclHandler = entity
+    try:
+        parser.Parse(data, True)
+    except _Refused as refused:
+        raise UnreadableInputError(str(refused)) from None
+    except expat.ExpatError as exc:
+        raise UnreadableInputError(f"{source} is not an SVG drawing: the XML is broken ({exc})") from None
+    except (ValueError, LookupError) as exc:  # an encoding the XML parser cannot use
+        raise UnreadableInputError(
+            f"{source}: the XML is in an encoding coinprint does not read ({_short(str(exc))}); save it as UTF-8"
+        ) from None
+
+
+class _Refused(Exception):
+    """Raised inside the XML parser's callbacks to stop it at once."""
+
+
+ENTITY_REFUSAL = "{source}: the SVG declares XML entities (<!ENTITY>), which coinprint does not read"
+
+
+# -- clones (<use>) ---------------------------------------------------------------------------------------------
+def expand_clones(root: ElementTree.Element, source: str) -> int:
+    """Replace every ``<use>`` by a group holding a copy of what it clones, placed where the
+    clone is, so each clone is read as a shape of its own and never stands in for its
+    original. The document's size once expanded is counted first (nested clones fan out:
+    a clone of two clones of two clones …) and refused over MAX_DRAWING_ELEMENTS. Returns
+    how many clones were expanded."""
+    by_id = {element.get("id"): element for element in root.iter() if element.get("id")}
+    sizes: dict[int, int] = {}
+
+    def size(element: ElementTree.Element, path: tuple[int, ...]) -> int:
+        key = id(element)
+        if key in sizes:
+            return sizes[key]
+        if key in path:
+            raise UnreadableInputError(f"{source}: a clone (<use>) refers to itself, directly or through others")
+        total = 1 + sum(size(child, (*path, key)) for child in element)
+        target = by_id.get(_href(element)) if _tag(element) == "use" else None
+        if target is not None:
+            total += size(target, (*path, key))
+        if total > MAX_DRAWING_ELEMENTS:
+            raise UnreadableInputError(
+                f"{source}: its clones (<use>) expand to more than {MAX_DRAWING_ELEMENTS:,} elements "
+                "(cap MAX_DRAWING_ELEMENTS)"
+            )
+        sizes[key] = total
+        return total
+
+    size(root, ())
+    expanded = 0
+
+    def expand(parent: ElementTree.Element) -> None:
+        nonlocal expanded
+        for index, child in enumerate(list(parent)):
+            if _tag(child) != "use":
+                expand(child)
+                continue
+            target = by_id.get(_href(child))
+            parent.remove(child)
+            if target is None:
+                continue  # a clone of nothing in this file draws nothing
+            group = ElementTree.Element(SVG + "g")
+            for attribute in ("style", "class", "display", "visibility", INKSCAPE_LABEL, "id"):
+                if child.get(attribute) is not None:
+                    group.set(attribute, child.get(attribute, ""))
+            x, y = child.get("x", "0"), child.get("y", "0")
+            group.set("transform", f"{child.get('transform', '')} translate({x or 0},{y or 0})".strip())
+            copy = _anonymous_copy(target)
+            if _tag(copy) in SHAPE_TAGS and _own_name(child):
+                # A named clone of one shape names that shape; the group stays unnamed.
+                copy.set(INKSCAPE_LABEL, _own_name(child) or "")
+                group.attrib.pop(INKSCAPE_LABEL, None)
+            group.append(copy)
+            parent.insert(index, group)
+            expanded += 1
+            expand(group)
+
+    expand(root)
+    return expanded
+
+
+def _href(element: ElementTree.Element) -> str:
+    return (element.get("href") or element.get(XLINK_HREF) or "").strip().removeprefix("#")
+
+
+def _anonymous_copy(target: ElementTree.Element) -> ElementTree.Element:
+    """A deep copy of ``target`` without the names of the original (ids, labels, titles),
+    so the copies are not read as the original drawn again; a symbol becomes a group."""
+    copy = copy_element(target)
+    for element in copy.iter():
+        element.attrib.pop("id", None)
+        element.attrib.pop(INKSCAPE_LABEL, None)
+        for title in [c for c in element if _tag(c) == "title"]:
+            element.remove(title)
+    if _tag(copy) in ("symbol", "svg"):
+        copy.tag = SVG + "g"
+        for attribute in ("viewBox", "x", "y", "width", "height", "preserveAspectRatio"):
+            copy.attrib.pop(attribute, None)
+    return copy
+
+
+# -- walking the document ----------------------------------------------------------------------------------------
 def _read(root: ElementTree.Element, source: str) -> Drawing:
     drawing = Drawing()
     entries: dict[str, _Entry] = {}
+    texts: dict[str, _Entry] = {}
     numbers = 0
-    for element, entry, state in _walk(root, None, hidden=False, skipped=False):
+    hidden = _css_hidden(root)
+    for element, entry, state in _walk(root, None, hidden=False, skipped=False, css=hidden):
         if state == "text":
-            drawing.ignore("text")
+            key = f"t{len(texts)}"
+            element.set(KEY, key)
+            texts[key] = entry
             continue
         if state == "image":
-            drawing.ignore("images and clones")
+            drawing.ignore("images")
             continue
         if state == "hidden":
-            drawing.ignore("shapes on hidden layers")
+            drawing.ignore("hidden shapes")
             continue
         if state == "defs":
             drawing.ignore("shapes inside <defs>")
@@ -131,31 +297,66 @@ def _read(root: ElementTree.Element, source: str) -> Drawing:
         key = f"k{len(entries)}"
         element.set(KEY, key)
         entries[key] = entry
-    return _shapes(root, entries, drawing, source)
+    return _shapes(root, entries, texts, drawing, source)
+
+
+def _check_transforms(root: ElementTree.Element, source: str) -> None:
+    for element in root.iter():
+        transform = element.get("transform")
+        if transform and len(TRANSFORM_STEP.findall(transform)) > MAX_TRANSFORM_STEPS:
+            raise UnreadableInputError(
+                f"{source}: an element's transform lists more than {MAX_TRANSFORM_STEPS} steps "
+                "(cap MAX_TRANSFORM_STEPS); drawing programs write one"
+            )
 
 
 def _walk(
-    element: ElementTree.Element, group: str | None, *, hidden: bool, skipped: bool
+    element: ElementTree.Element, group: str | None, *, hidden: bool, skipped: bool, css: _Hidden
 ) -> Iterator[tuple[ElementTree.Element, _Entry, str]]:
     """Each shape-like element with its entry and what it is: ``shape``, ``text``,
     ``image``, ``hidden`` or ``defs``."""
     for child in element:
         tag = _tag(child)
-        is_hidden = hidden or _display_none(child)
+        is_hidden = hidden or css.hides(child, tag)
         in_defs = skipped or tag in SKIPPED_TREES
-        name = child.get(INKSCAPE_LABEL) or child.get("id")
+        name = _own_name(child)
         if tag in SHAPE_TAGS:
             state = "defs" if in_defs else "hidden" if is_hidden else "shape"
-            yield child, _Entry(name, group), state
+            yield child, _Entry(name, group, child.get("id")), state
         elif tag in ("text", "flowRoot"):
-            if not in_defs:
-                yield child, _Entry(name, group), "text"
-        elif tag in ("image", "use"):
+            if not in_defs and not is_hidden:
+                words = " ".join("".join(child.itertext()).split())
+                yield child, _Entry(name, group, child.get("id"), words), "text"
+        elif tag == "image":
             if not in_defs:
                 yield child, _Entry(name, group), "image"
         elif tag in ("g", "a", "switch", "svg") or tag in SKIPPED_TREES:
+            # Only a group the designer named is a region; an automatic id (g501, layer3) never is.
             inner = name if tag == "g" and name else group
-            yield from _walk(child, inner, hidden=is_hidden, skipped=in_defs)
+            yield from _walk(child, inner, hidden=is_hidden, skipped=in_defs, css=css)
+
+
+AUTOMATIC_ID = re.compile(
+    r"^(?:path|rect|circle|ellipse|polygon|polyline|line|g|layer|use|text|tspan|flowRoot|image|svg|defs|symbol"
+    r"|title|desc|a|shape|group|clone|XMLID_)\d+_?(?:-\d+)*$",
+    re.IGNORECASE,
+)
+"""Ids drawing programs make up (``path12``, ``g501``, ``layer3``, ``rect4-7``): not names."""
+
+
+def _own_name(element: ElementTree.Element) -> str | None:
+    """The name the designer gave an element: its ``inkscape:label``, else its ``<title>``,
+    else its id unless the id was made up by the program."""
+    label = (element.get(INKSCAPE_LABEL) or "").strip()
+    if label:
+        return label
+    for child in element:
+        if _tag(child) == "title":
+            title = " ".join("".join(child.itertext()).split())
+            if title:
+                return title
+    own = (element.get("id") or "").strip()
+    return own if own and not AUTOMATIC_ID.match(own) else None
 
 
 def _tag(element: ElementTree.Element) -> str:
@@ -163,11 +364,51 @@ def _tag(element: ElementTree.Element) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
-def _display_none(element: ElementTree.Element) -> bool:
-    if element.get("display", "").strip() == "none" or element.get("visibility", "").strip() == "hidden":
-        return True
-    style = element.get("style", "").replace(" ", "")
-    return "display:none" in style or "visibility:hidden" in style
+@dataclass
+class _Hidden:
+    """What a document's style sheets hide (``display:none`` or ``visibility:hidden``)."""
+
+    classes: set[str] = field(default_factory=set)
+    ids: set[str] = field(default_factory=set)
+    tags: set[str] = field(default_factory=set)
+
+    def hides(self, element: ElementTree.Element, tag: str) -> bool:
+        if _hidden_declarations(
+            f"display:{element.get('display', '')};visibility:{element.get('visibility', '')};{element.get('style', '')}"
+        ):
+            return True
+        classes = set((element.get("class") or "").split())
+        return bool(classes & self.classes) or element.get("id") in self.ids or tag in self.tags
+
+
+def _hidden_declarations(declarations: str) -> bool:
+    """Whether CSS declarations hide what they apply to (the last value of each property wins)."""
+    values: dict[str, str] = {}
+    for declaration in declarations.split(";"):
+        prop, _, value = declaration.partition(":")
+        if value.strip():
+            values[prop.strip().lower()] = value.replace("!important", "").strip().lower()
+    return values.get("display") == "none" or values.get("visibility") in ("hidden", "collapse")
+
+
+def _css_hidden(root: ElementTree.Element) -> _Hidden:
+    """Simple selectors (``.class``, ``#id``, ``tag``, ``tag.class``) of the document's
+    ``<style>`` sheets whose rules hide things."""
+    hidden = _Hidden()
+    for style in root.iter(SVG + "style"):
+        sheet = re.sub(r"/\*.*?\*/", "", "".join(style.itertext()), flags=re.S)
+        for selectors, body in re.findall(r"([^{}]+)\{([^{}]*)\}", sheet):
+            if not _hidden_declarations(body):
+                continue
+            for selector in selectors.split(","):
+                selector = selector.strip()
+                if re.fullmatch(r"[\w-]*\.[\w-]+", selector):
+                    hidden.classes.add(selector.split(".", 1)[1])
+                elif re.fullmatch(r"#[\w-]+", selector):
+                    hidden.ids.add(selector[1:])
+                elif re.fullmatch(r"[\w-]+", selector):
+                    hidden.tags.add(selector)
+    return hidden
 
 
 def _check_size_attributes(root: ElementTree.Element, source: str) -> None:
@@ -178,39 +419,60 @@ def _check_size_attributes(root: ElementTree.Element, source: str) -> None:
         match = LENGTH.match(value)
         if match is None or match.group(2) not in UNITS:
             raise UnreadableInputError(
-                f"{source}: the document {attribute} {value!r} has a unit coinprint does not know; "
+                f"{source}: the document {attribute} {_short(repr(value), 40)} has a unit coinprint does not know; "
                 "use mm, cm, in, pt, pc or px (96 px to the inch)"
             )
         if not math.isfinite(float(match.group(1))) or float(match.group(1)) <= 0:
-            raise UnreadableInputError(f"{source}: the document {attribute} {value!r} must be a positive length")
+            raise UnreadableInputError(
+                f"{source}: the document {attribute} {_short(repr(value), 40)} must be a positive length"
+            )
     view_box = root.get("viewBox")
     if view_box is not None:
         parts = NUMBER.findall(view_box)
         if len(parts) != 4 or float(parts[2]) <= 0 or float(parts[3]) <= 0:
-            raise UnreadableInputError(f"{source}: the viewBox {view_box!r} must be four numbers: x y width height")
+            raise UnreadableInputError(
+                f"{source}: the viewBox {_short(repr(view_box), 40)} must be four numbers: x y width height"
+            )
 
 
-def _shapes(root: ElementTree.Element, entries: dict[str, _Entry], drawing: Drawing, source: str) -> Drawing:
+def _shapes(
+    root: ElementTree.Element, entries: dict[str, _Entry], texts: dict[str, _Entry], drawing: Drawing, source: str
+) -> Drawing:
     import svgelements
 
     text = ElementTree.tostring(root)
     try:
         svg = svgelements.SVG.parse(io.BytesIO(text), reify=True, ppi=PX_PER_INCH)
     except Exception as exc:  # svgelements raises many kinds on malformed documents
-        raise UnreadableInputError(f"{source}: the SVG cannot be read ({type(exc).__name__}: {exc})") from None
+        raise UnreadableInputError(
+            f"{source}: the SVG cannot be read ({type(exc).__name__}: {_short(' '.join(str(exc).split()))})"
+        ) from None
     scale = _mm_per_px(root, float(svg.width))
     height_mm = float(svg.height) * scale if root.get("height") or root.get("viewBox") else 0.0
     if height_mm:
         drawing.size_mm = (float(svg.width) * scale, height_mm)
+    drawing.unit, drawing.mm_per_unit = _document_unit(root)
+    drawing.height_mm = height_mm
+    if root.get("viewBox") and not (root.get("width") and root.get("height")):
+        drawing.notes.append(
+            "the document has a viewBox but no width and height: its units were read as px (96 to the inch); "
+            "give the document a width and height in mm to be sure of the size"
+        )
     budget = [MAX_FLATTENED_POINTS]
     order = 0
     seen: set[str] = set()
+    anchors: dict[str, tuple[float, float]] = {}
     for element in svg.elements():
-        if not isinstance(element, svgelements.Shape) or isinstance(element, svgelements.Text):
+        key = str(element.values.get(KEY, "")) if isinstance(element, svgelements.SVGElement) else ""
+        if isinstance(element, svgelements.Text):
+            if key in texts and key not in anchors and element.x is not None and element.y is not None:
+                point = element.transform.point_in_matrix_space((float(element.x), float(element.y)))
+                anchors[key] = _mm(point, height_mm, scale)
             continue
-        key = str(element.values.get(KEY, ""))
+        if not isinstance(element, svgelements.Shape):
+            continue
         entry = entries.get(key)
-        if entry is None or key in seen:  # a clone (<use>) of a shape carries its key again
+        if entry is None or key in seen:
             continue
         seen.add(key)
         rings, open_parts = _rings(svgelements.Path(element), height_mm, scale, budget, source)
@@ -218,11 +480,42 @@ def _shapes(root: ElementTree.Element, entries: dict[str, _Entry], drawing: Draw
             drawing.ignore("open paths and lines")
             continue
         order += 1
-        name = entry.name or f"shape{order}"
         rings_out, problem = _as_polygon(rings)
-        drawing.shapes.append(DrawnShape(name, rings_out, entry.group, order, problem))
+        drawing.shapes.append(DrawnShape(entry.name, rings_out, entry.group, order, problem, entry.element_id))
         drawing.ignore("open parts of paths", open_parts)
+    used = _name_by_texts(drawing, [(texts[k].text, p) for k, p in anchors.items() if texts[k].text])
+    drawing.ignore("text", len(texts) - used)
     return drawing
+
+
+def _name_by_texts(drawing: Drawing, labels: list[tuple[str, tuple[float, float]]]) -> int:
+    """Name each shape that has no name by the one text drawn inside it (a label typed onto
+    the space, grouped with it or not); returns how many texts named a shape."""
+    import shapely
+
+    unnamed = [k for k, shape in enumerate(drawing.shapes) if shape.name is None]
+    if not unnamed or not labels:
+        return 0
+    points = shapely.points([p for _, p in labels])
+    polygons = [shapely.Polygon(drawing.shapes[k].rings[0], drawing.shapes[k].rings[1:]) for k in unnamed]
+    tree = shapely.STRtree(points)
+    used = 0
+    for k, polygon in zip(unnamed, polygons):
+        inside = {labels[i][0] for i in tree.query(polygon, predicate="contains").tolist()}
+        if len(inside) == 1:
+            shape = drawing.shapes[k]
+            drawing.shapes[k] = DrawnShape(
+                inside.pop(), shape.rings, shape.group, shape.order, shape.problem, shape.element_id
+            )
+            used += sum(1 for i in tree.query(polygon, predicate="contains").tolist())
+    return used
+
+
+def _document_unit(root: ElementTree.Element) -> tuple[str, float]:
+    """The unit the drawing's width is given in (what its editor shows), and its size in mm."""
+    match = LENGTH.match(root.get("width") or "")
+    unit = match.group(2) if match else ""
+    return (unit, UNIT_MM[unit]) if unit in UNIT_MM else ("px", MM_PER_PX)
 
 
 def _rings(

@@ -267,7 +267,7 @@ def make_kit(
         drawn = GAMES[game]
         sheet = drawn.drawn_sheet(drawn.printable(layout), settings, copies=None, for_pdf=True)
         sheet.lang = lang
-        pages = rule_sheet(game, settings.paper, lang) + board_pages(sheet, settings)
+        pages = rule_sheet(game, settings.paper, lang, **drawn.drawn_values(layout)) + board_pages(sheet, settings)
     return write_pages(
         pages,
         output,

@@ -33,7 +33,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from coinprint.checks import DEFAULT_TOLERANCE_MM, Problem, common_problems, duplicate_label_problems
+from coinprint.checks import (
+    DEFAULT_TOLERANCE_MM,
+    Problem,
+    border_problems,
+    common_problems,
+    duplicate_label_problems,
+    listing,
+)
 from coinprint.errors import UsageError
 from coinprint.layout import Feature, Layout, Space, close_ring, colour_regions, polygon_geometry
 from coinprint.units import PaperSize, card_size, coin
@@ -553,24 +560,22 @@ def check(layout: Layout, *, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> list
     count = len(layout)
     if not MIN_SPACES <= count <= MAX_SPACES:
         problems.append(Problem(None, f"the map has {count} spaces; a Coin Age map has {MIN_SPACES} to {MAX_SPACES}"))
-    polygons = [s.polygon for s in layout.spaces]
-    if not bool(shapely.coverage_is_valid(polygons)):
-        edges = shapely.union_all(shapely.coverage_invalid_edges(polygons))
-        problems.append(
-            Problem(
-                None,
-                "neighbouring spaces do not share their borders exactly (the coverage is invalid): "
-                f"{edges.length:.1f} mm of border is a gap or an overlap",
-                geometry=edges,
-            )
-        )
+    problems += border_problems(layout)
     problems += duplicate_label_problems(layout)
     members: dict[str, list[str]] = {}
     for space in layout.spaces:
-        if not space.region:
-            problems.append(Problem(space.id, 'is in no region; give it a "region" property'))
-        else:
+        if space.region:
             members.setdefault(space.region, []).append(space.id)
+    homeless = [s for s in layout.spaces if not s.region]
+    if homeless:
+        problems.append(
+            Problem(
+                None,
+                f"in no region: {listing([s.name for s in homeless])}; put each space in a named group or layer "
+                '(a drawing) or give it a "region" property',
+                geometry=shapely.GeometryCollection([s.polygon for s in homeless]),
+            )
+        )
     graph = layout.graph
     if count and not networkx.is_connected(graph):
         components = sorted(networkx.connected_components(graph), key=len)
@@ -579,14 +584,15 @@ def check(layout: Layout, *, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> list
         problems.append(
             Problem(
                 None,
-                f"the map falls into {len(parts)} separate parts of {parts} spaces",
+                f"the map falls into {len(parts)} separate parts ({listing([str(p) for p in parts])} spaces)",
                 geometry=shapely.GeometryCollection(apart),
             )
         )
     for region, ids in sorted(members.items()):
         if not networkx.is_connected(graph.subgraph(ids)):
             shapes = shapely.GeometryCollection([layout.space(i).polygon for i in ids])
-            problems.append(Problem(ids[0], f"region {region} ({', '.join(ids)}) is not contiguous", geometry=shapes))
+            names = [layout.space(i).name for i in ids]
+            problems.append(Problem(ids[0], f"region {region} ({listing(names)}) is not contiguous", geometry=shapes))
     for space in layout.spaces:
         if graph.degree(space.id) < 1:
             problems.append(Problem(space.id, "borders no other space"))

@@ -85,6 +85,12 @@ class CoinTable(Game):
 
         return board_sheet(layout, style)
 
+    def drawn_values(self, layout: Layout) -> dict[str, Any]:
+        return {"side": self.printable(layout).params["size"]}
+
+    def named(self, layout: Layout) -> Layout:
+        return board.named_cells(layout)
+
     def printable(self, layout: Layout) -> Layout:
         from coinprint.games.cointable.sheet import printable
 

@@ -163,6 +163,54 @@ def from_params(params: dict[str, str]) -> Layout:
     )
 
 
+def havannah_names(centres: list[tuple[float, float]]) -> list[str] | None:
+    """Names for the cells of a drawn board from their centres, as :func:`build` names them
+    (``a1`` bottom left), when the centres are a full hexagon of pointy or flat hexes on one
+    grid; None otherwise (the check then says what is wrong)."""
+    count = len(centres)
+    side = next((n for n in range(1, MAX_SIDE * 4) if cell_count(n) >= count), 0)
+    if count < 7 or cell_count(side) != count:
+        return None
+    cx = sum(x for x, _ in centres) / count
+    cy = sum(y for _, y in centres) / count
+    spacing = sorted(min(math.dist(p, q) for q in centres if q is not p) for p in centres[: min(count, 50)])[
+        min(count, 50) // 2
+    ]
+    for turn in ("pointy", "flat"):
+        names = []
+        for x, y in centres:
+            dx, dy = (x - cx, y - cy) if turn == "pointy" else (-(y - cy), x - cx)
+            r = -dy / (spacing * math.sqrt(3) / 2)
+            q = (dx / (spacing / 2) - r) / 2
+            if abs(r - round(r)) > 0.25 or abs(q - round(q)) > 0.25:
+                break
+            column, row = round(q) + side - 1, side - round(r)
+            if not on_board(column, row, side):
+                break
+            names.append(cell_name(column, row))
+        else:
+            if len(set(names)) == count:
+                return names
+    return None
+
+
+def named_cells(layout: Layout) -> Layout:
+    """``layout`` with its cells named as the built-in board names them (``a1`` bottom left),
+    when none of them was given a name (a drawing of hexes with automatic ids, a hex tool's
+    clones) and they lie on one grid; otherwise ``layout`` itself."""
+    from dataclasses import replace
+
+    if layout.game != GAME or not layout.spaces or any(s.label is not None for s in layout.spaces):
+        return layout
+    names = havannah_names([s.centroid for s in layout.spaces])
+    if names is None:
+        return layout
+    spaces = [replace(s, id=name, label=name) for s, name in zip(layout.spaces, names)]
+    named = Layout(layout.game, spaces, list(layout.features), dict(layout.meta), source_frame=layout.source_frame)
+    named.read_problems.extend(layout.read_problems)
+    return named
+
+
 # -- checking hand-made boards -----------------------------------------------------------------------
 def check(layout: Layout, *, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> list[Problem]:
     """Every problem with a Coin Table layout: the common ones, then regular hexagons of one
@@ -193,7 +241,23 @@ def check(layout: Layout, *, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> list
             )
     if problems:
         return problems
-    return _lattice_problems(layout, reference, tolerance_mm)
+    return _lattice_problems(layout, reference, tolerance_mm) + _coin_room(reference)
+
+
+def _coin_room(radius: float) -> list[Problem]:
+    """A warning when a US penny (the guide coin) is wider than the hexes: coins will overlap."""
+    penny = coin("penny")
+    across = radius * math.sqrt(3)
+    if penny.diameter_mm <= across:
+        return []
+    return [
+        Problem(
+            None,
+            f"a {penny.title} ({penny.diameter_mm} mm) does not fit a hex {across:.2f} mm flat-to-flat; "
+            "coins on neighbouring cells will overlap (draw the hexes bigger)",
+            severity="warning",
+        )
+    ]
 
 
 def _corners_of(polygon: Any, tolerance_mm: float = 0.0) -> list[tuple[float, float]]:

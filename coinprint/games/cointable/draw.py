@@ -52,7 +52,11 @@ def board_sheet(layout: Layout, style: str = "color", texts: dict[str, Any] | No
         "cells": len(layout),
         "side": side,
     }
-    lines = [line.format(**values) for line in words["lines"]]
+    # A drawn board that keeps its own names says so instead of explaining a1 … (the built-in names).
+    drawn = layout.params.get("names") == "drawn" and "lines_drawn" in words
+    names = [s.name for s in layout.spaces[:3]]
+    values["names"] = ", ".join(names) + (", …" if len(layout.spaces) > 3 else "")
+    lines = [line.format(**values) for line in words["lines_drawn" if drawn else "lines"]]
     guide = layout.params.get("coin")
     if guide:
         lines.append(words["coin_line"].format(coin=coin(guide).title, coin_mm=coin(guide).diameter_mm))

@@ -58,7 +58,7 @@ def printable(layout: Layout) -> Layout:
     import math
     import statistics
 
-    from coinprint.games.cointable.board import cell_count, regular_hexagon_radius
+    from coinprint.games.cointable.board import cell_count, havannah_names, regular_hexagon_radius
     from coinprint.kit.custom import colouring, with_properties
     from coinprint.units import coin
 
@@ -66,6 +66,15 @@ def printable(layout: Layout) -> Layout:
     hex_mm = round(statistics.median(radii) * math.sqrt(3), 2) if radii else 0.0
     side = next((n for n in range(1, 200) if cell_count(n) >= len(layout)), 0)
     guide = GUIDE_COIN if coin(GUIDE_COIN).diameter_mm <= hex_mm else None
-    params = {**layout.params, "size": side, "hex_mm": hex_mm, "measure": "flat-to-flat", "coin": guide}
+    builtin_names = havannah_names([s.centroid for s in layout.spaces])
+    names = "havannah" if builtin_names == [s.name for s in layout.spaces] else "drawn"
+    params = {
+        **layout.params,
+        "size": side,
+        "hex_mm": hex_mm,
+        "measure": "flat-to-flat",
+        "coin": guide,
+        "names": names,
+    }
     colours = colouring(layout)
     return with_properties(layout, {sid: {"color": c} for sid, c in colours.items()}, {"params": params})

@@ -78,6 +78,9 @@ class MapGame(Game):
     def layout_name(self, layout: Layout) -> str:
         return board.layout_name(layout)
 
+    def drawn_values(self, layout: Layout) -> dict[str, Any]:
+        return {"countries": len(layout)}
+
     def summary_line(self, layout: Layout) -> str:
         return board.summary(layout).describe()
 

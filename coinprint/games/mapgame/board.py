@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
 
-from coinprint.checks import Problem, common_problems
+from coinprint.checks import Problem, border_problems, common_problems, listing, place
 from coinprint.errors import UsageError
 from coinprint.layout import MIN_BORDER_MM, Layout, Space, round_point
 from coinprint.units import Coin, coin
@@ -1207,6 +1207,16 @@ def check(layout: Layout, *, tolerance_mm: float = COIN_TOLERANCE_MM) -> list[Pr
     if problems:
         return problems
     spaces = layout.spaces
+    count = len(spaces)
+    if count % 2 == 0 or not MIN_COUNTRIES <= count <= MAX_COUNTRIES:
+        # Reported first, whatever else is wrong: the players draw alternately after the circle.
+        problems.append(
+            Problem(
+                None,
+                f"the map has {count} countries; a Map has an odd number from {MIN_COUNTRIES} to {MAX_COUNTRIES} "
+                "(country 1, then the same number drawn by each player)",
+            )
+        )
     problems += _order_problems(layout)
     polygons = [s.polygon for s in spaces]
     for space in spaces:
@@ -1214,24 +1224,16 @@ def check(layout: Layout, *, tolerance_mm: float = COIN_TOLERANCE_MM) -> list[Pr
             problems.append(Problem(space.id, f"country {space.name} has a hole; a country is one piece without holes"))
     if problems:
         return problems
-    if not bool(shapely.coverage_is_valid(polygons, gap_width=0.0)):
-        invalid = shapely.coverage_invalid_edges(polygons)
-        for space, edges in zip(spaces, invalid):
-            if not edges.is_empty:
-                problems.append(
-                    Problem(
-                        space.id,
-                        f"country {space.name}: its border does not match its neighbours' exactly (shared borders must use the same points)",
-                    )
-                )
+    # The coast of a map comes close to itself in narrow bays: only borders that touch must match.
+    problems += border_problems(layout, gap_width=0.0)
     union = shapely.union_all(polygons)
     if union.geom_type != "Polygon":
         problems.append(Problem(None, f"{RULE_HOLE}: the map is not one connected region ({len(union.geoms)} pieces)"))
     elif union.interiors:
-        where = ", ".join(f"({r.centroid.x:.1f}, {r.centroid.y:.1f})" for r in union.interiors)
+        where = listing([place(layout, r.centroid.x, r.centroid.y) for r in union.interiors], 3)
         holes = shapely.MultiPolygon([shapely.Polygon(r) for r in union.interiors])
         problems.append(
-            Problem(None, f"{RULE_HOLE}: the map encloses {len(union.interiors)} hole(s) at {where}", geometry=holes)
+            Problem(None, f"{RULE_HOLE}: the map encloses {len(union.interiors):,} hole(s) at {where}", geometry=holes)
         )
     problems += _coin_problems(layout, tolerance_mm)
     return problems + _replay_problems(layout)
@@ -1274,7 +1276,12 @@ def _order_problems(layout: Layout) -> list[Problem]:
             problems.append(Problem(space.id, 'has no "order" property (the drawing order, 1 = the circle)'))
     given = sorted(o for o in orders if o is not None)
     if len(given) == len(orders) and given != list(range(1, len(orders) + 1)):
-        problems.append(Problem(None, f'the "order" properties must be 1 to {len(orders)}, each once; found {given}'))
+        problems.append(
+            Problem(
+                None,
+                f'the "order" properties must be 1 to {len(orders)}, each once; found {listing([str(o) for o in given], 12)}',
+            )
+        )
     starts = {s.start: s for s in layout.spaces if s.start is not None}
     for space in layout.spaces:
         if space.start is not None and space.start not in PLAYERS:
@@ -1357,7 +1364,7 @@ def _replay_problems(layout: Layout) -> list[Problem]:
                 )
         near = [d for d in drawn if boundary.intersection(d.polygon.exterior).length > MIN_BORDER_MM]
         if len(near) > limit:
-            names = ", ".join(d.name for d in near)
+            names = listing([d.name for d in near])
             problems.append(
                 Problem(
                     space.id,
