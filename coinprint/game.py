@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from coinprint import caps
 from coinprint.errors import UsageError
+from coinprint.io import Conventions
 
 if TYPE_CHECKING:
     from coinprint.checks import Problem
@@ -107,18 +108,6 @@ class BoardPrint:
     warnings: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Drawing:
-    """How drawings (SVG, foreign GeoJSON) name this game's parts."""
-
-    spaces_by_number: bool = False
-    """Spaces are named by their drawing order, 1 = the first (Map countries)."""
-    regions: bool = False
-    """Spaces belong to regions named by their enclosing group (Coin Age)."""
-    read: bool = True
-    """Whether a drawing can be read as a layout of this game at all."""
-
-
 class Game(ABC):
     """One game. Subclasses set the class attributes and implement the abstract hooks; the
     other hooks have defaults that fit a game without them."""
@@ -134,7 +123,9 @@ class Game(ABC):
     generated: ClassVar[Mapping[str, str] | None] = None
     """For games whose layouts are generated from a seed: the spec parameters that ask for a
     generated layout (``{"map": "random"}``); None when every layout is fixed."""
-    drawing: ClassVar[Drawing] = Drawing()
+    drawing: ClassVar[Conventions | None] = Conventions()
+    """How drawings (SVG, foreign GeoJSON) name this game's parts; None: a drawing cannot be
+    read as a layout of this game."""
     template_folder: ClassVar[Path | None] = None
     """Where the rule-sheet texts ``<name>.<lang>.json`` are (default: coinprint's templates/);
     a game with none has no rule sheet and its kit is the board alone."""

@@ -17,7 +17,7 @@ from coinprint.registry import GAMES
 
 if TYPE_CHECKING:
     from coinprint.engine import Record, Replay, Rules
-    from coinprint.io import ReadLayout
+    from coinprint.io import Conventions, ReadLayout
 
 
 def builtin_layout(spec: str) -> Layout:
@@ -63,15 +63,34 @@ def read_layout_file(
 ) -> ReadLayout:
     """The layout in the file at ``path`` as :func:`coinprint.io.read_layout` reads it, with
     the names its game gives spaces drawn without one (Coin Table cells: ``a1`` …)."""
-    from coinprint.io import read_layout
-
     if tolerance_mm is None:
-        read = read_layout(path, game=game, units=units)
+        read = read_drawing(path, game=game, units=units)
     else:
-        read = read_layout(path, game=game, units=units, tolerance_mm=tolerance_mm)
+        read = read_drawing(path, game=game, units=units, tolerance_mm=tolerance_mm)
     if read.layout.game in GAMES:
         read.layout = GAMES[read.layout.game].named(read.layout)
     return read
+
+
+def drawing_conventions() -> dict[str, Conventions]:
+    """How drawings name their parts, for every game a drawing can be read for."""
+    return {game.name: game.drawing for game in GAMES if game.drawing is not None}
+
+
+def read_drawing(path: str | Path, *, game: str | None = None, **options: Any) -> ReadLayout:
+    """:func:`coinprint.io.read_layout` with every registered game's drawing conventions
+    (``options``: ``units``, ``tolerance_mm``)."""
+    from coinprint.io import read_layout
+
+    return read_layout(path, conventions=drawing_conventions(), game=game, **options)
+
+
+def parse_drawing(data: bytes, *, source: str, game: str | None = None, **options: Any) -> ReadLayout:
+    """:func:`coinprint.io.parse_layout` with every registered game's drawing conventions
+    (``options``: ``units``, ``tolerance_mm``)."""
+    from coinprint.io import parse_layout
+
+    return parse_layout(data, source=source, conventions=drawing_conventions(), game=game, **options)
 
 
 def check_layout(layout: Layout, *, tolerance_mm: float | None = None) -> list[Problem]:

@@ -203,7 +203,7 @@ def test_fair_coin_age_card_is_the_fairest_random_card(cli, tmp_path):
 
 
 def test_analyse_a_drawn_card_and_refuse_an_invalid_one(cli, tmp_path):
-    from coinprint.io import read_layout
+    from coinprint.source import read_drawing as read_layout
 
     example = ROOT / "examples" / "coinage-card.svg"
     args = ["analyse", "coinage", "--layout", str(example), "--games", "6", "--skill-games", "0"]

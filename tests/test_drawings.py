@@ -18,7 +18,8 @@ import shapely
 from coinprint.games.coinage import board as coinage
 from coinprint.games.cointable import board as cointable
 from coinprint.games.mapgame import board as mapgame
-from coinprint.io import parse_layout, read_layout
+from coinprint.source import parse_drawing as parse_layout
+from coinprint.source import read_drawing as read_layout
 from tests.conftest import MM_PER_PT, SVG_NS, parse_path_points, pdf_page_sizes, pdf_polygons
 from tests.drawings import (
     circle_area,

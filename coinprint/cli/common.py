@@ -57,15 +57,15 @@ def kit(
     """Print-and-play kits: each game's rule sheet and board in one PDF (GAME is a game's
     name, or all)."""
     from coinprint.commands import check_layout_file, make_kits
-    from coinprint.io import GAMES_READ
     from coinprint.kit import PrintSettings
     from coinprint.registry import GAMES
 
     settings = PrintSettings.parse(paper=paper, style=style, bleed=bleed)
     layout = None
     if layout_file:
-        if game not in GAMES_READ:
-            raise click.BadParameter(f"--layout prints one game's board: {', '.join(GAMES_READ)}", param_hint="GAME")
+        drawn = GameName(drawn=True).choices()
+        if game not in drawn:
+            raise click.BadParameter(f"--layout prints one game's board: {', '.join(drawn)}", param_hint="GAME")
         checked = check_layout_file(layout_file, game, units, tolerance, click.echo)
         if not checked.valid:
             click.echo(f"{layout_file}: {checked.verdict}")

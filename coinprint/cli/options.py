@@ -18,9 +18,8 @@ from typing import Any
 import click
 
 from coinprint import caps
-from coinprint.cli.types import LENGTH_OR_ZERO, PAPER, TOLERANCE
+from coinprint.cli.types import LENGTH_OR_ZERO, PAPER, TOLERANCE, GameName
 from coinprint.errors import UsageError
-from coinprint.io import GAMES_READ
 from coinprint.render.style import palette_names
 
 
@@ -384,7 +383,7 @@ def drawing_options(*, with_game: bool) -> Callable:
         if with_game:
             func = click.option(
                 "--game",
-                type=click.Choice(GAMES_READ),
+                type=GameName(drawn=True),
                 default=None,
                 help="The game an SVG drawing or a foreign GeoJSON file is for.",
             )(func)

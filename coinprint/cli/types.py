@@ -55,14 +55,21 @@ class GameName(click.ParamType):
 
     name = "game"
 
-    def __init__(self, *, simulated: bool = False, extra: tuple[str, ...] = ()) -> None:
+    def __init__(self, *, simulated: bool = False, drawn: bool = False, extra: tuple[str, ...] = ()) -> None:
         self.simulated = simulated
+        self.drawn = drawn
         self.extra = extra
 
     def choices(self) -> tuple[str, ...]:
+        """The games accepted: all, those agents play (``simulated``), or those a drawing can
+        be read for (``drawn``), then ``extra`` words (``all``)."""
         from coinprint.registry import GAMES
 
-        return (*(GAMES.simulated() if self.simulated else GAMES.names()), *self.extra)
+        games = [game for game in GAMES if (game.simulated or not self.simulated) and (game.drawing or not self.drawn)]
+        return (*(game.name for game in games), *self.extra)
+
+    def get_metavar(self, *args: Any, **kwargs: Any) -> str:
+        return "[" + "|".join(self.choices()) + "]"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         choices = self.choices()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,6 @@ from coinprint.layout import (
     polygon_geometry,
 )
 
-GAMES_READ = ("cointable", "coinage", "mapgame")
 """Games whose boards can be drawn: Flick mats have no spaces and are read only as coinprint GeoJSON."""
 UNIT_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4, "m": 1000.0}
 OUTLINE_NAMES = ("card", "outline")
@@ -64,6 +64,20 @@ TOO_SMALL_MM = 7.0
 17.91 mm): its unit is surely wrong."""
 
 
+@dataclass(frozen=True)
+class Conventions:
+    """How drawings name one game's parts, as its :class:`~coinprint.game.Game` declares them:
+    the readers know no game, only these conventions, handed in by the caller for every game
+    a drawing can be read for."""
+
+    outline_role: str = "outline"
+    """What a shape named ``card`` or ``outline`` becomes (Coin Age: its ``card``)."""
+    regions: bool = False
+    """Spaces belong to the region named by their enclosing labelled group (Coin Age)."""
+    numbered: bool = False
+    """Spaces are countries numbered in drawing order, 1 = the first (the Map)."""
+
+
 @dataclass
 class ReadLayout:
     """A layout read from a file, and notes on what was left out of it ("2 text objects ignored")."""
@@ -73,12 +87,18 @@ class ReadLayout:
 
 
 def read_layout(
-    path: str | Path, *, game: str | None = None, units: str = "mm", tolerance_mm: float = DEFAULT_TOLERANCE_MM
+    path: str | Path,
+    *,
+    conventions: Mapping[str, Conventions],
+    game: str | None = None,
+    units: str = "mm",
+    tolerance_mm: float = DEFAULT_TOLERANCE_MM,
 ) -> ReadLayout:
     """The layout in the file at ``path``: SVG, foreign GeoJSON or coinprint GeoJSON.
 
     ``game`` says which game a drawing or foreign GeoJSON is for (a coinprint layout names
-    its own; a different ``game`` is a usage error). ``units`` is the length unit of foreign
+    its own; a different ``game`` is a usage error); ``conventions`` says, for every game a
+    drawing can be read for, how its drawings name their parts. ``units`` is the length unit of foreign
     GeoJSON coordinates (mm, cm, in or m). Borders of a drawing are joined within
     ``tolerance_mm`` (see :func:`join_borders`). Raises :class:`UnreadableInputError` or
     :class:`UsageError` with one line when the file cannot be had.
@@ -86,13 +106,16 @@ def read_layout(
     from coinprint.fileio import read_bytes
 
     data = read_bytes(path)
-    return parse_layout(data, source=str(path), game=game, units=units, tolerance_mm=tolerance_mm)
+    return parse_layout(
+        data, source=str(path), conventions=conventions, game=game, units=units, tolerance_mm=tolerance_mm
+    )
 
 
 def parse_layout(
     data: bytes,
     *,
     source: str,
+    conventions: Mapping[str, Conventions],
     game: str | None = None,
     units: str = "mm",
     tolerance_mm: float = DEFAULT_TOLERANCE_MM,
@@ -102,7 +125,7 @@ def parse_layout(
         raise UsageError(f"unknown --units '{units}'; use {', '.join(UNIT_MM)}")
     head = data[:512].lstrip(b"\xef\xbb\xbf \t\r\n")
     if head.startswith(b"<") or head[:4] in UTF16_STARTS or source.lower().endswith(".svg"):
-        return _from_svg(data, source, game, tolerance_mm)
+        return _from_svg(data, source, _need_game(game, source, conventions), tolerance_mm)
     from coinprint.fileio import parse_json
 
     try:
@@ -121,24 +144,23 @@ def parse_layout(
     if game is None:
         raise UnreadableInputError(
             f'{source} is GeoJSON but not a coinprint layout (it has no "coinprint" member naming the game); '
-            f"give --game ({', '.join(GAMES_READ)}) to read it as a drawing"
+            f"give --game ({', '.join(conventions)}) to read it as a drawing"
         )
-    return _from_foreign_geojson(doc, source, _need_game(game, source), units, tolerance_mm)
+    return _from_foreign_geojson(doc, source, _need_game(game, source, conventions), units, tolerance_mm)
 
 
-def _need_game(game: str | None, source: str) -> str:
+def _need_game(game: str | None, source: str, conventions: Mapping[str, Conventions]) -> tuple[str, Conventions]:
     if game is None:
-        raise UsageError(f"{source} does not say which game it is for; give --game ({', '.join(GAMES_READ)})")
-    if game not in GAMES_READ:
-        raise UsageError(f"a drawing can be read for {', '.join(GAMES_READ)}, not {game}")
-    return game
+        raise UsageError(f"{source} does not say which game it is for; give --game ({', '.join(conventions)})")
+    if game not in conventions:
+        raise UsageError(f"a drawing can be read for {', '.join(conventions)}, not {game}")
+    return game, conventions[game]
 
 
 # -- SVG ----------------------------------------------------------------------------------------------------
-def _from_svg(data: bytes, source: str, game: str | None, tolerance_mm: float) -> ReadLayout:
+def _from_svg(data: bytes, source: str, game: tuple[str, Conventions], tolerance_mm: float) -> ReadLayout:
     from coinprint.io.svg import read_svg
 
-    game = _need_game(game, source)
     drawing = read_svg(data, source=source)
     pieces = [
         _Piece(shape.name, shape.rings, shape.group, shape.problem, handle=shape.element_id) for shape in drawing.shapes
@@ -155,7 +177,9 @@ def _from_svg(data: bytes, source: str, game: str | None, tolerance_mm: float) -
 
 
 # -- foreign GeoJSON ------------------------------------------------------------------------------------------
-def _from_foreign_geojson(doc: Any, source: str, game: str, units: str, tolerance_mm: float) -> ReadLayout:
+def _from_foreign_geojson(
+    doc: Any, source: str, game: tuple[str, Conventions], units: str, tolerance_mm: float
+) -> ReadLayout:
     from coinprint.caps import MAX_GEOJSON_FEATURES
 
     features = doc["features"]
@@ -309,16 +333,17 @@ def _short_text(text: str, limit: int = 40) -> str:
 
 
 def _assemble(
-    game: str,
+    reading: tuple[str, Conventions],
     pieces: list[_Piece],
     source: str,
     meta: dict[str, Any],
     frame: SourceFrame | None = None,
     tolerance_mm: float = DEFAULT_TOLERANCE_MM,
 ) -> Layout:
-    """A layout of ``game`` from named shapes by the reading conventions."""
+    """A layout of the game ``reading`` names, from named shapes by its conventions."""
     from coinprint.caps import MAX_FEATURES, MAX_TEXT_CHARS
 
+    game, conventions = reading
     layout = Layout(game, [], meta={"params": {"source": meta["source"]}}, source_frame=frame)
     problems = layout.read_problems
     for index, piece in enumerate(pieces, start=1):
@@ -334,7 +359,7 @@ def _assemble(
             piece.handle = None
     outlines = [p for p in pieces if (p.name or "").lower() in OUTLINE_NAMES]
     for piece in outlines:
-        role = "card" if game == "coinage" else "outline"
+        role = conventions.outline_role
         layout.features.append(Feature(role, role, polygon_geometry([close_ring(r) for r in piece.rings])))
     spaces = [p for p in pieces if (p.name or "").lower() not in OUTLINE_NAMES]
     if len(spaces) + len(outlines) > MAX_FEATURES:
@@ -344,7 +369,7 @@ def _assemble(
         )
     join_borders(spaces, max(tolerance_mm, SNAP_MM))
     spaces = [piece for piece in spaces if _keep_rings(piece, problems)]
-    if game == "mapgame":
+    if conventions.numbered:
         _number_countries(spaces)
     seen: dict[str, int] = {}
     for index, piece in enumerate(spaces, start=1):
@@ -358,7 +383,7 @@ def _assemble(
         if piece.problem:
             problems.append(f"{name}: {piece.problem}")
         rings = tuple(close_ring(ring) for ring in piece.rings)
-        region = piece.group if game == "coinage" else None
+        region = piece.group if conventions.regions else None
         given = name if piece.name is not None else None
         layout.spaces.append(Space(sid, rings, label=given, region=region, order=piece.order, start=piece.start))
     if not layout.spaces:

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 from coinprint import caps
 from coinprint.checks import DEFAULT_TOLERANCE_MM
 from coinprint.errors import UsageError
-from coinprint.game import BLEED, CANDIDATES, COPIES, BoardPrint, Drawing, Game, Option, Seat
+from coinprint.game import BLEED, CANDIDATES, COPIES, BoardPrint, Game, Option, Seat
 from coinprint.games.coinage import board
+from coinprint.io import Conventions
 
 if TYPE_CHECKING:
     from coinprint.checks import Problem
@@ -31,7 +32,7 @@ class CoinAge(Game):
     title = "Coin Age"
     default_layout = "coinage:map=classic"
     generated = {"map": "random"}
-    drawing = Drawing(regions=True)
+    drawing = Conventions(outline_role="card", regions=True)
     board_options = (
         Option(
             "--map",

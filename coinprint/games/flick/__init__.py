@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from coinprint.game import BoardPrint, Drawing, Game, Option
+from coinprint.game import BoardPrint, Game, Option
 from coinprint.games.flick import board
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ class Flick(Game):
     board_noun = "mat"
     title = "Flick"
     simulated = False
-    drawing = Drawing(read=False)
+    drawing = None
     board_options = (
         Option("--sides", "Corners of the goal: 3 (triangle) to 8 (octagon).", 4, "int"),
         Option(

@@ -11,8 +11,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from coinprint import caps
-from coinprint.game import CANDIDATES, BoardPrint, Drawing, Game, Option, Seat
+from coinprint.game import CANDIDATES, BoardPrint, Game, Option, Seat
 from coinprint.games.mapgame import board
+from coinprint.io import Conventions
 
 if TYPE_CHECKING:
     from coinprint.checks import Problem
@@ -30,7 +31,7 @@ class MapGame(Game):
     title = "Map"
     default_layout = "mapgame:countries=21,seed=0,growth=packed"
     generated = {}  # every Map is generated from a seed, with no parameter asking for it
-    drawing = Drawing(spaces_by_number=True)
+    drawing = Conventions(numbered=True)
     board_options = (
         Option("--countries", "Countries on the map: an odd number from 3 to 401.", 21, "int"),
         Option("--seed", "Seed of the map; the same seed gives the same map.", 0, "int", check=caps.check_seed),
