@@ -192,15 +192,46 @@ class SheetParts:
     blocks: dict[str, list[dict[str, Any]]]
 
 
-def rule_sheet(game: str, paper: PaperSize, lang: str = "en", **params: Any) -> list[Scene]:
+PLACES = ("board_pages", "blank_pages")
+"""The template values that say where in the kit a part is (``{board_pages}``: the board,
+``{blank_pages}``: the Map's blank sheet); a sheet printed on its own says "in the kit"."""
+
+
+def rule_sheet(
+    game: str, paper: PaperSize, lang: str = "en", *, places: dict[str, str] | None = None, **params: Any
+) -> list[Scene]:
     """``game``'s rule sheet on ``paper``: the one pipeline for every game.
 
     The words come from the template; the game's ``sheet_parts(template, source, **params)``
     (its registry entry names it) gives the values, figures (example positions replayed by the
-    rules engine) and generated blocks.
+    rules engine) and generated blocks. ``places`` says on which pages of the kit the board
+    (and the blank sheet) are.
     """
+    template, blocks = _sheet_blocks(game, lang, "blocks", places, **params)
+    return layout_document_for(blocks, paper, template["title"], template["footer"])
+
+
+def appendix_pages(game: str, paper: PaperSize, lang: str = "en", **params: Any) -> list[Scene]:
+    """The "for computers" pages (``rules --appendix``): how games are written down and
+    checked, and the commands that print the board; set like the rule sheet."""
+    template, blocks = _sheet_blocks(game, lang, "appendix", None, **params)
+    return layout_document_for(blocks, paper, template.get("appendix_title", template["title"]), template["footer"])
+
+
+def layout_document_for(blocks: list[Any], paper: PaperSize, title: str, footer: str) -> list[Scene]:
+    from coinprint.render.document import layout_document
+
+    return layout_document(blocks, paper, title=title, footer=footer)
+
+
+def _sheet_blocks(
+    game: str, lang: str, part: str, places: dict[str, str] | None, **params: Any
+) -> tuple[dict[str, Any], list[Any]]:
+    """The template of ``game`` in ``lang`` and its ``part`` (``blocks`` or ``appendix``) as
+    document blocks, with the game's values, figures and generated blocks filled in."""
     from coinprint.registry import GAMES
-    from coinprint.render.document import blocks_from_json, layout_document
+    from coinprint.render.document import blocks_from_json
+    from coinprint.render.pages import localise_numbers, page_words
 
     make_parts = GAMES[game].parts.sheet_parts
     if make_parts is None:
@@ -209,29 +240,70 @@ def rule_sheet(game: str, paper: PaperSize, lang: str = "en", **params: Any) -> 
     source = f"{game}.{lang}.json"
     parts = make_parts(template, source, **params)
     specs = template.get("figures", {})
-    figures = {key: example_position(game, spec, source=source) for key, spec in specs.items()}
+    figures = {key: example_position(game, spec, source=source, lang=lang) for key, spec in specs.items()}
     figures.update(parts.figures)
     values = {**{f"{key}_caption": spec.get("caption", "") for key, spec in specs.items()}, **parts.values}
+    values = {key: localise_numbers(value, lang) if isinstance(value, str) else value for key, value in values.items()}
+    values.update({key: page_words(lang)["in_kit"] for key in PLACES})
+    values.update(places or {})
     doc: list[dict[str, Any]] = []
-    for entry in template["blocks"]:
+    for entry in template.get(part, []):
         doc += parts.blocks[entry["generated"]] if "generated" in entry else [entry]
-    blocks = blocks_from_json(doc, values=values, figures=figures, source=source)
-    return layout_document(blocks, paper, title=template["title"], footer=template["footer"])
+    return template, blocks_from_json(doc, values=values, figures=figures, source=source)
+
+
+def page_range(first: int, count: int, lang: str = "en") -> str:
+    """"page 3" or "pages 3–4" in ``lang``."""
+    from coinprint.render.pages import page_words
+
+    words = page_words(lang)
+    if count <= 1:
+        return words["kit_page"].format(first=first)
+    return words["kit_pages"].format(first=first, last=first + count - 1)
+
+
+def with_rule_sheet(
+    game: str, paper: PaperSize, lang: str, parts: dict[str, list[Scene]], **params: Any
+) -> list[Scene]:
+    """The rule sheet followed by ``parts`` (by place name, in order: the board pages, the
+    blank sheet), the sheet saying on which pages each part is."""
+    sheet_length = 1
+    for _ in range(3):  # the page numbers may lengthen the sheet; settle in a pass or two
+        places, first = {}, sheet_length + 1
+        for name, pages in parts.items():
+            places[name] = page_range(first, len(pages), lang)
+            first += len(pages)
+        sheet = rule_sheet(game, paper, lang, places=places, **params)
+        if len(sheet) == sheet_length:
+            break
+        sheet_length = len(sheet)
+    return sheet + [page for pages in parts.values() for page in pages]
 
 
 def write_rules(
-    game: str, paper: PaperSize, lang: str, output: str | None, fmt: str | None = None, **params: Any
+    game: str,
+    paper: PaperSize,
+    lang: str,
+    output: str | None,
+    fmt: str | None = None,
+    *,
+    appendix: bool = False,
+    **params: Any,
 ) -> Path:
     """Write ``game``'s rule sheet in ``lang`` as a PDF (``-o`` a .pdf file or a folder).
-    A game may add pages after the sheet (its registry entry's ``rules_extra_pages``)."""
+    A game may add pages after the sheet (its registry entry's ``rules_extra_pages``: the
+    Map's blank sheet); ``appendix`` adds the "for computers" pages at the end."""
     from coinprint.registry import GAMES
 
     template = sheet_template(game, lang)
     path, _ = resolve_output(output, fmt, f"{game}-rules-{lang}", ("pdf",))
-    pages = rule_sheet(game, paper, lang, **params)
     extra = GAMES[game].parts.rules_extra_pages
     if extra is not None:
-        pages += extra(paper, lang)
+        pages = with_rule_sheet(game, paper, lang, {"blank_pages": extra(paper, lang)}, **params)
+    else:
+        pages = rule_sheet(game, paper, lang, **params)
+    if appendix:
+        pages += appendix_pages(game, paper, lang, **params)
     return write_pages(pages, str(path), game, title=template["title"], keywords={"game": game, "lang": lang})
 
 
@@ -261,7 +333,7 @@ def make_kit(
 
         sheet = board_sheet(layout, settings)
         sheet.lang = lang
-        pages = rule_sheet(game, settings.paper, lang) + board_pages(sheet, settings)
+        pages = with_rule_sheet(game, settings.paper, lang, {"board_pages": board_pages(sheet, settings)})
     return write_pages(
         pages,
         output,
@@ -271,7 +343,7 @@ def make_kit(
     )
 
 
-def example_position(game: str, spec: dict[str, Any], *, source: str = "template") -> Scene:
+def example_position(game: str, spec: dict[str, Any], *, source: str = "template", lang: str = "en") -> Scene:
     """A rule sheet's example: the position after ``spec["moves"]`` on ``spec["layout"]`` (a
     built-in ``game:…`` name), replayed by the rules engine so an example is never illegal,
     and drawn by the game's position drawer."""
@@ -291,7 +363,11 @@ def example_position(game: str, spec: dict[str, Any], *, source: str = "template
             rules.apply(state, rules.parse_move(state, text))
         except (InvalidMoveError, IllegalMoveError) as exc:
             raise CoinprintError(f"{source}: example move {number} ({text}) is not legal: {exc}") from None
-    return GAMES[game].draw_position(layout, rules.marks(state), rules.players).content
+    marks = rules.marks(state)
+    letters = sheet_template(game, lang).get("coin_letters", {}) if lang != "en" else {}
+    if letters:  # the coins' letters in the sheet's language (H and T are English)
+        marks = [replace(mark, text=letters.get(mark.text, mark.text)) for mark in marks]
+    return GAMES[game].draw_position(layout, marks, rules.players).content
 
 
 def _keywords(layout: Layout) -> dict[str, Any]:

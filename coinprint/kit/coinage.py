@@ -26,7 +26,7 @@ def rule_sheet_pages(paper: PaperSize, lang: str = "en") -> list[Scene]:
 def kit_pages(settings: PrintSettings, lang: str = "en") -> list[Scene]:
     """The rule sheet, then a page of classic map cards with cut lines."""
     from coinprint.boards.coinage import build
-    from coinprint.kit import board_pages, sheet_template
+    from coinprint.kit import board_pages, sheet_template, with_rule_sheet
     from coinprint.render.coinage import board_sheet
 
     layout = build("classic")
@@ -35,7 +35,7 @@ def kit_pages(settings: PrintSettings, lang: str = "en") -> list[Scene]:
         layout, settings.style, paper=settings.paper, margin=settings.margin_mm, texts=texts, bleed=settings.bleed_mm
     )
     sheet.lang = lang
-    return rule_sheet_pages(settings.paper, lang) + board_pages(sheet, settings)
+    return with_rule_sheet("coinage", settings.paper, lang, {"board_pages": board_pages(sheet, settings)})
 
 
 def worked_example(layout: Layout, first_seed: int = 1) -> tuple[CoinAgeRules, CoinAgeState, list[str]]:

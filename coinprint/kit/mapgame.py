@@ -15,15 +15,15 @@ if TYPE_CHECKING:
 def kit_pages(settings: PrintSettings, lang: str = "en", seed: int = 0) -> list[Scene]:
     """The rule sheet, the blank sheet, then the 21-country map of ``seed``."""
     from coinprint.boards.mapgame import build
-    from coinprint.kit import board_pages
+    from coinprint.kit import board_pages, with_rule_sheet
     from coinprint.render.mapgame import map_sheet
 
     layout = build(seed=seed)
-    return (
-        rule_sheet_pages(settings.paper, lang)
-        + blank_pages(settings, lang=lang)
-        + board_pages(map_sheet(layout, settings.style, lang), settings)
-    )
+    parts = {
+        "blank_pages": blank_pages(settings, lang=lang),
+        "board_pages": board_pages(map_sheet(layout, settings.style, lang), settings),
+    }
+    return with_rule_sheet("mapgame", settings.paper, lang, parts)
 
 
 def blank_pages(settings: PrintSettings, coins: tuple[str, str] | None = None, lang: str = "en") -> list[Scene]:

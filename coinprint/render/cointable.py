@@ -52,6 +52,7 @@ def board_sheet(layout: Layout, style: str = "color", texts: dict[str, Any] | No
         "cells": len(layout),
         "side": side,
     }
+    values["a1_where"] = words.get("where", {}).get(where_is(layout, "a1"), "")
     lines = [line.format(**values) for line in words["lines"]]
     guide = layout.params.get("coin")
     if guide:
@@ -63,6 +64,49 @@ def board_sheet(layout: Layout, style: str = "color", texts: dict[str, Any] | No
         for x0, y0, x1, y1 in pieces
     ]
     cells = [shapely.affinity.translate(s.polygon, frame.dx, frame.dy) for s in layout.spaces]
-    return Sheet(
+    sheet = Sheet(
         board_scene(layout, style), words["title"], lines, footprint=footprint, pieces=pieces, lang=lang, cells=cells
     )
+    return with_seats(sheet, words.get("seats", {}))
+
+
+SEAT_MM = 8.0
+"""Room below and above the board for where each player sits."""
+
+
+def where_is(layout: Layout, name: str) -> str:
+    """Where the space called ``name`` lies on the printed board: ``bottom-left``, ``top``,
+    ``centre`` … (thirds of the board's width and height), or "" when there is none."""
+    space = next((s for s in layout.spaces if s.name == name), None)
+    if space is None:
+        return ""
+    minx, miny, maxx, maxy = layout.bounds
+    x, y = label_point(space)
+    across = ("left", "", "right")[min(2, int(3 * (x - minx) / max(maxx - minx, 1e-9)))]
+    up = ("bottom", "", "top")[min(2, int(3 * (y - miny) / max(maxy - miny, 1e-9)))]
+    return "-".join(part for part in (up, across) if part) or "centre"
+
+
+def with_seats(sheet: Sheet, seats: dict[str, str]) -> Sheet:
+    """The board with a strip below it saying where Heads sits and one above for Tails
+    (turned to face them), so players know which side is theirs."""
+    from dataclasses import replace
+
+    import shapely
+
+    from coinprint.render.scene import Group, Scene, translate
+
+    if not seats:
+        return sheet
+    content = sheet.content
+    scene = Scene(content.width_mm, content.height_mm + 2 * SEAT_MM, title=content.title)
+    scene.add(Group(tuple(content.items), translate(0.0, SEAT_MM)))
+    size = 2.8  # under 8 pt: a turned note, not one of the page's own words
+    middle = content.width_mm / 2
+    scene.add(Text((middle, SEAT_MM / 2 - size * 0.35), seats["heads"], size, "middle", "#000000", bold=True))
+    top = content.height_mm + 1.5 * SEAT_MM
+    scene.add(Text((middle, top + size * 0.35), seats["tails"], size, "middle", "#000000", True, 180.0))
+    moved = [(x0, y0 + SEAT_MM, x1, y1 + SEAT_MM) for x0, y0, x1, y1 in sheet.pieces]
+    footprint = None if sheet.footprint is None else shapely.affinity.translate(sheet.footprint, 0.0, SEAT_MM)
+    cells = [shapely.affinity.translate(cell, 0.0, SEAT_MM) for cell in sheet.cells]
+    return replace(sheet, content=scene, pieces=moved, footprint=footprint, cells=cells)

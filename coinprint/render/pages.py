@@ -82,6 +82,15 @@ def page_words(lang: str = "en") -> dict[str, str]:
     return load_template(f"pages.{lang}.json")
 
 
+def localise_numbers(text: str, lang: str = "en") -> str:
+    """``text`` with the decimal points of its numbers written as ``lang`` writes them
+    (``24,26 mm`` in Swedish)."""
+    import re
+
+    mark = page_words(lang).get("decimal_mark", ".")
+    return text if mark == "." else re.sub(r"(?<=\d)\.(?=\d)", mark, text)
+
+
 def board_texts(game: str, lang: str = "en") -> dict[str, Any]:
     """The ``board`` part of ``game``'s template in ``lang``: title and info lines."""
     from coinprint.render.document import load_template
@@ -124,6 +133,8 @@ class InfoBlock:
 
 INFO_WIDTH_MM = 125.0
 """Info lines are wrapped to this width, so the block fits beside a board."""
+INFO_CHARS = 85
+"""And to this many characters, so a line of the info block stays easy to read."""
 
 
 def info_block(title: str, lines: list[str], lang: str = "en", width: float = INFO_WIDTH_MM) -> InfoBlock:
@@ -133,7 +144,11 @@ def info_block(title: str, lines: list[str], lang: str = "en", width: float = IN
     from coinprint.render.pdf import text_width_mm
 
     info, heading = text_style("board_info"), text_style("board_title")
-    shown = [part for line in lines for part in wrap(line, max(width, RULER_SIZE[0]), info.size_mm)]
+    measure = max(width, RULER_SIZE[0])
+    shown = [
+        part for line in lines for part in wrap(localise_numbers(line, lang), measure, info.size_mm, max_chars=INFO_CHARS)
+    ]
+    title = localise_numbers(title, lang)
     items: list[Item] = list(ruler_items(0.0, 0.0, lang))
     y = RULER_SIZE[1] + 1.5
     width = RULER_SIZE[0]
