@@ -20,6 +20,7 @@ from coinprint.cli.common import (
     seed_option,
 )
 from coinprint.cli.options import (
+    appendix_option,
     candidates_option,
     progress,
     records_folder_option,
@@ -132,12 +133,13 @@ def board_coinage(
 @lang_option
 @paper_option()
 @rules_output_option
-def rules_coinage(lang, paper, output) -> None:
+@appendix_option
+def rules_coinage(lang, paper, output, appendix) -> None:
     """The Coin Age rule sheet as a PDF (set-up, turn table, scoring example, our readings)."""
     from coinprint.kit import write_rules
     from coinprint.units import paper_size
 
-    click.echo(f"wrote {write_rules('coinage', paper_size(paper), lang, output)}")
+    click.echo(f"wrote {write_rules('coinage', paper_size(paper), lang, output, appendix=appendix)}")
 
 
 @play.command("coinage")

@@ -17,7 +17,7 @@ from coinprint.cli.common import (
     seed_option,
     supply_option,
 )
-from coinprint.cli.options import progress, records_folder_option, selfplay_options
+from coinprint.cli.options import appendix_option, progress, records_folder_option, selfplay_options
 from coinprint.cli.replay import echo_replay_pages, html_option
 
 MAX_TURNS = 2000
@@ -151,7 +151,8 @@ def play_cointable(
 @click.option("--size", default=5, show_default=True, type=int, help="Board side the sheet describes (2 to 13).")
 @supply_option("Coins in the shared supply, as the sheet states it.")
 @output_options(("pdf",))
-def rules_cointable(paper, lang, size, supply, output, fmt) -> None:
+@appendix_option
+def rules_cointable(paper, lang, size, supply, output, fmt, appendix) -> None:
     """The Coin Table rule sheet (PDF): the rules, two example positions, the move notation."""
     from coinprint.boards.cointable import MAX_SIDE, MIN_SIDE
     from coinprint.errors import UsageError
@@ -160,5 +161,5 @@ def rules_cointable(paper, lang, size, supply, output, fmt) -> None:
 
     if not MIN_SIDE <= size <= MAX_SIDE:
         raise UsageError(f"board size {size} is out of range; use a side from {MIN_SIDE} to {MAX_SIDE} hexes")
-    path = write_rules("cointable", paper_size(paper), lang, output, fmt, supply=supply, side=size)
+    path = write_rules("cointable", paper_size(paper), lang, output, fmt, appendix=appendix, supply=supply, side=size)
     click.echo(f"wrote {path}")

@@ -10,7 +10,7 @@ import click
 
 from coinprint.cli import board, rules
 from coinprint.cli.common import lang_option, output_options, paper_option, print_options
-from coinprint.cli.options import rules_output_option
+from coinprint.cli.options import appendix_option, rules_output_option
 
 
 @board.command("flick")
@@ -57,9 +57,10 @@ def board_flick(
 @paper_option()
 @lang_option
 @rules_output_option
-def rules_flick(paper, lang, output) -> None:
+@appendix_option
+def rules_flick(paper, lang, output, appendix) -> None:
     """The Flick rule sheet (PDF): the rules in our words, penalties A–H, the examples drawn."""
     from coinprint.kit import write_rules
     from coinprint.units import paper_size
 
-    click.echo(f"wrote {write_rules('flick', paper_size(paper), lang, output)}")
+    click.echo(f"wrote {write_rules('flick', paper_size(paper), lang, output, appendix=appendix)}")

@@ -17,6 +17,7 @@ from coinprint.cli.common import (
     seed_option,
 )
 from coinprint.cli.options import (
+    appendix_option,
     candidates_option,
     progress,
     records_folder_option,
@@ -119,12 +120,13 @@ def board_mapgame(
 @paper_option()
 @lang_option
 @rules_output_option
-def rules_mapgame(paper, lang, output) -> None:
+@appendix_option
+def rules_mapgame(paper, lang, output, appendix) -> None:
     """The Map rule sheet (PDF): the rules, the notation, an example, then the blank sheet."""
     from coinprint.kit import write_rules
     from coinprint.units import paper_size
 
-    click.echo(f"wrote {write_rules('mapgame', paper_size(paper), lang, output)}")
+    click.echo(f"wrote {write_rules('mapgame', paper_size(paper), lang, output, appendix=appendix)}")
 
 
 @play.command("mapgame")

@@ -258,3 +258,14 @@ def progress(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
             bar.update(count, f"{rate:.1f}/s")
 
         yield update
+
+
+def appendix_option(func: Callable) -> Callable:
+    """``--appendix`` of every ``rules`` command: add the "for computers" pages (how games
+    are written down and checked, and the commands that print the board)."""
+    return click.option(
+        "--appendix",
+        is_flag=True,
+        default=False,
+        help="Add a 'for computers' page after the rules: the record format and the commands.",
+    )(func)

@@ -253,7 +253,7 @@ def _sheet_blocks(
 
 
 def page_range(first: int, count: int, lang: str = "en") -> str:
-    """"page 3" or "pages 3–4" in ``lang``."""
+    """ "page 3" or "pages 3–4" in ``lang``."""
     from coinprint.render.pages import page_words
 
     words = page_words(lang)

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from coinprint.render.board import Frame, label_point, space_items
 from coinprint.render.pages import Sheet, board_texts
-from coinprint.render.scene import Circle, Style, Text
+from coinprint.render.scene import Circle, Scene, Style, Text
 from coinprint.render.style import palette
 from coinprint.units import coin, format_mm
 
@@ -70,8 +70,8 @@ def board_sheet(layout: Layout, style: str = "color", texts: dict[str, Any] | No
     return with_seats(sheet, words.get("seats", {}))
 
 
-SEAT_MM = 8.0
-"""Room below and above the board for where each player sits."""
+SEAT_MM = 2.8
+"""The size of the words saying where each player sits."""
 
 
 def where_is(layout: Layout, name: str) -> str:
@@ -88,25 +88,27 @@ def where_is(layout: Layout, name: str) -> str:
 
 
 def with_seats(sheet: Sheet, seats: dict[str, str]) -> Sheet:
-    """The board with a strip below it saying where Heads sits and one above for Tails
-    (turned to face them), so players know which side is theirs."""
+    """The board with where Heads sits written in its bottom-right corner, along the bottom
+    edge, and where Tails sits in the top-left corner, turned to face them: in the empty
+    corners of the board's box, so the board needs no more paper. Left out on a board too
+    small to have room."""
     from dataclasses import replace
 
     import shapely
 
-    from coinprint.render.scene import Group, Scene, translate
+    from coinprint.render.labels import text_box
 
-    if not seats:
+    if not seats or sheet.footprint is None:
         return sheet
-    content = sheet.content
-    scene = Scene(content.width_mm, content.height_mm + 2 * SEAT_MM, title=content.title)
-    scene.add(Group(tuple(content.items), translate(0.0, SEAT_MM)))
-    size = 2.8  # under 8 pt: a turned note, not one of the page's own words
-    middle = content.width_mm / 2
-    scene.add(Text((middle, SEAT_MM / 2 - size * 0.35), seats["heads"], size, "middle", "#000000", bold=True))
-    top = content.height_mm + 1.5 * SEAT_MM
-    scene.add(Text((middle, top + size * 0.35), seats["tails"], size, "middle", "#000000", True, 180.0))
-    moved = [(x0, y0 + SEAT_MM, x1, y1 + SEAT_MM) for x0, y0, x1, y1 in sheet.pieces]
-    footprint = None if sheet.footprint is None else shapely.affinity.translate(sheet.footprint, 0.0, SEAT_MM)
-    cells = [shapely.affinity.translate(cell, 0.0, SEAT_MM) for cell in sheet.cells]
-    return replace(sheet, content=scene, pieces=moved, footprint=footprint, cells=cells)
+    width, height = sheet.content.width_mm, sheet.content.height_mm
+    heads = Text((width - 1.5, 1.5), seats["heads"], SEAT_MM, "end", "#000000", bold=True)
+    tails = Text((1.5, height - 1.5), seats["tails"], SEAT_MM, "end", "#000000", True, 180.0)
+    x0, y0, x1, y1 = text_box(replace(tails, angle=0.0))
+    turned = shapely.box(2 * tails.at[0] - x1, 2 * tails.at[1] - y1, 2 * tails.at[0] - x0, 2 * tails.at[1] - y0)
+    boxes = [shapely.box(*text_box(heads)), turned]
+    if any(box.buffer(0.5).intersects(sheet.footprint) for box in boxes):
+        return sheet
+    content = Scene(width, height, list(sheet.content.items), title=sheet.content.title)
+    content.add(heads, tails)
+    # The words are ink too: the info block and the registration marks keep off them.
+    return replace(sheet, content=content, footprint=shapely.union_all([sheet.footprint, *boxes]))

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from coinprint.render.board import Frame
+from coinprint.render.board import SIDE_COLOURS, Frame
 from coinprint.render.pages import board_texts
 from coinprint.render.scene import Circle, Item, Path, Scene, Style, Text, polygon, polyline
 from coinprint.render.style import palette
@@ -24,8 +24,19 @@ if TYPE_CHECKING:
     from coinprint.layout import Feature, Layout, Mark
     from coinprint.render.pages import Sheet
 
-FACE_COLOURS = {"heads": "#c9a227", "tails": "#7a8fa6"}
-"""Coin colours in diagrams: heads gold, tails grey-blue."""
+FACE_COLOURS = {"heads": SIDE_COLOURS[0], "tails": SIDE_COLOURS[1]}
+"""Coin colours in diagrams: heads gold, tails grey-blue (the colours of every picture)."""
+
+
+def zone_fill(face: str) -> str:
+    """A starting zone's fill: its face's colour, lightened so the coin outlines show."""
+    colour = FACE_COLOURS.get(face)
+    if colour is None:
+        return "#eeeeee"
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return "#" + "".join(f"{round(c + (255 - c) * 0.45):02x}" for c in (r, g, b))
+
+
 LINE_MM = 1.2
 
 
@@ -49,11 +60,11 @@ def mat_items(
             )
         )
     for zone in layout.features_with_role("zone"):
+        # Each zone in its side's colour (Heads gold, Tails blue-grey), as in every picture.
+        face = str(zone.properties.get("face", ""))
+        fill = zone_fill(face) if colours.filled else None
         items.append(
-            polygon(
-                frame.ring(_ring(zone)),
-                Style(fill=colours.fill(2), stroke=colours.guide, stroke_mm=0.3, dash_mm=(2.0, 1.0)),
-            )
+            polygon(frame.ring(_ring(zone)), Style(fill=fill, stroke=colours.guide, stroke_mm=0.3, dash_mm=(2.0, 1.0)))
         )
         radius = coin(str(zone.properties.get("coin", "quarter"))).radius_mm
         for spot in zone.properties.get("spots", []):
@@ -62,9 +73,9 @@ def mat_items(
             )
             if labels:
                 x, y = frame.point(*spot)
-                items.append(
-                    Text((x, y - 1.4), str(zone.properties.get("face", ""))[:1].upper(), 4.0, "middle", colours.guide)
-                )
+                face = str(zone.properties.get("face", ""))
+                letter = words.get("face_letters", {}).get(face, face[:1].upper())
+                items.append(Text((x, y - 1.4), letter, 4.0, "middle", colours.label))
     for line in layout.features_with_role("line"):
         (x1, y1), (x2, y2) = line.geometry["coordinates"]
         items.append(
@@ -100,7 +111,13 @@ def _centre_label(layout: Layout, frame: Frame, colour: str, words: dict[str, An
     size = max(2.0, min(3.2, float(width) / 45))
     return [
         Text((x, y + size * 0.6), words["goal"], size * 1.6, "middle", colour, bold=True),
-        Text((x, y - size * 1.4), words["goal_width"].format(width=f"{float(width):.2f}"), size, "middle", colour),
+        Text(
+            (x, y - size * 1.4),
+            words["goal_width"].format(width=f"{float(width):.2f}".replace(".", words.get("decimal_mark", "."))),
+            size,
+            "middle",
+            colour,
+        ),
     ]
 
 
@@ -174,10 +191,31 @@ def mat_sheet(layout: Layout, style: str = "color", texts: dict[str, Any] | None
         "coins": params.get("coins", 2),
         "score_coin": score.title,
         "score_mm": score.diameter_mm,
-        "players": ", ".join(players),
+        "players": ", ".join(words["players"].get(p.split("-")[0], p) + p[len(p.split("-")[0]) :] for p in players),
     }
     lines = [line.format(**values) for line in words["lines"]]
-    return Sheet(mat_scene(layout, style, words), words["title"], lines, footprint=None, lang=lang)
+    return Sheet(mat_scene(layout, style, words), words["title"], lines, footprint=mat_footprint(layout), lang=lang)
+
+
+GOAL_TEXT_MM = 17.5
+"""How far into the goal the words along its sides reach."""
+
+
+def mat_footprint(layout: Layout) -> Any:
+    """Where the mat puts ink that the info block must keep off (content mm): everything but
+    the open middle of the goal, between the words along its sides and those in its centre;
+    the title and the scale bars may go there (the goal is played on, not read)."""
+    import shapely
+
+    frame = Frame(layout)
+    whole = shapely.box(0, 0, frame.width, frame.height)
+    goals = layout.features_with_role("goal")
+    if not goals:
+        return whole
+    goal = shapely.affinity.translate(goals[0].shape, frame.dx, frame.dy)
+    centre = goal.centroid
+    middle = shapely.box(centre.x - goal.length / 8, centre.y - 9.0, centre.x + goal.length / 8, centre.y + 9.0)
+    return whole.difference(goal.buffer(-GOAL_TEXT_MM).difference(middle))
 
 
 # -- diagrams --------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from coinprint.render.board import Frame, space_items
 from coinprint.render.pages import Sheet
 from coinprint.render.scene import Circle, Path, Scene, Style, Text
-from coinprint.render.style import palette, text_style
+from coinprint.render.style import ink_on, palette, text_style
 from coinprint.resources import template_path
 
 if TYPE_CHECKING:
@@ -46,12 +46,22 @@ def map_scene(layout: Layout, style: str = "color", lang: str = "en") -> Scene:
     for space in layout.spaces:
         cx, cy = frame.point(*coin_spot(space))
         scene.add(Circle((cx, cy), big.radius_mm, guide))
-        scene.add(Text((cx, cy + 2.2), space.name, 4.6, "middle", colours.label, bold=True))
+        ink = ink_on(colours.fill(space.properties.get("color")), colours.label)  # white on a dark country
+        scene.add(Text((cx, cy + 2.2), space.name, 4.6, "middle", ink, bold=True))
         scene.add(Circle((cx, cy - 3.6), PENCIL_RADIUS_MM, pencil))
         if space.start:
             scene.add(Text((cx, cy - 3.6 - 1.4), space.start, 4.0, "middle", colours.accent, bold=True))
             starts = texts(lang)["starts"].format(player=space.start)
-            scene.add(Text((cx, cy - 9.2), starts, 2.3, "middle", colours.accent, bold=True))
+            scene.add(
+                Text(
+                    (cx, cy - 9.2),
+                    starts,
+                    2.3,
+                    "middle",
+                    ink_on(colours.fill(space.properties.get("color")), colours.accent),
+                    bold=True,
+                )
+            )
     return scene
 
 

@@ -146,7 +146,9 @@ def info_block(title: str, lines: list[str], lang: str = "en", width: float = IN
     info, heading = text_style("board_info"), text_style("board_title")
     measure = max(width, RULER_SIZE[0])
     shown = [
-        part for line in lines for part in wrap(localise_numbers(line, lang), measure, info.size_mm, max_chars=INFO_CHARS)
+        part
+        for line in lines
+        for part in wrap(localise_numbers(line, lang), measure, info.size_mm, max_chars=INFO_CHARS)
     ]
     title = localise_numbers(title, lang)
     items: list[Item] = list(ruler_items(0.0, 0.0, lang))
@@ -282,20 +284,42 @@ def paginate(sheet: Sheet, paper: PaperSize, margin: float = 10.0, overlap: floa
     reserved = plans(sheet, paper, margin, overlap, strip.height + GAP_MM)
     # Fewest pages wins; at equal pages the block floats in free space on every page, else
     # sits in a strip on every page, else on the pages with room, else on a page of its own.
-    options: list[tuple[int, int, Plan, list]] = [(floating[0].pages + 1, 3, floating[0], [None] * floating[0].pages)]
+    options: list[tuple[int, int, Plan, list, InfoBlock]] = [
+        (floating[0].pages + 1, 3, floating[0], [None] * floating[0].pages, strip)
+    ]
     if reserved:
-        options.append((reserved[0].pages, 1, reserved[0], [(margin, margin)] * reserved[0].pages))
-    blocks = {0: block, 1: strip, 2: block, 3: strip}
+        options.append((reserved[0].pages, 1, reserved[0], [(margin, margin)] * reserved[0].pages, strip))
+    # Where the usual block finds no room, a narrower one (as wide as the bars) may.
+    narrow = info_block(sheet.title, sheet.lines, sheet.lang, RULER_SIZE[0])
     for candidate in floating:
         if candidate.pages > floating[0].pages + 1:
             break
-        spots = _place_blocks(sheet, candidate, margin, block)
-        if any(spot is not None for spot in spots):
-            options.append((candidate.pages, 0 if all(spot is not None for spot in spots) else 2, candidate, spots))
-    # At equal pages, the board cut into fewer tiles wins (an info page beats a split mat).
-    pages, rank, plan, spots = min(options, key=lambda o: (o[0], o[2].pages, o[1]))
-    scenes = _pages(sheet, plan, margin, blocks[rank], spots)
+        for shape in (block, narrow):
+            spots = _place_blocks(sheet, candidate, margin, shape)
+            if any(spot is not None for spot in spots):
+                rank = 0 if all(spot is not None for spot in spots) else 2
+                options.append((candidate.pages, rank, candidate, spots, shape))
+                if rank == 0:
+                    break
+    # At equal pages, the board cut into fewer tiles wins; the info block is never left alone
+    # on a page of its own while a strip under the board can hold it.
+    pages, rank, plan, spots, chosen = min(options, key=lambda o: (o[0], o[1] == 3, o[2].pages, o[1]))
+    # A page without the info block still gets the scale-check bars, where there is room.
+    bars = ruler_block(sheet.lang)
+    bar_spots = _place_blocks(sheet, plan, margin, bars) if any(spot is None for spot in spots) else spots
+    extras = [
+        (Group(bars.items, translate(*bar)),) if spot is None and bar is not None else ()
+        for spot, bar in zip(spots, bar_spots)
+    ]
+    scenes = _pages(sheet, plan, margin, chosen, spots)
+    for scene, items in zip(scenes, extras):
+        scene.add(*items)
     return scenes + [_info_page(sheet, plan, margin, strip)] if rank == 3 else scenes
+
+
+def ruler_block(lang: str = "en") -> InfoBlock:
+    """The scale-check bars alone (for a page that has no room for the whole info block)."""
+    return InfoBlock(tuple(ruler_items(0.0, 0.0, lang)), RULER_SIZE[0], RULER_SIZE[1])
 
 
 def _info_page(sheet: Sheet, plan: Plan, margin: float, block: InfoBlock) -> Scene:
@@ -340,10 +364,33 @@ def _place_blocks(sheet: Sheet, plan: Plan, margin: float, block: InfoBlock) -> 
         for column in range(plan.columns):
             a, b, c, d, e, f = _content_matrix(sheet, plan, margin, column, row)
             free = window.difference(affinity.affine_transform(footprint, [a, c, b, d, e, f]))
+            # Never on a strip that is cut off or hidden under the next page.
+            free = free.difference(shapely.union_all(overlap_bands(plan, margin, column, row)))
             shapely.prepare(free)
             inside = numpy.flatnonzero(shapely.contains(free, boxes))
             spots.append((float(gx[inside[0]]), float(gy[inside[0]])) if len(inside) else None)
     return spots
+
+
+def overlap_bands(plan: Plan, margin: float, column: int, row: int) -> list[Any]:
+    """The strips of this page (page mm, shapely boxes) that overlap a neighbouring page:
+    trimmed off, or lying under the neighbour, once the pages are put together."""
+    import shapely
+
+    width, height = plan.page.width_mm, plan.page.height_mm
+    window_w, window_h = width - 2 * margin, height - 2 * margin - plan.reserve
+    bottom, top = margin + plan.reserve, height - margin
+    xs, ys = plan.xs, plan.ys
+    bands = []
+    if column > 0:
+        bands.append(shapely.box(0, 0, margin + xs[column - 1] + window_w - xs[column], height))
+    if column < plan.columns - 1:
+        bands.append(shapely.box(width - margin - (xs[column] + window_w - xs[column + 1]), 0, width, height))
+    if row > 0:
+        bands.append(shapely.box(0, top - (ys[row - 1] + window_h - ys[row]), width, height))
+    if row < plan.rows - 1:
+        bands.append(shapely.box(0, 0, width, bottom + (ys[row] + window_h - ys[row + 1])))
+    return bands
 
 
 PRINT_NOTE_ROOM_MM = 0.0
