@@ -41,7 +41,7 @@ def sheet_parts(template: dict[str, Any], source: str) -> SheetParts:
         "score_coin": coin(params["score_coin"]).title,
     }
     # The mat's picture names the players' lines and the goal; the longer notes stay on the mat.
-    words = {**template["board"], "zone_note": "", "goal_width": ""}
+    words = {**template["board"], "zone_note": "", "goal_width": "", "side": ""}
     figures = {"mat": mat_scene(layout, words=words), **example_figures(layout, template)}
     return SheetParts(values, figures, {})
 

@@ -8,7 +8,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from coinprint.render.board import Frame, space_items
-from coinprint.render.pages import Sheet
+from coinprint.render.pages import INFO_CHARS, Sheet
 from coinprint.render.scene import Circle, Path, Scene, Style, Text
 from coinprint.render.style import ink_on, palette, text_style
 from coinprint.resources import template_path
@@ -128,7 +128,7 @@ def blank_sheet(layout: Layout, lang: str = "en") -> Sheet:
     size, leading = body.size_mm, body.leading_mm
     rule_lines: list[str] = []
     for number, rule in enumerate(words["rules"], start=1):
-        wrapped = wrap(rule, width - 8.0, size)
+        wrapped = wrap(rule, width - 8.0, size, max_chars=INFO_CHARS - 4)
         rule_lines.append(f"{number}. {wrapped[0]}")
         rule_lines += [f"    {line}" for line in wrapped[1:]]
     text_height = leading * (len(rule_lines) + 1) + 2.0

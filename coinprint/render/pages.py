@@ -151,14 +151,13 @@ def info_block(title: str, lines: list[str], lang: str = "en", width: float = IN
         for part in wrap(localise_numbers(line, lang), measure, info.size_mm, max_chars=INFO_CHARS)
     ]
     title = localise_numbers(title, lang)
-    items: list[Item] = list(ruler_items(0.0, 0.0, lang))
-    y = RULER_SIZE[1] + 1.5
-    width = RULER_SIZE[0]
-    for line in reversed(shown):
-        items.append(Text((0.0, y), line, info.size_mm, "start", INK))
-        width = max(width, text_width_mm(line, info.size_mm))
-        y += info.leading_mm
-    items.append(Text((0.0, y + 0.5), title, heading.size_mm, "start", INK, bold=True))
+    width = max([RULER_SIZE[0], *(text_width_mm(line, info.size_mm) for line in shown)])
+    y = RULER_SIZE[1] + 1.5 + info.leading_mm * len(shown)
+    # Drawn top down (title, lines, bars), so the page's text reads in order.
+    items: list[Item] = [Text((0.0, y + 0.5), title, heading.size_mm, "start", INK, bold=True)]
+    for number, line in enumerate(shown, start=1):
+        items.append(Text((0.0, y - number * info.leading_mm), line, info.size_mm, "start", INK))
+    items += ruler_items(0.0, 0.0, lang)
     width = max(width, text_width_mm(title, heading.size_mm, bold=True))
     return InfoBlock(tuple(items), width, y + 0.5 + heading.size_mm)
 
