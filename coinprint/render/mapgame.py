@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 PENCIL_RADIUS_MM = 3.2
 """The small empty circle in each country where a player pencils in O or X."""
-BLANK_AREA_MM = (190.0, 170.0)
+BLANK_AREA_MM = (190.0, 155.0)
 """The drawing area on the blank sheet (fits A4 and Letter inside 10 mm margins)."""
 
 
