@@ -10,6 +10,8 @@ import math
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import MM_PER_PT, pdf_text_runs, run_cli
 
@@ -409,3 +411,23 @@ def test_swedish_kits_have_no_english_and_decimal_commas(kits, paper, game):
         path = kits[(paper, "sv")] / f"{game}-kit.pdf"
         letters = {run["text"] for page in rule_pages(path) for run in page}
         assert "Kr" in letters and "Kl" in letters and not {"H", "T"} & letters
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10_000), regions=st.sampled_from(["4-3-2-1", "3-3-2-1-1", "5-3-2"]))
+def test_bleed_covers_the_ground_round_any_map(seed, regions):
+    """Between the map's edge and the bleed edge no ground is left white, on any random map."""
+    import shapely
+
+    from coinprint.boards.coinage import build
+    from coinprint.render.board import Frame
+    from coinprint.render.coinage import _bleed_items, card_size_of, recoloured
+    from coinprint.render.style import palette
+
+    layout = recoloured(build("random", regions=regions, seed=seed))
+    width, height = card_size_of(layout)
+    items = _bleed_items(layout, Frame(layout), palette("color"), width, height, 3.0)
+    painted = shapely.union_all([shapely.Polygon(item.rings[0], item.rings[1:]) for item in items])
+    land = shapely.union_all([s.polygon for s in layout.spaces])
+    ground = shapely.box(-3, -3, width + 3, height + 3).difference(land)
+    assert ground.difference(painted).area < 1e-3

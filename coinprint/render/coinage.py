@@ -100,8 +100,7 @@ def _bleed_items(layout: Layout, frame: Frame, colours: Any, width: float, heigh
     ground = shapely.box(-bleed, -bleed, width + bleed, height + bleed).difference(land)
     if ground.is_empty:
         return []
-    points: list[tuple[float, float]] = []
-    owner: list[int] = []
+    owners: dict[tuple[float, float], int] = {}
     edge = land.boundary
     for number, shape in enumerate(spaces):
         ring = shape.exterior
@@ -109,16 +108,28 @@ def _bleed_items(layout: Layout, frame: Frame, colours: Any, width: float, heigh
         for k in range(count):
             point = ring.interpolate(k / count, normalized=True)
             if edge.distance(point) < 0.01:  # on the map's edge
-                points.append((point.x, point.y))
-                owner.append(number)
-    if not points:
+                owners.setdefault((round(point.x, 3), round(point.y, 3)), number)
+    if len(owners) < 2:
         return []
-    tree = shapely.STRtree([shapely.Point(p) for p in points])
-    cells = shapely.voronoi_polygons(shapely.MultiPoint(points), extend_to=ground.envelope.buffer(bleed + 10))
+    points = list(owners)
+    # A tiny fixed wobble keeps the points along a straight edge from being exactly in line,
+    # which leaves GEOS's diagram with holes.
+    wobbled = [(x + 0.001 * ((k * 7) % 5 - 2), y + 0.001 * ((k * 3) % 5 - 2)) for k, (x, y) in enumerate(points)]
+    cells = shapely.voronoi_polygons(shapely.MultiPoint(wobbled), extend_to=ground.envelope.buffer(bleed + 10))
+    # Each cell goes to the space of the point it holds (GEOS's own order is not to be trusted
+    # for points on a straight edge).
+    tree = shapely.STRtree([shapely.Point(p) for p in wobbled])
     parts: dict[int, list] = {}
     for cell in cells.geoms:
-        nearest = int(tree.query_nearest(cell.representative_point())[0])
-        parts.setdefault(owner[nearest], []).append(cell)
+        held = tree.query(cell, predicate="intersects")
+        if len(held):
+            parts.setdefault(owners[points[int(held[0])]], []).append(cell)
+    # Where GEOS's diagram leaves a hole, the nearest space takes it.
+    missing = ground.difference(shapely.union_all([cell for pieces in parts.values() for cell in pieces]))
+    for hole in getattr(missing, "geoms", [missing]):
+        if not hole.is_empty and hole.area > 1e-9:
+            nearest = min(range(len(spaces)), key=lambda n: spaces[n].distance(hole.representative_point()))
+            parts.setdefault(nearest, []).append(hole)
     items: list[Item] = []
     for number, pieces in sorted(parts.items()):
         extra = shapely.union_all(pieces).intersection(ground).buffer(0.05).intersection(ground.buffer(0.05))
