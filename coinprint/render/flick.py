@@ -270,8 +270,16 @@ def diagram_scene(
         points = [frame.point(*p) for p in arrow]
         scene.add(polyline(points, arrow_style))
         scene.add(_arrowhead(points[-2], points[-1], arrow_style))
+    discs = [(frame.point(*dot.at), radius) for dot in coins if not dot.ghost]
+    for goal_coin in layout.features_with_role("goal-coin"):
+        centre = goal_coin.properties.get("center") or list(goal_coin.shape.centroid.coords[0])
+        discs.append((frame.point(*centre), coin(str(goal_coin.properties.get("coin", "dime"))).radius_mm))
     for x, y in marks:
-        scene.add(*_burst(*frame.point(x, y)))
+        at = frame.point(x, y)
+        # The star's rays start outside any coin it marks, so they never cross a coin's name.
+        inner = max([4.0, *(math.dist(at, c) + r + 1.0 for c, r in discs if math.dist(at, c) < r)])
+        scene.add(*_burst(*at, inner))
+        scene.add(Circle(at, inner + 5.5, Style(fill=None, stroke=None)))  # keeps labels off the star
     return scene
 
 
@@ -283,7 +291,8 @@ def _arrowhead(before: tuple[float, float], tip: tuple[float, float], style: Sty
     return polygon([left, tip, right], Style(fill=style.stroke, stroke=style.stroke, stroke_mm=0.2))
 
 
-def _burst(x: float, y: float) -> list[Item]:
+def _burst(x: float, y: float, inner: float = 4.0) -> list[Item]:
+    """A red star of eight rays from ``inner`` to 5 mm further out round (x, y)."""
     style = Style(stroke="#b00000", stroke_mm=0.9)
     items: list[Item] = []
     for k in range(8):
@@ -291,8 +300,8 @@ def _burst(x: float, y: float) -> list[Item]:
         items.append(
             polyline(
                 [
-                    (x + 4 * math.cos(angle), y + 4 * math.sin(angle)),
-                    (x + 9 * math.cos(angle), y + 9 * math.sin(angle)),
+                    (x + inner * math.cos(angle), y + inner * math.sin(angle)),
+                    (x + (inner + 5) * math.cos(angle), y + (inner + 5) * math.sin(angle)),
                 ],
                 style,
             )

@@ -63,16 +63,21 @@ def clear_of_discs(items: Sequence[Item], bounds: Box | None = None) -> tuple[It
     """``items`` with every upright text moved the shortest way (down first) until it meets
     no disc it is not wholly inside and no label placed before it; texts already clear (a
     coin's own letter, wholly inside it, is), and turned texts, stay where they are. ``bounds`` keeps moved labels inside the picture."""
-    discs = [disc_of(item) for item in items if isinstance(item, Circle)]
+    circles = [
+        (k, disc_of(item), item.style.fill is not None) for k, item in enumerate(items) if isinstance(item, Circle)
+    ]
     placed: list[Box] = []
     out: list[Item] = []
-    for item in items:
+    for index, item in enumerate(items):
         if not isinstance(item, Text) or item.angle or not item.text.strip():
             out.append(item)
             continue
         box = text_box(item)
         gap = item.size_mm * 0.15
-        if _clear(box, discs, placed, gap, bounds):
+        # On a filled coin, what was drawn before the coin is hidden under it.
+        under = [k for k, d, filled in circles if filled and k < index and box_inside_disc(box, d, slack=0.05)]
+        discs = [d for k, d, _ in circles if not under or k > max(under)]
+        if _clear(box, discs, placed, gap, None):  # where the drawing put it: stays, even out of bounds
             placed.append(box)
             out.append(item)
             continue

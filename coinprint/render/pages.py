@@ -83,12 +83,17 @@ def page_words(lang: str = "en") -> dict[str, str]:
 
 
 def localise_numbers(text: str, lang: str = "en") -> str:
-    """``text`` with the decimal points of its numbers written as ``lang`` writes them
-    (``24,26 mm`` in Swedish)."""
+    """``text`` with the decimal points of its numbers, and inches, written as ``lang`` writes
+    them (``24,26 mm``, ``1,25 tum`` in Swedish)."""
     import re
 
-    mark = page_words(lang).get("decimal_mark", ".")
-    return text if mark == "." else re.sub(r"(?<=\d)\.(?=\d)", mark, text)
+    words = page_words(lang)
+    mark, inch = words.get("decimal_mark", "."), words.get("inch_unit", "in")
+    if mark != ".":
+        text = re.sub(r"(?<=\d)\.(?=\d)", mark, text)
+    if inch != "in":  # "(1.25 in)" as the language writes inches
+        text = re.sub(r"(?<=\d) in\b", f" {inch}", text)
+    return text
 
 
 def board_texts(game: str, lang: str = "en") -> dict[str, Any]:
