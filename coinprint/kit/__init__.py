@@ -207,31 +207,45 @@ def rule_sheet(
     rules engine) and generated blocks. ``places`` says on which pages of the kit the board
     (and the blank sheet) are.
     """
-    template, blocks = _sheet_blocks(game, lang, "blocks", places, **params)
-    return layout_document_for(blocks, paper, template["title"], template["footer"])
+    return sheet_material(game, lang, **params).pages("blocks", paper, places)
 
 
 def appendix_pages(game: str, paper: PaperSize, lang: str = "en", **params: Any) -> list[Scene]:
     """The "for computers" pages (``rules --appendix``): how games are written down and
     checked, and the commands that print the board; set like the rule sheet."""
-    template, blocks = _sheet_blocks(game, lang, "appendix", None, **params)
-    return layout_document_for(blocks, paper, template.get("appendix_title", template["title"]), template["footer"])
+    return sheet_material(game, lang, **params).pages("appendix", paper)
 
 
-def layout_document_for(blocks: list[Any], paper: PaperSize, title: str, footer: str) -> list[Scene]:
-    from coinprint.render.document import layout_document
+@dataclass
+class SheetMaterial:
+    """A game's template in one language with everything its texts refer to (values,
+    figures, generated blocks), made once and set on pages as often as needed."""
 
-    return layout_document(blocks, paper, title=title, footer=footer)
+    template: dict[str, Any]
+    source: str
+    lang: str
+    parts: SheetParts
+    figures: dict[str, Scene]
+    values: dict[str, Any]
+
+    def pages(self, part: str, paper: PaperSize, places: dict[str, str] | None = None) -> list[Scene]:
+        """The template's ``part`` (``blocks``: the rule sheet; ``appendix``) set on ``paper``."""
+        from coinprint.render.document import blocks_from_json, layout_document
+        from coinprint.render.pages import page_words
+
+        values = {**self.values, **{key: page_words(self.lang)["in_kit"] for key in PLACES}, **(places or {})}
+        doc: list[dict[str, Any]] = []
+        for entry in self.template.get(part, []):
+            doc += self.parts.blocks[entry["generated"]] if "generated" in entry else [entry]
+        blocks = blocks_from_json(doc, values=values, figures=self.figures, source=self.source)
+        title = self.template["title"] if part == "blocks" else self.template.get("appendix_title", "")
+        return layout_document(blocks, paper, title=title or self.template["title"], footer=self.template["footer"])
 
 
-def _sheet_blocks(
-    game: str, lang: str, part: str, places: dict[str, str] | None, **params: Any
-) -> tuple[dict[str, Any], list[Any]]:
-    """The template of ``game`` in ``lang`` and its ``part`` (``blocks`` or ``appendix``) as
-    document blocks, with the game's values, figures and generated blocks filled in."""
+def sheet_material(game: str, lang: str, **params: Any) -> SheetMaterial:
+    """What ``game``'s rule sheet in ``lang`` is made of (see :class:`SheetMaterial`)."""
     from coinprint.registry import GAMES
-    from coinprint.render.document import blocks_from_json
-    from coinprint.render.pages import localise_numbers, page_words
+    from coinprint.render.pages import localise_numbers
 
     make_parts = GAMES[game].parts.sheet_parts
     if make_parts is None:
@@ -244,12 +258,7 @@ def _sheet_blocks(
     figures.update(parts.figures)
     values = {**{f"{key}_caption": spec.get("caption", "") for key, spec in specs.items()}, **parts.values}
     values = {key: localise_numbers(value, lang) if isinstance(value, str) else value for key, value in values.items()}
-    values.update({key: page_words(lang)["in_kit"] for key in PLACES})
-    values.update(places or {})
-    doc: list[dict[str, Any]] = []
-    for entry in template.get(part, []):
-        doc += parts.blocks[entry["generated"]] if "generated" in entry else [entry]
-    return template, blocks_from_json(doc, values=values, figures=figures, source=source)
+    return SheetMaterial(template, source, lang, parts, figures, values)
 
 
 def page_range(first: int, count: int, lang: str = "en") -> str:
@@ -267,13 +276,14 @@ def with_rule_sheet(
 ) -> list[Scene]:
     """The rule sheet followed by ``parts`` (by place name, in order: the board pages, the
     blank sheet), the sheet saying on which pages each part is."""
+    material = sheet_material(game, lang, **params)  # the examples are worked out once
     sheet_length = 1
     for _ in range(3):  # the page numbers may lengthen the sheet; settle in a pass or two
         places, first = {}, sheet_length + 1
         for name, pages in parts.items():
             places[name] = page_range(first, len(pages), lang)
             first += len(pages)
-        sheet = rule_sheet(game, paper, lang, places=places, **params)
+        sheet = material.pages("blocks", paper, places)
         if len(sheet) == sheet_length:
             break
         sheet_length = len(sheet)
