@@ -411,6 +411,7 @@ def test_swedish_kits_have_no_english_and_decimal_commas(kits, paper, game):
     assert not words & ENGLISH, words & ENGLISH
     assert not re.search(r"\d\.\d", text)
     assert "fält" not in words  # one word for a space: ruta
+    assert not words & {"h1", "h2", "t1", "t2"}  # Flick's coins are kr1, kl1 … in Swedish
     if game == "cointable":  # the coins in the figures say Kr and Kl
         path = kits[(paper, "sv")] / f"{game}-kit.pdf"
         letters = {run["text"] for page in rule_pages(path) for run in page}

@@ -313,9 +313,14 @@ def _burst(x: float, y: float, inner: float = 4.0) -> list[Item]:
 def example_figures(layout: Layout, template: dict) -> dict[str, Scene]:
     """The template's example diagrams drawn on ``layout``, by name."""
     figures = {}
+    names = template.get("coin_names", {})  # the coins' names in the sheet's language (h1 → kr1)
+
+    def shown(coin_id: str) -> str:
+        return names.get(coin_id[:1], coin_id[:1]) + coin_id[1:] if coin_id else coin_id
+
     for name, spec in template.get("examples", {}).items():
         coins = [
-            CoinDot(tuple(c["at"]), c["face"], c.get("id", ""), bool(c.get("ghost", False)))
+            CoinDot(tuple(c["at"]), c["face"], shown(c.get("id", "")), bool(c.get("ghost", False)))
             for c in spec.get("coins", [])
         ]
         arrows = [[tuple(p) for p in arrow] for arrow in spec.get("arrows", [])]
