@@ -190,10 +190,13 @@ def test_the_info_block_is_never_alone_on_a_page(kits, game):
             assert labels, key
 
 
-def test_the_letter_flick_mat_and_its_scale_fit_one_page(kits):
-    path = kits[("letter", "en")] / "flick-kit.pdf"
+@pytest.mark.parametrize("paper, lang", [("a4", "en"), ("a4", "sv"), ("letter", "en"), ("letter", "sv")])
+def test_the_flick_mat_and_its_scale_fit_one_page(kits, paper, lang):
+    path = kits[(paper, lang)] / "flick-kit.pdf"
     pages = pdf_text_runs(path)
     assert len(pages) == len(rule_pages(path)) + 1
+    bar = "check: this bar measures 10 cm" if lang == "en" else "kontroll: stapeln är 10 cm lång"
+    assert any(bar in run["text"] for run in pages[-1])
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
