@@ -463,6 +463,11 @@ def check_paper(paper: PaperSize, what: str, minimum: tuple[float, float]) -> No
         )
 
 
+LAST_PAGE_SCRAP = 0.3
+"""A last page holding less than this share of one column is a scrap: pictures up to a fifth
+smaller are tried first, to bring its lines back onto the page before."""
+
+
 def layout_document(
     blocks: Sequence[Block],
     paper: PaperSize,
@@ -489,7 +494,9 @@ def layout_document(
             for k in range(count)
         ]
 
-    def build(last_page: int = 0, last_height: float = height) -> tuple[list[list[Item]], float]:
+    def build(
+        last_page: int = 0, last_height: float = height, figure_scale: float = 1.0
+    ) -> tuple[list[list[Item]], float]:
         """The pages (their items), and how much column height the last page used."""
         doc = _Sheets(io.BytesIO(), pagesize=(paper.width_mm, paper.height_mm), invariant=1, title=title)
         doc.addPageTemplates([PageTemplate(id="sheet", frames=frames(height), pagesize=doc.pagesize)])
@@ -501,17 +508,26 @@ def layout_document(
             recorders.append(_Recorder(*args, **kwargs))
             return recorders[-1]
 
-        doc.build(story(blocks, height), canvasmaker=recorder)
+        shown = [Figure(b.scene, b.caption, b.height_mm * figure_scale) if isinstance(b, Figure) else b for b in blocks]
+        doc.build(story(shown, height), canvasmaker=recorder)
         final = doc.pageTemplate.frames
         used = sum(f._y1 + f._height - f._y for f in final)  # platypus keeps each frame's fill level
         return [items for items in recorders[-1].pages if items] or [[]], used
 
     pages, used = build()
+    figure_scale = 1.0
+    if len(pages) > 1 and used < LAST_PAGE_SCRAP * height:
+        # A few lines spilled onto a page of their own: smaller pictures may take them back.
+        for smaller in (0.9, 0.8):
+            fewer, fewer_used = build(figure_scale=smaller)
+            if len(fewer) < len(pages):
+                pages, used, figure_scale = fewer, fewer_used, smaller
+                break
     if count > 1 and len(pages) > 0:
         # Balance the last page's columns: the shortest equal columns that keep the page count.
         tall = max(used / count, text_style("body").leading_mm * 2)
         while tall < height:
-            balanced, _ = build(len(pages), tall)
+            balanced, _ = build(len(pages), tall, figure_scale)
             if len(balanced) == len(pages):
                 pages = balanced
                 break
