@@ -86,7 +86,8 @@ def test_no_heading_ends_a_column(kits, paper, lang, game):
 @pytest.mark.parametrize("paper, lang, game", KIT_CASES)
 def test_pages_are_well_used_and_the_last_is_balanced(kits, paper, lang, game):
     """Every rule page but the last has text in at least 40 % of its column height; on the
-    last page, two columns end within a third of the page height of each other."""
+    last page, two columns end within a third of the page height of each other, and a last
+    page holds more than a few lines."""
     height = {"a4": 297.0, "letter": 279.4}[paper] / MM_PER_PT
     text_height = height - (14 + 14 + 6) / MM_PER_PT  # margins and the footer
     pages = rule_pages(kits[(paper, lang)] / f"{game}-kit.pdf")
@@ -96,8 +97,11 @@ def test_pages_are_well_used_and_the_last_is_balanced(kits, paper, lang, game):
         if number < len(pages):
             used = sum(reach) / (2 * text_height)
             assert used >= 0.4, (number, used)
-        elif len(reach) == 2:
-            assert abs(reach[0] - reach[1]) < height / 3, reach
+        else:
+            if len(reach) == 2:
+                assert abs(reach[0] - reach[1]) < height / 3, reach
+            if len(pages) > 1:  # no scrap of a few lines on a page of its own
+                assert len(page) - 1 >= 8, [run["text"] for run in page]
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
