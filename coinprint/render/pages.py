@@ -104,19 +104,16 @@ def board_texts(game: str, lang: str = "en") -> dict[str, Any]:
 
 
 # -- the info block: title, lines, ruler ----------------------------------------------------------------
-def ruler_items(x: float, y: float, lang: str = "en") -> list[Item]:
-    """A 100 mm bar and a 4 in bar, ticked and labelled, with their bottom-left at (x, y)."""
+def ruler_items(x: float, y: float, lang: str = "en", bars: tuple[str, ...] = ("in", "mm")) -> list[Item]:
+    """A 100 mm bar and a 4 in bar (or those of ``bars``), ticked and labelled, with their
+    bottom-left at (x, y)."""
     words = page_words(lang)
     label_mm = text_style("ruler_label").size_mm
     thin = Style(stroke=INK, stroke_mm=0.2)
     bar = Style(fill=INK, stroke=None)
     items: list[Item] = []
-    for row, (length, ticks, label) in enumerate(
-        (
-            (RULER_IN_MM, 8, words["ruler_in"]),
-            (RULER_MM, 10, words["ruler_mm"]),
-        )
-    ):
+    kinds = {"in": (RULER_IN_MM, 8, words["ruler_in"]), "mm": (RULER_MM, 10, words["ruler_mm"])}
+    for row, (length, ticks, label) in enumerate(kinds[kind] for kind in bars):
         base = y + row * 6.5
         items.append(Path((((x, base), (x + length, base), (x + length, base + 1.2), (x, base + 1.2)),), bar))
         for tick in range(ticks + 1):
@@ -309,21 +306,25 @@ def paginate(sheet: Sheet, paper: PaperSize, margin: float = 10.0, overlap: floa
     # on a page of its own while a strip under the board can hold it.
     pages, rank, plan, spots, chosen = min(options, key=lambda o: (o[0], o[1] == 3, o[2].pages, o[1]))
     # A page without the info block still gets the scale-check bars, where there is room.
-    bars = ruler_block(sheet.lang)
-    bar_spots = _place_blocks(sheet, plan, margin, bars) if any(spot is None for spot in spots) else spots
-    extras = [
-        (Group(bars.items, translate(*bar)),) if spot is None and bar is not None else ()
-        for spot, bar in zip(spots, bar_spots)
-    ]
+    extras: list[tuple[Item, ...]] = [() for _ in spots]
+    for bars in (ruler_block(sheet.lang), ruler_block(sheet.lang, ("mm",))):  # both bars, else the 10 cm one
+        lacking = [k for k, spot in enumerate(spots) if spot is None and not extras[k]]
+        if not lacking:
+            break
+        bar_spots = _place_blocks(sheet, plan, margin, bars)
+        for k in lacking:
+            spot = bar_spots[k]
+            if spot is not None:
+                extras[k] = (Group(bars.items, translate(*spot)),)
     scenes = _pages(sheet, plan, margin, chosen, spots)
     for scene, items in zip(scenes, extras):
         scene.add(*items)
     return scenes + [_info_page(sheet, plan, margin, strip)] if rank == 3 else scenes
 
 
-def ruler_block(lang: str = "en") -> InfoBlock:
+def ruler_block(lang: str = "en", bars: tuple[str, ...] = ("in", "mm")) -> InfoBlock:
     """The scale-check bars alone (for a page that has no room for the whole info block)."""
-    return InfoBlock(tuple(ruler_items(0.0, 0.0, lang)), RULER_SIZE[0], RULER_SIZE[1])
+    return InfoBlock(tuple(ruler_items(0.0, 0.0, lang, bars)), RULER_SIZE[0], 6.5 * (len(bars) - 1) + 5.5)
 
 
 def _info_page(sheet: Sheet, plan: Plan, margin: float, block: InfoBlock) -> Scene:
