@@ -42,7 +42,8 @@ def sheet_parts(template: dict[str, Any], source: str) -> SheetParts:
     }
     # The mat's picture names the players' lines and the goal; the longer notes stay on the mat.
     words = {**template["board"], "zone_note": "", "goal_width": "", "side": ""}
-    figures = {"mat": mat_scene(layout, words=words), **example_figures(layout, template)}
+    # Goal coins keep their true size against the goal: their tiny names would grow them.
+    figures = {"mat": mat_scene(layout, words=words, coin_names=False), **example_figures(layout, template)}
     return SheetParts(values, figures, {})
 
 

@@ -45,10 +45,17 @@ def _ring(feature: Feature) -> list[tuple[float, float]]:
 
 
 def mat_items(
-    layout: Layout, frame: Frame, style: str = "color", *, labels: bool = True, words: dict[str, Any] | None = None
+    layout: Layout,
+    frame: Frame,
+    style: str = "color",
+    *,
+    labels: bool = True,
+    words: dict[str, Any] | None = None,
+    coin_names: bool = True,
 ) -> list[Item]:
     """The mat's drawing: goal, goal coins, lines, zones and (when ``labels``) the words
-    (``words``: the ``board`` part of a Flick template; default English)."""
+    (``words``: the ``board`` part of a Flick template; default English), the goal coins'
+    names too unless not ``coin_names``."""
     colours = palette(style)
     words = words or board_texts("flick")
     items: list[Item] = []
@@ -92,7 +99,7 @@ def mat_items(
                 Style(fill="#ffffff" if colours.filled else None, stroke=colours.space_stroke, stroke_mm=0.3),
             )
         )
-        if labels:
+        if labels and coin_names:
             items.append(Text((x, y - 0.8), goal_coin.id, 2.4, "middle", colours.label))
     if labels:
         items += _side_labels(layout, frame, colours.label, words)
@@ -161,12 +168,18 @@ def _side_labels(layout: Layout, frame: Frame, colour: str, words: dict[str, Any
 
 
 def mat_scene(
-    layout: Layout, style: str = "color", words: dict[str, Any] | None = None, *, labels: bool = True
+    layout: Layout,
+    style: str = "color",
+    words: dict[str, Any] | None = None,
+    *,
+    labels: bool = True,
+    coin_names: bool = True,
 ) -> Scene:
-    """The mat at true size (without its words when not ``labels``: for small pictures)."""
+    """The mat at true size (without its words when not ``labels``, without the goal coins'
+    names when not ``coin_names``: for small pictures)."""
     frame = Frame(layout)
     scene = frame.scene(title="Flick")
-    scene.add(*mat_items(layout, frame, style, labels=labels, words=words))
+    scene.add(*mat_items(layout, frame, style, labels=labels, words=words, coin_names=coin_names))
     return scene
 
 
