@@ -194,7 +194,8 @@ class SheetParts:
 
 PLACES = ("board_pages", "blank_pages")
 """The template values that say where in the kit a part is (``{board_pages}``: the board,
-``{blank_pages}``: the Map's blank sheet); a sheet printed on its own says "in the kit"."""
+``{blank_pages}``: the Map's blank sheet); a sheet printed on its own says they are
+printed separately."""
 
 
 def rule_sheet(
@@ -262,7 +263,7 @@ def sheet_material(game: str, lang: str, **params: Any) -> SheetMaterial:
 
 
 def page_range(first: int, count: int, lang: str = "en") -> str:
-    """ "page 3" or "pages 3–4" in ``lang``."""
+    """The words for "page 3" or "pages 3–4" in ``lang``."""
     from coinprint.render.pages import page_words
 
     words = page_words(lang)
@@ -374,7 +375,7 @@ def example_position(game: str, spec: dict[str, Any], *, source: str = "template
         except (InvalidMoveError, IllegalMoveError) as exc:
             raise CoinprintError(f"{source}: example move {number} ({text}) is not legal: {exc}") from None
     marks = rules.marks(state)
-    letters = sheet_template(game, lang).get("coin_letters", {}) if lang != "en" else {}
+    letters = sheet_template(game, lang).get("coin_letters", {})
     if letters:  # the coins' letters in the sheet's language (H and T are English)
         marks = [replace(mark, text=letters.get(mark.text, mark.text)) for mark in marks]
     return GAMES[game].draw_position(layout, marks, rules.players).content
