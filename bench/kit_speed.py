@@ -21,13 +21,13 @@ sys.path.insert(0, str(ROOT))
 GAMES = ("cointable", "coinage", "mapgame", "flick")
 
 
-def command_wall(runs: int, paper: str) -> list[float]:
+def command_wall(runs: int, paper: str, *extra: str, game: str = "all") -> list[float]:
     times = []
     with tempfile.TemporaryDirectory() as folder:
         for _ in range(runs):
             start = time.perf_counter()
             subprocess.run(
-                [sys.executable, "-m", "coinprint", "kit", "all", "--paper", paper, "-o", folder + "/"],
+                [sys.executable, "-m", "coinprint", "kit", game, "--paper", paper, *extra, "-o", folder + "/"],
                 check=True,
                 capture_output=True,
                 cwd=ROOT,
@@ -68,6 +68,10 @@ def main() -> None:
             f"coinprint kit all --paper {paper}: median {statistics.median(times):.2f} s, "
             f"best {min(times):.2f} s wall over {runs} runs"
         )
+    times = command_wall(runs, "a4", "--lang", "sv")
+    print(f"coinprint kit all --lang sv: median {statistics.median(times):.2f} s over {runs} runs")
+    times = command_wall(runs, "a4", "--bleed", "3mm", game="coinage")
+    print(f"coinprint kit coinage --bleed 3mm: median {statistics.median(times):.2f} s over {runs} runs")
     print("inside one warm process (A4):")
     warm_breakdown("a4")
 

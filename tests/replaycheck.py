@@ -48,9 +48,12 @@ def board_height(rules) -> float:
 
 
 def expected_coins(rules, state) -> set[tuple[str, str]]:
-    """(space id, coin colour) for every coin the engine puts on the board."""
+    """(space id, coin colour) for every coin the engine puts on the board (a mark with no
+    side and no ring is a Map claim: a letter, not a coin)."""
     coins = set()
     for mark in rules.marks(state):
+        if not mark.side and not mark.ring and mark.text:
+            continue
         colour = SIDE_COLOURS[rules.players.index(mark.side)] if mark.side in rules.players else "#dddddd"
         coins.add((mark.space, colour))
     return coins

@@ -164,7 +164,10 @@ def test_rule_sheets(tmp_path, lang, words):
     text = pdf_reading_text(out)
     assert words in text
     assert "penny < nickel < quarter" in text
-    assert "throw Q+ N- P+ D+; place P b2; place D a1" in text
+    assert "throw Q+" not in text  # the record notation is for computers: --appendix
+    appendix = tmp_path / f"appendix-{lang}.pdf"
+    assert run("rules", "coinage", "--lang", lang, "--appendix", "-o", str(appendix))[0] == 0
+    assert "throw Q+ N- P+ D+; place P b2; place D a1" in pdf_reading_text(appendix)
 
 
 def test_rule_sheet_unknown_language(tmp_path):

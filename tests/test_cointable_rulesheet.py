@@ -29,11 +29,13 @@ def pdf_text(path) -> tuple[list[tuple[float, float]], str]:
 
 
 def test_rule_sheet_states_the_rules_and_the_notation(tmp_path, capsys):
+    """The sheet states the rules on one A4 page; the notation and the commands are only on
+    the "for computers" page that --appendix adds."""
     target = tmp_path / "rules.pdf"
     code, out, _ = run(capsys, "rules", "cointable", "-o", str(target))
     assert code == 0 and f"wrote {target}" in out
     sizes, text = pdf_text(target)
-    assert sizes and all(size == (595, 842) for size in sizes)  # A4 in points
+    assert sizes == [(595, 842)]  # one A4 page, in points
     for phrase in (
         "On your turn",
         "61 hexes, 5 along each side",
@@ -41,13 +43,15 @@ def test_rule_sheet_states_the_rules_and_the_notation(tmp_path, capsys):
         "Heads moves first",
         "two of your coins must lie on spaces next to it",
         "after a castle no coin is safe",
-        "place e5",
-        "touch e5",
-        "flip d4",
-        "castle d4 e4 e5",
-        "e5 in the centre",
-        "coinprint validate game",
     ):
+        assert phrase in text, phrase
+    notation = ("place e5", "touch e5", "flip d4", "castle d4 e4 e5", "e5 in the centre", "coinprint")
+    assert not [phrase for phrase in notation if phrase in text]
+    target = tmp_path / "appendix.pdf"
+    code, _, _ = run(capsys, "rules", "cointable", "--appendix", "-o", str(target))
+    sizes, text = pdf_text(target)
+    assert code == 0 and len(sizes) == 2
+    for phrase in (*notation, "coinprint validate game", "a1 at the bottom left"):
         assert phrase in text, phrase
 
 
@@ -59,7 +63,11 @@ def test_rule_sheet_follows_size_supply_and_paper(tmp_path, capsys):
     assert code == 0
     sizes, text = pdf_text(target)
     assert all(size == (612, 792) for size in sizes)
-    assert "37 hexes, 4 along each side" in text and "60 coins" in text and "d4 in the centre" in text
+    assert "37 hexes, 4 along each side" in text and "60 coins" in text
+    target = tmp_path / "small-appendix.pdf"
+    run(capsys, "rules", "cointable", "--size", "4", "--appendix", "-o", str(target))
+    _, text = pdf_text(target)
+    assert "d4 in the centre" in text and "board cointable --size 4" in text
 
 
 def test_rule_sheet_is_byte_identical_run_to_run(tmp_path, capsys):

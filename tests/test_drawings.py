@@ -425,7 +425,7 @@ def test_a_drawn_hex_board_prints_like_the_built_in_one(cli, tmp_path):
     assert result.code == 0, result.out + result.err
     text = out.read_text()
     # The hexes were rounded to 0.1 mm, so the measured size may be off by a hundredth.
-    assert re.search(r"Each hex measures 30\.0\d mm", text) and "19 hexes, 3 along each side" in text
+    assert re.search(r"Hexes 30\.0\d mm", text) and "19 hexes, 3 a side" in text
     pdf = tmp_path / "board.pdf"
     assert cli("board", "cointable", "--layout", str(drawing), "-o", str(pdf)).code == 0
     hexes = [s for page in pdf_polygons(pdf) for s in page if len(s) in (6, 7)]

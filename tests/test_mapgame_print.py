@@ -83,7 +83,7 @@ def test_blank_sheet(tmp_path, paper) -> None:
     with pdfplumber.open(out) as pdf:
         assert len(pdf.pages) == 1
         page = pdf.pages[0]
-        text = page.extract_text()
+        text = " ".join(page.extract_text().split())
         assert "draw ONE arc" in text and "at most four countries" in text
         assert "more countries wins" in text
         circles = [
@@ -122,7 +122,9 @@ def test_rule_sheet_and_kit(tmp_path) -> None:
     text = pdf_reading_text(rules_pdf)
     with pdfplumber.open(rules_pdf) as pdf:
         last = pdf.pages[-1].extract_text()
-    assert "move 12 send 3" in text and "at most four countries" in text
+    assert "at most four countries" in text and "move 12 send 3" not in text
+    assert not re.search(r"coinprint (?!\d)", text)  # no command; the version on a board page is fine
+    assert "The blank sheet with the circle in the middle (page 2)" in text
     assert "ONE arc" in last, "the blank sheet follows the rule sheet"
     with pdfplumber.open(kit_pdf) as pdf:
         pages = len(pdf.pages)

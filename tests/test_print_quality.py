@@ -286,7 +286,7 @@ def test_rule_sheet_content(tmp_path, cli):
     out = tmp_path / "ct.pdf"
     assert cli("rules", "cointable", "--size", "8", "-o", str(out)).code == 0
     text = " ".join(pdf_reading_text(out).split())
-    assert "169 hexes, 8 along each side" in text and "board cointable --size 8" in text and "61" not in text
+    assert "169 hexes, 8 along each side" in text and "61" not in text and "coinprint" not in text
     assert "Tails could not flip b2 back" in text and "no castle on that triangle yet" in text
     assert "a touch is a real move" in text
     out = tmp_path / "flick.pdf"

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from coinprint.cli.options import (
+    appendix_option,
     drawing_options,
     file_output,
     games_option,
@@ -122,13 +123,20 @@ def rules_command(game: Game) -> click.Command:
     @paper_option()
     @lang_option
     @output_options(("pdf",))
+    @appendix_option
     def rules(**values: Any) -> None:
         from coinprint.kit import write_rules
         from coinprint.units import paper_size
 
         params = game.rules_params(_split(game.rules_options, values))
         path = write_rules(
-            game.name, paper_size(values["paper"]), values["lang"], values["output"], values["fmt"], **params
+            game.name,
+            paper_size(values["paper"]),
+            values["lang"],
+            values["output"],
+            values["fmt"],
+            appendix=values["appendix"],
+            **params,
         )
         click.echo(f"wrote {path}")
 

@@ -400,3 +400,14 @@ def layout_file_option(func: Callable) -> Callable:
         name="layout_file",
         metavar="FILE",
     )(func)
+
+
+def appendix_option(func: Callable) -> Callable:
+    """``--appendix`` of every ``rules`` command: add the "for computers" pages (how games
+    are written down and checked, and the commands that print the board)."""
+    return click.option(
+        "--appendix",
+        is_flag=True,
+        default=False,
+        help="Add a 'for computers' page after the rules: the record format and the commands.",
+    )(func)

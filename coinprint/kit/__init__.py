@@ -202,15 +202,61 @@ class SheetParts:
     blocks: dict[str, list[dict[str, Any]]]
 
 
-def rule_sheet(game: str, paper: PaperSize, lang: str = "en", **params: Any) -> list[Scene]:
+PLACES = ("board_pages", "blank_pages")
+"""The template values that say where in the kit a part is (``{board_pages}``: the board,
+``{blank_pages}``: the Map's blank sheet); a sheet printed on its own says they are
+printed separately."""
+
+
+def rule_sheet(
+    game: str, paper: PaperSize, lang: str = "en", *, places: dict[str, str] | None = None, **params: Any
+) -> list[Scene]:
     """``game``'s rule sheet on ``paper``: the one pipeline for every game.
 
     The words come from the template; the game's ``sheet_parts(template, source, **params)``
     (its registry entry names it) gives the values, figures (example positions replayed by the
-    rules engine) and generated blocks.
+    rules engine) and generated blocks. ``places`` says on which pages of the kit the board
+    (and the blank sheet) are.
     """
+    return sheet_material(game, lang, **params).pages("blocks", paper, places)
+
+
+def appendix_pages(game: str, paper: PaperSize, lang: str = "en", **params: Any) -> list[Scene]:
+    """The "for computers" pages (``rules --appendix``): how games are written down and
+    checked, and the commands that print the board; set like the rule sheet."""
+    return sheet_material(game, lang, **params).pages("appendix", paper)
+
+
+@dataclass
+class SheetMaterial:
+    """A game's template in one language with everything its texts refer to (values,
+    figures, generated blocks), made once and set on pages as often as needed."""
+
+    template: dict[str, Any]
+    source: str
+    lang: str
+    parts: SheetParts
+    figures: dict[str, Scene]
+    values: dict[str, Any]
+
+    def pages(self, part: str, paper: PaperSize, places: dict[str, str] | None = None) -> list[Scene]:
+        """The template's ``part`` (``blocks``: the rule sheet; ``appendix``) set on ``paper``."""
+        from coinprint.render.document import blocks_from_json, layout_document
+        from coinprint.render.pages import page_words
+
+        values = {**self.values, **{key: page_words(self.lang)["in_kit"] for key in PLACES}, **(places or {})}
+        doc: list[dict[str, Any]] = []
+        for entry in self.template.get(part, []):
+            doc += self.parts.blocks[entry["generated"]] if "generated" in entry else [entry]
+        blocks = blocks_from_json(doc, values=values, figures=self.figures, source=self.source)
+        title = self.template["title"] if part == "blocks" else self.template.get("appendix_title", "")
+        return layout_document(blocks, paper, title=title or self.template["title"], footer=self.template["footer"])
+
+
+def sheet_material(game: str, lang: str, **params: Any) -> SheetMaterial:
+    """What ``game``'s rule sheet in ``lang`` is made of (see :class:`SheetMaterial`)."""
     from coinprint.registry import GAMES
-    from coinprint.render.document import blocks_from_json, layout_document
+    from coinprint.render.pages import localise_numbers
 
     template = sheet_template(game, lang)
     source = f"{game}.{lang}.json"
@@ -218,27 +264,66 @@ def rule_sheet(game: str, paper: PaperSize, lang: str = "en", **params: Any) -> 
     if parts is None:
         raise UsageError(f"{GAMES[game].title} has no rule sheet")
     specs = template.get("figures", {})
-    figures = {key: example_position(game, spec, source=source) for key, spec in specs.items()}
+    figures = {key: example_position(game, spec, source=source, lang=lang) for key, spec in specs.items()}
     figures.update(parts.figures)
     values = {**{f"{key}_caption": spec.get("caption", "") for key, spec in specs.items()}, **parts.values}
-    doc: list[dict[str, Any]] = []
-    for entry in template["blocks"]:
-        doc += parts.blocks[entry["generated"]] if "generated" in entry else [entry]
-    blocks = blocks_from_json(doc, values=values, figures=figures, source=source)
-    return layout_document(blocks, paper, title=template["title"], footer=template["footer"])
+    values = {key: localise_numbers(value, lang) if isinstance(value, str) else value for key, value in values.items()}
+    return SheetMaterial(template, source, lang, parts, figures, values)
+
+
+def page_range(first: int, count: int, lang: str = "en") -> str:
+    """The words for "page 3" or "pages 3–4" in ``lang``."""
+    from coinprint.render.pages import page_words
+
+    words = page_words(lang)
+    if count <= 1:
+        return words["kit_page"].format(first=first)
+    return words["kit_pages"].format(first=first, last=first + count - 1)
+
+
+def with_rule_sheet(
+    game: str, paper: PaperSize, lang: str, parts: dict[str, list[Scene]], **params: Any
+) -> list[Scene]:
+    """The rule sheet followed by ``parts`` (by place name, in order: the board pages, the
+    blank sheet), the sheet saying on which pages each part is."""
+    material = sheet_material(game, lang, **params)  # the examples are worked out once
+    sheet_length = 1
+    for _ in range(3):  # the page numbers may lengthen the sheet; settle in a pass or two
+        places, first = {}, sheet_length + 1
+        for name, pages in parts.items():
+            places[name] = page_range(first, len(pages), lang)
+            first += len(pages)
+        sheet = material.pages("blocks", paper, places)
+        if len(sheet) == sheet_length:
+            break
+        sheet_length = len(sheet)
+    return sheet + [page for pages in parts.values() for page in pages]
 
 
 def write_rules(
-    game: str, paper: PaperSize, lang: str, output: str | None, fmt: str | None = None, **params: Any
+    game: str,
+    paper: PaperSize,
+    lang: str,
+    output: str | None,
+    fmt: str | None = None,
+    *,
+    appendix: bool = False,
+    **params: Any,
 ) -> Path:
     """Write ``game``'s rule sheet in ``lang`` as a PDF (``-o`` a .pdf file or a folder).
-    A game may add pages after the sheet (its registry entry's ``rules_extra_pages``)."""
+    A game may add pages after the sheet (its registry entry's ``rules_extra_pages``: the
+    Map's blank sheet); ``appendix`` adds the "for computers" pages at the end."""
     from coinprint.registry import GAMES
 
     template = sheet_template(game, lang)
     path, _ = resolve_output(output, fmt, f"{game}-rules-{lang}", ("pdf",))
-    pages = rule_sheet(game, paper, lang, **params)
-    pages += GAMES[game].rules_extra_pages(paper, lang)
+    extra = GAMES[game].rules_extra_pages(paper, lang)
+    if extra:
+        pages = with_rule_sheet(game, paper, lang, {"blank_pages": extra}, **params)
+    else:
+        pages = rule_sheet(game, paper, lang, **params)
+    if appendix:
+        pages += appendix_pages(game, paper, lang, **params)
     return write_pages(pages, str(path), game, title=template["title"], keywords={"game": game, "lang": lang})
 
 
@@ -267,7 +352,9 @@ def make_kit(
         drawn = GAMES[game]
         sheet = drawn.drawn_sheet(drawn.printable(layout), settings, copies=None, for_pdf=True)
         sheet.lang = lang
-        pages = rule_sheet(game, settings.paper, lang, **drawn.drawn_values(layout)) + board_pages(sheet, settings)
+        pages = with_rule_sheet(
+            game, settings.paper, lang, {"board_pages": board_pages(sheet, settings)}, **drawn.drawn_values(layout)
+        )
     return write_pages(
         pages,
         output,
@@ -277,7 +364,7 @@ def make_kit(
     )
 
 
-def example_position(game: str, spec: dict[str, Any], *, source: str = "template") -> Scene:
+def example_position(game: str, spec: dict[str, Any], *, source: str = "template", lang: str = "en") -> Scene:
     """A rule sheet's example: the position after ``spec["moves"]`` on ``spec["layout"]`` (a
     built-in ``game:…`` name), replayed by the rules engine so an example is never illegal,
     and drawn by the game's position drawer."""
@@ -297,7 +384,11 @@ def example_position(game: str, spec: dict[str, Any], *, source: str = "template
             rules.apply(state, rules.parse_move(state, text))
         except (InvalidMoveError, IllegalMoveError) as exc:
             raise CoinprintError(f"{source}: example move {number} ({text}) is not legal: {exc}") from None
-    return GAMES[game].position_sheet(layout, rules.marks(state), rules.players).content
+    marks = rules.marks(state)
+    letters = sheet_template(game, lang).get("coin_letters", {})
+    if letters:  # the coins' letters in the sheet's language (H and T are English)
+        marks = [replace(mark, text=letters.get(mark.text, mark.text)) for mark in marks]
+    return GAMES[game].position_sheet(layout, marks, rules.players).content
 
 
 def _keywords(layout: Layout) -> dict[str, Any]:

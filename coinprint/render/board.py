@@ -117,6 +117,10 @@ def mark_items(layout: Layout, frame: Frame, marks: Sequence[Mark], players: Seq
         space = layout.space(mark.space)
         x, y = frame.point(*label_point(space))
         radius = min(9.0, 0.42 * _inradius(space))
+        if not mark.side and not mark.ring and mark.text:
+            # No coin, just a player's letter (a claimed Map country): drawn as written.
+            items.append(Text((x, y - radius * 0.35), mark.text, radius, "middle", "#111111", bold=True))
+            continue
         colour = SIDE_COLOURS[players.index(mark.side) % len(SIDE_COLOURS)] if mark.side in players else "#dddddd"
         items.append(Circle((x, y), radius, Style(fill=colour, stroke="#222222", stroke_mm=0.4)))
         if mark.ring:  # a castle gets a solid ring, anything else (a safe coin) a dashed one

@@ -110,9 +110,10 @@ def _font(style: TypeStyle, bold: bool = False) -> str:
     return _FONTS[bold or style.bold]
 
 
-def split_lines(text: str, width_mm: float, size_mm: float, font: str) -> list[str]:
-    """``text`` broken into lines no wider than ``width_mm`` (a word too long stands alone);
-    a newline in ``text`` always breaks."""
+def split_lines(text: str, width_mm: float, size_mm: float, font: str, max_chars: int | None = None) -> list[str]:
+    """``text`` broken into lines no wider than ``width_mm`` and, with ``max_chars``, no
+    longer than that many characters (a word too long stands alone); a newline in ``text``
+    always breaks."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     lines: list[str] = []
@@ -120,7 +121,8 @@ def split_lines(text: str, width_mm: float, size_mm: float, font: str) -> list[s
         line = ""
         for word in paragraph.split():
             candidate = f"{line} {word}" if line else word
-            if line and stringWidth(candidate, font, size_mm) > width_mm:
+            too_long = max_chars is not None and len(candidate) > max_chars
+            if line and (too_long or stringWidth(candidate, font, size_mm) > width_mm):
                 lines.append(line)
                 line = word
             else:
@@ -129,12 +131,13 @@ def split_lines(text: str, width_mm: float, size_mm: float, font: str) -> list[s
     return lines
 
 
-def wrap(text: str, width_mm: float, size_mm: float, bold: bool = False) -> list[str]:
-    """``text`` broken into lines no wider than ``width_mm`` in the regular (or bold) font."""
+def wrap(text: str, width_mm: float, size_mm: float, bold: bool = False, max_chars: int | None = None) -> list[str]:
+    """``text`` broken into lines no wider than ``width_mm`` (and no longer than
+    ``max_chars``) in the regular (or bold) font."""
     from coinprint.render.pdf import _FONTS, register_fonts
 
     register_fonts()
-    return split_lines(text, width_mm, size_mm, _FONTS[bold])
+    return split_lines(text, width_mm, size_mm, _FONTS[bold], max_chars)
 
 
 def _marker(style: str, index: int) -> str:
@@ -163,6 +166,19 @@ class _Recorder(Canvas):
     def showPage(self) -> None:
         self.pages.append([])
         super().showPage()
+
+
+class _Sheets(BaseDocTemplate):
+    """A document whose page number ``last_page`` is set with ``last_template`` (the last
+    page, whose columns are balanced)."""
+
+    last_page: int = 0
+    last_template: PageTemplate | None = None
+
+    def handle_pageBegin(self) -> None:
+        if self.last_template is not None and self.page + 1 == self.last_page:
+            self.pageTemplate = self.last_template
+        super().handle_pageBegin()
 
 
 class _Lines(Flowable):
@@ -234,9 +250,7 @@ class _Table(Flowable):
         self.spaceBefore, self.spaceAfter = 1.0, text_style("body").after_mm + 1.0
 
     def _layout(self, width: float) -> None:
-        columns = max(len(r) for r in self.table.rows)
-        weights = list(self.table.widths) or [1.0] * columns
-        self.widths = [width * w / sum(weights) for w in weights]
+        self.widths = self._column_widths(width)
         self.cells: list[list[list[str]]] = []
         self.heights: list[float] = []
         for number, row in enumerate(self.rows):
@@ -246,6 +260,37 @@ class _Table(Flowable):
             ]
             self.cells.append(cells)
             self.heights.append(max(len(c) for c in cells) * self.style.leading_mm + 2 * self.pad)
+
+    def _column_widths(self, width: float) -> list[float]:
+        """The columns' widths: shared by the template's weights, but never narrower than the
+        column's longest word and a gap (so "Matches" never runs into "You may")."""
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        columns = max(len(r) for r in self.table.rows)
+        weights = list(self.table.widths) or [1.0] * columns
+        least = [0.0] * columns
+        for number, row in enumerate(self.table.rows):
+            font = _font(self.style, self.table.header and number == 0)
+            for i, cell in enumerate(row):
+                words = cell.split() or [""]
+                longest = max(stringWidth(word, font, self.style.size_mm) for word in words)
+                least[i] = max(least[i], longest + 2 * self.pad + self.style.size_mm * 0.5)
+        widths = [width * w / sum(weights) for w in weights]
+        for _ in range(columns):  # widen the narrow columns, taking the room from the others
+            short = [i for i in range(columns) if widths[i] < least[i] - 1e-9]
+            if not short:
+                break
+            need = sum(least[i] - widths[i] for i in short)
+            rest = [i for i in range(columns) if i not in short]
+            spare = sum(widths[i] - least[i] for i in rest)
+            if not rest or spare <= need:
+                break
+            for i in short:
+                widths[i] = least[i]
+            total = sum(widths[i] for i in rest)
+            for i in rest:
+                widths[i] -= need * widths[i] / total
+        return widths
 
     def _is_header(self, number: int) -> bool:
         return self.table.header and number == 0 and self.rows[0] == self.table.rows[0]
@@ -305,26 +350,13 @@ class _Picture(Flowable):
     def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:
         left = x + (self.width - self.scene.width_mm * self.scale) / 2
         place = compose(translate(left, y), (self.scale, 0.0, 0.0, self.scale, 0.0, 0.0))
+        from coinprint.render.labels import fit_labels
+
         minimum = text_style("figure_label_min").size_mm
-        canvas.record([Group(legible(self.scene.items, self.scale, minimum), place)])
-
-
-def legible(items: Sequence[Item], scale: float, minimum_mm: float) -> tuple[Item, ...]:
-    """``items`` with every text large enough to print at ``minimum_mm`` or more once the
-    drawing is scaled by ``scale`` (groups' own scaling included)."""
-    from dataclasses import replace
-
-    out: list[Item] = []
-    for item in items:
-        if isinstance(item, Text) and item.size_mm * scale < minimum_mm:
-            out.append(replace(item, size_mm=minimum_mm / scale))
-        elif isinstance(item, Group):
-            a, b, c, d = item.transform[:4]
-            inner = scale * math.sqrt(abs(a * d - b * c)) or scale
-            out.append(replace(item, items=legible(item.items, inner, minimum_mm)))
-        else:
-            out.append(item)
-    return tuple(out)
+        # Labels are placed once their printed size is known, so enlarged ones keep off coins.
+        bounds = (0.0, 0.0, self.scene.width_mm, self.scene.height_mm)
+        items = fit_labels(self.scene.items, self.scale, minimum, bounds)
+        canvas.record([Group(items, place)])
 
 
 class _RoomFor(CondPageBreak):
@@ -414,6 +446,11 @@ def check_paper(paper: PaperSize, what: str, minimum: tuple[float, float]) -> No
         )
 
 
+LAST_PAGE_SCRAP = 0.3
+"""A last page holding less than this share of one column is a scrap: pictures up to a fifth
+smaller are tried first, to bring its lines back onto the page before."""
+
+
 def layout_document(
     blocks: Sequence[Block],
     paper: PaperSize,
@@ -432,20 +469,52 @@ def layout_document(
     width, height = paper.width_mm - 2 * margin, paper.height_mm - margin - bottom
     count = columns_for(width)
     column = (width - gap * (count - 1)) / count
-    frames = [
-        Frame(margin + k * (column + gap), bottom, column, height, 0, 0, 0, 0, id=f"column{k + 1}")
-        for k in range(count)
-    ]
-    doc = BaseDocTemplate(io.BytesIO(), pagesize=(paper.width_mm, paper.height_mm), invariant=1, title=title)
-    doc.addPageTemplates([PageTemplate(id="sheet", frames=frames, pagesize=(paper.width_mm, paper.height_mm))])
-    recorders: list[_Recorder] = []
 
-    def recorder(*args: Any, **kwargs: Any) -> _Recorder:
-        recorders.append(_Recorder(*args, **kwargs))
-        return recorders[-1]
+    def frames(tall: float) -> list[Frame]:  # top-aligned columns ``tall`` high
+        top = bottom + height
+        return [
+            Frame(margin + k * (column + gap), top - tall, column, tall, 0, 0, 0, 0, id=f"column{k + 1}")
+            for k in range(count)
+        ]
 
-    doc.build(story(blocks, height), canvasmaker=recorder)
-    pages = [items for items in recorders[-1].pages if items] or [[]]
+    def build(
+        last_page: int = 0, last_height: float = height, figure_scale: float = 1.0
+    ) -> tuple[list[list[Item]], float]:
+        """The pages (their items), and how much column height the last page used."""
+        doc = _Sheets(io.BytesIO(), pagesize=(paper.width_mm, paper.height_mm), invariant=1, title=title)
+        doc.addPageTemplates([PageTemplate(id="sheet", frames=frames(height), pagesize=doc.pagesize)])
+        last = PageTemplate(id="last", frames=frames(last_height), pagesize=doc.pagesize)
+        doc.last_page, doc.last_template = last_page, last
+        recorders: list[_Recorder] = []
+
+        def recorder(*args: Any, **kwargs: Any) -> _Recorder:
+            recorders.append(_Recorder(*args, **kwargs))
+            return recorders[-1]
+
+        shown = [Figure(b.scene, b.caption, b.height_mm * figure_scale) if isinstance(b, Figure) else b for b in blocks]
+        doc.build(story(shown, height), canvasmaker=recorder)
+        final = doc.pageTemplate.frames
+        used = sum(f._y1 + f._height - f._y for f in final)  # platypus keeps each frame's fill level
+        return [items for items in recorders[-1].pages if items] or [[]], used
+
+    pages, used = build()
+    figure_scale = 1.0
+    if len(pages) > 1 and used < LAST_PAGE_SCRAP * height:
+        # A few lines spilled onto a page of their own: smaller pictures may take them back.
+        for smaller in (0.9, 0.8):
+            fewer, fewer_used = build(figure_scale=smaller)
+            if len(fewer) < len(pages):
+                pages, used, figure_scale = fewer, fewer_used, smaller
+                break
+    if count > 1 and len(pages) > 0:
+        # Balance the last page's columns: the shortest equal columns that keep the page count.
+        tall = max(used / count, text_style("body").leading_mm * 2)
+        while tall < height:
+            balanced, _ = build(len(pages), tall, figure_scale)
+            if len(balanced) == len(pages):
+                pages = balanced
+                break
+            tall += max(2.0, (height - tall) / 8)
     scenes = []
     for number, items in enumerate(pages, start=1):
         scene = Scene(paper.width_mm, paper.height_mm, list(items), title=title)

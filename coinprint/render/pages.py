@@ -82,6 +82,20 @@ def page_words(lang: str = "en") -> dict[str, str]:
     return load_template(f"pages.{lang}.json")
 
 
+def localise_numbers(text: str, lang: str = "en") -> str:
+    """``text`` with the decimal points of its numbers, and inches, written as ``lang`` writes
+    them (``24,26 mm``, ``1,25 tum`` in Swedish)."""
+    import re
+
+    words = page_words(lang)
+    mark, inch = words.get("decimal_mark", "."), words.get("inch_unit", "in")
+    if mark != ".":
+        text = re.sub(r"(?<=\d)\.(?=\d)", mark, text)
+    if inch != "in":  # "(1.25 in)" as the language writes inches
+        text = re.sub(r"(?<=\d) in\b", f" {inch}", text)
+    return text
+
+
 def board_texts(game: str, lang: str = "en") -> dict[str, Any]:
     """The ``board`` part of ``game``'s template in ``lang``: title and info lines."""
     from coinprint.render.document import load_template
@@ -90,19 +104,16 @@ def board_texts(game: str, lang: str = "en") -> dict[str, Any]:
 
 
 # -- the info block: title, lines, ruler ----------------------------------------------------------------
-def ruler_items(x: float, y: float, lang: str = "en") -> list[Item]:
-    """A 100 mm bar and a 4 in bar, ticked and labelled, with their bottom-left at (x, y)."""
+def ruler_items(x: float, y: float, lang: str = "en", bars: tuple[str, ...] = ("in", "mm")) -> list[Item]:
+    """A 100 mm bar and a 4 in bar (or those of ``bars``), ticked and labelled, with their
+    bottom-left at (x, y)."""
     words = page_words(lang)
     label_mm = text_style("ruler_label").size_mm
     thin = Style(stroke=INK, stroke_mm=0.2)
     bar = Style(fill=INK, stroke=None)
     items: list[Item] = []
-    for row, (length, ticks, label) in enumerate(
-        (
-            (RULER_IN_MM, 8, words["ruler_in"]),
-            (RULER_MM, 10, words["ruler_mm"]),
-        )
-    ):
+    kinds = {"in": (RULER_IN_MM, 8, words["ruler_in"]), "mm": (RULER_MM, 10, words["ruler_mm"])}
+    for row, (length, ticks, label) in enumerate(kinds[kind] for kind in bars):
         base = y + row * 6.5
         items.append(Path((((x, base), (x + length, base), (x + length, base + 1.2), (x, base + 1.2)),), bar))
         for tick in range(ticks + 1):
@@ -124,6 +135,8 @@ class InfoBlock:
 
 INFO_WIDTH_MM = 125.0
 """Info lines are wrapped to this width, so the block fits beside a board."""
+INFO_CHARS = 85
+"""And to this many characters, so a line of the info block stays easy to read."""
 
 
 def info_block(title: str, lines: list[str], lang: str = "en", width: float = INFO_WIDTH_MM) -> InfoBlock:
@@ -133,15 +146,20 @@ def info_block(title: str, lines: list[str], lang: str = "en", width: float = IN
     from coinprint.render.pdf import text_width_mm
 
     info, heading = text_style("board_info"), text_style("board_title")
-    shown = [part for line in lines for part in wrap(line, max(width, RULER_SIZE[0]), info.size_mm)]
-    items: list[Item] = list(ruler_items(0.0, 0.0, lang))
-    y = RULER_SIZE[1] + 1.5
-    width = RULER_SIZE[0]
-    for line in reversed(shown):
-        items.append(Text((0.0, y), line, info.size_mm, "start", INK))
-        width = max(width, text_width_mm(line, info.size_mm))
-        y += info.leading_mm
-    items.append(Text((0.0, y + 0.5), title, heading.size_mm, "start", INK, bold=True))
+    measure = max(width, RULER_SIZE[0])
+    shown = [
+        part
+        for line in lines
+        for part in wrap(localise_numbers(line, lang), measure, info.size_mm, max_chars=INFO_CHARS)
+    ]
+    title = localise_numbers(title, lang)
+    width = max([RULER_SIZE[0], *(text_width_mm(line, info.size_mm) for line in shown)])
+    y = RULER_SIZE[1] + 1.5 + info.leading_mm * len(shown)
+    # Drawn top down (title, lines, bars), so the page's text reads in order.
+    items: list[Item] = [Text((0.0, y + 0.5), title, heading.size_mm, "start", INK, bold=True)]
+    for number, line in enumerate(shown, start=1):
+        items.append(Text((0.0, y - number * info.leading_mm), line, info.size_mm, "start", INK))
+    items += ruler_items(0.0, 0.0, lang)
     width = max(width, text_width_mm(title, heading.size_mm, bold=True))
     return InfoBlock(tuple(items), width, y + 0.5 + heading.size_mm)
 
@@ -267,20 +285,46 @@ def paginate(sheet: Sheet, paper: PaperSize, margin: float = 10.0, overlap: floa
     reserved = plans(sheet, paper, margin, overlap, strip.height + GAP_MM)
     # Fewest pages wins; at equal pages the block floats in free space on every page, else
     # sits in a strip on every page, else on the pages with room, else on a page of its own.
-    options: list[tuple[int, int, Plan, list]] = [(floating[0].pages + 1, 3, floating[0], [None] * floating[0].pages)]
+    options: list[tuple[int, int, Plan, list, InfoBlock]] = [
+        (floating[0].pages + 1, 3, floating[0], [None] * floating[0].pages, strip)
+    ]
     if reserved:
-        options.append((reserved[0].pages, 1, reserved[0], [(margin, margin)] * reserved[0].pages))
-    blocks = {0: block, 1: strip, 2: block, 3: strip}
+        options.append((reserved[0].pages, 1, reserved[0], [(margin, margin)] * reserved[0].pages, strip))
+    # Where the usual block finds no room, a narrower one (as wide as the bars) may.
+    narrow = info_block(sheet.title, sheet.lines, sheet.lang, RULER_SIZE[0])
     for candidate in floating:
         if candidate.pages > floating[0].pages + 1:
             break
-        spots = _place_blocks(sheet, candidate, margin, block)
-        if any(spot is not None for spot in spots):
-            options.append((candidate.pages, 0 if all(spot is not None for spot in spots) else 2, candidate, spots))
-    # At equal pages, the board cut into fewer tiles wins (an info page beats a split mat).
-    pages, rank, plan, spots = min(options, key=lambda o: (o[0], o[2].pages, o[1]))
-    scenes = _pages(sheet, plan, margin, blocks[rank], spots)
+        for shape in (block, narrow):
+            spots = _place_blocks(sheet, candidate, margin, shape)
+            if any(spot is not None for spot in spots):
+                rank = 0 if all(spot is not None for spot in spots) else 2
+                options.append((candidate.pages, rank, candidate, spots, shape))
+                if rank == 0:
+                    break
+    # At equal pages, the board cut into fewer tiles wins; the info block is never left alone
+    # on a page of its own while a strip under the board can hold it.
+    pages, rank, plan, spots, chosen = min(options, key=lambda o: (o[0], o[1] == 3, o[2].pages, o[1]))
+    # A page without the info block still gets the scale-check bars, where there is room.
+    extras: list[tuple[Item, ...]] = [() for _ in spots]
+    for bars in (ruler_block(sheet.lang), ruler_block(sheet.lang, ("mm",))):  # both bars, else the 10 cm one
+        lacking = [k for k, spot in enumerate(spots) if spot is None and not extras[k]]
+        if not lacking:
+            break
+        bar_spots = _place_blocks(sheet, plan, margin, bars)
+        for k in lacking:
+            spot = bar_spots[k]
+            if spot is not None:
+                extras[k] = (Group(bars.items, translate(*spot)),)
+    scenes = _pages(sheet, plan, margin, chosen, spots)
+    for scene, items in zip(scenes, extras):
+        scene.add(*items)
     return scenes + [_info_page(sheet, plan, margin, strip)] if rank == 3 else scenes
+
+
+def ruler_block(lang: str = "en", bars: tuple[str, ...] = ("in", "mm")) -> InfoBlock:
+    """The scale-check bars alone (for a page that has no room for the whole info block)."""
+    return InfoBlock(tuple(ruler_items(0.0, 0.0, lang, bars)), RULER_SIZE[0], 6.5 * (len(bars) - 1) + 5.5)
 
 
 def _info_page(sheet: Sheet, plan: Plan, margin: float, block: InfoBlock) -> Scene:
@@ -325,10 +369,33 @@ def _place_blocks(sheet: Sheet, plan: Plan, margin: float, block: InfoBlock) -> 
         for column in range(plan.columns):
             a, b, c, d, e, f = _content_matrix(sheet, plan, margin, column, row)
             free = window.difference(affinity.affine_transform(footprint, [a, c, b, d, e, f]))
+            # Never on a strip that is cut off or hidden under the next page.
+            free = free.difference(shapely.union_all(overlap_bands(plan, margin, column, row)))
             shapely.prepare(free)
             inside = numpy.flatnonzero(shapely.contains(free, boxes))
             spots.append((float(gx[inside[0]]), float(gy[inside[0]])) if len(inside) else None)
     return spots
+
+
+def overlap_bands(plan: Plan, margin: float, column: int, row: int) -> list[Any]:
+    """The strips of this page (page mm, shapely boxes) that overlap a neighbouring page:
+    trimmed off, or lying under the neighbour, once the pages are put together."""
+    import shapely
+
+    width, height = plan.page.width_mm, plan.page.height_mm
+    window_w, window_h = width - 2 * margin, height - 2 * margin - plan.reserve
+    bottom, top = margin + plan.reserve, height - margin
+    xs, ys = plan.xs, plan.ys
+    bands = []
+    if column > 0:
+        bands.append(shapely.box(0, 0, margin + xs[column - 1] + window_w - xs[column], height))
+    if column < plan.columns - 1:
+        bands.append(shapely.box(width - margin - (xs[column] + window_w - xs[column + 1]), 0, width, height))
+    if row > 0:
+        bands.append(shapely.box(0, top - (ys[row - 1] + window_h - ys[row]), width, height))
+    if row < plan.rows - 1:
+        bands.append(shapely.box(0, 0, width, bottom + (ys[row] + window_h - ys[row + 1])))
+    return bands
 
 
 PRINT_NOTE_ROOM_MM = 0.0

@@ -112,3 +112,32 @@ def lightness(colour: str) -> float:
     y = 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
     f = y ** (1 / 3) if y > 216 / 24389 else (24389 / 27 * y + 16) / 116
     return 116 * f - 16
+
+
+def relative_luminance(colour: str) -> float:
+    """WCAG relative luminance (0 black … 1 white) of ``#rrggbb``."""
+
+    def linear(channel: int) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two ``#rrggbb`` colours (1 to 21)."""
+    high, low = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+MIN_CONTRAST = 4.5
+"""Text on a fill keeps at least this contrast (WCAG AA for normal text)."""
+
+
+def ink_on(fill: str | None, ink: str) -> str:
+    """``ink`` when it reads well on ``fill`` (a contrast of 4.5:1 or more), else white or
+    black, whichever contrasts more: numbers on a dark country stay readable."""
+    if fill is None or not fill.startswith("#") or len(fill) != 7 or contrast(ink, fill) >= MIN_CONTRAST:
+        return ink
+    return max(("#ffffff", "#111111"), key=lambda candidate: contrast(candidate, fill))

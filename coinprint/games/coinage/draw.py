@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from coinprint.render.board import Frame, mark_items, space_items
 from coinprint.render.pages import Sheet, board_texts
 from coinprint.render.scene import Circle, Group, Item, Path, Scene, Style, Text, polyline, translate
-from coinprint.render.style import palette
+from coinprint.render.style import ink_on, palette
 from coinprint.units import PaperSize, coin, format_mm
 
 if TYPE_CHECKING:
@@ -53,14 +53,14 @@ def card_items(
     from coinprint.render.pdf import text_width_mm
 
     colours = palette(style)
+    layout = recoloured(layout)
     frame = Frame(layout)
     items: list[Item] = []
     width, height = card_size_of(layout)
+    # With a bleed the colours run out past the trim, so no hairline marks the trim.
+    edge = None if bleed > 0 and colours.filled else colours.space_stroke
     items.append(
-        Path(
-            (((0, 0), (width, 0), (width, height), (0, height)),),
-            Style(fill="#ffffff", stroke=colours.space_stroke, stroke_mm=0.2),
-        )
+        Path((((0, 0), (width, 0), (width, height), (0, height)),), Style(fill="#ffffff", stroke=edge, stroke_mm=0.2))
     )
     if bleed > 0 and colours.filled:
         items += _bleed_items(layout, frame, colours, width, height, bleed)
@@ -73,7 +73,8 @@ def card_items(
         x, y = frame.point(x, y)
         # The label sits near the top of the space, clear of a coin in its middle.
         baseline = y + max(radius - label_mm * 1.3, label_mm * 0.2)
-        items.append(Text((x, baseline), space.name, label_mm, "middle", colours.label, bold=True))
+        ink = ink_on(colours.fill(space.properties.get("color")), colours.label)
+        items.append(Text((x, baseline), space.name, label_mm, "middle", ink, bold=True))
         size = space.properties.get("region_size")
         if size is not None and space.region is not None and space.region not in shown_regions:
             # One badge per region, beside the label of its first space: the region's size.
@@ -89,20 +90,89 @@ def card_items(
 
 
 def _bleed_items(layout: Layout, frame: Frame, colours: Any, width: float, height: float, bleed: float) -> list[Item]:
-    """Each edge space's colour carried out into the bleed strip round the card."""
+    """Each edge space's colour carried from the map's edge out to the bleed edge: the ground
+    between the map and the bleed edge goes to the nearest space (Voronoi cells of points
+    along the map's outline), so the colour reaches the cut from every space on the edge."""
     import shapely
 
-    card = shapely.box(0, 0, width, height)
-    strip = card.buffer(bleed, join_style="mitre").difference(card)
+    spaces = [shapely.affinity.translate(space.polygon, frame.dx, frame.dy) for space in layout.spaces]
+    land = shapely.union_all(spaces)
+    ground = shapely.box(-bleed, -bleed, width + bleed, height + bleed).difference(land)
+    if ground.is_empty:
+        return []
+    owners: dict[tuple[float, float], int] = {}
+    edge = land.boundary
+    for number, shape in enumerate(spaces):
+        ring = shape.exterior
+        count = max(8, int(ring.length))  # a point a millimetre along the space's outline
+        for k in range(count):
+            point = ring.interpolate(k / count, normalized=True)
+            if edge.distance(point) < 0.01:  # on the map's edge
+                owners.setdefault((round(point.x, 3), round(point.y, 3)), number)
+    if len(owners) < 2:
+        return []
+    points = list(owners)
+    # A tiny fixed wobble keeps the points along a straight edge from being exactly in line,
+    # which leaves GEOS's diagram with holes.
+    wobbled = [(x + 0.001 * ((k * 7) % 5 - 2), y + 0.001 * ((k * 3) % 5 - 2)) for k, (x, y) in enumerate(points)]
+    cells = shapely.voronoi_polygons(shapely.MultiPoint(wobbled), extend_to=ground.envelope.buffer(bleed + 10))
+    # Each cell goes to the space of the point it holds (GEOS's own order is not to be trusted
+    # for points on a straight edge).
+    tree = shapely.STRtree([shapely.Point(p) for p in wobbled])
+    parts: dict[int, list[Any]] = {}
+    for cell in cells.geoms:
+        held = tree.query(cell, predicate="intersects")
+        if len(held):
+            parts.setdefault(owners[points[int(held[0])]], []).append(cell)
+    # Where GEOS's diagram leaves a hole, the nearest space takes it.
+    missing = ground.difference(shapely.union_all([cell for pieces in parts.values() for cell in pieces]))
+    for hole in getattr(missing, "geoms", [missing]):
+        if not hole.is_empty and hole.area > 1e-9:
+            nearest = min(range(len(spaces)), key=lambda n: spaces[n].distance(hole.representative_point()))
+            parts.setdefault(nearest, []).append(hole)
     items: list[Item] = []
-    for space in layout.spaces:
-        shape = shapely.affinity.translate(space.polygon, frame.dx, frame.dy)
-        extra = shape.buffer(bleed, join_style="mitre").intersection(strip)
-        fill = colours.fill(space.properties.get("color"))
+    for number, pieces in sorted(parts.items()):
+        extra = shapely.union_all(pieces).intersection(ground).buffer(0.05).intersection(ground.buffer(0.05))
+        fill = colours.fill(layout.spaces[number].properties.get("color"))
         for part in getattr(extra, "geoms", [extra]):
             if part.geom_type == "Polygon" and not part.is_empty:
-                items.append(Path((tuple(part.exterior.coords),), Style(fill=fill, stroke=None)))
+                rings = (tuple(part.exterior.coords), *(tuple(r.coords) for r in part.interiors))
+                items.append(Path(rings, Style(fill=fill, stroke=None)))
     return items
+
+
+def region_colours(layout: Layout) -> dict[str, int]:
+    """A colour number for each region: one colour per region, neighbouring regions always
+    different, and every region its own colour while the palette has enough (largest
+    regions first, each taking the first colour no neighbour and no other region has)."""
+    regions: dict[str, list[Any]] = {}
+    for space in layout.spaces:
+        regions.setdefault(space.region or space.id, []).append(space)
+    touching: dict[str, set[str]] = {name: set() for name in regions}
+    region_of = {space.id: space.region or space.id for space in layout.spaces}
+    for space in layout.spaces:
+        for other in layout.neighbours(space.id):
+            if region_of[other] != region_of[space.id]:
+                touching[region_of[space.id]].add(region_of[other])
+    count = len(palette("color").space_fill)
+    chosen: dict[str, int] = {}
+    for name in sorted(regions, key=lambda r: (-len(regions[r]), r)):
+        banned = {chosen[n] for n in touching[name] if n in chosen}
+        fresh = [c for c in range(count) if c not in banned and c not in chosen.values()]
+        free = [c for c in range(count) if c not in banned]
+        chosen[name] = (fresh or free or [len(chosen) % count])[0]
+    return chosen
+
+
+def recoloured(layout: Layout) -> Layout:
+    """``layout`` with each space's ``color`` its region's colour (see :func:`region_colours`)."""
+    from dataclasses import replace
+
+    from coinprint.layout import Layout as LayoutType
+
+    colours = region_colours(layout)
+    spaces = [replace(s, properties={**s.properties, "color": colours[s.region or s.id]}) for s in layout.spaces]
+    return LayoutType(layout.game, spaces, list(layout.features), dict(layout.meta))
 
 
 def _region_outlines(layout: Layout, frame: Frame, stroke: str, width_mm: float) -> list[Item]:
@@ -240,12 +310,13 @@ def board_sheet(
     name = params.get("map", "custom")
     words = texts or board_texts("coinage")
     values = {
-        "map": name,
+        "map": words.get("maps", {}).get(name, name),
+        "cut": words["cut_marks"] if bleed > 0 else words["cut_dashed"],
         "random": words["random_map"].format(regions=params.get("regions"), seed=params.get("seed"))
         if name == "random"
         else "",
         "card": f"{card[0]:.1f} × {card[1]:.1f} mm",
-        "card_name": params.get("card", "custom"),
+        "card_name": words.get("card_names", {}).get(params.get("card", "custom"), params.get("card", "custom")),
         "spaces": len(layout),
         "coin": quarter.title,
         "coin_mm": format_mm(quarter.diameter_mm),

@@ -27,7 +27,7 @@ def kit_pages(settings: PrintSettings, lang: str = "en") -> list[Scene]:
     """The rule sheet, then a page of classic map cards with cut lines."""
     from coinprint.games.coinage.board import build
     from coinprint.games.coinage.draw import board_sheet
-    from coinprint.kit import board_pages, sheet_template
+    from coinprint.kit import board_pages, sheet_template, with_rule_sheet
 
     layout = build("classic")
     texts = sheet_template("coinage", lang)["board"]
@@ -35,7 +35,7 @@ def kit_pages(settings: PrintSettings, lang: str = "en") -> list[Scene]:
         layout, settings.style, paper=settings.paper, margin=settings.margin_mm, texts=texts, bleed=settings.bleed_mm
     )
     sheet.lang = lang
-    return rule_sheet_pages(settings.paper, lang) + board_pages(sheet, settings)
+    return with_rule_sheet("coinage", settings.paper, lang, {"board_pages": board_pages(sheet, settings)})
 
 
 def worked_example(layout: Layout, first_seed: int = 1) -> tuple[CoinAgeRules, CoinAgeState, list[str]]:

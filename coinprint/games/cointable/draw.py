@@ -52,6 +52,7 @@ def board_sheet(layout: Layout, style: str = "color", texts: dict[str, Any] | No
         "cells": len(layout),
         "side": side,
     }
+    values["a1_where"] = words.get("where", {}).get(where_is(layout, "a1"), "")
     # A drawn board that keeps its own names says so instead of explaining a1 … (the built-in names).
     drawn = layout.params.get("names") == "drawn" and "lines_drawn" in words
     names = [s.name for s in layout.spaces[:3]]
@@ -67,6 +68,51 @@ def board_sheet(layout: Layout, style: str = "color", texts: dict[str, Any] | No
         for x0, y0, x1, y1 in pieces
     ]
     cells = [shapely.affinity.translate(s.polygon, frame.dx, frame.dy) for s in layout.spaces]
-    return Sheet(
+    sheet = Sheet(
         board_scene(layout, style), words["title"], lines, footprint=footprint, pieces=pieces, lang=lang, cells=cells
     )
+    return with_seats(sheet, words.get("seats", {}))
+
+
+SEAT_MM = 2.8
+"""The size of the words saying where each player sits."""
+
+
+def where_is(layout: Layout, name: str) -> str:
+    """Where the space called ``name`` lies on the printed board: ``bottom-left``, ``top``,
+    ``centre`` … (thirds of the board's width and height), or "" when there is none."""
+    space = next((s for s in layout.spaces if s.name == name), None)
+    if space is None:
+        return ""
+    minx, miny, maxx, maxy = layout.bounds
+    x, y = label_point(space)
+    across = ("left", "", "right")[min(2, int(3 * (x - minx) / max(maxx - minx, 1e-9)))]
+    up = ("bottom", "", "top")[min(2, int(3 * (y - miny) / max(maxy - miny, 1e-9)))]
+    return "-".join(part for part in (up, across) if part) or "centre"
+
+
+def with_seats(sheet: Sheet, seats: dict[str, str]) -> Sheet:
+    """The board with where Heads sits written in its bottom-right corner, along the bottom
+    edge, and where Tails sits in the top-left corner, turned to face them: in the empty
+    corners of the board's box, so the board needs no more paper. Left out on a board too
+    small to have room."""
+    from dataclasses import replace
+
+    import shapely
+
+    from coinprint.render.labels import text_box
+
+    if not seats or sheet.footprint is None:
+        return sheet
+    width, height = sheet.content.width_mm, sheet.content.height_mm
+    heads = Text((width - 1.5, 1.5), seats["heads"], SEAT_MM, "end", "#000000", bold=True)
+    tails = Text((1.5, height - 1.5), seats["tails"], SEAT_MM, "end", "#000000", True, 180.0)
+    x0, y0, x1, y1 = text_box(replace(tails, angle=0.0))
+    turned = shapely.box(2 * tails.at[0] - x1, 2 * tails.at[1] - y1, 2 * tails.at[0] - x0, 2 * tails.at[1] - y0)
+    boxes = [shapely.box(*text_box(heads)), turned]
+    if any(box.buffer(0.5).intersects(sheet.footprint) for box in boxes):
+        return sheet
+    content = Scene(width, height, list(sheet.content.items), title=sheet.content.title)
+    content.add(heads, tails)
+    # The words are ink too: the info block and the registration marks keep off them.
+    return replace(sheet, content=content, footprint=shapely.union_all([sheet.footprint, *boxes]))

@@ -18,11 +18,11 @@ def kit_pages(settings: PrintSettings, lang: str = "en") -> list[Scene]:
     """The rule sheet, then the standard board tiled on the kit's paper."""
     from coinprint.games.cointable.board import build
     from coinprint.games.cointable.draw import board_sheet
-    from coinprint.kit import board_pages, sheet_template
+    from coinprint.kit import board_pages, sheet_template, with_rule_sheet
 
     layout = build()
     sheet = board_sheet(layout, settings.style, texts=sheet_template("cointable", lang)["board"], lang=lang)
-    return rule_sheet_pages(settings.paper, lang) + board_pages(sheet, settings)
+    return with_rule_sheet("cointable", settings.paper, lang, {"board_pages": board_pages(sheet, settings)})
 
 
 def rule_sheet_pages(paper: PaperSize, lang: str = "en", supply: int = 100, side: int = 5) -> list[Scene]:
@@ -34,7 +34,8 @@ def rule_sheet_pages(paper: PaperSize, lang: str = "en", supply: int = 100, side
 
 def sheet_parts(template: dict[str, Any], source: str, supply: int = 100, side: int = 5) -> SheetParts:
     """The values of the Coin Table sheet: the board's size, the supply, the centre cell."""
-    from coinprint.games.cointable.board import cell_count, cell_name
+    from coinprint.games.cointable.board import build, cell_count, cell_name
+    from coinprint.games.cointable.draw import where_is
     from coinprint.kit import SheetParts
 
     board_command = "coinprint board cointable" + ("" if side == 5 else f" --size {side}")
@@ -44,6 +45,7 @@ def sheet_parts(template: dict[str, Any], source: str, supply: int = 100, side: 
         "cells": cell_count(side),
         "centre": cell_name(side - 1, side),
         "board_command": board_command,
+        "a1_where": template["board"].get("where", {}).get(where_is(build(side), "a1"), ""),
     }
     return SheetParts(values, {}, {})
 

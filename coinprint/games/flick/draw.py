@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from coinprint.render.board import Frame
+from coinprint.render.board import SIDE_COLOURS, Frame
 from coinprint.render.pages import board_texts
 from coinprint.render.scene import Circle, Item, Path, Scene, Style, Text, polygon, polyline
 from coinprint.render.style import palette
@@ -24,8 +24,19 @@ if TYPE_CHECKING:
     from coinprint.layout import Feature, Layout, Mark
     from coinprint.render.pages import Sheet
 
-FACE_COLOURS = {"heads": "#c9a227", "tails": "#7a8fa6"}
-"""Coin colours in diagrams: heads gold, tails grey-blue."""
+FACE_COLOURS = {"heads": SIDE_COLOURS[0], "tails": SIDE_COLOURS[1]}
+"""Coin colours in diagrams: heads gold, tails grey-blue (the colours of every picture)."""
+
+
+def zone_fill(face: str) -> str:
+    """A starting zone's fill: its face's colour, lightened so the coin outlines show."""
+    colour = FACE_COLOURS.get(face)
+    if colour is None:
+        return "#eeeeee"
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return "#" + "".join(f"{round(c + (255 - c) * 0.45):02x}" for c in (r, g, b))
+
+
 LINE_MM = 1.2
 
 
@@ -34,10 +45,17 @@ def _ring(feature: Feature) -> list[tuple[float, float]]:
 
 
 def mat_items(
-    layout: Layout, frame: Frame, style: str = "color", *, labels: bool = True, words: dict[str, Any] | None = None
+    layout: Layout,
+    frame: Frame,
+    style: str = "color",
+    *,
+    labels: bool = True,
+    words: dict[str, Any] | None = None,
+    coin_names: bool = True,
 ) -> list[Item]:
     """The mat's drawing: goal, goal coins, lines, zones and (when ``labels``) the words
-    (``words``: the ``board`` part of a Flick template; default English)."""
+    (``words``: the ``board`` part of a Flick template; default English), the goal coins'
+    names too unless not ``coin_names``."""
     colours = palette(style)
     words = words or board_texts("flick")
     items: list[Item] = []
@@ -49,11 +67,11 @@ def mat_items(
             )
         )
     for zone in layout.features_with_role("zone"):
+        # Each zone in its side's colour (Heads gold, Tails blue-grey), as in every picture.
+        face = str(zone.properties.get("face", ""))
+        fill = zone_fill(face) if colours.filled else None
         items.append(
-            polygon(
-                frame.ring(_ring(zone)),
-                Style(fill=colours.fill(2), stroke=colours.guide, stroke_mm=0.3, dash_mm=(2.0, 1.0)),
-            )
+            polygon(frame.ring(_ring(zone)), Style(fill=fill, stroke=colours.guide, stroke_mm=0.3, dash_mm=(2.0, 1.0)))
         )
         radius = coin(str(zone.properties.get("coin", "quarter"))).radius_mm
         for spot in zone.properties.get("spots", []):
@@ -62,9 +80,9 @@ def mat_items(
             )
             if labels:
                 x, y = frame.point(*spot)
-                items.append(
-                    Text((x, y - 1.4), str(zone.properties.get("face", ""))[:1].upper(), 4.0, "middle", colours.guide)
-                )
+                face = str(zone.properties.get("face", ""))
+                letter = words.get("face_letters", {}).get(face, face[:1].upper())
+                items.append(Text((x, y - 1.4), letter, 4.0, "middle", colours.label))
     for line in layout.features_with_role("line"):
         (x1, y1), (x2, y2) = line.geometry["coordinates"]
         items.append(
@@ -81,7 +99,7 @@ def mat_items(
                 Style(fill="#ffffff" if colours.filled else None, stroke=colours.space_stroke, stroke_mm=0.3),
             )
         )
-        if labels:
+        if labels and coin_names:
             items.append(Text((x, y - 0.8), goal_coin.id, 2.4, "middle", colours.label))
     if labels:
         items += _side_labels(layout, frame, colours.label, words)
@@ -100,7 +118,13 @@ def _centre_label(layout: Layout, frame: Frame, colour: str, words: dict[str, An
     size = max(2.0, min(3.2, float(width) / 45))
     return [
         Text((x, y + size * 0.6), words["goal"], size * 1.6, "middle", colour, bold=True),
-        Text((x, y - size * 1.4), words["goal_width"].format(width=f"{float(width):.2f}"), size, "middle", colour),
+        Text(
+            (x, y - size * 1.4),
+            words["goal_width"].format(width=f"{float(width):.2f}".replace(".", words.get("decimal_mark", "."))),
+            size,
+            "middle",
+            colour,
+        ),
     ]
 
 
@@ -144,12 +168,18 @@ def _side_labels(layout: Layout, frame: Frame, colour: str, words: dict[str, Any
 
 
 def mat_scene(
-    layout: Layout, style: str = "color", words: dict[str, Any] | None = None, *, labels: bool = True
+    layout: Layout,
+    style: str = "color",
+    words: dict[str, Any] | None = None,
+    *,
+    labels: bool = True,
+    coin_names: bool = True,
 ) -> Scene:
-    """The mat at true size (without its words when not ``labels``: for small pictures)."""
+    """The mat at true size (without its words when not ``labels``, without the goal coins'
+    names when not ``coin_names``: for small pictures)."""
     frame = Frame(layout)
     scene = frame.scene(title="Flick")
-    scene.add(*mat_items(layout, frame, style, labels=labels, words=words))
+    scene.add(*mat_items(layout, frame, style, labels=labels, words=words, coin_names=coin_names))
     return scene
 
 
@@ -174,10 +204,31 @@ def mat_sheet(layout: Layout, style: str = "color", texts: dict[str, Any] | None
         "coins": params.get("coins", 2),
         "score_coin": score.title,
         "score_mm": score.diameter_mm,
-        "players": ", ".join(players),
+        "players": ", ".join(words["players"].get(p.split("-")[0], p) + p[len(p.split("-")[0]) :] for p in players),
     }
     lines = [line.format(**values) for line in words["lines"]]
-    return Sheet(mat_scene(layout, style, words), words["title"], lines, footprint=None, lang=lang)
+    return Sheet(mat_scene(layout, style, words), words["title"], lines, footprint=mat_footprint(layout), lang=lang)
+
+
+GOAL_TEXT_MM = 17.5
+"""How far into the goal the words along its sides reach."""
+
+
+def mat_footprint(layout: Layout) -> Any:
+    """Where the mat puts ink that the info block must keep off (content mm): everything but
+    the open middle of the goal, between the words along its sides and those in its centre;
+    the title and the scale bars may go there (the goal is played on, not read)."""
+    import shapely
+
+    frame = Frame(layout)
+    whole = shapely.box(0, 0, frame.width, frame.height)
+    goals = layout.features_with_role("goal")
+    if not goals:
+        return whole
+    goal = shapely.affinity.translate(goals[0].shape, frame.dx, frame.dy)
+    centre = goal.centroid
+    middle = shapely.box(centre.x - goal.length / 8, centre.y - 9.0, centre.x + goal.length / 8, centre.y + 9.0)
+    return whole.difference(goal.buffer(-GOAL_TEXT_MM).difference(middle))
 
 
 # -- diagrams --------------------------------------------------------------------------------------------
@@ -232,8 +283,16 @@ def diagram_scene(
         points = [frame.point(*p) for p in arrow]
         scene.add(polyline(points, arrow_style))
         scene.add(_arrowhead(points[-2], points[-1], arrow_style))
+    discs = [(frame.point(*dot.at), radius) for dot in coins if not dot.ghost]
+    for goal_coin in layout.features_with_role("goal-coin"):
+        centre = goal_coin.properties.get("center") or list(goal_coin.shape.centroid.coords[0])
+        discs.append((frame.point(*centre), coin(str(goal_coin.properties.get("coin", "dime"))).radius_mm))
     for x, y in marks:
-        scene.add(*_burst(*frame.point(x, y)))
+        at = frame.point(x, y)
+        # The star's rays start outside any coin it marks, so they never cross a coin's name.
+        inner = max([4.0, *(math.dist(at, c) + r + 1.0 for c, r in discs if math.dist(at, c) < r)])
+        scene.add(*_burst(*at, inner))
+        scene.add(Circle(at, inner + 5.5, Style(fill=None, stroke=None)))  # keeps labels off the star
     return scene
 
 
@@ -245,7 +304,8 @@ def _arrowhead(before: tuple[float, float], tip: tuple[float, float], style: Sty
     return polygon([left, tip, right], Style(fill=style.stroke, stroke=style.stroke, stroke_mm=0.2))
 
 
-def _burst(x: float, y: float) -> list[Item]:
+def _burst(x: float, y: float, inner: float = 4.0) -> list[Item]:
+    """A red star of eight rays from ``inner`` to 5 mm further out round (x, y)."""
     style = Style(stroke="#b00000", stroke_mm=0.9)
     items: list[Item] = []
     for k in range(8):
@@ -253,8 +313,8 @@ def _burst(x: float, y: float) -> list[Item]:
         items.append(
             polyline(
                 [
-                    (x + 4 * math.cos(angle), y + 4 * math.sin(angle)),
-                    (x + 9 * math.cos(angle), y + 9 * math.sin(angle)),
+                    (x + inner * math.cos(angle), y + inner * math.sin(angle)),
+                    (x + (inner + 5) * math.cos(angle), y + (inner + 5) * math.sin(angle)),
                 ],
                 style,
             )
@@ -266,9 +326,14 @@ def _burst(x: float, y: float) -> list[Item]:
 def example_figures(layout: Layout, template: dict[str, Any]) -> dict[str, Scene]:
     """The template's example diagrams drawn on ``layout``, by name."""
     figures = {}
+    names = template.get("coin_names", {})  # the coins' names in the sheet's language (h1 → kr1)
+
+    def shown(coin_id: str) -> str:
+        return names.get(coin_id[:1], coin_id[:1]) + coin_id[1:] if coin_id else coin_id
+
     for name, spec in template.get("examples", {}).items():
         coins = [
-            CoinDot(tuple(c["at"]), c["face"], c.get("id", ""), bool(c.get("ghost", False)))
+            CoinDot(tuple(c["at"]), c["face"], shown(c.get("id", "")), bool(c.get("ghost", False)))
             for c in spec.get("coins", [])
         ]
         arrows = [[tuple(p) for p in arrow] for arrow in spec.get("arrows", [])]

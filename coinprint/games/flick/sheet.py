@@ -40,7 +40,10 @@ def sheet_parts(template: dict[str, Any], source: str) -> SheetParts:
         "goal_coin": coin(params["goal_coin"]).title,
         "score_coin": coin(params["score_coin"]).title,
     }
-    figures = {"mat": mat_scene(layout, words=template["board"], labels=False), **example_figures(layout, template)}
+    # The mat's picture names the players' lines and the goal; the longer notes stay on the mat.
+    words = {**template["board"], "zone_note": "", "goal_width": "", "side": ""}
+    # Goal coins keep their true size against the goal: their tiny names would grow them.
+    figures = {"mat": mat_scene(layout, words=words, coin_names=False), **example_figures(layout, template)}
     return SheetParts(values, figures, {})
 
 
@@ -48,8 +51,8 @@ def kit_pages(settings: PrintSettings, lang: str = "en") -> list[Scene]:
     """The rule sheet, then the standard mat at true size."""
     from coinprint.games.flick.board import build
     from coinprint.games.flick.draw import mat_sheet
-    from coinprint.kit import board_pages
+    from coinprint.kit import board_pages, with_rule_sheet
 
     layout = build()
     sheet = mat_sheet(layout, settings.style, rule_sheet_template(lang)["board"], lang=lang)
-    return rule_sheet_pages(settings.paper, lang) + board_pages(sheet, settings)
+    return with_rule_sheet("flick", settings.paper, lang, {"board_pages": board_pages(sheet, settings)})

@@ -8,9 +8,9 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from coinprint.render.board import Frame, space_items
-from coinprint.render.pages import Sheet
+from coinprint.render.pages import INFO_CHARS, Sheet
 from coinprint.render.scene import Circle, Path, Scene, Style, Text
-from coinprint.render.style import palette, text_style
+from coinprint.render.style import ink_on, palette, text_style
 from coinprint.resources import template_path
 
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 PENCIL_RADIUS_MM = 3.2
 """The small empty circle in each country where a player pencils in O or X."""
-BLANK_AREA_MM = (190.0, 170.0)
+BLANK_AREA_MM = (190.0, 155.0)
 """The drawing area on the blank sheet (fits A4 and Letter inside 10 mm margins)."""
 
 
@@ -49,12 +49,22 @@ def map_scene(layout: Layout, style: str = "color", lang: str = "en") -> Scene:
     for space in layout.spaces:
         cx, cy = frame.point(*coin_spot(space))
         scene.add(Circle((cx, cy), big.radius_mm, guide))
-        scene.add(Text((cx, cy + 2.2), space.name, 4.6, "middle", colours.label, bold=True))
+        ink = ink_on(colours.fill(space.properties.get("color")), colours.label)  # white on a dark country
+        scene.add(Text((cx, cy + 2.2), space.name, 4.6, "middle", ink, bold=True))
         scene.add(Circle((cx, cy - 3.6), PENCIL_RADIUS_MM, pencil))
         if space.start:
             scene.add(Text((cx, cy - 3.6 - 1.4), space.start, 4.0, "middle", colours.accent, bold=True))
             starts = texts(lang)["starts"].format(player=space.start)
-            scene.add(Text((cx, cy - 9.2), starts, 2.3, "middle", colours.accent, bold=True))
+            scene.add(
+                Text(
+                    (cx, cy - 9.2),
+                    starts,
+                    2.3,
+                    "middle",
+                    ink_on(colours.fill(space.properties.get("color")), colours.accent),
+                    bold=True,
+                )
+            )
     return scene
 
 
@@ -121,7 +131,7 @@ def blank_sheet(layout: Layout, lang: str = "en") -> Sheet:
     size, leading = body.size_mm, body.leading_mm
     rule_lines: list[str] = []
     for number, rule in enumerate(words["rules"], start=1):
-        wrapped = wrap(rule, width - 8.0, size)
+        wrapped = wrap(rule, width - 8.0, size, max_chars=INFO_CHARS - 4)
         rule_lines.append(f"{number}. {wrapped[0]}")
         rule_lines += [f"    {line}" for line in wrapped[1:]]
     text_height = leading * (len(rule_lines) + 1) + 2.0

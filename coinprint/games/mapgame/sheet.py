@@ -16,14 +16,14 @@ def kit_pages(settings: PrintSettings, lang: str = "en", seed: int = 0) -> list[
     """The rule sheet, the blank sheet, then the 21-country map of ``seed``."""
     from coinprint.games.mapgame.board import build
     from coinprint.games.mapgame.draw import map_sheet
-    from coinprint.kit import board_pages
+    from coinprint.kit import board_pages, with_rule_sheet
 
     layout = build(seed=seed)
-    return (
-        rule_sheet_pages(settings.paper, lang)
-        + blank_pages(settings, lang=lang)
-        + board_pages(map_sheet(layout, settings.style, lang), settings)
-    )
+    parts = {
+        "blank_pages": blank_pages(settings, lang=lang),
+        "board_pages": board_pages(map_sheet(layout, settings.style, lang), settings),
+    }
+    return with_rule_sheet("mapgame", settings.paper, lang, parts)
 
 
 def blank_pages(settings: PrintSettings, coins: tuple[str, str] | None = None, lang: str = "en") -> list[Scene]:
