@@ -239,14 +239,14 @@ def _space_feature(space: Space) -> dict[str, Any]:
 
 def shared_borders(spaces: Sequence[Space]) -> Iterator[tuple[str, str, float]]:
     """Pairs of spaces whose boundaries share more than MIN_BORDER_MM, with that length."""
-    import shapely
+    from coinprint.spatial import boundary_contact_pairs
 
     polygons = [s.polygon for s in spaces]
     valid = [bool(p.is_valid) and not p.is_empty for p in polygons]
-    tree = shapely.STRtree(polygons)
-    left, right = tree.query(polygons, predicate="intersects")
-    for i, j in zip(left.tolist(), right.tolist()):
-        if i >= j or not (valid[i] and valid[j]):
+    # Candidates from an index of boundary segments: spaces that only meet at a corner are
+    # never paired, so a thousand wedges meeting at one point cost no more than a grid.
+    for i, j in sorted(boundary_contact_pairs(polygons)):
+        if not (valid[i] and valid[j]):
             continue
         common = polygons[i].boundary.intersection(polygons[j].boundary)
         length = float(common.length)

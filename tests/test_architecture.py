@@ -31,6 +31,7 @@ LAYERS: list[tuple[str, int]] = [
     ("coinprint.boards", 2),
     ("coinprint.games", 2),
     ("coinprint.layout", 1),
+    ("coinprint.spatial", 1),
     ("coinprint.io", 1),
     ("coinprint.units", 0),
     ("coinprint.errors", 0),

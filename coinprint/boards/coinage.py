@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from coinprint.boards.checks import DEFAULT_TOLERANCE_MM, Problem, common_problems, duplicate_label_problems
 from coinprint.errors import UsageError
 from coinprint.layout import Feature, Layout, Space, close_ring, polygon_geometry
+from coinprint.spatial import border_mismatches, widest_circle
 from coinprint.units import PaperSize, card_size, coin
 
 if TYPE_CHECKING:
@@ -584,8 +585,8 @@ def check(layout: Layout, *, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> list
     if not MIN_SPACES <= count <= MAX_SPACES:
         problems.append(Problem(None, f"the map has {count} spaces; a Coin Age map has {MIN_SPACES} to {MAX_SPACES}"))
     polygons = [s.polygon for s in layout.spaces]
-    if not bool(shapely.coverage_is_valid(polygons)):
-        edges = shapely.union_all(shapely.coverage_invalid_edges(polygons))
+    culprits, edges = border_mismatches(polygons)
+    if culprits:
         problems.append(
             Problem(
                 None,
@@ -623,7 +624,7 @@ def check(layout: Layout, *, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> list
     need = fit_radius()
     quarter = coin(FIT_COIN)
     for space in layout.spaces:
-        circle = shapely.maximum_inscribed_circle(space.polygon, tolerance=0.01)
+        circle = widest_circle(space.polygon, need - tolerance_mm / 2)
         radius = float(circle.length)
         if radius + tolerance_mm / 2 < need:
             centre = shapely.get_point(circle, 0)

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 from coinprint.boards.checks import Problem, common_problems
 from coinprint.errors import UsageError
 from coinprint.layout import MIN_BORDER_MM, Layout, Space, round_point
+from coinprint.spatial import border_mismatches, widest_circle
 from coinprint.units import Coin, coin
 
 if TYPE_CHECKING:
@@ -1210,16 +1211,15 @@ def check(layout: Layout, *, tolerance_mm: float = COIN_TOLERANCE_MM) -> list[Pr
             problems.append(Problem(space.id, f"country {space.name} has a hole; a country is one piece without holes"))
     if problems:
         return problems
-    if not bool(shapely.coverage_is_valid(polygons, gap_width=0.0)):
-        invalid = shapely.coverage_invalid_edges(polygons)
-        for space, edges in zip(spaces, invalid):
-            if not edges.is_empty:
-                problems.append(
-                    Problem(
-                        space.id,
-                        f"country {space.name}: its border does not match its neighbours' exactly (shared borders must use the same points)",
-                    )
+    culprits, _ = border_mismatches(polygons)
+    for index, space in enumerate(spaces):
+        if index in culprits:
+            problems.append(
+                Problem(
+                    space.id,
+                    f"country {space.name}: its border does not match its neighbours' exactly (shared borders must use the same points)",
                 )
+            )
     union = shapely.union_all(polygons)
     if union.geom_type != "Polygon":
         problems.append(Problem(None, f"{RULE_HOLE}: the map is not one connected region ({len(union.geoms)} pieces)"))
@@ -1290,7 +1290,7 @@ def _coin_problems(layout: Layout, tolerance_mm: float = COIN_TOLERANCE_MM) -> l
     big = max((o, x), key=lambda c: c.diameter_mm)
     problems = []
     for space in layout.spaces:
-        circle = shapely.maximum_inscribed_circle(space.polygon, 0.01)
+        circle = widest_circle(space.polygon, (big.diameter_mm - tolerance_mm) / 2)
         room = 2 * float(circle.length)
         if room + tolerance_mm < big.diameter_mm:
             problems.append(
@@ -1311,9 +1311,10 @@ def _replay_problems(layout: Layout) -> list[Problem]:
 
     limit = _neighbour_limit(layout)
     ordered = sorted(layout.spaces, key=lambda s: s.order or 0)
+    position = {space.id: index for index, space in enumerate(ordered)}
+    graph = layout.graph  # borders longer than MIN_BORDER_MM, found through an index
     first = ordered[0]
     problems = []
-    drawn = [first]
     outline = first.polygon
     for space in ordered[1:]:
         polygon = space.polygon
@@ -1351,7 +1352,8 @@ def _replay_problems(layout: Layout) -> list[Problem]:
                         space.id, f"{name} breaks the rule '{RULE_ONE_ARC}': it lies over countries drawn before it"
                     )
                 )
-        near = [d for d in drawn if boundary.intersection(d.polygon.exterior).length > MIN_BORDER_MM]
+        earlier = sorted(position[n] for n in graph.neighbors(space.id) if position[n] < position[space.id])
+        near = [ordered[index] for index in earlier]
         if len(near) > limit:
             names = ", ".join(d.name for d in near)
             problems.append(
@@ -1361,7 +1363,6 @@ def _replay_problems(layout: Layout) -> list[Problem]:
                     geometry=shapely.union_all([boundary.intersection(d.polygon.exterior) for d in near]),
                 )
             )
-        drawn.append(space)
         merged = shapely.union_all([outline, polygon])
         if merged.geom_type == "Polygon" and merged.interiors:
             problems.append(

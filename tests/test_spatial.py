@@ -1,0 +1,194 @@
+"""The segment index behind the layout checks: its candidate pairs hold every pair the exact
+pairwise test finds (checked against shapely, pair by pair, on random shapes with the
+touching corners, shared sides and T-junctions that trip indexes up), and a fan of wedges that
+all meet at one point is checked as quickly as a grid."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import shapely
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from coinprint.spatial import (
+    border_mismatches,
+    boundary_contact_pairs,
+    contained_pairs,
+    overlap_candidate_pairs,
+    widest_circle,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def exact_shared(polygons: list) -> set[tuple[int, int]]:
+    found = set()
+    for i in range(len(polygons)):
+        for j in range(i + 1, len(polygons)):
+            if polygons[i].boundary.intersection(polygons[j].boundary).length > 0:
+                found.add((i, j))
+    return found
+
+
+def exact_overlapping(polygons: list) -> set[tuple[int, int]]:
+    found = set()
+    for i in range(len(polygons)):
+        for j in range(i + 1, len(polygons)):
+            if polygons[i].intersection(polygons[j]).area > 0:
+                found.add((i, j))
+    return found
+
+
+# Small whole-number coordinates: corners land on each other's sides, sides run along each
+# other, shapes touch at single corners; on a 1/3 grid, shapes far out test the rounding too.
+corner = st.tuples(st.integers(0, 6), st.integers(0, 6))
+
+
+@st.composite
+def shapes(draw: st.DrawFn) -> list:
+    offset = draw(st.sampled_from([0.0, 1 / 3, 123456.7]))
+    scale = draw(st.sampled_from([1.0, 1 / 3, 10.0]))
+    found = []
+    for _ in range(draw(st.integers(2, 7))):
+        if draw(st.booleans()):
+            (x0, y0), (x1, y1) = draw(corner), draw(corner)
+            if x0 == x1 or y0 == y1:
+                continue
+            shape = shapely.box(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+        else:
+            shape = shapely.Polygon([draw(corner) for _ in range(3)])
+            if shape.area == 0:
+                continue
+        found.append(
+            shapely.affinity.translate(shapely.affinity.scale(shape, scale, scale, origin=(0, 0)), offset, offset)
+        )
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(polygons=shapes())
+def test_contact_candidates_hold_every_pair_sharing_a_line(polygons):
+    assert exact_shared(polygons) <= boundary_contact_pairs(polygons)
+
+
+@settings(max_examples=300, deadline=None)
+@given(polygons=shapes())
+def test_overlap_candidates_hold_every_overlapping_pair(polygons):
+    assert exact_overlapping(polygons) <= overlap_candidate_pairs(polygons)
+    inside = {
+        (i, j)
+        for i, a in enumerate(polygons)
+        for j, b in enumerate(polygons)
+        if i < j and (a.contains(b) or b.contains(a))
+    }
+    assert inside <= contained_pairs(polygons)
+
+
+@st.composite
+def cut_rectangles(draw: st.DrawFn) -> list:
+    """A rectangle cut in two again and again: no overlaps, and T-junctions where a cut ends
+    on a side that a neighbour's cut did not split."""
+    pieces = [(0, 0, 16, 16)]
+    for _ in range(draw(st.integers(1, 9))):
+        index = draw(st.integers(0, len(pieces) - 1))
+        x0, y0, x1, y1 = pieces.pop(index)
+        if draw(st.booleans()) and x1 - x0 > 1:
+            x = draw(st.integers(x0 + 1, x1 - 1))
+            pieces += [(x0, y0, x, y1), (x, y0, x1, y1)]
+        elif y1 - y0 > 1:
+            y = draw(st.integers(y0 + 1, y1 - 1))
+            pieces += [(x0, y0, x1, y), (x0, y, x1, y1)]
+        else:
+            pieces.append((x0, y0, x1, y1))
+    polygons = [shapely.box(*p) for p in pieces]
+    # Sometimes add the T-junction's corner to the long side, making the borders match.
+    if draw(st.booleans()):
+        polygons = [shapely.segmentize(p, 1.0) for p in polygons]
+    return polygons
+
+
+@settings(max_examples=200, deadline=None)
+@given(polygons=cut_rectangles())
+def test_border_mismatches_agree_with_shapely_coverage_validation(polygons):
+    culprits, edges = border_mismatches(polygons)
+    invalid = shapely.coverage_invalid_edges(polygons)
+    assert bool(culprits) == (not shapely.coverage_is_valid(polygons))
+    assert culprits == {i for i, e in enumerate(invalid) if not e.is_empty}
+    assert edges.is_empty == (not culprits)
+
+
+def test_widest_circle_is_a_lower_bound_and_exact_where_the_coin_may_not_fit():
+    rng = random.Random(3)
+    for _ in range(40):
+        points = [(rng.uniform(0, 80), rng.uniform(0, 50)) for _ in range(8)]
+        polygon = shapely.convex_hull(shapely.MultiPoint(points))
+        exact = float(shapely.maximum_inscribed_circle(polygon, 0.01).length)
+        for need in (1.0, exact - 0.5, exact + 0.5):
+            found = widest_circle(polygon, need)
+            centre = shapely.get_point(found, 0)
+            assert polygon.contains(centre) or polygon.boundary.distance(centre) < 1e-9
+            assert float(found.length) <= exact + 0.011  # a real circle inside
+            assert float(found.length) >= min(need, exact - 0.011)  # wide enough, or the exact one
+
+
+def fan_layout(count: int, game: str) -> dict:
+    features = []
+    for k in range(count):
+        a = 2 * math.pi * k / count
+        b = 2 * math.pi * (k + 1) / count
+        ring = [
+            [0.0, 0.0],
+            [20000 * math.cos(a), 20000 * math.sin(a)],
+            [20000 * math.cos(b), 20000 * math.sin(b)],
+            [0.0, 0.0],
+        ]
+        properties = {"role": "space", "label": str(k + 1), "order": k + 1, "region": "r"}
+        if k >= count - 2:
+            properties["start"] = "OX"[k - count + 2]
+        features.append(
+            {
+                "type": "Feature",
+                "id": f"w{k + 1}",
+                "geometry": {"type": "Polygon", "coordinates": [ring]},
+                "properties": properties,
+            }
+        )
+    return {"type": "FeatureCollection", "coinprint": {"format": 1, "game": game, "units": "mm"}, "features": features}
+
+
+@pytest.mark.parametrize("game", ["mapgame", "coinage"])
+def test_a_fan_of_wedges_at_the_feature_cap_is_checked_in_bounded_time(tmp_path, game):
+    path = tmp_path / "fan.geojson"
+    path.write_text(json.dumps(fan_layout(1999, game)))
+    # A bound on the wait, not a speed figure (bench/validate_caps.py measures): this took
+    # minutes while every pair of wedges was intersected.
+    done = subprocess.run(
+        [sys.executable, "-m", "coinprint", "validate", "layout", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    if game == "mapgame":  # every wedge borders the one drawn before it: a valid map
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "1999 countries, 1999 borders" in done.stdout
+    else:  # far more than 20 spaces, but every wedge was found to border two others
+        assert done.returncode == 1 and "a Coin Age map has 6 to 20" in done.stdout
+        assert "borders no other space" not in done.stdout
+
+
+def test_the_layout_graph_matches_pairwise_intersection_on_a_small_fan():
+    from coinprint.layout import from_geojson
+
+    layout = from_geojson(fan_layout(40, "mapgame"))
+    polygons = [s.polygon for s in layout.spaces]
+    expected = {(layout.spaces[i].id, layout.spaces[j].id) for i, j in exact_shared(polygons)}
+    assert {tuple(sorted(e)) for e in layout.graph.edges} == {tuple(sorted(e)) for e in expected}
+    assert len(expected) == 40
