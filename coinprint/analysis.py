@@ -231,7 +231,9 @@ def play_to_folder(
     try:
         for played in stream:
             assert played.record is not None
-            paths.append(write_atomic(target / f"{setup.game}-{played.seed}.json", played.record))
+            # follow_symlinks=False: a link planted in the folder is replaced, never followed out of it.
+            record_path = target / f"{setup.game}-{played.seed}.json"
+            paths.append(write_atomic(record_path, played.record, follow_symlinks=False))
             tally.add(played.winner, played.timeout, played.moves)
             if progress:
                 progress(1)

@@ -7,6 +7,7 @@ Exit codes (docs/formats.md): 0 ok; 1 a layout or game record was checked and is
     CoinprintError
     ├── UsageError (also ValueError)          a bad option or parameter value     exit 2
     ├── UnreadableInputError                  a file that is not what it should be exit 2
+    ├── RunFailedError                        self-play lost its workers           exit 2
     └── InvalidInputError                     read, checked, and against the rules exit 1
         └── MoveError (also ValueError)       a move in a game
             ├── InvalidMoveError              not a move in the game's notation
@@ -35,6 +36,14 @@ class UsageError(CoinprintError, ValueError):
 
 class UnreadableInputError(CoinprintError):
     """An input file that cannot be read or is not what it should be (not JSON, not a layout)."""
+
+    exit_code = EXIT_USAGE
+
+
+class RunFailedError(CoinprintError):
+    """A self-play run could not go on: a worker process was killed (the out-of-memory killer,
+    ``kill -9``), a Dask cluster lost its workers or its scheduler, or what answered at the
+    Dask address was not a scheduler. The message says how many games had finished."""
 
     exit_code = EXIT_USAGE
 

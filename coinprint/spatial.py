@@ -15,7 +15,7 @@ two polygons) accepts. Callers run that exact test on the few candidates.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 END_CUT_MM = 1e-4
@@ -135,30 +135,47 @@ def contained_pairs(polygons: Sequence[Any]) -> Pairs:
     return {tuple(sorted((usable[a], usable[b]))) for a, b in zip(inner.tolist(), outer.tolist()) if a != b}
 
 
-def overlap_candidate_pairs(polygons: Sequence[Any]) -> Pairs:
-    """Pairs ``(i, j)``, ``i < j``, of valid polygons whose interiors may overlap.
+def overlap_candidates(polygons: Sequence[Any]) -> Iterator[tuple[int, int]]:
+    """Pairs ``(i, j)``, ``i < j``, of valid polygons whose interiors may overlap, each once,
+    found polygon by polygon so a caller that has seen enough can stop early (a pile of
+    stacked spaces pairs every one with every other).
 
-    When two interiors overlap, the boundaries cross or run along each other (found by
-    :func:`boundary_contact_pairs`), or one polygon holds the other (:func:`contained_pairs`),
-    or a segment of one runs through the inside of the other while the boundaries meet only at
-    corners: the midpoints of the segments that are not borders drawn by two polygons are
-    looked up for that."""
+    When two interiors overlap, the boundaries cross or run along each other (a cut-back
+    segment of one meets the other's boundary), or one polygon holds the other (its point on
+    the surface is inside the other), or a segment of one runs through the inside of the
+    other while the boundaries meet only at corners (its midpoint is inside the other; only
+    segments that are not borders drawn by two polygons need looking up)."""
     import numpy
     import shapely
 
-    pairs = boundary_contact_pairs(polygons) | contained_pairs(polygons)
     rows, owners = boundary_segments(polygons)
-    if len(rows) == 0:
-        return pairs
+    usable = [i for i, p in enumerate(polygons) if p.geom_type == "Polygon" and not p.is_empty]
+    if len(rows) == 0 or len(usable) < 2:
+        return
+    segment_tree = shapely.STRtree(_lines(rows))
+    polygon_tree = shapely.STRtree([polygons[i] for i in usable])
+    cut = _lines(_cut_back(rows))
     _, which, counts = numpy.unique(rows, axis=0, return_inverse=True, return_counts=True)
     lone = counts[which.reshape(-1)] == 1
-    midpoints = shapely.points((rows[lone, :2] + rows[lone, 2:]) / 2)
-    inside, holder = shapely.STRtree(list(polygons)).query(midpoints, predicate="within")
-    lone_owners = owners[lone][inside]
-    for a, b in zip(lone_owners.tolist(), holder.tolist()):
-        if a != b:
-            pairs.add((a, b) if a < b else (b, a))
-    return pairs
+    midpoints = shapely.points((rows[:, :2] + rows[:, 2:]) / 2)
+    order = numpy.argsort(owners, kind="stable")
+    bounds = numpy.searchsorted(owners[order], numpy.arange(len(polygons) + 1))
+    seen: set[tuple[int, int]] = set()
+    for i in usable:
+        mine = order[bounds[i] : bounds[i + 1]]
+        _, touching = segment_tree.query(cut[mine], predicate="dwithin", distance=NEAR_MM)
+        found = set(owners[touching].tolist())
+        inside = mine[lone[mine]]
+        if len(inside):
+            _, holders = polygon_tree.query(midpoints[inside], predicate="within")
+            found.update(usable[h] for h in holders.tolist())
+        holders = polygon_tree.query(polygons[i].point_on_surface(), predicate="within")  # one point: one array
+        found.update(usable[h] for h in holders.tolist())
+        for j in sorted(found - {i}):
+            pair = (i, j) if i < j else (j, i)
+            if pair not in seen:
+                seen.add(pair)
+                yield pair
 
 
 def border_mismatches(polygons: Sequence[Any]) -> tuple[set[int], Any]:

@@ -21,7 +21,7 @@ from coinprint.spatial import (
     border_mismatches,
     boundary_contact_pairs,
     contained_pairs,
-    overlap_candidate_pairs,
+    overlap_candidates,
     widest_circle,
 )
 
@@ -81,7 +81,9 @@ def test_contact_candidates_hold_every_pair_sharing_a_line(polygons):
 @settings(max_examples=300, deadline=None)
 @given(polygons=shapes())
 def test_overlap_candidates_hold_every_overlapping_pair(polygons):
-    assert exact_overlapping(polygons) <= overlap_candidate_pairs(polygons)
+    found = list(overlap_candidates(polygons))
+    assert len(found) == len(set(found)) and all(i < j for i, j in found)
+    assert exact_overlapping(polygons) <= set(found)
     inside = {
         (i, j)
         for i, a in enumerate(polygons)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,7 +90,7 @@ def overlap_problems(spaces: Sequence[Space]) -> list[Problem]:
     MAX_OVERLAPS_REPORTED of them, so a pile of stacked spaces is reported at once)."""
     import shapely
 
-    from coinprint.spatial import contained_pairs, overlap_candidate_pairs
+    from coinprint.spatial import contained_pairs, overlap_candidates
 
     polygons = [s.polygon for s in spaces]
     if len(polygons) < 2:
@@ -99,12 +99,13 @@ def overlap_problems(spaces: Sequence[Space]) -> list[Problem]:
     # (the excess is at least every pair's overlap): then only a space wholly inside another
     # is left to find. Otherwise the pairs an index of boundary segments suggests are tested.
     excess = sum(p.area for p in polygons) - shapely.union_all(polygons).area
+    candidates: Iterable[tuple[int, int]]
     if excess <= OVERLAP_TOLERANCE_MM2:
-        candidates = contained_pairs(polygons)
+        candidates = sorted(contained_pairs(polygons))
     else:
-        candidates = overlap_candidate_pairs(polygons)
+        candidates = overlap_candidates(polygons)
     problems = []
-    for i, j in sorted(candidates):
+    for i, j in candidates:
         for outer, inner in ((i, j), (j, i)):
             if polygons[outer].contains(polygons[inner]):
                 problems.append(
