@@ -6,6 +6,7 @@ Exit codes (docs/formats.md): 0 ok; 1 a layout or game record was checked and is
 
     CoinprintError
     ├── UsageError (also ValueError)          a bad option or parameter value     exit 2
+    │   └── UnknownSpaceError (also KeyError)  a space name not on the layout
     ├── UnreadableInputError                  a file that is not what it should be exit 2
     ├── RunFailedError                        self-play lost its workers           exit 2
     └── InvalidInputError                     read, checked, and against the rules exit 1
@@ -32,6 +33,14 @@ class UsageError(CoinprintError, ValueError):
     """A bad value: an option, a length, a paper or coin name, an output path."""
 
     exit_code = EXIT_USAGE
+
+
+class UnknownSpaceError(UsageError, KeyError):
+    """A space looked up by a name the layout does not have (also a KeyError, as a dict's
+    lookup would raise)."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
 
 
 class UnreadableInputError(CoinprintError):

@@ -147,10 +147,19 @@ class Layout:
         return {space.name.lower(): space for space in self.spaces}
 
     def space(self, key: str) -> Space:
-        """The space whose id or label is ``key`` (labels case-insensitively); KeyError if none."""
-        if key in self._by_id:
-            return self._by_id[key]
-        return self._by_name[key.lower()]
+        """The space whose id or label is ``key`` (labels case-insensitively); if none,
+        :class:`UnknownSpaceError` (a KeyError too)."""
+        from coinprint.errors import UnknownSpaceError
+
+        if not isinstance(key, str):
+            raise UnknownSpaceError(f"a space is named by text, not {type(key).__name__}")
+        found = self._by_id.get(key)
+        if found is None:
+            found = self._by_name.get(key.lower())
+        if found is None:
+            shown = key if len(key) <= 40 else key[:40] + "…"
+            raise UnknownSpaceError(f"the layout has no space {shown!r}")
+        return found
 
     def __iter__(self) -> Iterator[Space]:
         return iter(self.spaces)

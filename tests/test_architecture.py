@@ -36,6 +36,7 @@ LAYERS: list[tuple[str, int]] = [
     ("coinprint.units", 0),
     ("coinprint.errors", 0),
     ("coinprint.caps", 0),
+    ("coinprint.arguments", 0),
     ("coinprint.fileio", 0),
     ("coinprint.resources", 0),
 ]
