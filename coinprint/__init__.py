@@ -110,7 +110,7 @@ def build_board(game: str, **params: Any) -> Layout:
 
     arguments.choice(game, "game", GAMES.names())
     for key, value in params.items():
-        arguments.text(key, "a parameter name")
+        arguments.text(key, "a parameter name", name=True)
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             raise UsageError(f"parameter {key} must be text or a number, not {arguments.kind(value)}")
         arguments.text(str(value) if not isinstance(value, str) else value, f"parameter {key}")

@@ -27,14 +27,17 @@ def kind(value: Any) -> str:
     return name if name in ("bytes", "bytearray") else ("an " if name[0] in "aeiou" else "a ") + name
 
 
-def text(value: Any, what: str, *, limit: int = MAX_TEXT_CHARS) -> str:
-    """``value`` if it is text of at most ``limit`` characters."""
+def text(value: Any, what: str, *, limit: int = MAX_TEXT_CHARS, name: bool = False) -> str:
+    """``value`` if it is text of at most ``limit`` characters; a ``name`` (a key, an option's
+    name) must also be printable: a newline in it would forge a line of a message."""
     if isinstance(value, (bytes, bytearray)):
         raise UsageError(f"{what} must be text (str), not bytes; decode it first")
     if not isinstance(value, str):
         raise UsageError(f"{what} must be text, not {kind(value)}")
     if len(value) > limit:
         raise UsageError(f"{what} of {len(value):,} characters is over the {limit:,}-character cap")
+    if name and not value.isprintable():
+        raise UsageError(f"{what} {ascii(value)} holds control characters; they are not allowed in names")
     return value
 
 
@@ -74,7 +77,7 @@ def plain_data(value: Any, what: str, depth: int = 0, seen: set[int] | None = No
     try:
         if isinstance(value, dict):
             for key, item in value.items():
-                text(key, f"a key in {what}")
+                text(key, f"a key in {what}", name=True)
                 plain_data(item, what, depth + 1, seen)
         else:
             for item in value:

@@ -214,7 +214,7 @@ def read_record(text: str, *, source: str = "record") -> Record:
     from coinprint.caps import MAX_INPUT_BYTES, MAX_RECORD_MOVES
     from coinprint.fileio import parse_json
 
-    arguments.text(source, "source", limit=arguments.MAX_PATH_CHARS)
+    arguments.text(source, "source", limit=arguments.MAX_PATH_CHARS, name=True)
     arguments.text(text, "the record text", limit=MAX_INPUT_BYTES)
     doc = parse_json(text, source=source)
     if not isinstance(doc, dict):
