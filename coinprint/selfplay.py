@@ -28,6 +28,12 @@ The plug-in points, for callers that want more than wins and losses::
 ``dask`` is the address of a Dask scheduler (``tcp://host:8786``) and needs the optional
 extra ``coinprint[dask]``. Stopping the iteration early (``break``, Ctrl-C) stops the workers:
 batches still running are abandoned.
+
+Workers that go away end the run with :class:`coinprint.errors.RunFailedError`, saying how many
+games had finished: a worker process killed outright (the pool breaks at once), or a Dask
+cluster without workers or scheduler for longer than the Dask timeout (``with
+selfplay.dask_timeout(seconds):``, 30 s unless set; ``--dask-timeout`` on the command line),
+which also bounds the wait for a scheduler to answer at all.
 """
 
 from __future__ import annotations
