@@ -194,3 +194,55 @@ def test_the_layout_graph_matches_pairwise_intersection_on_a_small_fan():
     expected = {(layout.spaces[i].id, layout.spaces[j].id) for i, j in exact_shared(polygons)}
     assert {tuple(sorted(e)) for e in layout.graph.edges} == {tuple(sorted(e)) for e in expected}
     assert len(expected) == 40
+
+
+def replay_against_the_whole_outline(layout) -> list[tuple[str | None, str]]:
+    """The Map replay as it was written first: every step against the union of every country
+    drawn before it. Slow (each step costs the whole outline) but plain: the reference the
+    replay through the segment index must agree with, problem for problem."""
+    from coinprint.boards import mapgame
+
+    ordered = sorted(layout.spaces, key=lambda s: s.order or 0)
+    position = {space.id: index for index, space in enumerate(ordered)}
+    found = mapgame._replay_against_outline(
+        ordered, position, 1, ordered[0].polygon, layout.graph, mapgame._neighbour_limit(layout)
+    )
+    return [(p.feature, p.message) for p in found]
+
+
+@st.composite
+def redrawn_maps(draw: st.DrawFn) -> dict:
+    """A generated map whose drawing order is shuffled in part and some of whose countries are
+    taken away: holes, pieces, countries drawn with several new lines or bordering too many."""
+    from coinprint.analysis import builtin_layout
+
+    countries = draw(st.sampled_from([7, 11, 15]))
+    growth = draw(st.sampled_from(["packed", "sprawling"]))
+    doc = json.loads(
+        builtin_layout(f"mapgame:countries={countries},seed={draw(st.integers(0, 20))},growth={growth}").dumps()
+    )
+    spaces = [f for f in doc["features"] if f["properties"].get("role") == "space"]
+    orders = list(range(1, len(spaces) + 1))
+    if draw(st.booleans()):
+        i, j = draw(st.integers(1, len(orders) - 1)), draw(st.integers(1, len(orders) - 1))
+        orders[i], orders[j] = orders[j], orders[i]
+    for feature, order in zip(spaces, orders):
+        feature["properties"]["order"] = order
+    gone = draw(st.sets(st.integers(2, len(spaces)), max_size=3))
+    kept = [f for f in spaces if f["properties"]["order"] not in gone]
+    kept.sort(key=lambda f: f["properties"]["order"])
+    for number, feature in enumerate(kept, start=1):
+        feature["properties"]["order"] = number
+    doc["features"] = kept + [f for f in doc["features"] if f["properties"].get("role") != "space"]
+    return doc
+
+
+@settings(max_examples=60, deadline=None)
+@given(doc=redrawn_maps())
+def test_the_map_replay_agrees_with_the_replay_against_the_whole_outline(doc):
+    from coinprint.boards import mapgame
+    from coinprint.layout import from_geojson
+
+    layout = from_geojson(doc)
+    found = [(p.feature, p.message) for p in mapgame._replay_problems(layout)]
+    assert found == replay_against_the_whole_outline(layout)
