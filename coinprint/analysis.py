@@ -212,7 +212,7 @@ def play_to_folder(
     them; the records are the same either way. Ctrl-C raises
     :class:`InterruptedRunError` saying how many records were written."""
     from coinprint import selfplay
-    from coinprint.fileio import write_atomic
+    from coinprint.fileio import check_folder_target, write_atomic
 
     _check_run(games, seed)
     if folder == "-":
@@ -220,6 +220,7 @@ def play_to_folder(
     target = Path(folder)
     if target.exists() and not target.is_dir():
         raise UsageError(f"-o {folder} is a file; give a folder for the records")
+    check_folder_target(folder)  # a link in a loop, a file on the way: refused before any game
     # Records name a layout file relative to themselves, as validate_record reads it.
     recorded = layout_spec
     if layout_spec.partition(":")[0] not in GAMES and Path(layout_spec).is_file():

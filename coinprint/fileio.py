@@ -206,6 +206,30 @@ def check_file_target(path: str | os.PathLike[str]) -> str:
     return name
 
 
+def check_folder_target(path: str | os.PathLike[str], option: str = "-o") -> str:
+    """``path`` if it can be the folder a command writes its files into, checked before any
+    work: a symbolic link in a loop, or a file where the folder or a folder on its path should
+    be, is refused in one line naming ``option``."""
+    name = os.fspath(path)
+    shown = _shown(name)
+    folder = Path(name)
+    while True:
+        if os.path.islink(folder):
+            try:
+                os.stat(folder)
+            except OSError as exc:
+                if exc.errno == errno.ELOOP:
+                    raise UsageError(
+                        f"{option} {shown}: {_shown(str(folder))} is a symbolic link in a loop (it never reaches a folder)"
+                    ) from None
+        if os.path.lexists(folder) or folder == folder.parent:
+            break
+        folder = folder.parent
+    if os.path.lexists(folder) and not folder.is_dir():
+        raise UsageError(f"{option} {shown}: {_shown(str(folder))} is a file, not a folder; give a folder")
+    return name
+
+
 def _output_target(name: str, *, follow_symlinks: bool = True) -> tuple[Path, int | None, str]:
     """Where writing ``name`` goes (a symbolic link's file, unless ``follow_symlinks`` is off),
     that path's file type (None: nothing there yet) and the name as messages show it. Refuses

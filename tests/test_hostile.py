@@ -571,6 +571,29 @@ def test_play_never_follows_a_link_planted_in_its_folder(tmp_path):
     assert validate_record_ok(folder / "cointable-1.json")
 
 
+def test_play_refuses_a_folder_it_cannot_write_before_any_game(tmp_path):
+    (tmp_path / "loop").symlink_to("loop")
+    (tmp_path / "a-file").write_text("x")
+    for target, reason in (("loop", "symbolic link in a loop"), ("a-file/games", "a-file is a file, not a folder")):
+        # Hours of montecarlo games: only a check before the first game answers within the timeout.
+        result = _subprocess(
+            "play",
+            "coinage",
+            "--heads",
+            "montecarlo",
+            "--tails",
+            "montecarlo",
+            "--games",
+            "100000",
+            "-o",
+            target,
+            cwd=tmp_path,
+            timeout=60,
+        )
+        assert result.returncode == 2 and reason in _one_error_line(result.stderr)
+    assert files_in(tmp_path) == {"loop", "a-file"}
+
+
 def validate_record_ok(path: Path) -> bool:
     return run_cli("validate", "game", str(path)).code == 0
 
