@@ -113,6 +113,7 @@ def build_board(game: str, **params: Any) -> Layout:
         arguments.text(key, "a parameter name", name=True)
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             raise UsageError(f"parameter {key} must be text or a number, not {arguments.kind(value)}")
+        arguments.plain_data(value, f"parameter {key}")  # no number too long to print
         arguments.text(str(value) if not isinstance(value, str) else value, f"parameter {key}")
     return GAMES[game].build(**params)
 

@@ -10,7 +10,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from coinprint.caps import MAX_TEXT_CHARS, check_range
+from coinprint.caps import MAX_JSON_INT_DIGITS, MAX_TEXT_CHARS, check_range
 from coinprint.errors import UsageError
 
 MAX_PATH_CHARS = 4096
@@ -50,10 +50,20 @@ def choice(value: Any, what: str, allowed: Iterable[str]) -> str:
     return value
 
 
+def huge(value: int) -> bool:
+    """Whether a whole number has more digits than any input may (the JSON number cap): such
+    a number is refused before it is printed, which alone could take seconds."""
+    return value.bit_length() > MAX_JSON_INT_DIGITS * 3.33
+
+
 def whole(value: Any, what: str, low: int, high: int, *, cap: str = "") -> int:
     """``value`` if it is a whole number (not a bool) from ``low`` to ``high``."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise UsageError(f"{what} must be a whole number from {low:,} to {high:,}, not {kind(value)}")
+    if huge(value):
+        raise UsageError(
+            f"{what} must be a whole number from {low:,} to {high:,}, not one of over {MAX_JSON_INT_DIGITS} digits"
+        )
     return check_range(what, value, low, high, cap=cap)
 
 
@@ -61,6 +71,8 @@ def plain_data(value: Any, what: str, depth: int = 0, seen: set[int] | None = No
     """``value`` if it is plain data (text, numbers, bools, None, lists and dicts with text
     keys) that contains itself nowhere and nests at most :data:`MAX_NESTING` deep."""
     seen = set() if seen is None else seen
+    if isinstance(value, int) and not isinstance(value, bool) and huge(value):
+        raise UsageError(f"{what} holds a whole number of over {MAX_JSON_INT_DIGITS} digits (the JSON number cap)")
     if value is None or isinstance(value, (str, bool, int)):
         return value
     if isinstance(value, float):
