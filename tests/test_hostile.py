@@ -887,6 +887,7 @@ HOSTILE_ARGUMENTS = st.one_of(
             b"cointable",
             bytearray(b"x"),
             10**400,
+            10**5000,
             -(10**400),
             float("nan"),
             float("inf"),
