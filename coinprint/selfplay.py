@@ -454,17 +454,17 @@ class _DaskBackend(_Backend):
             self.client = Client(address, timeout=self.timeout, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
             raise UsageError(f"cannot reach the Dask scheduler at {address}: {_one_line(exc)}") from None
-        self.slots = self._threads()
+        self.slots = self._threads(self.timeout)
         if self.slots < 1:
             self.client.close()
             raise UsageError(f"the Dask scheduler at {address} has no workers; start some with 'dask worker {address}'")
         self.unhealthy_since: float | None = None
         self.last_check = time.monotonic()
 
-    def _threads(self) -> int:
-        """Worker threads the scheduler has now; 0 when it does not answer within a second."""
+    def _threads(self, seconds: float = HEALTH_CHECK_SECONDS) -> int:
+        """Worker threads the scheduler has now; 0 when it does not answer within ``seconds``."""
         try:
-            return sum(self.client.nthreads(callback_timeout=HEALTH_CHECK_SECONDS).values())
+            return sum(self.client.nthreads(callback_timeout=seconds).values())
         except Exception:  # a scheduler gone or not answering: no workers to count
             return 0
 
