@@ -197,17 +197,70 @@ def test_the_layout_graph_matches_pairwise_intersection_on_a_small_fan():
 
 
 def replay_against_the_whole_outline(layout) -> list[tuple[str | None, str]]:
-    """The Map replay as it was written first: every step against the union of every country
-    drawn before it. Slow (each step costs the whole outline) but plain: the reference the
-    replay through the segment index must agree with, problem for problem."""
-    from coinprint.boards import mapgame
-
-    ordered = sorted(layout.spaces, key=lambda s: s.order or 0)
-    position = {space.id: index for index, space in enumerate(ordered)}
-    found = mapgame._replay_against_outline(
-        ordered, position, 1, ordered[0].polygon, layout.graph, mapgame._neighbour_limit(layout)
+    """The Map replay as coinprint 0.1 wrote it: every step against the union of every country
+    drawn before it, every earlier country tested for a border. Slow (each step costs the
+    whole map) but plain: the reference the indexed replay must agree with, problem for problem."""
+    from coinprint.boards.mapgame import (
+        MIN_BORDER_MM,
+        RULE_HOLE,
+        RULE_NEIGHBOURS,
+        RULE_ONE_ARC,
+        _neighbour_limit,
     )
-    return [(p.feature, p.message) for p in found]
+
+    limit = _neighbour_limit(layout)
+    ordered = sorted(layout.spaces, key=lambda s: s.order or 0)
+    found = []
+    drawn = [ordered[0]]
+    outline = ordered[0].polygon
+    for space in ordered[1:]:
+        polygon = space.polygon
+        boundary = polygon.exterior
+        shared = boundary.intersection(outline.exterior)
+        new_line = shapely.line_merge(boundary.difference(outline.exterior))
+        pieces = list(getattr(new_line, "geoms", [new_line])) if not new_line.is_empty else []
+        name = f"country {space.name}"
+        if shared.length <= MIN_BORDER_MM:
+            found.append(
+                (space.id, f"{name} breaks the rule '{RULE_ONE_ARC}': it does not border the map drawn before it")
+            )
+        elif len(pieces) != 1:
+            found.append(
+                (
+                    space.id,
+                    f"{name} breaks the rule '{RULE_ONE_ARC}': it is drawn with {len(pieces)} separate new lines, not one arc",
+                )
+            )
+        else:
+            arc = pieces[0]
+            ends = [shapely.Point(arc.coords[0]), shapely.Point(arc.coords[-1])]
+            if arc.is_ring or any(outline.exterior.distance(p) > 1e-6 for p in ends):
+                found.append(
+                    (
+                        space.id,
+                        f"{name} breaks the rule '{RULE_ONE_ARC}': its new line does not end on the map's outline at both ends",
+                    )
+                )
+            elif polygon.intersection(outline).area > 0.01:
+                found.append(
+                    (space.id, f"{name} breaks the rule '{RULE_ONE_ARC}': it lies over countries drawn before it")
+                )
+        near = [d for d in drawn if boundary.intersection(d.polygon.exterior).length > MIN_BORDER_MM]
+        if len(near) > limit:
+            names = ", ".join(d.name for d in near)
+            rule = RULE_NEIGHBOURS.format(max=limit)
+            found.append(
+                (space.id, f"{name} breaks the rule '{rule}': when drawn it bordered {len(near)} countries ({names})")
+            )
+        drawn.append(space)
+        merged = shapely.union_all([outline, polygon])
+        if merged.geom_type == "Polygon" and merged.interiors:
+            found.append((space.id, f"{name} breaks the rule '{RULE_HOLE}': drawing it closed off a hole in the map"))
+            merged = shapely.Polygon(merged.exterior)
+        if merged.geom_type != "Polygon":
+            merged = shapely.union_all([merged.convex_hull])
+        outline = merged
+    return found
 
 
 @st.composite
