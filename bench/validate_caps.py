@@ -6,7 +6,8 @@ for every game that reads hand-made layouts, on the shapes that make pairwise ch
 - the same fan with its edges cut into many points (the point cap);
 - a grid of 1,999 squares, each bordering up to four others;
 - a row of 1,999 squares whose sides are cut into pieces up to the point cap (a Map drawn
-  left to right: its outline grows to a quarter of a million points).
+  left to right: its outline grows to a quarter of a million points), and the same row with
+  its third square missing (an invalid Map, replayed against its whole outline).
 
 Run from the repository root: python bench/validate_caps.py [--games mapgame,coinage]
 Target: every case under 10 s on one core (the CPU figure; the wall figure grows when the
@@ -104,6 +105,18 @@ def row(game: str, count: int = SPACES, side: float = 30.0) -> str:
     return _document(game, features)
 
 
+def row_with_a_gap(game: str) -> str:
+    """:func:`row` without its third square: an invalid map, whose replay goes on against the
+    whole outline from the fourth country (the map falls apart there)."""
+    doc = json.loads(row(game))
+    kept = [f for f in doc["features"] if f["id"] != "s3"]
+    for number, feature in enumerate(kept, start=1):
+        if game == "mapgame":
+            feature["properties"]["order"] = number
+    doc["features"] = kept
+    return json.dumps(doc)
+
+
 def _document(game: str, features: list[dict]) -> str:
     meta = {"format": 1, "game": game, "units": "mm"}
     return json.dumps({"type": "FeatureCollection", "coinprint": meta, "features": features})
@@ -116,6 +129,7 @@ def main_figures(games: list[str]) -> None:
         f"fan of {SPACES:,} wedges, {per_edge} pieces an edge": lambda game: fan(game, points_per_edge=per_edge),
         f"grid of {SPACES:,} squares": lambda game: grid(game),
         f"row of {SPACES:,} squares at the point cap": lambda game: row(game),
+        "the same row with a gap": lambda game: row_with_a_gap(game),
     }
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "layout.geojson"

@@ -1387,6 +1387,16 @@ def _step_problems(
     problems = []
     # The map's outline; the countries a new one touches may meet only at a corner (two pieces).
     edge = outline.exterior if outline.geom_type == "Polygon" else outline.boundary
+    if whole_map:
+        # Only the outline around the new country matters to the tests below (its borders, its
+        # ends within 1e-6 mm, what it lies over): cut the rest away, which costs a quarter
+        # million points' pass rather than an overlay of them, step after step.
+        x0, y0, x1, y1 = polygon.bounds
+        margin = 1.0 + 1e-6 * max(abs(x0), abs(y0), abs(x1), abs(y1))
+        window = (x0 - margin, y0 - margin, x1 + margin, y1 + margin)
+        edge, outline_near = shapely.clip_by_rect(edge, *window), shapely.clip_by_rect(outline, *window)
+    else:
+        outline_near = outline
     shared = boundary.intersection(edge)
     new_line = shapely.line_merge(boundary.difference(edge))
     pieces = list(getattr(new_line, "geoms", [new_line])) if not new_line.is_empty else []
@@ -1412,7 +1422,7 @@ def _step_problems(
                     f"{name} breaks the rule '{RULE_ONE_ARC}': its new line does not end on the map's outline at both ends",
                 )
             )
-        elif polygon.intersection(outline).area > 0.01:
+        elif polygon.intersection(outline_near).area > 0.01:
             problems.append(
                 Problem(space.id, f"{name} breaks the rule '{RULE_ONE_ARC}': it lies over countries drawn before it")
             )
