@@ -21,7 +21,10 @@ board is built or drawn. ``docs/api.md`` has more examples.
 from __future__ import annotations
 
 import importlib
+import os
 from typing import TYPE_CHECKING, Any
+
+from coinprint.errors import UsageError
 
 __version__ = "0.1.0"
 
@@ -35,6 +38,8 @@ __all__ = [
     "Layout",
     "MoveError",
     "Record",
+    "RunFailedError",
+    "UnknownSpaceError",
     "UnreadableInputError",
     "UsageError",
     "__version__",
@@ -60,6 +65,8 @@ _LAZY = {
     "InvalidMoveError": "coinprint.errors",
     "IllegalMoveError": "coinprint.errors",
     "AmbiguousMoveError": "coinprint.errors",
+    "RunFailedError": "coinprint.errors",
+    "UnknownSpaceError": "coinprint.errors",
 }
 
 if TYPE_CHECKING:
@@ -71,6 +78,8 @@ if TYPE_CHECKING:
         InvalidInputError,
         InvalidMoveError,
         MoveError,
+        RunFailedError,
+        UnknownSpaceError,
         UnreadableInputError,
         UsageError,
     )
@@ -96,27 +105,60 @@ def build_board(game: str, **params: Any) -> Layout:
     ``build_board("cointable", size=4)`` is the layout a record names ``cointable:size=4``.
     Raises :class:`UsageError` naming the bad parameter and what is allowed.
     """
+    from coinprint import arguments
     from coinprint.registry import GAMES
 
+    arguments.choice(game, "game", GAMES.names())
+    for key, value in params.items():
+        arguments.text(key, "a parameter name", name=True)
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise UsageError(f"parameter {key} must be text or a number, not {arguments.kind(value)}")
+        arguments.plain_data(value, f"parameter {key}")  # no number too long to print
+        arguments.text(str(value) if not isinstance(value, str) else value, f"parameter {key}")
     return GAMES[game].build({key: str(value) for key, value in params.items()})
 
 
-def load_layout(source: str | dict[str, Any], *, game: str | None = None, units: str = "mm") -> Layout:
+def load_layout(
+    source: str | os.PathLike[str] | dict[str, Any], *, game: str | None = None, units: str = "mm"
+) -> Layout:
     """A layout from a built-in spec (``"mapgame:countries=21,seed=3"``), a layout file, or a
     parsed GeoJSON document. A file may also be an SVG drawing or GeoJSON from QGIS, read for
     ``game`` with coordinates in ``units`` (``docs/formats.md``, "Reading drawings"). The
     layout is read, not judged: ``check`` it before trusting it."""
+    from coinprint import arguments
+    from coinprint.errors import UnreadableInputError
+    from coinprint.io import UNIT_MM
+    from coinprint.registry import GAMES
     from coinprint.source import resolve_layout
 
-    return resolve_layout(source, game=game, units=units)
+    if isinstance(source, os.PathLike):
+        source = os.fspath(source)
+    if isinstance(source, dict):
+        arguments.plain_data(source, "the layout document")
+    else:
+        arguments.text(source, "the layout (a built-in spec or a file path)", limit=arguments.MAX_PATH_CHARS)
+    if game is not None:
+        arguments.choice(game, "game", GAMES.names())
+    arguments.choice(units, "units", tuple(UNIT_MM))
+    try:
+        return resolve_layout(source, game=game, units=units)
+    except OSError as exc:  # a path the system cannot even look at (too long, a loop)
+        raise UnreadableInputError(f"cannot read the layout: {exc.strerror or exc}") from None
 
 
 def rules_for(layout: Layout | str, options: dict[str, Any] | None = None) -> Rules[Any, Any]:
     """The rules engine for a layout (or a layout spec such as ``"coinage:map=classic"``)."""
+    from coinprint import arguments
+    from coinprint.layout import Layout as LayoutType
     from coinprint.registry import GAMES
-    from coinprint.source import resolve_layout
 
-    board = resolve_layout(layout) if isinstance(layout, str) else layout
+    if options is not None:
+        arguments.mapping(options, "options")
+    board = (
+        layout
+        if isinstance(layout, LayoutType)
+        else load_layout(arguments.text(layout, "the layout", limit=arguments.MAX_PATH_CHARS))
+    )
     return GAMES[board.game].rules(board, options)
 
 
@@ -127,11 +169,21 @@ def play_game(rules: Rules[Any, Any], agents: dict[str, str], *, seed: int = 1, 
     """
     import random
 
+    from coinprint import arguments
+    from coinprint.caps import MAX_SEED, MAX_TURNS
     from coinprint.engine import AGENTS
+    from coinprint.engine import Rules as RulesType
     from coinprint.engine import play_game as play
-    from coinprint.errors import UsageError
 
+    if not isinstance(rules, RulesType):
+        raise UsageError(f"rules must be a rules engine (from coinprint.rules_for), not {arguments.kind(rules)}")
+    arguments.mapping(agents, "agents")
+    if set(agents) != set(rules.players):
+        raise UsageError(
+            f"agents must name exactly the players {' and '.join(rules.players)}, not {', '.join(map(str, agents)) or 'none'}"
+        )
     for player, agent in agents.items():
-        if agent not in AGENTS:
-            raise UsageError(f"unknown agent {agent!r} for {player}; use one of: {', '.join(AGENTS)}")
+        arguments.choice(agent, f"the agent for {player}", AGENTS)
+    arguments.whole(seed, "seed", -MAX_SEED, MAX_SEED, cap="seed")
+    arguments.whole(max_turns, "max_turns", 1, MAX_TURNS, cap="turns")
     return play(rules, {player: AGENTS[agent]() for player, agent in agents.items()}, random.Random(seed), max_turns)

@@ -135,7 +135,7 @@ def play_to_folder(
     ``tolerance_mm`` (see :func:`playable_layout`). Ctrl-C raises
     :class:`InterruptedRunError` saying how many records were written."""
     from coinprint import selfplay
-    from coinprint.fileio import write_atomic
+    from coinprint.fileio import check_folder_target, write_atomic
 
     _check_run(games, seed)
     if folder == "-":
@@ -143,6 +143,7 @@ def play_to_folder(
     target = Path(folder)
     if target.exists() and not target.is_dir():
         raise UsageError(f"-o {folder} is a file; give a folder for the records")
+    check_folder_target(folder)  # a link in a loop, a file on the way: refused before any game
     # Records name a layout file relative to themselves, as validate_record reads it.
     recorded = layout_spec
     if layout_spec.partition(":")[0] not in GAMES and Path(layout_spec).is_file():
@@ -163,7 +164,9 @@ def play_to_folder(
     try:
         for played in stream:
             assert played.record is not None
-            paths.append(write_atomic(target / f"{setup.game}-{played.seed}.json", played.record))
+            # follow_symlinks=False: a link planted in the folder is replaced, never followed out of it.
+            record_path = target / f"{setup.game}-{played.seed}.json"
+            paths.append(write_atomic(record_path, played.record, follow_symlinks=False))
             tally.add(played.winner, played.timeout, played.moves)
             if progress:
                 progress(1)

@@ -84,6 +84,9 @@ DEFAULT_TOLERANCE_MM = 0.2
 """The ``--tolerance`` when none is given: a drawing rounded to 0.1 mm passes."""
 MAX_TOLERANCE_MM = 2.0
 """Largest ``--tolerance``: beyond it a check would pass boards that are plainly wrong."""
+MAX_DASK_TIMEOUT_S = 3600
+"""Longest ``--dask-timeout``: how long a run waits for a Dask scheduler that does not answer
+or a cluster without workers before it gives up (an hour)."""
 
 
 def check_range(option: str, value: int, low: int, high: int, *, cap: str = "") -> int:
@@ -134,6 +137,10 @@ def check_maps(value: int, option: str = "--maps") -> int:
 
 def check_candidates(value: int, option: str = "--candidates") -> int:
     return check_range(option, value, 1, MAX_CANDIDATES, cap="candidates")
+
+
+def check_dask_timeout(value: int, option: str = "--dask-timeout") -> int:
+    return check_range(option, value, 1, MAX_DASK_TIMEOUT_S, cap="Dask timeout")
 
 
 def check_tolerance(value_mm: float, option: str = "--tolerance") -> float:

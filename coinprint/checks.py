@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -123,12 +123,23 @@ def _unmatched_borders(layout: Layout) -> list[Problem]:
     import numpy
     import shapely
 
+    from coinprint.spatial import border_mismatches
+
     spaces = layout.spaces
     polygons = [s.polygon for s in spaces]
-    if len(polygons) < 2 or bool(shapely.coverage_is_valid(polygons, gap_width=0.0)):
+    # The segment index finds the spaces whose borders do not match without pairing every
+    # two spaces that meet (2,000 wedges meeting at one point); shapely then describes only
+    # those, with the spaces around them.
+    culprits, _ = border_mismatches(polygons) if len(polygons) >= 2 else (set(), None)
+    if not culprits:
         return []
-    invalid = shapely.coverage_invalid_edges(polygons, gap_width=0.0)
     tree = shapely.STRtree(polygons)
+    around = sorted(
+        {int(j) for i in culprits for j in tree.query(polygons[i], predicate="dwithin", distance=MIN_BORDER_MM)}
+    )
+    invalid = [None] * len(polygons)
+    for index, edges in zip(around, shapely.coverage_invalid_edges([polygons[i] for i in around], gap_width=0.0)):
+        invalid[index] = edges
     found: dict[tuple[int, int], tuple[float, float, Any]] = {}
     for i, edges in enumerate(invalid):
         if edges is None or edges.is_empty:
@@ -223,33 +234,43 @@ def overlap_problems(spaces: Sequence[Space]) -> list[Problem]:
     MAX_OVERLAPS_REPORTED of them, so a pile of stacked spaces is reported at once)."""
     import shapely
 
-    if not spaces:
-        return []
+    from coinprint.spatial import contained_pairs, overlap_candidates
+
     polygons = [s.polygon for s in spaces]
     if len(polygons) < 2:
         return []
-    tree = shapely.STRtree(polygons)
+    # The areas add up to the union's when no two spaces overlap by more than the tolerance
+    # (the excess is at least every pair's overlap): then only a space wholly inside another
+    # is left to find. Otherwise the pairs an index of boundary segments suggests are tested.
+    excess = sum(p.area for p in polygons) - shapely.union_all(polygons).area
+    candidates: Iterable[tuple[int, int]]
+    if excess <= OVERLAP_TOLERANCE_MM2:
+        candidates = sorted(contained_pairs(polygons))
+    else:
+        candidates = overlap_candidates(polygons)
     problems = []
-    # One query per space (not one for all pairs): memory stays linear however many overlap.
-    for i, polygon in enumerate(polygons):
-        for j in tree.query(polygon, predicate="intersects").tolist():
-            if j == i:
-                continue
-            if polygon.contains(polygons[j]):
+    for i, j in candidates:
+        for outer, inner in ((i, j), (j, i)):
+            if polygons[outer].contains(polygons[inner]):
                 problems.append(
-                    Problem(spaces[i].id, f"contains {spaces[j].id}; spaces must not overlap", geometry=polygons[j])
-                )
-            elif j > i and not polygons[j].contains(polygon):
-                common = polygon.intersection(polygons[j])
-                if common.area > OVERLAP_TOLERANCE_MM2:
-                    problems.append(
-                        Problem(spaces[i].id, f"overlaps {spaces[j].id} by {common.area:.2f} mm²", geometry=common)
+                    Problem(
+                        spaces[outer].id,
+                        f"contains {spaces[inner].id}; spaces must not overlap",
+                        geometry=polygons[inner],
                     )
-            if len(problems) >= MAX_OVERLAPS_REPORTED:
-                problems.append(
-                    Problem(None, f"more overlapping spaces not listed (the first {MAX_OVERLAPS_REPORTED} are)")
                 )
-                return problems
+                break
+        else:
+            common = polygons[i].intersection(polygons[j])
+            if common.area > OVERLAP_TOLERANCE_MM2:
+                problems.append(
+                    Problem(spaces[i].id, f"overlaps {spaces[j].id} by {common.area:.2f} mm²", geometry=common)
+                )
+        if len(problems) >= MAX_OVERLAPS_REPORTED:
+            problems.append(
+                Problem(None, f"more overlapping spaces not listed (the first {MAX_OVERLAPS_REPORTED} are)")
+            )
+            return problems
     return problems
 
 

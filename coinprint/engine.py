@@ -25,7 +25,7 @@ from coinprint.errors import AmbiguousMoveError as AmbiguousMoveError  # the mov
 from coinprint.errors import IllegalMoveError as IllegalMoveError
 from coinprint.errors import InvalidMoveError as InvalidMoveError
 from coinprint.errors import MoveError as MoveError
-from coinprint.errors import UnreadableInputError
+from coinprint.errors import UnreadableInputError, UsageError
 from coinprint.layout import Layout, Mark
 
 RECORD_FORMAT = "coinprint-record/1"
@@ -207,9 +207,12 @@ class Record:
 def read_record(text: str, *, source: str = "record") -> Record:
     """Parse a record; raises :class:`UnreadableInputError` when it is not one, or when it
     breaks a cap (``coinprint.caps``: JSON limits, ``MAX_RECORD_MOVES``)."""
-    from coinprint.caps import MAX_RECORD_MOVES
+    from coinprint import arguments
+    from coinprint.caps import MAX_INPUT_BYTES, MAX_RECORD_MOVES
     from coinprint.fileio import parse_json
 
+    arguments.text(source, "source", limit=arguments.MAX_PATH_CHARS, name=True)
+    arguments.text(text, "the record text", limit=MAX_INPUT_BYTES)
     doc = parse_json(text, source=source)
     if not isinstance(doc, dict):
         raise UnreadableInputError(f"{source} is not a game record: expected a JSON object")
@@ -307,6 +310,16 @@ def replay(rules: Rules[S, M], moves: Sequence[Any], claimed: dict[str, Any] | N
     The error reads ``move N (player): TEXT — why``. A ``claimed`` result (the record's)
     is compared with the replay's outcome.
     """
+    from coinprint import arguments
+
+    if not isinstance(rules, Rules):
+        raise UsageError(f"rules must be a rules engine (from coinprint.rules_for), not {arguments.kind(rules)}")
+    if not isinstance(moves, (list, tuple)):
+        raise UsageError(f"moves must be a list of moves, not {arguments.kind(moves)}")
+    if not all(isinstance(move, str) for move in moves):  # events (Flick) are plain data
+        arguments.plain_data(list(moves), "moves")
+    if claimed is not None:
+        arguments.mapping(claimed, "the claimed result")
     state = rules.initial_state()
     for number, text in enumerate(moves, start=1):
         player = rules.to_move(state)

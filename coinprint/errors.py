@@ -6,7 +6,9 @@ Exit codes (docs/formats.md): 0 ok; 1 a layout or game record was checked and is
 
     CoinprintError
     ├── UsageError (also ValueError)          a bad option or parameter value     exit 2
+    │   └── UnknownSpaceError (also KeyError)  a space name not on the layout
     ├── UnreadableInputError                  a file that is not what it should be exit 2
+    ├── RunFailedError                        self-play lost its workers           exit 2
     └── InvalidInputError                     read, checked, and against the rules exit 1
         └── MoveError (also ValueError)       a move in a game
             ├── InvalidMoveError              not a move in the game's notation
@@ -33,8 +35,24 @@ class UsageError(CoinprintError, ValueError):
     exit_code = EXIT_USAGE
 
 
+class UnknownSpaceError(UsageError, KeyError):
+    """A space looked up by a name the layout does not have (also a KeyError, as a dict's
+    lookup would raise)."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
 class UnreadableInputError(CoinprintError):
     """An input file that cannot be read or is not what it should be (not JSON, not a layout)."""
+
+    exit_code = EXIT_USAGE
+
+
+class RunFailedError(CoinprintError):
+    """A self-play run could not go on: a worker process was killed (the out-of-memory killer,
+    ``kill -9``), a Dask cluster lost its workers or its scheduler, or what answered at the
+    Dask address was not a scheduler. The message says how many games had finished."""
 
     exit_code = EXIT_USAGE
 

@@ -187,15 +187,77 @@ _live_temporaries: set[str] = set()
 
 
 def check_file_target(path: str | os.PathLike[str]) -> str:
-    """``path`` if it can name one output file: refuses an existing folder up front (before
-    any work), with the words :func:`write_atomic` would use. ``-`` (standard output) passes."""
+    """``path`` if it can name one output file, checked before any work with the words
+    :func:`write_atomic` would use: an existing folder, a symbolic link in a loop, a socket or
+    block device, a name too long, a folder on the way that is a file, or a folder that cannot
+    be written is refused. ``-`` (standard output) passes."""
     name = os.fspath(path)
-    if name != STDOUT and os.path.isdir(name):
-        raise UsageError(f"cannot write {_shown(name)}: it is a folder; give a file name")
+    if name == STDOUT:
+        return name
+    target, mode, shown = _output_target(name)
+    if mode is None or stat.S_ISREG(mode):
+        folder = target.parent
+        while not os.path.lexists(folder) and folder != folder.parent:
+            folder = folder.parent
+        if not folder.is_dir():
+            raise UsageError(f"cannot write {shown}: {_shown(str(folder))} is not a folder")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise UsageError(f"cannot write {shown}: the folder {_shown(str(folder))} is not writable")
     return name
 
 
-def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> Path:
+def check_folder_target(path: str | os.PathLike[str], option: str = "-o") -> str:
+    """``path`` if it can be the folder a command writes its files into, checked before any
+    work: a symbolic link in a loop, or a file where the folder or a folder on its path should
+    be, is refused in one line naming ``option``."""
+    name = os.fspath(path)
+    shown = _shown(name)
+    folder = Path(name)
+    while True:
+        if os.path.islink(folder):
+            try:
+                os.stat(folder)
+            except OSError as exc:
+                if exc.errno == errno.ELOOP:
+                    raise UsageError(
+                        f"{option} {shown}: {_shown(str(folder))} is a symbolic link in a loop (it never reaches a folder)"
+                    ) from None
+        if os.path.lexists(folder) or folder == folder.parent:
+            break
+        folder = folder.parent
+    if os.path.lexists(folder) and not folder.is_dir():
+        raise UsageError(f"{option} {shown}: {_shown(str(folder))} is a file, not a folder; give a folder")
+    return name
+
+
+def _output_target(name: str, *, follow_symlinks: bool = True) -> tuple[Path, int | None, str]:
+    """Where writing ``name`` goes (a symbolic link's file, unless ``follow_symlinks`` is off),
+    that path's file type (None: nothing there yet) and the name as messages show it. Refuses
+    what :func:`write_atomic` never writes."""
+    shown = _shown(name)
+    try:
+        link = os.path.islink(name)
+        if link and follow_symlinks:
+            try:
+                os.stat(name)
+            except OSError as exc:
+                if exc.errno == errno.ELOOP:
+                    raise UsageError(
+                        f"cannot write {shown}: it is a symbolic link in a loop (it never reaches a file)"
+                    ) from None
+        target = Path(os.path.realpath(name)) if link and follow_symlinks else Path(name)
+        mode = None if link and not follow_symlinks else (os.stat(target).st_mode if target.exists() else None)
+    except OSError as exc:
+        raise UsageError(f"cannot write {shown}: {exc.strerror or exc}") from None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise UsageError(f"cannot write {shown}: it is a folder; give a file name")
+    if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+        raise UsageError(f"cannot write {shown}: it is not a regular file, a character device or a FIFO")
+    _check_name_length(target, shown)
+    return target, mode, shown
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes | str, *, follow_symlinks: bool = True) -> Path:
     """Write ``data`` to ``path`` whole or not at all; returns the path written.
 
     - ``-`` is standard output.
@@ -204,7 +266,10 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> Path:
       never sees half a file and a failure leaves the old file as it was.
     - A character device or a FIFO (``/dev/null``, a named pipe) is written through, never
       replaced; block devices, sockets and folders are refused.
-    - A symbolic link is followed: the file it points to is replaced and the link stays.
+    - A symbolic link is followed: the file it points to is replaced and the link stays; a
+      link in a loop is refused. With ``follow_symlinks=False`` (files coinprint names itself
+      inside a folder, such as ``play``'s records) a link is replaced by the file instead, so
+      a link planted in the folder never leads a write out of it.
     - The folder is created if missing; stale temporaries of runs that were killed are removed.
 
     Raises :class:`UsageError` (one line) when the path cannot be written.
@@ -215,20 +280,10 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> Path:
     if name == STDOUT:
         _write_stdout(data)
         return Path(STDOUT)
-    shown = _shown(name)
-    try:
-        target = Path(os.path.realpath(name)) if os.path.islink(name) else Path(name)
-        mode = os.stat(target).st_mode if target.exists() else None
-    except OSError as exc:
-        raise UsageError(f"cannot write {shown}: {exc.strerror or exc}") from None
+    target, mode, shown = _output_target(name, follow_symlinks=follow_symlinks)
     if mode is not None and (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
         _write_through(target, data, shown)
         return Path(name)
-    if mode is not None and stat.S_ISDIR(mode):
-        raise UsageError(f"cannot write {shown}: it is a folder; give a file name")
-    if mode is not None and not stat.S_ISREG(mode):
-        raise UsageError(f"cannot write {shown}: it is not a regular file, a character device or a FIFO")
-    _check_name_length(target, shown)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -243,7 +298,7 @@ def _replace(target: Path, data: bytes, shown: str) -> None:
     _live_temporaries.add(tmp)
     try:
         with open(tmp, "xb") as handle:
-            if target.exists():  # a replaced file keeps its permissions
+            if target.is_file() and not target.is_symlink():  # a replaced file keeps its permissions
                 os.fchmod(handle.fileno(), stat.S_IMODE(os.stat(target).st_mode))
             handle.write(data)
         os.replace(tmp, target)
@@ -275,33 +330,61 @@ def _write_through(target: Path, data: bytes, shown: str) -> None:
 
 _data_stdout: Any = None
 """Standard output as it was when :func:`stdout_for_data` began (None outside it)."""
+_data_mode = False
+"""Whether :func:`stdout_for_data` is active: then ``-`` is :data:`_data_stdout` even when that is
+None (standard output was closed), never the standard error that stands in for it."""
 
 
 @contextlib.contextmanager
 def stdout_for_data() -> Iterator[None]:
     """Within this context standard output carries only the data :func:`write_atomic` writes
     to ``-``; whatever else is printed (``wrote …``, a seed) goes to standard error."""
-    global _data_stdout
-    _data_stdout = sys.stdout
+    global _data_stdout, _data_mode
+    _data_stdout, _data_mode = sys.stdout, True
     try:
         with contextlib.redirect_stdout(sys.stderr):
             yield
     finally:
-        _data_stdout = None
+        _data_stdout, _data_mode = None, False
 
 
 def _write_stdout(data: bytes) -> None:
-    out = _data_stdout if _data_stdout is not None else sys.stdout
-    stream = getattr(out, "buffer", None)
+    """Write ``data`` whole to standard output, or raise :class:`UsageError` in one line.
+
+    Every write is checked: a short write (an unbuffered or non-blocking standard output)
+    goes on from where it stopped, a pipe that is full for now is waited on, and a full disk,
+    a closed reader or a closed standard output is an error, never a truncated file."""
+    out = _data_stdout if _data_mode else sys.stdout
+    if out is None or getattr(out, "closed", False):
+        raise UsageError("cannot write to standard output: it is closed")
     try:
-        if stream is None:  # a text stream without bytes underneath (tests capture into one)
+        fd = out.fileno()
+    except (AttributeError, OSError, ValueError):  # a stream without a file (tests capture into one)
+        fd = None
+    try:
+        if fd is None:
             out.write(data.decode("utf-8", "replace"))
-        else:
             out.flush()
-            stream.write(data)
-            stream.flush()
+            return
+        out.flush()  # whatever the text layer holds goes first
+        _write_all(fd, data)
     except OSError as exc:
         raise UsageError(f"cannot write to standard output: {exc.strerror or exc}") from None
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    import select
+
+    view = memoryview(data)
+    while view:
+        try:
+            written = os.write(fd, view)
+        except BlockingIOError:  # a non-blocking pipe that is full: wait until it drains
+            select.select([], [fd], [])
+            continue
+        if written <= 0:
+            raise OSError(errno.EIO, "nothing was written")
+        view = view[written:]
 
 
 def _check_name_length(target: Path, shown: str) -> None:

@@ -166,10 +166,19 @@ class Layout:
         return {space.name.lower(): space for space in self.spaces}
 
     def space(self, key: str) -> Space:
-        """The space whose id or label is ``key`` (labels case-insensitively); KeyError if none."""
-        if key in self._by_id:
-            return self._by_id[key]
-        return self._by_name[key.lower()]
+        """The space whose id or label is ``key`` (labels case-insensitively); if none,
+        :class:`UnknownSpaceError` (a KeyError too)."""
+        from coinprint.errors import UnknownSpaceError
+
+        if not isinstance(key, str):
+            raise UnknownSpaceError(f"a space is named by text, not {type(key).__name__}")
+        found = self._by_id.get(key)
+        if found is None:
+            found = self._by_name.get(key.lower())
+        if found is None:
+            shown = key if len(key) <= 40 else key[:40] + "…"
+            raise UnknownSpaceError(f"the layout has no space {shown!r}")
+        return found
 
     def __iter__(self) -> Iterator[Space]:
         return iter(self.spaces)
@@ -258,14 +267,14 @@ def _space_feature(space: Space) -> dict[str, Any]:
 
 def shared_borders(spaces: Sequence[Space]) -> Iterator[tuple[str, str, float]]:
     """Pairs of spaces whose boundaries share more than MIN_BORDER_MM, with that length."""
-    import shapely
+    from coinprint.spatial import boundary_contact_pairs
 
     polygons = [s.polygon for s in spaces]
     valid = [bool(p.is_valid) and not p.is_empty for p in polygons]
-    tree = shapely.STRtree(polygons)
-    left, right = tree.query(polygons, predicate="intersects")
-    for i, j in zip(left.tolist(), right.tolist()):
-        if i >= j or not (valid[i] and valid[j]):
+    # Candidates from an index of boundary segments: spaces that only meet at a corner are
+    # never paired, so a thousand wedges meeting at one point cost no more than a grid.
+    for i, j in sorted(boundary_contact_pairs(polygons)):
+        if not (valid[i] and valid[j]):
             continue
         common = polygons[i].boundary.intersection(polygons[j].boundary)
         length = float(common.length)

@@ -53,7 +53,7 @@ def resolve_layout(
         path = base / path
     if not path.exists():
         raise UnreadableInputError(
-            f"layout '{spec}' is neither a built-in name ({', '.join(f'{g}:…' for g in GAMES.names())}) nor an existing file"
+            f"layout {spec!r} is neither a built-in name ({', '.join(f'{g}:…' for g in GAMES.names())}) nor an existing file"
         )
     return read_layout_file(path, game=game, units=units, tolerance_mm=tolerance_mm).layout
 

@@ -5,11 +5,16 @@ not asked for (no temporaries left behind). The long runs are marked slow."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import io
 import json
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -472,6 +477,520 @@ def test_many_stacked_spaces_are_reported_quickly(tmp_path):
     result, elapsed = timed("validate", "layout", str(path))
     assert_clean(result, elapsed, limit=25.0)
     assert result.code == 1 and "more overlapping spaces not listed" in result.out
+
+
+# -- short writes, symbolic links, dying workers, the library API (issue 23) -----------------------------------
+def _subprocess(*args: str, timeout: float = 120, **options) -> subprocess.CompletedProcess:
+    """``coinprint ARGS`` in its own process; ``timeout`` bounds the wait (a hang fails)."""
+    options.setdefault("stdout", subprocess.PIPE)
+    options.setdefault("stderr", subprocess.PIPE)
+    return subprocess.run([sys.executable, "-m", "coinprint", *args], timeout=timeout, **options)
+
+
+def _one_error_line(stderr: bytes | str) -> str:
+    text = stderr.decode() if isinstance(stderr, bytes) else stderr
+    lines = text.strip("\n").split("\n")
+    assert len(lines) == 1 and lines[0].startswith("coinprint: ") and "Traceback" not in text, text
+    return lines[0]
+
+
+@pytest.mark.parametrize("unbuffered", ["", "1"])
+def test_a_slow_non_blocking_pipe_gets_the_whole_pdf(tmp_path, unbuffered):
+    """Standard output set non-blocking (as some shells and pipelines leave it) and read only
+    after a pause: writes come back short or "would block"; every byte must still arrive."""
+    import fcntl
+
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, fcntl.F_SETFL, fcntl.fcntl(write_end, fcntl.F_GETFL) | os.O_NONBLOCK)
+    env = dict(os.environ, PYTHONUNBUFFERED=unbuffered)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "coinprint", "rules", "flick", "-o", "-"],
+        stdout=write_end,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    os.close(write_end)
+    time.sleep(2.0)  # let the child fill the pipe and find it full
+    data = b""
+    while chunk := os.read(read_end, 1 << 16):
+        data += chunk
+    os.close(read_end)
+    _, err = child.communicate(timeout=120)
+    assert child.returncode == 0, err
+    assert data.startswith(b"%PDF") and data.rstrip().endswith(b"%%EOF") and len(data) > 1 << 16
+    from pypdf import PdfReader
+
+    assert len(PdfReader(io.BytesIO(data)).pages) >= 1
+
+
+def test_a_full_disk_or_a_closed_standard_output_is_one_line_and_exit_2(tmp_path):
+    if os.path.exists("/dev/full"):
+        with open("/dev/full", "wb") as full:
+            result = _subprocess("rules", "flick", "-o", "-", stdout=full, stderr=subprocess.PIPE, cwd=tmp_path)
+        assert result.returncode == 2 and "No space left" in _one_error_line(result.stderr)
+    closed = subprocess.run(
+        [sys.executable, "-m", "coinprint", "board", "flick", "--format", "svg", "-o", "-"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: os.close(1),  # standard output closed, as `>&-` leaves it
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert closed.returncode == 2 and _one_error_line(closed.stderr) == (
+        "coinprint: error: cannot write to standard output: it is closed"
+    )
+    assert b"<svg" not in closed.stderr  # never written to standard error instead
+    assert files_in(tmp_path) == set()
+
+
+def test_a_symlink_loop_is_refused_and_stays_a_link(tmp_path):
+    (tmp_path / "self.svg").symlink_to("self.svg")
+    (tmp_path / "a.pdf").symlink_to("b.pdf")
+    (tmp_path / "b.pdf").symlink_to("a.pdf")
+    for args in (["board", "flick", "-o", "self.svg"], ["rules", "flick", "-o", "a.pdf"]):
+        result = _subprocess(*args, cwd=tmp_path)
+        assert result.returncode == 2 and "symbolic link in a loop" in _one_error_line(result.stderr)
+    assert all((tmp_path / name).is_symlink() for name in ("self.svg", "a.pdf", "b.pdf"))
+    assert files_in(tmp_path) == {"self.svg", "a.pdf", "b.pdf"}
+
+
+def test_play_never_follows_a_link_planted_in_its_folder(tmp_path):
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep me")
+    folder = tmp_path / "games"
+    folder.mkdir()
+    for name in ("cointable-1.json", "cointable-2.html", "index.html"):
+        (folder / name).symlink_to(outside)
+    result = _subprocess(
+        "play", "cointable", "--size", "2", "--games", "2", "--max-turns", "20", "--html", "-o", "games", cwd=tmp_path
+    )
+    assert result.returncode == 0, result.stderr
+    assert outside.read_text() == "keep me"
+    for name in ("cointable-1.json", "cointable-2.html", "index.html"):
+        assert not (folder / name).is_symlink() and (folder / name).stat().st_size > 0
+    assert validate_record_ok(folder / "cointable-1.json")
+
+
+def test_play_refuses_a_folder_it_cannot_write_before_any_game(tmp_path):
+    (tmp_path / "loop").symlink_to("loop")
+    (tmp_path / "a-file").write_text("x")
+    for target, reason in (("loop", "symbolic link in a loop"), ("a-file/games", "a-file is a file, not a folder")):
+        # Hours of montecarlo games: only a check before the first game answers within the timeout.
+        result = _subprocess(
+            "play",
+            "coinage",
+            "--heads",
+            "montecarlo",
+            "--tails",
+            "montecarlo",
+            "--games",
+            "100000",
+            "-o",
+            target,
+            cwd=tmp_path,
+            timeout=60,
+        )
+        assert result.returncode == 2 and reason in _one_error_line(result.stderr)
+    assert files_in(tmp_path) == {"loop", "a-file"}
+
+
+def validate_record_ok(path: Path) -> bool:
+    return run_cli("validate", "game", str(path)).code == 0
+
+
+def test_analyse_refuses_a_bad_json_target_before_any_game(tmp_path):
+    (tmp_path / "a-file").write_text("x")
+    (tmp_path / "loop.json").symlink_to("loop.json")
+    for target, reason in (("a-file/figures.json", "is not a folder"), ("loop.json", "symbolic link in a loop")):
+        # 100,000 montecarlo games would take hours: only a check before any game answers in time.
+        result = _subprocess(
+            "analyse",
+            "coinage",
+            "--agent",
+            "montecarlo",
+            "--games",
+            "100000",
+            "--json",
+            target,
+            cwd=tmp_path,
+            timeout=60,
+        )
+        assert result.returncode == 2 and reason in _one_error_line(result.stderr)
+        assert result.stdout == b""
+    assert files_in(tmp_path) == {"a-file", "loop.json"}
+
+
+TARGET_KINDS = [
+    "loop",
+    "dangling link",
+    "link to a file",
+    "link to a folder",
+    "folder",
+    "fifo",
+    "file as a folder",
+    "long name",
+]
+
+
+def _plant(folder: Path, kind: str) -> str:
+    """A target of ``kind`` in ``folder``; returns its name relative to ``folder``."""
+    if kind == "loop":
+        (folder / "t.svg").symlink_to("t.svg")
+    elif kind == "dangling link":
+        (folder / "t.svg").symlink_to("nowhere/t.svg")
+    elif kind == "link to a file":
+        (folder / "real.svg").write_text("old")
+        (folder / "t.svg").symlink_to("real.svg")
+    elif kind == "link to a folder":
+        (folder / "dir").mkdir()
+        (folder / "t.svg").symlink_to("dir")
+    elif kind == "folder":
+        (folder / "t.svg").mkdir()
+    elif kind == "fifo":
+        os.mkfifo(folder / "t.svg")
+    elif kind == "file as a folder":
+        (folder / "f").write_text("x")
+        return "f/t.svg"
+    elif kind == "long name":
+        return "x" * 300 + ".svg"
+    return "t.svg"
+
+
+@pytest.mark.parametrize(
+    "command", [["board", "flick", "--format", "svg"], ["validate", "game", "--svg"], ["analyse", "cointable"]]
+)
+def test_every_kind_of_output_target_gets_a_clean_answer(tmp_path, command):
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps(base_record("cointable")))
+
+    @FUZZ
+    @given(kind=st.sampled_from(TARGET_KINDS))
+    def run(kind: str) -> None:
+        folder = tmp_path / f"case-{len(list(tmp_path.iterdir()))}"
+        folder.mkdir()
+        target = _plant(folder, kind)
+        before = {p.name: p.is_symlink() for p in folder.iterdir()}
+        if command[0] == "validate":
+            args = [*command[:2], str(record), "--svg", str(folder / target)]
+        elif command[0] == "analyse":
+            args = [*command, "--layout", "cointable:size=2", "--games", "2", "--skill-games", "0", "--workers", "1"]
+            args += ["--json", str(folder / target)]
+        else:
+            args = [*command, "-o", str(folder / target)]
+        result = run_cli(*args)  # in this process: many cases, no start-up cost each
+        code, err = result.code, result.err
+        assert code in (0, 1, 2) and "Traceback" not in err and "internal error" not in err, err
+        if code == 2:
+            _one_error_line(err)
+        # A board's -o may name a folder (the board gets its default name there); the
+        # others need a file. A link that reaches a file, or nothing yet, is followed.
+        written = ("dangling link", "link to a file") + (
+            ("link to a folder", "folder") if command[0] == "board" else ()
+        )
+        assert code == (0 if kind in written else 2), (kind, err)
+        leftovers = [p for p in folder.rglob("*") if ".coinprint-" in p.name or p.name.endswith(".tmp")]
+        assert not leftovers
+        assert {p.name: p.is_symlink() for p in folder.iterdir() if p.name in before} == before  # links stay links
+
+    run()
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        pytest.skip("needs /proc to find the worker processes")
+
+
+def test_a_worker_killed_outright_ends_the_run_in_one_line(tmp_path):
+    """kill -9 of one of two worker processes (what the out-of-memory killer does): the run
+    ends at once, saying how many games finished, and those records are whole."""
+    import signal
+
+    command = [
+        sys.executable,
+        "-m",
+        "coinprint",
+        "play",
+        "mapgame",
+        "--games",
+        "100000",
+        "--workers",
+        "2",
+        "-o",
+        "games",
+    ]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    deadline = time.monotonic() + 120
+    while not list(tmp_path.glob("games/*.json")) and child.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    workers = _children(child.pid)
+    assert len(workers) == 2 and child.poll() is None
+    os.kill(workers[0], signal.SIGKILL)
+    _, err = child.communicate(timeout=60)
+    assert child.returncode == 2
+    line = _one_error_line(err)
+    written = sorted((tmp_path / "games").iterdir())
+    assert "a worker process died" in line and f"; {len(written)} of 100000 games had finished" in line
+    assert all(p.suffix == ".json" and validate_record_ok(p) for p in written)
+    assert not _children(child.pid) if Path(f"/proc/{child.pid}").exists() else True
+
+
+# Dask: a real scheduler and worker, each its own process, so either can be killed outright.
+DASK_TIMEOUT = "5"
+
+
+@pytest.fixture
+def dask_cluster(tmp_path):
+    pytest.importorskip("distributed", reason="Dask is optional: pip install 'coinprint[dask]'")
+    from distributed import Client
+
+    file = tmp_path / "scheduler.json"
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    scheduler = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0"]
+        + ["--no-dashboard", "--scheduler-file", str(file)],
+        **quiet,
+    )
+    processes = [scheduler]
+    try:
+        deadline = time.monotonic() + 60
+        while not file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.2)  # written whole
+        address = json.loads(file.read_text())["address"]
+        worker = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "distributed.cli.dask_worker",
+                address,
+                "--no-nanny",
+                "--nthreads",
+                "1",
+                "--no-dashboard",
+            ],
+            **quiet,
+        )
+        processes.append(worker)
+        with Client(address, timeout=30, set_as_default=False) as client:
+            client.wait_for_workers(1, timeout=60)
+        yield SimpleNamespace(address=address, scheduler=scheduler, worker=worker)
+    finally:
+        for process in processes:
+            process.kill()
+            process.wait(timeout=30)
+
+
+def _start_dask_run(address: str, folder: Path) -> subprocess.Popen:
+    command = [sys.executable, "-m", "coinprint", "balance", "coinage", "--agent", "montecarlo", "--games", "2000"]
+    command += ["--dask", address, "--dask-timeout", DASK_TIMEOUT]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=folder)
+    time.sleep(3.0)  # connected and playing (montecarlo Coin Age games take a while each)
+    assert child.poll() is None, child.communicate()
+    return child
+
+
+@pytest.mark.parametrize("victim", ["worker", "scheduler"])
+def test_a_dask_cluster_that_loses_its_workers_or_scheduler_ends_in_one_line(tmp_path, dask_cluster, victim):
+    import signal
+
+    child = _start_dask_run(dask_cluster.address, tmp_path)
+    getattr(dask_cluster, victim).send_signal(signal.SIGKILL)
+    try:
+        _, err = child.communicate(timeout=float(DASK_TIMEOUT) + 60)  # bounded by --dask-timeout
+    finally:
+        child.kill()
+    assert child.returncode == 2
+    line = _one_error_line(err)
+    assert ("lost its scheduler" if victim == "scheduler" else "has had no workers for 5 s") in line, line
+    assert "games had finished" in line
+
+
+@pytest.fixture
+def plain_server():
+    """A TCP server on 127.0.0.1 that is not Dask: it sends what ``reply`` holds, if anything,
+    to each connection, then keeps it open without a word."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+    state = SimpleNamespace(reply=b"", connections=[], port=server.getsockname()[1])
+
+    def serve() -> None:
+        while True:
+            try:
+                connection, _ = server.accept()
+            except OSError:
+                return
+            state.connections.append(connection)
+            if state.reply:
+                with contextlib.suppress(OSError):
+                    connection.sendall(state.reply)
+
+    threading.Thread(target=serve, daemon=True).start()
+    yield state
+    server.close()
+    for connection in state.connections:
+        connection.close()
+
+
+def test_a_service_that_is_not_dask_is_refused_within_the_timeout(plain_server):
+    pytest.importorskip("distributed", reason="Dask is optional: pip install 'coinprint[dask]'")
+
+    @settings(FUZZ, max_examples=6)
+    @given(
+        reply=st.one_of(st.just(b""), st.just(b"HTTP/1.1 400 Bad Request\r\n\r\n"), st.binary(min_size=1, max_size=64))
+    )
+    def run(reply: bytes) -> None:
+        plain_server.reply = reply
+        start = time.monotonic()
+        result = _subprocess(
+            "balance",
+            "cointable",
+            "--games",
+            "2",
+            "--dask",
+            f"tcp://127.0.0.1:{plain_server.port}",
+            "--dask-timeout",
+            "3",
+            timeout=60,
+        )
+        assert result.returncode == 2
+        line = _one_error_line(result.stderr)
+        assert "is not a Dask scheduler" in line or "no Dask scheduler answered" in line, line
+        assert time.monotonic() - start < 2 + 30  # the timeout, and starting Python twice
+
+    run()
+
+
+def test_tls_and_other_transports_are_refused_at_once(plain_server):
+    pytest.importorskip("distributed", reason="Dask is optional: pip install 'coinprint[dask]'")
+    for address in (f"tls://127.0.0.1:{plain_server.port}", f"ws://127.0.0.1:{plain_server.port}"):
+        result = _subprocess(
+            "balance", "cointable", "--games", "2", "--dask", address, "--dask-timeout", "3", timeout=60
+        )
+        assert result.returncode == 2 and "over tcp:// only" in _one_error_line(result.stderr)
+    for value in ("0", "3601", "x"):
+        result = run_cli("balance", "cointable", "--games", "2", "--dask", "tcp://127.0.0.1:1", "--dask-timeout", value)
+        assert result.code == 2 and "--dask-timeout" in _one_error_line(result.err)
+
+
+# The library API: every public function refuses a bad argument with a CoinprintError.
+HOSTILE_ARGUMENTS = st.one_of(
+    st.sampled_from(
+        [
+            None,
+            True,
+            b"cointable",
+            bytearray(b"x"),
+            10**400,
+            10**5000,
+            -(10**400),
+            float("nan"),
+            float("inf"),
+            "",
+            "x" * 10_000,
+            object(),
+        ]
+    ),
+    st.sampled_from(HOSTILE_VALUES),
+    st.recursive(
+        st.one_of(st.none(), st.integers(), st.text(max_size=5)),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+        max_leaves=8,
+    ),
+)
+
+
+def _cycle() -> list:
+    loop: list = []
+    loop.append(loop)
+    return loop
+
+
+API_CALLS = {
+    "build_board game": lambda c, v: c.build_board(v),
+    "build_board param": lambda c, v: c.build_board("mapgame", countries=v),
+    "load_layout": lambda c, v: c.load_layout(v),
+    "load_layout game": lambda c, v: c.load_layout("cointable:size=2", game=v),
+    "load_layout units": lambda c, v: c.load_layout("cointable:size=2", units=v),
+    "rules_for": lambda c, v: c.rules_for(v),
+    "rules_for options": lambda c, v: c.rules_for("cointable:size=2", v),
+    "play_game rules": lambda c, v: c.play_game(v, {"heads": "random", "tails": "random"}),
+    "play_game agents": lambda c, v: c.play_game(c.rules_for("cointable:size=2"), v),
+    "play_game agent": lambda c, v: c.play_game(c.rules_for("cointable:size=2"), {"heads": v, "tails": "random"}),
+    "play_game seed": lambda c, v: c.play_game(
+        c.rules_for("cointable:size=2"), {"heads": "random", "tails": "random"}, seed=v, max_turns=5
+    ),
+    "play_game max_turns": lambda c, v: c.play_game(
+        c.rules_for("cointable:size=2"), {"heads": "random", "tails": "random"}, max_turns=v
+    ),
+    "read_record": lambda c, v: c.read_record(v),
+    "replay moves": lambda c, v: c.replay(c.rules_for("cointable:size=2"), v),
+    "replay claimed": lambda c, v: c.replay(c.rules_for("cointable:size=2"), [], v),
+    "Layout.space": lambda c, v: c.build_board("cointable", size=2).space(v),
+}
+
+
+@pytest.mark.parametrize("call", list(API_CALLS), ids=list(API_CALLS))
+def test_every_public_function_refuses_bad_arguments_with_a_coinprint_error(call):
+    import coinprint
+
+    def attempt(value: object) -> None:
+        try:
+            API_CALLS[call](coinprint, value)
+        except coinprint.CoinprintError as exc:
+            assert str(exc) and "\n" not in str(exc)
+
+    for value in (_cycle(), {"a": _cycle()}, {"O": "random", "X": "random"}, {"heads": "random"}, "x" * 300):
+        attempt(value)
+
+    @settings(max_examples=40, deadline=None)
+    @given(value=HOSTILE_ARGUMENTS)
+    def run(value: object) -> None:
+        attempt(value)
+
+    run()
+
+
+def test_agents_must_name_exactly_the_players():
+    import coinprint
+
+    rules = coinprint.rules_for("cointable:size=2")
+    for agents in (
+        {"O": "random", "X": "random"},
+        {"heads": "random"},
+        {"heads": "random", "tails": "random", "x": "random"},
+    ):
+        with pytest.raises(coinprint.UsageError, match="agents must name exactly the players heads and tails"):
+            coinprint.play_game(rules, agents)
+
+
+def test_a_floating_point_warning_never_reaches_standard_error(tmp_path, monkeypatch):
+    """numpy warns (on stderr) when a computation divides by zero or overflows; the command
+    line keeps such warnings off the user's screen."""
+    import numpy
+
+    from coinprint import analysis
+
+    real_check = analysis.check_layout
+
+    def check_with_a_warning(layout, **options):
+        numpy.float64(1.0) / numpy.float64(0.0)  # numpy: RuntimeWarning: divide by zero
+        numpy.array([1e308]) * 10  # numpy: RuntimeWarning: overflow
+        return real_check(layout, **options)
+
+    with pytest.warns(RuntimeWarning):  # the computation does warn, outside the command line
+        check_with_a_warning(analysis.builtin_layout("cointable:size=2"))
+    monkeypatch.setattr(analysis, "check_layout", check_with_a_warning)
+    path = tmp_path / "board.geojson"
+    path.write_text(analysis.builtin_layout("cointable:size=2").dumps())
+    result = run_cli("validate", "layout", str(path))
+    assert result.code == 0 and "valid cointable layout" in result.out
+    assert result.err == ""
 
 
 # -- writing ---------------------------------------------------------------------------------------------------------

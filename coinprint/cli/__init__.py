@@ -25,8 +25,13 @@ def main(argv: list[str] | None = None) -> None:
     SIGINT (Ctrl-C), SIGTERM and SIGHUP stop the command with ``coinprint: interrupted`` and
     exit 128 + the signal (130 for Ctrl-C); no temporary file is left behind.
     """
+    import warnings
+
     from coinprint.fileio import Interrupted, handling_signals
 
+    # Floating-point warnings (numpy's, shapely's "invalid value encountered") are not lines
+    # for a user: what a NaN or an overflow affects is checked where it is used.
+    warnings.simplefilter("ignore", RuntimeWarning)
     _tolerate_unprintable_output()
     try:
         with handling_signals():

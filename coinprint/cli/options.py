@@ -3,7 +3,7 @@
 ``--game`` for reading drawings) are defined here once, and each one's
 callback calls the one validator in :mod:`coinprint.caps` that the library uses too, so a
 value is refused the same way, with the same words, by every command. Also the self-play
-options (``--workers``, ``--dask``) and the progress bar of ``play``, ``balance`` and ``kit all``.
+options (``--workers``, ``--dask``, ``--dask-timeout``) and the progress bar of ``play``, ``balance`` and ``kit all``.
 
 This module imports nothing of the command tree, so the top-level group can use it too."""
 
@@ -21,6 +21,7 @@ from coinprint import caps
 from coinprint.cli.types import LENGTH_OR_ZERO, PAPER, TOLERANCE, GameName
 from coinprint.errors import UsageError
 from coinprint.render.style import palette_names
+from coinprint.selfplay import DASK_TIMEOUT_S
 
 
 def file_output(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -218,8 +219,26 @@ def until_decided_options(func: Callable) -> Callable:
     return func
 
 
+def _enter_dask_timeout(ctx: click.Context, param: click.Parameter, value: int) -> None:
+    from coinprint import selfplay
+
+    ctx.with_resource(selfplay.dask_timeout(caps.check_dask_timeout(value, param.opts[0])))
+
+
 def selfplay_options(func: Callable) -> Callable:
-    """--workers and --dask: where self-played games run (the results are the same anywhere)."""
+    """--workers, --dask and --dask-timeout: where self-played games run (the results are the
+    same anywhere), and how long to wait for a Dask cluster that does not answer."""
+    func = click.option(
+        "--dask-timeout",
+        default=DASK_TIMEOUT_S,
+        show_default=True,
+        type=int,
+        metavar="SECONDS",
+        expose_value=False,  # the run reads it from coinprint.selfplay.dask_timeout's context
+        callback=_enter_dask_timeout,
+        help=f"With --dask: how long to wait for a scheduler that does not answer, or a cluster without "
+        f"workers, before giving up in one line (1 to {caps.MAX_DASK_TIMEOUT_S:,}).",
+    )(func)
     func = click.option(
         "--dask",
         default=None,

@@ -363,7 +363,8 @@ def write_replays(records: Sequence[Path], folder: str | Path) -> Path:
     rows = []
     for record_path in records:
         page = page_from_record(str(record_path))
-        written = write_atomic(Path(record_path).with_suffix(".html"), page.html)
+        # Named by coinprint inside the play folder: a link planted there is replaced, not followed.
+        written = write_atomic(Path(record_path).with_suffix(".html"), page.html, follow_symlinks=False)
         link = html.escape(written.name, quote=True)
         players = html.escape(_players_text(page.record, list(page.record.players)))
         seed = "" if page.record.seed is None else str(page.record.seed)
@@ -376,4 +377,4 @@ def write_replays(records: Sequence[Path], folder: str | Path) -> Path:
         _template(INDEX_TEMPLATE),
         {"COUNT": str(len(rows)), "ROWS": "\n".join(rows)},
     )
-    return write_atomic(Path(folder) / "index.html", index)
+    return write_atomic(Path(folder) / "index.html", index, follow_symlinks=False)

@@ -43,6 +43,7 @@ from coinprint.checks import (
 )
 from coinprint.errors import UsageError
 from coinprint.layout import Feature, Layout, Space, close_ring, colour_regions, polygon_geometry
+from coinprint.spatial import widest_circle
 from coinprint.units import PaperSize, card_size, coin
 
 if TYPE_CHECKING:
@@ -599,7 +600,7 @@ def check(layout: Layout, *, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> list
     need = fit_radius()
     quarter = coin(FIT_COIN)
     for space in layout.spaces:
-        circle = shapely.maximum_inscribed_circle(space.polygon, tolerance=0.01)
+        circle = widest_circle(space.polygon, need - tolerance_mm / 2)
         radius = float(circle.length)
         if radius + tolerance_mm / 2 < need:
             centre = shapely.get_point(circle, 0)
