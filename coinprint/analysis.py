@@ -5,7 +5,6 @@ checks, record validation and self-play. The command line calls into this module
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +15,7 @@ from coinprint.errors import InterruptedRunError, UsageError, stop_code
 from coinprint.fileio import Interrupted
 from coinprint.registry import GAMES
 from coinprint.source import (  # noqa: F401  (the library's names for them, docs/api.md)
+    LayoutSource,
     builtin_layout,
     check_layout,
     playable_layout,
@@ -144,20 +144,10 @@ def play_to_folder(
     if target.exists() and not target.is_dir():
         raise UsageError(f"-o {folder} is a file; give a folder for the records")
     check_folder_target(folder)  # a link in a loop, a file on the way: refused before any game
-    # Records name a layout file relative to themselves, as validate_record reads it.
-    recorded = layout_spec
-    if layout_spec.partition(":")[0] not in GAMES and Path(layout_spec).is_file():
-        recorded = Path(os.path.relpath(Path(layout_spec).resolve(), target.resolve())).as_posix()
-    setup = selfplay.GameSetup.build(
-        layout_spec,
-        agents,
-        max_turns,
-        options,
-        recorded_layout=recorded,
-        game=game,
-        units=units,
-        tolerance_mm=tolerance_mm,
-    )
+    # Read and checked once; records name a layout file relative to themselves, as
+    # validate_record reads it.
+    source = LayoutSource.resolve(layout_spec, game=game, units=units, tolerance_mm=tolerance_mm)
+    setup = selfplay.GameSetup.build(source, agents, max_turns, options, recorded_layout=source.recorded(target))
     tally = Tally(tuple(agents))  # type: ignore[arg-type]
     paths: list[Path] = []
     stream = selfplay.run(setup, games, seed, workers=workers, dask=dask, records=True)
@@ -255,17 +245,9 @@ def balance(
     from coinprint.sprt import check_precision
 
     check_precision(precision)
-    layout = playable_layout(layout_spec, game, units=units, tolerance_mm=tolerance_mm)
-    players = rules_for(layout, options).players
-    setup = selfplay.GameSetup.build(
-        layout_spec,
-        {p: agent for p in players},
-        max_turns,
-        options,
-        game=game,
-        units=units,
-        tolerance_mm=tolerance_mm,
-    )
+    source = LayoutSource.resolve(layout_spec, game=game, units=units, tolerance_mm=tolerance_mm)
+    players = rules_for(source.layout, options).players
+    setup = selfplay.GameSetup.build(source, {p: agent for p in players}, max_turns, options)
     # Small batches when stopping early, so little is played past the decision.
     batch = min(selfplay.MAX_BATCH, 8) if until_decided else None
     results = selfplay.run(setup, games, seed, workers=workers, dask=dask, batch=batch)

@@ -54,6 +54,7 @@ from coinprint.errors import RunFailedError, UsageError
 
 if TYPE_CHECKING:
     from coinprint.engine import Outcome, Record, Rules
+    from coinprint.source import LayoutSource
 
 Summarise = Callable[["Rules", "Record", "Outcome"], Any]
 
@@ -117,46 +118,48 @@ class GameSetup:
     @classmethod
     def build(
         cls,
-        layout_spec: str,
+        layout: str | LayoutSource,
         agents: dict[str, str],
         max_turns: int,
         options: dict[str, Any] | None = None,
         *,
-        recorded_layout: str | None = None,
+        recorded_layout: str | dict[str, Any] | None = None,
         game: str | None = None,
         units: str = "mm",
         tolerance_mm: float | None = None,
     ) -> GameSetup:
-        """Check the layout (read for ``game`` when it is a drawing, with ``units`` and
-        ``tolerance_mm``), options and agents here: a bad one fails before any work starts.
-        A file read with other than the default units or tolerance is recorded inline, so
-        the records replay on the very layout played."""
+        """Check the layout (a spec or file, read for ``game`` with ``units`` and
+        ``tolerance_mm``; or a :class:`~coinprint.source.LayoutSource` already read), the
+        options and the agents here: a bad one fails before any work starts. Records name the
+        layout as ``recorded_layout`` says, else as the source records it."""
         from coinprint.caps import check_max_turns
         from coinprint.engine import AGENTS
-        from coinprint.registry import GAMES
-        from coinprint.source import playable_layout, rules_for
+        from coinprint.source import LayoutSource, rules_for
 
         check_max_turns(max_turns)
-        layout = playable_layout(layout_spec, game, units=units, tolerance_mm=tolerance_mm)
-        rules = rules_for(layout, options)
+        if isinstance(layout, str):
+            layout = LayoutSource.resolve(layout, game=game, units=units, tolerance_mm=tolerance_mm)
+        rules = rules_for(layout.layout, options)
         if set(agents) != set(rules.players):
             raise UsageError(
-                f"layout {layout_spec} is a {layout.game} layout; its players are {' and '.join(rules.players)}"
+                f"layout {layout.spec} is a {layout.layout.game} layout; its players are {' and '.join(rules.players)}"
             )
         for player, agent in agents.items():
             if agent not in AGENTS:
                 raise UsageError(f"unknown agent '{agent}' for {player}; use one of: {', '.join(AGENTS)}")
-        builtin = layout_spec.partition(":")[0] in GAMES
-        shipped: str | dict[str, Any] = layout_spec if builtin else layout.to_geojson()
-        recorded: str | dict[str, Any] = recorded_layout or layout_spec
-        if not builtin and (units != "mm" or tolerance_mm is not None):
-            recorded = layout.to_geojson()
-        setup = cls(rules.name, shipped, recorded, dict(agents), max_turns, dict(options or {}))
+        recorded = layout.recorded() if recorded_layout is None or not layout.read_as_given else recorded_layout
+        setup = cls(rules.name, layout.shipped, recorded, dict(agents), max_turns, dict(options or {}))
         _remember(setup.rules_key(), rules)
         return setup
 
     def rules_key(self) -> str:
-        return json.dumps([self.layout, self.options], sort_keys=True)
+        """The key of the rules engine a worker builds once for this setup (computed once:
+        an inline layout of 2,000 spaces is large to serialise at every game)."""
+        key = self.__dict__.get("_rules_key")
+        if key is None:
+            key = json.dumps([self.layout, self.options], sort_keys=True)
+            object.__setattr__(self, "_rules_key", key)
+        return key
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@ resolved, never a spec to resolve again.
 
 from __future__ import annotations
 
+import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +20,49 @@ from coinprint.registry import GAMES
 if TYPE_CHECKING:
     from coinprint.engine import Record, Replay, Rules
     from coinprint.io import Conventions, ReadLayout
+
+
+@dataclass(frozen=True)
+class LayoutSource:
+    """A layout named by a ``--layout`` option or a record, read and checked once: what was
+    given (``spec``: a built-in name or a file), and the valid layout it names.
+
+    Everything after it works from this object: self-play workers get the layout itself
+    (:attr:`shipped`), records name it the way that replays (:meth:`recorded`)."""
+
+    spec: str
+    layout: Layout
+    built_in: bool
+    read_as_given: bool = True
+    """False when a file was read with other than the default units or tolerance: its records
+    then carry the layout inline, since the file alone would not read the same."""
+
+    @classmethod
+    def resolve(
+        cls, spec: str, *, game: str | None = None, units: str = "mm", tolerance_mm: float | None = None
+    ) -> LayoutSource:
+        """Read and check ``spec`` (for ``game``; a file with ``units`` and ``tolerance_mm``);
+        :class:`~coinprint.errors.InvalidInputError` when it is not a valid layout."""
+        layout = playable_layout(spec, game, units=units, tolerance_mm=tolerance_mm)
+        built_in = spec.partition(":")[0] in GAMES
+        return cls(spec, layout, built_in, built_in or (units == "mm" and tolerance_mm is None))
+
+    @property
+    def shipped(self) -> str | dict[str, Any]:
+        """What a worker builds the board from: a built-in name (rebuilt byte for byte), else
+        the layout inline as GeoJSON, so remote workers need no files."""
+        return self.spec if self.built_in else self.layout.to_geojson()
+
+    def recorded(self, folder: Path | None = None) -> str | dict[str, Any]:
+        """What a record written into ``folder`` names the layout by: the built-in name, the
+        file relative to the folder (as ``validate game`` reads it), or the layout inline."""
+        if self.built_in:
+            return self.spec
+        if not self.read_as_given:
+            return self.layout.to_geojson()
+        if folder is not None and Path(self.spec).is_file():
+            return Path(os.path.relpath(Path(self.spec).resolve(), Path(folder).resolve())).as_posix()
+        return self.spec
 
 
 def builtin_layout(spec: str) -> Layout:

@@ -243,3 +243,32 @@ def test_dask_cluster_plays_the_same_games():
     ) as cluster:
         remote = list(selfplay.run(setup, 12, 7, dask=cluster.scheduler_address, records=True))
     assert remote == local
+
+
+def test_a_layout_is_read_once_and_workers_get_it_resolved(tmp_path, monkeypatch):
+    """LayoutSource: a file named by --layout is read and checked once; the setup ships the
+    layout itself (inline GeoJSON, no path), and records name the file relative to their
+    folder, or inline when it was read with other than the default units."""
+    from coinprint import source
+    from coinprint.source import LayoutSource
+
+    board = tmp_path / "board.geojson"
+    board.write_text(coinprint_layout("cointable:size=2"))
+    reads = []
+    real = source.read_layout_file
+    monkeypatch.setattr(source, "read_layout_file", lambda *a, **k: reads.append(a) or real(*a, **k))
+    layout = LayoutSource.resolve(str(board))
+    setup = selfplay.GameSetup.build(layout, AGENTS, 500, recorded_layout=layout.recorded(tmp_path / "games"))
+    assert len(reads) == 1
+    assert isinstance(setup.layout, dict) and setup.layout["coinprint"]["game"] == "cointable"
+    assert setup.recorded_layout == "../board.geojson"
+    games = list(selfplay.run(setup, 2, 1, workers=1, records=True))
+    assert len(reads) == 1 and len(games) == 2
+    in_cm = LayoutSource.resolve(str(board), units="cm")
+    assert isinstance(in_cm.recorded(tmp_path), dict)
+
+
+def coinprint_layout(spec: str) -> str:
+    from coinprint.source import builtin_layout
+
+    return builtin_layout(spec).dumps()
