@@ -127,11 +127,8 @@ def play_game(rules: Rules[Any, Any], agents: dict[str, str], *, seed: int = 1, 
     """
     import random
 
-    from coinprint.errors import UsageError
-    from coinprint.games.core import AGENTS
+    from coinprint.games.core import make_agent
     from coinprint.games.core import play_game as play
 
-    for player, agent in agents.items():
-        if agent not in AGENTS:
-            raise UsageError(f"unknown agent {agent!r} for {player}; use one of: {', '.join(AGENTS)}")
-    return play(rules, {player: AGENTS[agent]() for player, agent in agents.items()}, random.Random(seed), max_turns)
+    chosen = {player: make_agent(agent, player) for player, agent in agents.items()}
+    return play(rules, chosen, random.Random(seed), max_turns)

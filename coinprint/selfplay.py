@@ -96,7 +96,7 @@ class GameSetup:
         a bad one fails before any work starts."""
         from coinprint.analysis import playable_layout, rules_for
         from coinprint.caps import check_max_turns
-        from coinprint.games.core import AGENTS
+        from coinprint.games.core import agent_parameters
         from coinprint.registry import GAMES
 
         check_max_turns(max_turns)
@@ -107,8 +107,7 @@ class GameSetup:
                 f"layout {layout_spec} is a {layout.game} layout; its players are {' and '.join(rules.players)}"
             )
         for player, agent in agents.items():
-            if agent not in AGENTS:
-                raise UsageError(f"unknown agent '{agent}' for {player}; use one of: {', '.join(AGENTS)}")
+            agent_parameters(agent, player)
         builtin = layout_spec.partition(":")[0] in GAMES
         shipped: str | dict[str, Any] = layout_spec if builtin else layout.to_geojson()
         setup = cls(rules.name, shipped, recorded_layout or layout_spec, dict(agents), max_turns, dict(options or {}))
@@ -160,11 +159,11 @@ def _rules(setup: GameSetup) -> Rules:
 
 def play_one(setup: GameSetup, index: int, seed: int) -> tuple[Rules, Record, Outcome]:
     """Play game ``index`` of a run that starts at ``seed`` (it uses seed ``seed + index``)."""
-    from coinprint.games.core import AGENTS, Record, play_game
+    from coinprint.games.core import Record, make_agent, play_game
 
     rules = _rules(setup)
     game_seed = seed + index
-    agents = {player: AGENTS[name]() for player, name in setup.agents.items()}
+    agents = {player: make_agent(name) for player, name in setup.agents.items()}
     outcome = play_game(rules, agents, random.Random(game_seed), setup.max_turns)
     record = Record(
         rules.name,

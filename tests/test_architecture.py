@@ -26,6 +26,7 @@ LAYERS: list[tuple[str, int]] = [
     ("coinprint.sprt", 4),
     ("coinprint.stats", 4),
     ("coinprint.metrics", 4),
+    ("coinprint.ladder", 4),
     ("coinprint.report", 4),
     ("coinprint.render", 3),
     ("coinprint.boards", 2),

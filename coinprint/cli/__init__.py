@@ -205,4 +205,4 @@ def _register_game_commands() -> None:
 
 _register_game_commands()
 # Commands that serve every game.
-from coinprint.cli import analyse, common, replay  # noqa: E402,F401
+from coinprint.cli import analyse, common, ladder, replay  # noqa: E402,F401

@@ -258,3 +258,35 @@ def progress(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
             bar.update(count, f"{rate:.1f}/s")
 
         yield update
+
+
+def _check_agent(value: str, option: str) -> str:
+    from coinprint.games.core import agent_parameters
+
+    try:
+        agent_parameters(value)
+    except UsageError as bad:
+        raise UsageError(f"{option}: {bad}") from None
+    return value
+
+
+AGENT_HELP = "random, greedy, montecarlo or mcts, with parameters as in mcts:iterations=800 (see docs/formats.md, Agents)"
+
+
+def agent_option(default: str, help: str, *, name: str = "--agent", multiple: bool = False) -> Callable:
+    """An agent spec (``mcts:iterations=800``), checked when the command line is read."""
+
+    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        if multiple:
+            return tuple(_check_agent(v, param.opts[0]) for v in value)
+        return value if value is None else _check_agent(value, param.opts[0])
+
+    return click.option(
+        name,
+        default=() if multiple else default,
+        show_default=not multiple,
+        multiple=multiple,
+        metavar="AGENT",
+        callback=callback,
+        help=f"{help} ({AGENT_HELP}).",
+    )

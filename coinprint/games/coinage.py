@@ -161,6 +161,10 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         bank = state.banks[state.mover]
         state.throw = tuple((rank, rng.random() < 0.5) for rank in reversed(range(4)) if bank[rank] > 0)
 
+    def chance_key(self, state: CoinAgeState) -> Throw | None:
+        """The pending throw: it decides which turns are legal."""
+        return state.throw
+
     def recorded_chance(self, state: CoinAgeState, move: Turn) -> None:
         """A recorded turn carries its throw: make it the pending one."""
         state.throw = move.throw

@@ -15,6 +15,7 @@ Records are JSON (docs/formats.md, Game records); :func:`replay` checks one move
 from __future__ import annotations
 
 import json
+import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
@@ -150,6 +151,12 @@ class Rules(ABC, Generic[S, M]):
 
     def begin_turn(self, state: S, rng: random.Random) -> None:
         """Chance before a turn in simulation (Coin Age throws here); most games do nothing."""
+
+    def chance_key(self, state: S) -> Hashable:
+        """The chance outcome :meth:`begin_turn` set on ``state`` (Coin Age's throw), which
+        decides what :meth:`legal_moves` lists; None for games without chance. Tree search
+        keeps its untried moves per outcome."""
+        return None
 
     def recorded_chance(self, state: S, move: M) -> None:
         """Set on ``state`` the chance outcome a recorded ``move`` carries (Coin Age's throw),
@@ -382,13 +389,15 @@ class GreedyAgent(Agent):
 
 
 class MonteCarloAgent(Agent):
-    """Flat Monte Carlo: each legal move gets an equal share of ``playouts`` random games,
-    but at least ``min_per_move`` (cut at ``depth`` moves and then judged by the
-    evaluation); the best average wins."""
+    """Flat Monte Carlo: the budget of ``playouts`` random games is shared equally among the
+    legal moves, each getting at least ``playouts / moves`` (rounded up) and never fewer than
+    ``min_per_move``; a play-out runs to the end of the game, or is cut at ``depth`` moves and
+    judged by the sign of the evaluation. The best average wins; equal averages are broken at
+    random."""
 
     name = "montecarlo"
 
-    def __init__(self, playouts: int = 200, depth: int = 60, min_per_move: int = 8) -> None:
+    def __init__(self, playouts: int = 1000, depth: int = 1000, min_per_move: int = 2) -> None:
         self.playouts = playouts
         self.depth = depth
         self.min_per_move = min_per_move
@@ -396,13 +405,18 @@ class MonteCarloAgent(Agent):
     def choose(self, rules: Rules, state: Any, rng: random.Random) -> Any:
         player = rules.to_move(state)
         moves = rules.legal_moves(state)
-        per_move = max(self.min_per_move, self.playouts // len(moves))
-        best, best_value = moves[0], float("-inf")
+        if len(moves) == 1:
+            return moves[0]
+        per_move = max(self.min_per_move, -(-self.playouts // len(moves)))
+        best: list[Any] = []
+        best_total = float("-inf")
         for move in moves:
             total = rules.playout_total(state, move, player, rng, self.depth, per_move)
-            if total / per_move > best_value:
-                best, best_value = move, total / per_move
-        return best
+            if total > best_total:
+                best, best_total = [move], total
+            elif total == best_total:
+                best.append(move)
+        return best[0] if len(best) == 1 else rng.choice(best)
 
 
 def _playout_value(rules: Rules, state: Any, player: str, rng: random.Random, depth: int) -> float:
@@ -416,12 +430,63 @@ def _playout_value(rules: Rules, state: Any, player: str, rng: random.Random, de
     return 0.5 + (0.25 if value > 0 else -0.25 if value < 0 else 0.0)
 
 
-AGENTS: dict[str, Callable[[], Agent]] = {
+def _mcts(**params: Any) -> Agent:
+    from coinprint.games.mcts import MCTSAgent  # loaded when asked for: play needs it rarely
+
+    return MCTSAgent(**params)
+
+
+AGENTS: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
     "montecarlo": MonteCarloAgent,
+    "mcts": _mcts,
 }
-"""Agents by the names ``coinprint play`` accepts."""
+"""Agents by the names ``coinprint play`` accepts (each takes its parameters as keywords)."""
+
+AGENT_PARAMETERS: dict[str, dict[str, tuple[type, int | float, int | float]]] = {
+    "random": {},
+    "greedy": {},
+    "montecarlo": {"playouts": (int, 1, 10**6), "depth": (int, 1, 10**5), "min_per_move": (int, 1, 10**4)},
+    "mcts": {"iterations": (int, 1, 10**6), "exploration": (float, 0.0, 10.0), "depth": (int, 1, 10**5),
+             "mix": (float, 0.0, 1.0), "widen": (float, 0.1, 1000.0)},
+}
+"""Each agent's parameters: (type, least, most)."""
+
+
+def agent_parameters(spec: str, player: str = "") -> tuple[str, dict[str, int | float]]:
+    """Read an agent spec, ``name`` or ``name:key=value,…`` (``mcts:iterations=800``):
+    the name and the parameters, checked. Raises :class:`UsageError` naming what is wrong and
+    what is allowed (and ``player``, whose agent it is, when given)."""
+    from coinprint.errors import UsageError
+
+    name, _, rest = spec.strip().partition(":")
+    if name not in AGENTS:
+        whose = f" for {player}" if player else ""
+        raise UsageError(f"unknown agent '{name}'{whose}; use one of: {', '.join(AGENTS)} (e.g. mcts:iterations=800)")
+    allowed = AGENT_PARAMETERS.get(name, {})
+    params: dict[str, int | float] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, text = (x.strip() for x in part.partition("="))
+        if not eq or key not in allowed:
+            known = ", ".join(f"{k}=N" for k in allowed) or "none"
+            raise UsageError(f"agent '{spec}': '{part}' is not a parameter of {name} (its parameters: {known})")
+        kind, least, most = allowed[key]
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not least <= value <= most or isinstance(value, float) and not math.isfinite(value):
+            what = "a whole number" if kind is int else "a number"
+            raise UsageError(f"agent '{spec}': {key} must be {what} from {least:,} to {most:,}, not {text!r}")
+        params[key] = value
+    return name, params
+
+
+def make_agent(spec: str, player: str = "") -> Agent:
+    """A fresh agent from its spec (see :func:`agent_parameters`)."""
+    name, params = agent_parameters(spec, player)
+    return AGENTS[name](**params)
 
 
 @dataclass
