@@ -131,7 +131,7 @@ def rules_mapgame(paper, lang, output) -> None:
 @games_option(10)
 @seed_option(0, "Seed of the first game (game i uses seed+i).")
 @layout_option(
-    "mapgame:countries=21,seed=0,growth=packed",
+    "mapgame:countries=21,seed=0,growth=packed,starts=apart",
     "The map: a built-in name (mapgame:countries=21,seed=3,growth=packed; without growth the name "
     "means the sprawling map), a GeoJSON file or an SVG drawing.",
     metavar="NAME|FILE",
