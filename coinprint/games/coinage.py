@@ -486,6 +486,10 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         reason = f"{state.ended}; {how}" if state.ended else how
         return Result(winner if state.ended else None, total, reason, finished=state.ended is not None)
 
+    def position_key(self, state: CoinAgeState) -> tuple:
+        """The stacks, the banks and who is to move."""
+        return (state.key(), state.mover)
+
     def evaluate(self, state: CoinAgeState, player: str) -> float:
         """The score difference for ``player`` (the same sums as :meth:`scores`, lean)."""
         total = [sum(state.banks[0]), sum(state.banks[1])]

@@ -423,6 +423,10 @@ class CoinTableRules(Rules[CoinTableState, int]):
     def describe_title(self, state: CoinTableState) -> str:
         return f"Coin Table after {state.plies} moves: {self.result(state).describe()}"
 
+    def position_key(self, state: CoinTableState) -> tuple:
+        """The faces, the castles, the safe coin and who is to move."""
+        return (tuple(state.faces), frozenset(state.castles), state.safe, state.player)
+
     def evaluate(self, state: CoinTableState, player: str) -> float:
         """A guess for the greedy agent: spaces showing ``player``'s face minus the
         opponent's; a castled coin counts once more (it can never be lost); and each of

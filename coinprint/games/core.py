@@ -167,6 +167,11 @@ class Rules(ABC, Generic[S, M]):
         By default a space is held by the side of the coin shown on it."""
         return {mark.space: mark.side for mark in self.marks(state) if mark.side in self.players}
 
+    def position_key(self, state: S) -> Hashable:
+        """What makes two positions the same (for agents that avoid repeating themselves): by
+        default the text of :meth:`describe`; games override it with something cheaper."""
+        return self.describe(state)
+
     def evaluate(self, state: S, player: str) -> float:
         """A quick guess of how good ``state`` is for ``player`` (for greedy agents)."""
         score = self.result(state).score
@@ -369,23 +374,38 @@ class RandomAgent(Agent):
 
 
 class GreedyAgent(Agent):
-    """The move with the best one-ply evaluation for the mover; ties broken at random."""
+    """The move with the best one-ply evaluation for the mover; ties broken at random.
+
+    Repetition-aware, so it never stalls: a move back into a position this agent has already
+    seen in the game counts :data:`REPEAT_PENALTY` less for each time it was seen (two greedy
+    Map players would otherwise chase each other round a ring of claimed countries for ever)."""
 
     name = "greedy"
 
+    REPEAT_PENALTY = 0.25
+
+    def __init__(self) -> None:
+        self.seen: dict[Hashable, int] = {}
+
     def choose(self, rules: Rules, state: Any, rng: random.Random) -> Any:
         player = rules.to_move(state)
-        best: list[Any] = []
+        seen = self.seen
+        here = rules.position_key(state)
+        seen[here] = seen.get(here, 0) + 1
+        best: list[tuple[Any, Hashable]] = []
         best_value = float("-inf")
         for move in rules.legal_moves(state):
             after = state.copy()
             rules.apply_unchecked(after, move)
-            value = rules.evaluate(after, player)
+            key = rules.position_key(after)
+            value = rules.evaluate(after, player) - self.REPEAT_PENALTY * seen.get(key, 0)
             if value > best_value:
-                best, best_value = [move], value
+                best, best_value = [(move, key)], value
             elif value == best_value:
-                best.append(move)
-        return rng.choice(best)
+                best.append((move, key))
+        move, key = best[0] if len(best) == 1 else rng.choice(best)
+        seen[key] = seen.get(key, 0) + 1
+        return move
 
 
 class MonteCarloAgent(Agent):
