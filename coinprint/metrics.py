@@ -17,15 +17,9 @@ from typing import Any
 
 from coinprint.errors import UsageError
 from coinprint.sprt import DEFAULT_PRECISION, UntilDecided
-from coinprint.stats import Z95, Share, wilson
+from coinprint.stats import Z95, Share, t95, wilson
 
 __all__ = ["Z95", "Share", "wilson"]  # re-exported: reports and callers read them from here too
-
-_T95: tuple[float, ...] = (
-    *(12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131),
-    *(2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042),
-)
-"""Student's t quantiles for two-sided 95 % intervals, 1 to 30 degrees of freedom."""
 
 SKILL_AGENTS = ("montecarlo", "random")
 """The strong and the weak agent of the skill test."""
@@ -135,7 +129,7 @@ def spread(values: Sequence[float]) -> Spread:
         return Spread(0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     mean = sum(values) / n
     sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
-    half = (_T95[n - 2] if n - 1 <= len(_T95) else Z95) * sd / math.sqrt(n) if n > 1 else 0.0
+    half = t95(n - 1) * sd / math.sqrt(n) if n > 1 else 0.0
     ordered = sorted(values)
     return Spread(
         n, mean, mean - half, mean + half, sd, percentile(ordered, 10), percentile(ordered, 50), percentile(ordered, 90)

@@ -216,7 +216,13 @@ GAMES = Registry(
     [
         GameSpec("cointable", "Coin Table", _cointable, default_layout="cointable:size=5"),
         GameSpec("coinage", "Coin Age", _coinage, default_layout="coinage:map=classic", generated={"map": "random"}),
-        GameSpec("mapgame", "Map", _mapgame, default_layout="mapgame:countries=21,seed=0,growth=packed,starts=apart", generated={}),
+        GameSpec(
+            "mapgame",
+            "Map",
+            _mapgame,
+            default_layout="mapgame:countries=21,seed=0,growth=packed,starts=apart",
+            generated={},
+        ),
         GameSpec("flick", "Flick", _flick, simulated=False),
     ]
 )

@@ -107,7 +107,11 @@ def balance(
     """Is the first player favoured? Self-play equal agents and report the first player's share
     of decided games with a 95 % interval (GAME is cointable, coinage or mapgame)."""
     from coinprint.analysis import balance as judge
+    from coinprint.sprt import cap_warning
 
+    warning = cap_warning(games, precision) if until_decided else None
+    if warning:
+        click.echo(warning, err=True)
     with progress(games, "games") as update:
         report = judge(
             game,

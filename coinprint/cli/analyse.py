@@ -108,7 +108,11 @@ def analyse(
     from coinprint.fileio import write_atomic
     from coinprint.metrics import analyse_game
     from coinprint.report import table, to_json, write_report
+    from coinprint.sprt import cap_warning
 
+    warning = cap_warning(games, precision) if until_decided else None
+    if warning:
+        click.echo(warning, err=True)
     reports = analyse_game(
         game,
         layout,

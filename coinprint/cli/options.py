@@ -270,7 +270,9 @@ def _check_agent(value: str, option: str) -> str:
     return value
 
 
-AGENT_HELP = "random, greedy, montecarlo or mcts, with parameters as in mcts:iterations=800 (see docs/formats.md, Agents)"
+AGENT_HELP = (
+    "random, greedy, montecarlo or mcts, with parameters as in mcts:iterations=800 (see docs/formats.md, Agents)"
+)
 
 
 def agent_option(default: str, help: str, *, name: str = "--agent", multiple: bool = False) -> Callable:

@@ -468,8 +468,13 @@ AGENT_PARAMETERS: dict[str, dict[str, tuple[type, int | float, int | float]]] = 
     "random": {},
     "greedy": {},
     "montecarlo": {"playouts": (int, 1, 10**6), "depth": (int, 1, 10**5), "min_per_move": (int, 1, 10**4)},
-    "mcts": {"iterations": (int, 1, 10**6), "exploration": (float, 0.0, 10.0), "depth": (int, 1, 10**5),
-             "mix": (float, 0.0, 1.0), "widen": (float, 0.1, 1000.0)},
+    "mcts": {
+        "iterations": (int, 1, 10**6),
+        "exploration": (float, 0.0, 10.0),
+        "depth": (int, 1, 10**5),
+        "mix": (float, 0.0, 1.0),
+        "widen": (float, 0.1, 1000.0),
+    },
 }
 """Each agent's parameters: (type, least, most)."""
 

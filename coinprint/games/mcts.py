@@ -26,16 +26,21 @@ from coinprint.games.core import Agent, Rules
 
 DEFAULT_ITERATIONS = 800
 """Iterations a move when no budget is given."""
-DEFAULT_EXPLORATION = 0.7
-"""UCB1's exploration constant for values in [0, 1] (√2/2: Kocsis & Szepesvári's bound with
-rewards scaled to [0, 1] uses √2 on the sum; 0.7 is the usual tuned value for win rates)."""
+DEFAULT_EXPLORATION = 0.3
+"""UCB1's exploration constant for values in [0, 1]. Smaller than the textbook √2: with
+children expanded best first by the evaluation, the search gains more from looking deeper at
+the likely moves than from spreading over the rest (tuned by matches against greedy)."""
 DEFAULT_DEPTH = 1000
 """Moves a play-out may last before it is judged by the evaluation's sign (rarely reached:
 random games end sooner on the shipped boards)."""
 
 
-DEFAULT_MIX = 0.5
+DEFAULT_MIX = 0.3
 """Share of a leaf's value taken from the evaluation rather than the play-out (AlphaGo's λ)."""
+GAME_DEFAULTS: dict[str, dict[str, float]] = {"cointable": {"mix": 1.0}}
+"""Defaults that differ by game. Coin Table's random play-outs last over a hundred moves of
+mostly touches and tell good moves from bad too faintly to be worth their time at these
+budgets: its leaves are judged by the evaluation alone."""
 EVALUATION_SCALE = 4.0
 """An evaluation of this many points (spaces, countries, score) ahead reads as a 76 % chance."""
 
@@ -83,16 +88,20 @@ class MCTSAgent(Agent):
         iterations: int = DEFAULT_ITERATIONS,
         exploration: float = DEFAULT_EXPLORATION,
         depth: int = DEFAULT_DEPTH,
-        mix: float = DEFAULT_MIX,
+        mix: float | None = None,
         widen: float = DEFAULT_WIDEN,
     ) -> None:
-        self.widen = widen
         self.iterations = iterations
         self.exploration = exploration
         self.depth = depth
-        self.mix = mix
+        self.chosen_mix = mix
+        """``mix`` as given; None takes the game's default (GAME_DEFAULTS, else DEFAULT_MIX)."""
+        self.mix = DEFAULT_MIX if mix is None else mix
+        self.widen = widen
 
     def choose(self, rules: Rules, state: Any, rng: random.Random) -> Any:
+        if self.chosen_mix is None:
+            self.mix = GAME_DEFAULTS.get(rules.name, {}).get("mix", DEFAULT_MIX)
         moves = rules.legal_moves(state)
         if len(moves) == 1:
             return moves[0]
