@@ -128,7 +128,7 @@ class Elo:
 
 def elo_from_score(score: float) -> float:
     """The logistic model's Elo difference for a score strictly between 0 and 1."""
-    return -400.0 * math.log10(1.0 / score - 1.0)
+    return 400.0 * math.log10(score / (1.0 - score)) + 0.0  # + 0.0: no "-0" for an even score
 
 
 def elo_of(score: float, sd: float, games: int) -> Elo:
@@ -144,12 +144,9 @@ def elo_of(score: float, sd: float, games: int) -> Elo:
     value = elo_from_score(score)
     slope = 400.0 / (math.log(10.0) * score * (1.0 - score))
     elo_sd = sd * slope
-    low = elo_from_score(min(max(score - Z95 * sd, 1e-9), 1 - 1e-9))
-    high = elo_from_score(min(max(score + Z95 * sd, 1e-9), 1 - 1e-9))
-    if bound == "at least":
-        high = math.inf
-    elif bound == "at most":
-        low = -math.inf
+    # An end of the score's interval at 0 or 1 has no finite Elo: that side stays open.
+    low = elo_from_score(score - Z95 * sd) if score - Z95 * sd > 0 and bound != "at most" else -math.inf
+    high = elo_from_score(score + Z95 * sd) if score + Z95 * sd < 1 and bound != "at least" else math.inf
     return Elo(value, low, high, elo_sd, bound)
 
 
