@@ -21,6 +21,7 @@ from coinprint.cli.common import (
 )
 from coinprint.cli.options import (
     candidates_option,
+    fair_search_options,
     progress,
     records_folder_option,
     rules_output_option,
@@ -61,6 +62,7 @@ _MAPS = list(MAP_NAMES)
     "wins closest to 50 % (the figure is printed on the card).",
 )
 @candidates_option()
+@fair_search_options
 @paper_option()
 @print_options
 @bleed_option
@@ -74,6 +76,8 @@ def board_coinage(
     copies,
     fair,
     candidates,
+    fair_games,
+    agent,
     paper,
     style,
     margin,
@@ -102,7 +106,7 @@ def board_coinage(
 
         if map_name != "random":
             raise click.BadParameter("--fair needs --map random", param_hint="--fair")
-        layout, fair_line = fairest_map(layout, candidates)
+        layout, fair_line = fairest_map(layout, candidates, agent=agent, fair_games=fair_games)
         click.echo(fair_line)
     if map_name == "random":
         click.echo(f"seed {layout.meta['seed']}")

@@ -18,6 +18,7 @@ from coinprint.cli.common import (
 )
 from coinprint.cli.options import (
     candidates_option,
+    fair_search_options,
     progress,
     records_folder_option,
     rules_output_option,
@@ -62,6 +63,7 @@ from coinprint.cli.replay import echo_replay_pages, html_option
     "to 50 % (the figure is printed on the map).",
 )
 @candidates_option()
+@fair_search_options
 @paper_option()
 @print_options
 @output_options()
@@ -75,6 +77,8 @@ def board_mapgame(
     blank,
     fair,
     candidates,
+    fair_games,
+    agent,
     paper,
     style,
     margin,
@@ -104,7 +108,7 @@ def board_mapgame(
         if fair:
             from coinprint.metrics import fairest_map
 
-            layout, fair_line = fairest_map(layout, candidates)
+            layout, fair_line = fairest_map(layout, candidates, agent=agent, fair_games=fair_games)
             seed = layout.meta["seed"]
             click.echo(fair_line)
         click.echo(f"seed {seed}, {growth}: {summary(layout).describe()}")

@@ -292,3 +292,17 @@ def agent_option(default: str, help: str, *, name: str = "--agent", multiple: bo
         callback=callback,
         help=f"{help} ({AGENT_HELP}).",
     )
+
+
+def fair_search_options(func: Callable) -> Callable:
+    """--fair-games and --agent of ``board … --fair``: who plays the search, and how many fresh
+    games the chosen map is re-measured on (the figure printed on the card)."""
+    func = click.option(
+        "--fair-games",
+        default=400,
+        show_default=True,
+        type=int,
+        callback=_checked(caps.check_games),
+        help=f"--fair: fresh games the chosen map is re-measured on; their figure is printed (1 to {caps.MAX_GAMES:,}).",
+    )(func)
+    return agent_option("random", "--fair: the agent playing both sides in the search and the re-measure")(func)
