@@ -41,11 +41,25 @@ class GameMetrics:
     """Share of the moves played before the final winner led for good (0: led from the first
     move on; near 1: only at the very end); None without a winner."""
     branching: float
-    """Mean number of legal moves in the positions a move was chosen from."""
+    """Mean number of choices in the positions a move was chosen from (a capture counted once,
+    whatever the details decided after it: :meth:`Rules.decision_key`)."""
     used: tuple[str, ...]
     """Ids of the spaces held by someone at some point of the game (the start included)."""
     final: tuple[tuple[str, str], ...]
     """(space id, player) for every space held at the end."""
+    score_lead_changes: int = 0
+    """How often the leader on the score (the result's points) changed, even scores skipped."""
+    drama: float | None = None
+    """Share of the moves after which the final winner trailed on the score; None without a winner."""
+    repetitions: int = 0
+    """Moves that led to a position seen before in the game (:meth:`Rules.position_key`)."""
+    margin: int | None = None
+    """The winner's points minus the loser's at the end; None without a winner."""
+    kinds: tuple[tuple[str, int], ...] = ()
+    """How many actions of each kind the game had (from the notation: place, touch, flip, castle,
+    move, capture, pay; a Map move that sends a coin is a capture)."""
+    first_kind: str = ""
+    """The kind(s) of the first move, joined by ``+`` (``capture``, ``place+place``)."""
 
 
 def game_metrics(rules: Any, record: Any, outcome: Any = None, *, branching: bool = True) -> GameMetrics:
@@ -57,22 +71,43 @@ def game_metrics(rules: Any, record: Any, outcome: Any = None, *, branching: boo
     skips it and reports 0. A record that does not replay raises the engine's move error
     (:class:`coinprint.games.core.IllegalMoveError` or ``InvalidMoveError``).
     """
-    first = rules.players[0]
+    first, second = rules.players
     state = rules.initial_state()
     used = set(rules.holders(state))
     leads: list[float] = []
+    score_leads: list[int] = []
     legal_counts: list[int] = []
+    seen = {rules.position_key(state)}
+    repetitions = 0
+    kinds: dict[str, int] = {}
+    first_kind = ""
     for text in record.moves:
         move = rules.parse_move(state, text)
         rules.recorded_chance(state, move)
         if branching:
-            legal_counts.append(len(rules.legal_moves(state)))
+            legal_counts.append(len({rules.decision_key(m) for m in rules.legal_moves(state)}))
         rules.apply(state, move)
         leads.append(rules.evaluate(state, first))
+        score = rules.result(state).score
+        score_leads.append(score.get(first, 0) - score.get(second, 0))
         used.update(rules.holders(state))
+        key = rules.position_key(state)
+        repetitions += key in seen
+        seen.add(key)
+        these = move_kinds(text)
+        for kind in these:
+            kinds[kind] = kinds.get(kind, 0) + 1
+        if not first_kind:
+            first_kind = "+".join(these) or "pass"
     timeout = bool(outcome.timeout) if outcome is not None else bool(record.extra.get("timeout"))
     winner = None if timeout or not rules.is_over(state) else rules.result(state).winner
     winner_leads = [value if winner == first else -value for value in leads]
+    drama = margin = None
+    if winner is not None:
+        sign = 1 if winner == first else -1
+        drama = sum(1 for lead in score_leads if sign * lead < 0) / len(score_leads) if score_leads else 0.0
+        final = rules.result(state).score
+        margin = sign * (final.get(first, 0) - final.get(second, 0))
     return GameMetrics(
         length=len(record.moves),
         winner=winner,
@@ -82,7 +117,33 @@ def game_metrics(rules: Any, record: Any, outcome: Any = None, *, branching: boo
         branching=sum(legal_counts) / len(legal_counts) if legal_counts else 0.0,
         used=tuple(sorted(used)),
         final=tuple(sorted(rules.holders(state).items())),
+        score_lead_changes=lead_changes(score_leads),
+        drama=drama,
+        repetitions=repetitions,
+        margin=margin,
+        kinds=tuple(sorted(kinds.items())),
+        first_kind=first_kind,
     )
+
+
+MOVE_KINDS = ("place", "touch", "flip", "castle", "move", "capture", "pay")
+"""The action words of the games' notations (docs/formats.md, Move notation)."""
+
+
+def move_kinds(text: Any) -> tuple[str, ...]:
+    """The kinds of action in one move's notation: each ``;``-separated part's first word when
+    it is an action word (Coin Age's ``throw`` is chance, not an action); a Map ``move N send M``
+    is a capture."""
+    if not isinstance(text, str):
+        return ()
+    found = []
+    for part in text.split(";"):
+        words = part.split()
+        if not words or words[0].lower() not in MOVE_KINDS:
+            continue
+        kind = words[0].lower()
+        found.append("capture" if kind == "move" and "send" in (w.lower() for w in words) else kind)
+    return tuple(found)
 
 
 def lead_changes(leads: Sequence[float]) -> int:
@@ -193,6 +254,20 @@ class LayoutReport:
     skill: Skill | None = None
     stopped_early: bool = False
     """True when play stopped before ``games`` because the first-player figure was decided."""
+    lead_changes_per_move: Spread | None = None
+    """Per game: changes of the leader on the score, divided by the moves played (Ludii's
+    Lead Change, Browne 2008)."""
+    drama: Spread | None = None
+    """Over decided games: share of moves after which the final winner trailed on the score
+    (Ludii's Drama: the winner came back from behind)."""
+    repetition: Spread | None = None
+    """Per game: share of moves that led to a position seen before (Ludii's Stalling)."""
+    margin: Spread | None = None
+    """Over decided games: the winner's points minus the loser's (the winning-margin distribution)."""
+    move_kinds: dict[str, float] = field(default_factory=dict)
+    """Kind of action → its share of every action played (Ludii's move-type usage)."""
+    first_moves: dict[str, float] = field(default_factory=dict)
+    """Kind(s) of the first move → share of games that opened with it."""
 
     @property
     def decided(self) -> int:
@@ -255,7 +330,22 @@ def summarise_layout(
         lengths=tuple(m.length for m in measured),
         skill=skill,
         stopped_early=stopped_early,
+        lead_changes_per_move=spread([m.score_lead_changes / m.length for m in measured if m.length]),
+        drama=spread([m.drama for m in measured if m.drama is not None]),
+        repetition=spread([m.repetitions / m.length for m in measured if m.length]),
+        margin=spread([m.margin for m in measured if m.margin is not None]),
+        move_kinds=_shares(kind for m in measured for kind, count in m.kinds for _ in range(count)),
+        first_moves=_shares(m.first_kind for m in measured if m.first_kind),
     )
+
+
+def _shares(items: Iterable[str]) -> dict[str, float]:
+    """Each distinct item's share of all the items, most common first (ties by name)."""
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+    total = sum(counts.values())
+    return {item: counts[item] / total for item in sorted(counts, key=lambda k: (-counts[k], k))}
 
 
 def play_measured(

@@ -38,10 +38,15 @@ def test_analyse_writes_the_table_the_json_and_every_report_format(cli, tmp_path
     charts = re.findall(r"<svg.*?</svg>", page, flags=re.S)
     titles = [ET.fromstring(svg).find("{http://www.w3.org/2000/svg}title") for svg in charts]
     assert [t.text.split(":")[0] for t in titles] == [
-        "First player's share of decided games (95% interval)",
-        "Game length",
+        "How often the first player wins (share of decided games, 95% interval)",
+        "How long games last",
         "Who holds each space at the end",
     ]
+    # Titles name the layout in words, and the page gives each figure with its reading.
+    assert titles[1].text == "How long games last: Coin Table (size 2)"
+    assert "<h1>coinprint design report</h1>" in page and "<h3>What to look at</h3>" in page
+    share = f"{direct.first_share.value:.0%} [{direct.first_share.low:.0%}, {direct.first_share.high:.0%}]"
+    assert f"<td>first player&#x27;s share</td><td>{share}</td>" in page
     assert (tmp_path / "a.pdf").read_bytes().startswith(b"%PDF")
 
 

@@ -63,7 +63,13 @@ def test_map_capture_chase_counted_by_hand():
     assert (m.length, m.winner, m.timeout) == (4, "O", False)
     assert m.lead_changes == 2  # O → X → O
     assert m.decided_at == pytest.approx(2 / 4)  # O led for good from move 3 on
-    assert m.branching == pytest.approx(3.0)
+    # Each mover chooses between 2 countries (a capture counts once, wherever it sends).
+    assert m.branching == pytest.approx(2.0)
+    # On the score (claims only): O 2-0, 1-1, 2-0, 2-1: never behind, never a change of
+    # leader; O wins by 1. Move 3 re-creates move 1's position (O on 3, X on 2, O holds 2 and
+    # 3, X to move): one repetition. Three captures, then a move; the game opened with a capture.
+    assert (m.score_lead_changes, m.drama, m.margin, m.repetitions) == (0, 0.0, 1, 1)
+    assert dict(m.kinds) == {"capture": 3, "move": 1} and m.first_kind == "capture"
     assert m.used == ("c1", "c2", "c3")
     assert dict(m.final) == {"c1": "X", "c2": "O", "c3": "O"}
 
@@ -74,7 +80,7 @@ def test_map_first_move_capture_wins_wire_to_wire():
     # 3: O claims 1 → O 3, X 0. O leads after every move; 3 moves listed each time.
     m = game_metrics(rules, _record("mapgame", ["move 3 send 1", "move 2", "move 1"]))
     assert (m.length, m.winner, m.lead_changes, m.decided_at) == (3, "O", 0, 0.0)
-    assert m.branching == pytest.approx(3.0)
+    assert m.branching == pytest.approx(2.0)
     # Country 1 was held by no one until the last move (a coin on it is not a claim).
     assert m.used == ("c1", "c2", "c3") and dict(m.final) == {"c1": "O", "c2": "O", "c3": "O"}
 

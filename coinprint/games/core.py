@@ -167,6 +167,11 @@ class Rules(ABC, Generic[S, M]):
         By default a space is held by the side of the coin shown on it."""
         return {mark.space: mark.side for mark in self.marks(state) if mark.side in self.players}
 
+    def decision_key(self, move: M) -> Hashable:
+        """What a player decides with ``move``, leaving out details decided after it (the Map:
+        the country moved to, not where a captured coin is sent). Branching counts these."""
+        return move
+
     def position_key(self, state: S) -> Hashable:
         """What makes two positions the same (for agents that avoid repeating themselves): by
         default the text of :meth:`describe`; games override it with something cheaper."""

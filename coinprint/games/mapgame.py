@@ -239,6 +239,10 @@ class MapRules(Rules[MapState, MapMove]):
     def describe_title(self, state: MapState) -> str:
         return f"Map after {state.turn} moves: {self.result(state).describe()}"
 
+    def decision_key(self, move: MapMove) -> str:
+        """The country moved to: a capture is one choice, whatever country the coin is sent to."""
+        return move.to
+
     def position_key(self, state: MapState) -> tuple:
         """The coins, the claims and whose turn it is."""
         return (state.coins["O"], state.coins["X"], tuple(state.owner.values()), state.turn % 2)
