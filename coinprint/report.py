@@ -248,9 +248,8 @@ def figures(reports: Sequence[LayoutReport], *, heat_maps: int = 3) -> list[Scen
     per layout, then for the first ``heat_maps`` layouts the figures with a one-line reading
     each and what to look at, a game-length histogram and a heat map of the spaces."""
     from coinprint.analysis import resolve_layout
-    from coinprint.render.charts import ShareRow, heat_map, histogram, share_chart, text_block
-
     from coinprint.registry import GAMES
+    from coinprint.render.charts import ShareRow, heat_map, histogram, share_chart, text_block
 
     games = sorted({GAMES[report.game].title for report in reports})
     head = [
