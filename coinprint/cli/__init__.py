@@ -14,6 +14,7 @@ import click
 
 from coinprint import __version__
 from coinprint.cli.options import (
+    agent_option,
     games_option,
     layout_option,
     max_turns_option,
@@ -84,9 +85,7 @@ def play() -> None:
     None,
     "Built-in layout with parameters (e.g. cointable:size=4, mapgame:countries=31,seed=2), a GeoJSON file or an SVG drawing.",
 )
-@click.option(
-    "--agent", default="random", show_default=True, help="Agent playing both sides: random, greedy or montecarlo."
-)
+@agent_option("random", "Agent playing both sides")
 @games_option(200, "Games to play (with --until-decided: the most to play).")
 @seed_option(1, "Seed of the first game (game i uses seed + i).")
 @max_turns_option(2000)

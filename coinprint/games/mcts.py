@@ -3,10 +3,17 @@ protocol of :mod:`coinprint.games.core`, with an iteration budget: ``--agent mct
 
 One iteration walks down the tree from the position to move, choosing at each node the child
 with the best upper confidence bound (UCB1: mean value + ``exploration`` · √(ln N / n)), adds
-one new child, plays one random play-out from it by the rules' play-out path (the games' fast
-paths, :meth:`coinprint.games.core.Rules.playout_total`), and adds the play-out's value to
-every node on the way back up, each from the point of view of the player who chose it.
-After the budget the most visited move is played (ties broken at random).
+one new child, values it, and adds the value to every node on the way back up, each from the
+point of view of the player who chose it. After the budget the most visited move is played
+(ties broken at random).
+
+- A node's moves are listed once and tried best first by the rules' evaluation of the position
+  after them, and a node reached ``n`` times has at most ``widen · √n`` children (progressive
+  widening), so wide positions are searched deep on their likely moves.
+- A new child is valued by ``mix`` × its evaluation squashed into 0 to 1 plus (1 − ``mix``) ×
+  one random play-out from it on the rules' play-out path (the games' fast paths,
+  :meth:`coinprint.games.core.Rules.playout_total`: 1 a win, 0.5 a tie, 0 a loss) — the mixed
+  leaf value of AlphaGo (Silver et al. 2016), with the evaluation standing in for a network.
 
 Chance (Coin Age's throw before each turn) is handled open-loop: each time the walk reaches
 a node it throws again (:meth:`~coinprint.games.core.Rules.begin_turn`), and the node keeps
@@ -33,8 +40,6 @@ the likely moves than from spreading over the rest (tuned by matches against gre
 DEFAULT_DEPTH = 1000
 """Moves a play-out may last before it is judged by the evaluation's sign (rarely reached:
 random games end sooner on the shipped boards)."""
-
-
 DEFAULT_MIX = 0.3
 """Share of a leaf's value taken from the evaluation rather than the play-out (AlphaGo's λ)."""
 GAME_DEFAULTS: dict[str, dict[str, float]] = {"cointable": {"mix": 1.0}}
@@ -43,8 +48,6 @@ mostly touches and tell good moves from bad too faintly to be worth their time a
 budgets: its leaves are judged by the evaluation alone."""
 EVALUATION_SCALE = 4.0
 """An evaluation of this many points (spaces, countries, score) ahead reads as a 76 % chance."""
-
-
 DEFAULT_WIDEN = 2.0
 """Progressive widening (Coulom 2007; Chaslot et al. 2008): a node reached ``n`` times has at
 most ``widen · √n`` children, the best by the evaluation first, so a wide position (Coin
