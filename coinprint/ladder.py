@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from coinprint.caps import MAX_LADDER_LEVELS
 from coinprint.errors import UsageError
 from coinprint.stats import Z95, Share, wilson
 
@@ -35,8 +36,8 @@ DEFAULT_LEVELS = (
 )
 """The rungs of ``coinprint ladder`` when none are given, weakest first."""
 
-MAX_LEVELS = 12
-"""Most rungs in one ladder."""
+MAX_LEVELS = MAX_LADDER_LEVELS
+"""Most rungs in one ladder (:data:`coinprint.caps.MAX_LADDER_LEVELS`)."""
 
 
 @dataclass(frozen=True)

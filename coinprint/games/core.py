@@ -22,6 +22,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from coinprint.caps import MAX_AGENT_BUDGET
 from coinprint.errors import (  # noqa: F401  (the move errors are part of this module's API)
     AmbiguousMoveError,
     IllegalMoveError,
@@ -472,9 +473,9 @@ AGENTS: dict[str, Callable[..., Agent]] = {
 AGENT_PARAMETERS: dict[str, dict[str, tuple[type, int | float, int | float]]] = {
     "random": {},
     "greedy": {},
-    "montecarlo": {"playouts": (int, 1, 10**6), "depth": (int, 1, 10**5), "min_per_move": (int, 1, 10**4)},
+    "montecarlo": {"playouts": (int, 1, MAX_AGENT_BUDGET), "depth": (int, 1, 10**5), "min_per_move": (int, 1, 10**4)},
     "mcts": {
-        "iterations": (int, 1, 10**6),
+        "iterations": (int, 1, MAX_AGENT_BUDGET),
         "exploration": (float, 0.0, 10.0),
         "depth": (int, 1, 10**5),
         "mix": (float, 0.0, 1.0),
