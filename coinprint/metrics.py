@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from coinprint.errors import UsageError
@@ -268,6 +268,8 @@ class LayoutReport:
     """Kind of action → its share of every action played (Ludii's move-type usage)."""
     first_moves: dict[str, float] = field(default_factory=dict)
     """Kind(s) of the first move → share of games that opened with it."""
+    sequential: str | None = None
+    """With ``--until-decided``: the sequential test's verdict, the headline of the figures."""
 
     @property
     def decided(self) -> int:
@@ -482,7 +484,12 @@ def analyse_layout(
             )
         skill = measure_skill(layout_spec, skill_games, seed + games, max_turns, options, **where)
     spaces = [space.id for space in layout.spaces]
-    return summarise_layout(layout_spec, layout.game, agent, seed, max_turns, players, spaces, measured, skill, stopped)
+    report = summarise_layout(
+        layout_spec, layout.game, agent, seed, max_turns, players, spaces, measured, skill, stopped
+    )
+    if rule is not None:
+        report = replace(report, sequential=rule.test.describe())
+    return report
 
 
 FAIR_TURNS_PER_SPACE = 150

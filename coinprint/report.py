@@ -54,6 +54,8 @@ def readings(report: LayoutReport) -> list[tuple[str, str, str]]:
         lean = "no clear edge: the interval holds 50 %"
     else:
         lean = f"{first}, moving first, is {'favoured' if share.low > 0.5 else 'behind'}"
+    if report.sequential is not None:
+        rows.append(("sequential test", "SPRT", report.sequential))
     rows.append(("first player's share", _pct(share), lean))
     ties = report.tie_share.value
     rows.append(
@@ -185,7 +187,12 @@ def describe(report: LayoutReport) -> list[str]:
     lines = [
         f"{report.layout}: {report.games} games, {report.agent} v {report.agent}"
         + (" (stopped early: decided)" if report.stopped_early else ""),
-        f"  {report.players[0]} (first) won {_pct(report.first_share)} of {report.decided} decided games; "
+    ]
+    if report.sequential is not None:
+        lines.append(f"  {report.sequential}")
+    after = " (interval read after stopping early: a guide)" if report.stopped_early else ""
+    lines += [
+        f"  {report.players[0]} (first) won {_pct(report.first_share)} of {report.decided} decided games{after}; "
         f"ties {report.ties}, timeouts {report.timeouts} (limit {report.max_turns} moves)",
         f"  length {_mean(report.length)} moves; sd {report.length.sd:.1f}; "
         f"10/50/90%: {report.length.p10:g}/{report.length.p50:g}/{report.length.p90:g}",
