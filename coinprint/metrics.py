@@ -270,6 +270,12 @@ class LayoutReport:
     """Kind(s) of the first move → share of games that opened with it."""
     sequential: str | None = None
     """With ``--until-decided``: the sequential test's verdict, the headline of the figures."""
+    names: dict[str, str] = field(default_factory=dict)
+    """Space id → the name printed on the board (its label), where it differs from nothing."""
+
+    def space_name(self, space: str) -> str:
+        """The name a player reads on the board for space id ``space``."""
+        return self.names.get(space, space)
 
     @property
     def decided(self) -> int:
@@ -296,8 +302,10 @@ def summarise_layout(
     measured: Sequence[GameMetrics],
     skill: Skill | None = None,
     stopped_early: bool = False,
+    names: Sequence[str] | None = None,
 ) -> LayoutReport:
-    """Aggregate per-game metrics of one layout."""
+    """Aggregate per-game metrics of one layout (``names``: the spaces' printed names, in the
+    order of ``spaces``; their ids when not given)."""
     games = len(measured)
     wins = {p: sum(1 for m in measured if m.winner == p) for p in players}
     timeouts = sum(1 for m in measured if m.timeout)
@@ -338,6 +346,7 @@ def summarise_layout(
         margin=spread([m.margin for m in measured if m.margin is not None]),
         move_kinds=_shares(kind for m in measured for kind, count in m.kinds for _ in range(count)),
         first_moves=_shares(m.first_kind for m in measured if m.first_kind),
+        names=dict(zip(spaces, names)) if names is not None else {},
     )
 
 
@@ -484,8 +493,9 @@ def analyse_layout(
             )
         skill = measure_skill(layout_spec, skill_games, seed + games, max_turns, options, **where)
     spaces = [space.id for space in layout.spaces]
+    names = [space.name for space in layout.spaces]
     report = summarise_layout(
-        layout_spec, layout.game, agent, seed, max_turns, players, spaces, measured, skill, stopped
+        layout_spec, layout.game, agent, seed, max_turns, players, spaces, measured, skill, stopped, names
     )
     if rule is not None:
         report = replace(report, sequential=rule.test.describe())
@@ -618,7 +628,10 @@ def fairest_layout(
             where: dict[str, Any] = {"workers": workers, "dask": dask}
             measured[spec] += play_measured(spec, agents, batch, seed + played, turns, branching=False, **where)
             spaces = [space.id for space in layout.spaces]
-            reports[spec] = summarise_layout(spec, layout.game, agent, seed, turns, players, spaces, measured[spec])
+            names = [space.name for space in layout.spaces]
+            reports[spec] = summarise_layout(
+                spec, layout.game, agent, seed, turns, players, spaces, measured[spec], names=names
+            )
             if on_report is not None:
                 on_report(reports[spec])
         played += batch

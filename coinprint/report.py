@@ -176,7 +176,7 @@ def what_to_look_at(report: LayoutReport) -> list[str]:
     for space, by in report.held.items():
         for player in (first, second):
             if by.get(player, 0.0) >= 0.9 and report.games >= 10:
-                found.append(f"{player} holds space {space} at the end of {by[player]:.0%} of games")
+                found.append(f"{player} holds space {report.space_name(space)} at the end of {by[player]:.0%} of games")
     if report.skill is not None and report.skill.share.total and report.skill.share.high < 0.7:
         found.append(f"{report.skill.strong} beats {report.skill.weak} only {report.skill.share.value:.0%} of the time")
     return found or ["nothing stands out at these thresholds"]
