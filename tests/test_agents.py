@@ -191,3 +191,26 @@ def test_cointable_fast_playouts_have_the_reference_mean() -> None:
     slow = Reference.playout_total(game, state, move, "heads", random.Random(2), 10_000, count) / count
     # Two means of 3000 values in [0, 1] (sd at most 1/2): within 4 standard errors of their difference.
     assert abs(fast - slow) < 4 * math.sqrt(2 * 0.25 / count)
+
+
+def test_the_ladder_command_prints_and_writes_the_ratings(cli) -> None:
+    import json
+
+    args = ["ladder", "cointable", "--layout", "cointable:size=3", "--level", "random", "--level", "greedy"]
+    result = cli(*args, "--games", "6", "--seed", "3", "--workers", "1", "--json", "-")
+    assert result.code == 0, result.err
+    doc = json.loads(result.out)
+    (played,) = doc["matches"]
+    assert (played["first"], played["second"], played["games"]) == ("random", "greedy", 6)
+    assert played["wins"] + played["losses"] + played["ties"] + played["timeouts"] == 6
+    # The rating of greedy is the negated Elo of random's score against it.
+    assert doc["ratings"][0] == {"agent": "random", "elo": 0.0, "low": 0.0, "high": 0.0}
+    assert doc["ratings"][1]["elo"] == pytest.approx(-played["elo"])
+    score = (played["wins"] + 0.5 * played["ties"]) / (played["wins"] + played["losses"] + played["ties"])
+    if 0 < score < 1:
+        assert played["elo"] == pytest.approx(400 * math.log10(score / (1 - score)))
+    else:
+        assert played["bound"] in ("at least", "at most")
+    text = cli(*args, "--games", "6", "--seed", "3", "--workers", "1")
+    assert text.code == 0 and "ladder on cointable:size=3 (Elo against random, 95 % intervals):" in text.out
+    assert "greedy v random: won" in text.out and "first mover won" in text.out
