@@ -301,10 +301,13 @@ def ladder(
 ) -> Ladder:
     """Each rung of ``levels`` (weakest first) against the next, ``games`` games a match;
     the matches use disjoint seeds (match ``k`` from ``seed + k · games``)."""
+    from coinprint.analysis import _check_run, playable_layout
     from coinprint.caps import check_seed
 
     chosen = check_levels(levels)
+    _check_run(games, seed)
     check_seed(seed + games * (len(chosen) - 1) - 1, "seed + games × matches")
+    playable_layout(layout_spec, game)  # a bad layout is refused before any game
     found = Ladder(layout_spec, chosen)
     for k, (lower, upper) in enumerate(zip(chosen, chosen[1:])):
         if note is not None:
