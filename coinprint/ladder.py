@@ -5,13 +5,13 @@ A match plays half its games with each agent moving first (game ``i`` with seed
 ``seed + i``, as every self-play run), so neither gets the first player's edge. Its *score*
 is the share of points the first-named agent took (a win 1, a tie 1/2; timeouts are left
 out and counted). The Elo difference of a score ``s`` is ``-400 · log10(1/s − 1)`` (the
-logistic model: 100 Elo ≈ 64 %); its 95 % interval comes from the score's standard error
-over the games (the trinomial variance of wins, ties and losses), carried to the Elo scale
-by the model's slope. A score of 0 or 1 has no finite Elo: it is taken as half a game short
+logistic model: 100 Elo ≈ 64 %); its 95 % interval is the Elo of the ends of the score's
+Wilson interval (a tie counted as half a win). A score of 0 or 1 has no finite Elo: it is taken as half a game short
 of it (``(n − 1/2) / n``), so a clean sweep reads "at least" that many Elo.
 
 A ladder plays each rung against the next one up; its ratings put the first rung at 0 and
-add the differences, their variances adding too (the rungs' matches are independent).
+add the differences, their intervals' half-widths adding in quadrature (the matches are
+independent).
 Nothing here draws; :mod:`coinprint.cli.ladder` prints it.
 """
 
@@ -120,7 +120,7 @@ class Elo:
     def negated(self) -> Elo:
         """The same match seen from the other agent."""
         bound = {"at least": "at most", "at most": "at least"}.get(self.bound, "")
-        return Elo(-self.value, -self.high, -self.low, self.sd, bound)
+        return Elo(0.0 - self.value, 0.0 - self.high, 0.0 - self.low, self.sd, bound)  # 0.0 -: never "-0"
 
     def describe(self) -> str:
         prefix = f"{self.bound} " if self.bound else ""
@@ -145,10 +145,22 @@ def elo_of(score: float, sd: float, games: int) -> Elo:
     value = elo_from_score(score)
     slope = 400.0 / (math.log(10.0) * score * (1.0 - score))
     elo_sd = sd * slope
-    # An end of the score's interval at 0 or 1 has no finite Elo: that side stays open.
-    low = elo_from_score(score - Z95 * sd) if score - Z95 * sd > 0 and bound != "at most" else -math.inf
-    high = elo_from_score(score + Z95 * sd) if score + Z95 * sd < 1 and bound != "at least" else math.inf
+    # The score's 95 % interval is Wilson's (a tie counted as half a win): unlike score ± 1.96
+    # standard errors it stays inside 0 to 1 on few games. An end at 0 or 1 has no finite Elo:
+    # that side stays open.
+    observed = 1.0 if bound == "at least" else 0.0 if bound == "at most" else score
+    score_low, score_high = _wilson(observed, games)
+    low = elo_from_score(score_low) if score_low > 0 else -math.inf
+    high = elo_from_score(score_high) if score_high < 1 else math.inf
     return Elo(value, low, high, elo_sd, bound)
+
+
+def _wilson(share: float, games: int) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a share observed over ``games`` games."""
+    z2 = Z95 * Z95
+    centre = (share + z2 / (2 * games)) / (1 + z2 / games)
+    half = Z95 * math.sqrt(share * (1 - share) / games + z2 / (4 * games * games)) / (1 + z2 / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass(frozen=True)
@@ -170,20 +182,19 @@ class Ladder:
     matches: list[Match] = field(default_factory=list)
 
     def rungs(self) -> list[Rung]:
-        """Ratings: the first rung 0, each next one the previous plus their match's Elo; the
-        interval from the summed variances (an open end after a sweep stays open)."""
+        """Ratings: the first rung 0, each next one the previous plus the Elo it gained in their
+        match. The interval of a sum adds the matches' half-widths in quadrature, each side on
+        its own (the Elo scale is not symmetric), so a rung one match up has exactly that
+        match's interval; an open end stays open."""
         rungs = [Rung(self.levels[0], 0.0, 0.0, 0.0)]
-        total, variance, open_low, open_high = 0.0, 0.0, False, False
+        total, below, above = 0.0, 0.0, 0.0
         for match in self.matches:
-            elo = match.elo()
-            # The match's Elo is the lower rung's advantage; the upper rung gains its negative.
-            total -= elo.value
-            variance += elo.sd**2
-            open_high = open_high or elo.bound == "at most"
-            open_low = open_low or elo.bound == "at least"
-            half = Z95 * math.sqrt(variance)
-            low = -math.inf if open_low else total - half
-            high = math.inf if open_high else total + half
+            gained = match.elo().negated()  # the upper rung's advantage over the lower
+            total += gained.value
+            below += (gained.value - gained.low) ** 2
+            above += (gained.high - gained.value) ** 2
+            low = total - math.sqrt(below) if math.isfinite(below) else -math.inf
+            high = total + math.sqrt(above) if math.isfinite(above) else math.inf
             rungs.append(Rung(match.second, total, low, high))
         return rungs
 
