@@ -16,7 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from coinprint.engine import AGENTS, play_game  # noqa: E402
+from coinprint.agents import AGENTS  # noqa: E402
+from coinprint.engine import play_game  # noqa: E402
 from coinprint.games.coinage.board import build  # noqa: E402
 from coinprint.games.coinage.rules import CoinAgeRules  # noqa: E402
 

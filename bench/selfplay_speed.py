@@ -3,7 +3,7 @@
 Prints:
 - the play-out paths alone: random play-outs a second (CPU, best of 3 passes) from the same
   positions on the fast path and on the reference engine, and the ratio;
-- one ``montecarlo`` game (today's defaults: 200 play-outs a move, at least 8 a legal move)
+- one ``montecarlo`` game (today's defaults: 1,000 play-outs a move, at least 2 a legal move, to the end)
   on the classic Coin Age map and on the default 21-country Map: mean seconds a game over
   ``--games`` seeds, on the fast path and (``--reference``) on the reference engine's play-outs,
   both as wall time and as CPU time of this process;

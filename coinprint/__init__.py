@@ -170,8 +170,8 @@ def play_game(rules: Rules[Any, Any], agents: dict[str, str], *, seed: int = 1, 
     import random
 
     from coinprint import arguments
+    from coinprint.agents import make_agent
     from coinprint.caps import MAX_SEED, MAX_TURNS
-    from coinprint.engine import AGENTS
     from coinprint.engine import Rules as RulesType
     from coinprint.engine import play_game as play
 
@@ -183,7 +183,8 @@ def play_game(rules: Rules[Any, Any], agents: dict[str, str], *, seed: int = 1, 
             f"agents must name exactly the players {' and '.join(rules.players)}, not {', '.join(map(str, agents)) or 'none'}"
         )
     for player, agent in agents.items():
-        arguments.choice(agent, f"the agent for {player}", AGENTS)
+        arguments.text(agent, f"the agent for {player}")
     arguments.whole(seed, "seed", -MAX_SEED, MAX_SEED, cap="seed")
     arguments.whole(max_turns, "max_turns", 1, MAX_TURNS, cap="turns")
-    return play(rules, {player: AGENTS[agent]() for player, agent in agents.items()}, random.Random(seed), max_turns)
+    chosen = {player: make_agent(agent, player) for player, agent in agents.items()}
+    return play(rules, chosen, random.Random(seed), max_turns)

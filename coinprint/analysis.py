@@ -198,6 +198,8 @@ class Balance:
         return high - low
 
     def describe(self) -> str:
+        """The summary, then the verdict: with a sequential test (``--until-decided``) its
+        decision is the headline and the interval is stated as one read after stopping."""
         share, low, high = self.first_player_share()
         verdict = (
             "no clear first-player edge"
@@ -206,11 +208,17 @@ class Balance:
                 f"{self.first} (moving first) has the edge" if low > 0.5 else f"{self.first} (moving first) is behind"
             )
         )
+        head = f"{self.layout}, {self.agent} v {self.agent}: {self.summary.describe()}"
+        if self.test is None:
+            return (
+                f"{head}\n{self.first} won {share:.1%} of {self.decided} decided games "
+                f"(95% interval {low:.1%} to {high:.1%}): {verdict}"
+            )
         return (
-            f"{self.layout}, {self.agent} v {self.agent}: {self.summary.describe()}\n"
-            f"{self.first} won {share:.1%} of {self.decided} decided games "
-            f"(95% interval {low:.1%} to {high:.1%}): {verdict}"
-        ) + (f"\n{self.test.describe()}" if self.test is not None else "")
+            f"{head}\n{self.test.describe()}\n"
+            f"{self.first} won {share:.1%} of {self.decided} decided games (95% interval {low:.1%} to {high:.1%}, "
+            "read after stopping early: a guide, not an exact 95%)"
+        )
 
 
 def balance(

@@ -74,6 +74,10 @@ MAX_MAPS = 1_000
 """Most generated maps one ``analyse --maps`` run analyses."""
 MAX_CANDIDATES = 200
 """Most candidate maps one ``board … --fair`` search tries (``--candidates``)."""
+MAX_AGENT_BUDGET = 1_000_000
+"""Most iterations (``mcts``) or play-outs (``montecarlo``) an agent spec may ask for a move."""
+MAX_LADDER_LEVELS = 12
+"""Most rungs of one ``coinprint ladder``."""
 MAX_SEED = 10**18
 """Largest seed, either sign (``--seed``, ``--map-seed``): 19 digits."""
 MAX_LANG_CHARS = 16

@@ -74,7 +74,9 @@ def print_board(
     if values.get("fair"):
         from coinprint.metrics import fairest_map
 
-        layout, fair_line = fairest_map(layout, values["candidates"])
+        layout, fair_line = fairest_map(
+            layout, values["candidates"], agent=values["agent"], fair_games=values["fair_games"]
+        )
         say(fair_line)
         notes.append(fair_line)
     printed = game.board_print(layout, values, settings, chosen == "pdf")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -149,6 +149,12 @@ class Rules(ABC, Generic[S, M]):
     def begin_turn(self, state: S, rng: random.Random) -> None:
         """Chance before a turn in simulation (Coin Age throws here); most games do nothing."""
 
+    def chance_key(self, state: S) -> Hashable:
+        """The chance outcome :meth:`begin_turn` set on ``state`` (Coin Age's throw), which
+        decides what :meth:`legal_moves` lists; None for games without chance. Tree search
+        keeps its untried moves per outcome."""
+        return None
+
     def recorded_chance(self, state: S, move: M) -> None:
         """Set on ``state`` the chance outcome a recorded ``move`` carries (Coin Age's throw),
         so :meth:`legal_moves` can be listed while replaying; most games have none."""
@@ -157,6 +163,16 @@ class Rules(ABC, Generic[S, M]):
         """Who holds each space now: space id → player; spaces no one holds are left out.
         By default a space is held by the side of the coin shown on it."""
         return {mark.space: mark.side for mark in self.marks(state) if mark.side in self.players}
+
+    def decision_key(self, move: M) -> Hashable:
+        """What a player decides with ``move``, leaving out details decided after it (the Map:
+        the country moved to, not where a captured coin is sent). Branching counts these."""
+        return move
+
+    def position_key(self, state: S) -> Hashable:
+        """What makes two positions the same (for agents that avoid repeating themselves): by
+        default the text of :meth:`describe`; games override it with something cheaper."""
+        return self.describe(state)
 
     def evaluate(self, state: S, player: str) -> float:
         """A quick guess of how good ``state`` is for ``player`` (for greedy agents)."""
@@ -373,33 +389,50 @@ class RandomAgent(Agent):
 
 
 class GreedyAgent(Agent):
-    """The move with the best one-ply evaluation for the mover; ties broken at random."""
+    """The move with the best one-ply evaluation for the mover; ties broken at random.
+
+    Repetition-aware, so it never stalls: a move back into a position this agent has already
+    seen in the game counts :data:`REPEAT_PENALTY` less for each time it was seen (two greedy
+    Map players would otherwise chase each other round a ring of claimed countries for ever)."""
 
     name = "greedy"
 
+    REPEAT_PENALTY = 0.25
+
+    def __init__(self) -> None:
+        self.seen: dict[Hashable, int] = {}
+
     def choose(self, rules: Rules, state: Any, rng: random.Random) -> Any:
         player = rules.to_move(state)
-        best: list[Any] = []
+        seen = self.seen
+        here = rules.position_key(state)
+        seen[here] = seen.get(here, 0) + 1
+        best: list[tuple[Any, Hashable]] = []
         best_value = float("-inf")
         for move in rules.legal_moves(state):
             after = state.copy()
             rules.apply_unchecked(after, move)
-            value = rules.evaluate(after, player)
+            key = rules.position_key(after)
+            value = rules.evaluate(after, player) - self.REPEAT_PENALTY * seen.get(key, 0)
             if value > best_value:
-                best, best_value = [move], value
+                best, best_value = [(move, key)], value
             elif value == best_value:
-                best.append(move)
-        return rng.choice(best)
+                best.append((move, key))
+        move, key = best[0] if len(best) == 1 else rng.choice(best)
+        seen[key] = seen.get(key, 0) + 1
+        return move
 
 
 class MonteCarloAgent(Agent):
-    """Flat Monte Carlo: each legal move gets an equal share of ``playouts`` random games,
-    but at least ``min_per_move`` (cut at ``depth`` moves and then judged by the
-    evaluation); the best average wins."""
+    """Flat Monte Carlo: the budget of ``playouts`` random games is shared equally among the
+    legal moves, each getting at least ``playouts / moves`` (rounded up) and never fewer than
+    ``min_per_move``; a play-out runs to the end of the game, or is cut at ``depth`` moves and
+    judged by the sign of the evaluation. The best average wins; equal averages are broken at
+    random."""
 
     name = "montecarlo"
 
-    def __init__(self, playouts: int = 200, depth: int = 60, min_per_move: int = 8) -> None:
+    def __init__(self, playouts: int = 1000, depth: int = 1000, min_per_move: int = 2) -> None:
         self.playouts = playouts
         self.depth = depth
         self.min_per_move = min_per_move
@@ -407,13 +440,18 @@ class MonteCarloAgent(Agent):
     def choose(self, rules: Rules, state: Any, rng: random.Random) -> Any:
         player = rules.to_move(state)
         moves = rules.legal_moves(state)
-        per_move = max(self.min_per_move, self.playouts // len(moves))
-        best, best_value = moves[0], float("-inf")
+        if len(moves) == 1:
+            return moves[0]
+        per_move = max(self.min_per_move, -(-self.playouts // len(moves)))
+        best: list[Any] = []
+        best_total = float("-inf")
         for move in moves:
             total = rules.playout_total(state, move, player, rng, self.depth, per_move)
-            if total / per_move > best_value:
-                best, best_value = move, total / per_move
-        return best
+            if total > best_total:
+                best, best_total = [move], total
+            elif total == best_total:
+                best.append(move)
+        return best[0] if len(best) == 1 else rng.choice(best)
 
 
 def _playout_value(rules: Rules, state: Any, player: str, rng: random.Random, depth: int) -> float:
@@ -425,14 +463,6 @@ def _playout_value(rules: Rules, state: Any, player: str, rng: random.Random, de
         rules.apply_unchecked(state, rules.playout_move(state, rng))
     value = rules.evaluate(state, player)
     return 0.5 + (0.25 if value > 0 else -0.25 if value < 0 else 0.0)
-
-
-AGENTS: dict[str, Callable[[], Agent]] = {
-    "random": RandomAgent,
-    "greedy": GreedyAgent,
-    "montecarlo": MonteCarloAgent,
-}
-"""Agents by the names ``coinprint play`` accepts."""
 
 
 @dataclass

@@ -76,6 +76,21 @@ CANDIDATES = Option(
     "int",
     check=caps.check_candidates,
 )
+FAIR_GAMES = Option(
+    "--fair-games",
+    f"--fair: fresh games the chosen map is re-measured on; their figure is printed (1 to {caps.MAX_GAMES:,}).",
+    400,
+    "int",
+    check=caps.check_games,
+)
+FAIR_AGENT = Option(
+    "--agent",
+    "--fair: the agent playing both sides in the search and the re-measure (random, greedy, montecarlo or "
+    "mcts, with parameters as in mcts:iterations=800).",
+    "random",
+    metavar="AGENT",
+    check=lambda value, flag: _checked_agent(value, flag),
+)
 BLEED = Option(
     "--bleed",
     "Cards only (Coin Age): run the colours this far past the trim lines (e.g. 3mm), "
@@ -106,6 +121,16 @@ class BoardPrint:
     name: str
     said: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+
+
+def _checked_agent(spec: str, flag: str) -> str:
+    from coinprint.agents import agent_parameters
+
+    try:
+        agent_parameters(spec)
+    except UsageError as bad:
+        raise UsageError(f"{flag}: {bad}") from None
+    return spec
 
 
 class Game(ABC):

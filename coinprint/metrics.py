@@ -12,20 +12,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from coinprint.errors import UsageError
 from coinprint.sprt import DEFAULT_PRECISION, UntilDecided
-from coinprint.stats import Z95, Share, wilson
+from coinprint.stats import Z95, Share, t95, wilson
 
 __all__ = ["Z95", "Share", "wilson"]  # re-exported: reports and callers read them from here too
-
-_T95: tuple[float, ...] = (
-    *(12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131),
-    *(2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042),
-)
-"""Student's t quantiles for two-sided 95 % intervals, 1 to 30 degrees of freedom."""
 
 SKILL_AGENTS = ("montecarlo", "random")
 """The strong and the weak agent of the skill test."""
@@ -47,11 +41,25 @@ class GameMetrics:
     """Share of the moves played before the final winner led for good (0: led from the first
     move on; near 1: only at the very end); None without a winner."""
     branching: float
-    """Mean number of legal moves in the positions a move was chosen from."""
+    """Mean number of choices in the positions a move was chosen from (a capture counted once,
+    whatever the details decided after it: :meth:`Rules.decision_key`)."""
     used: tuple[str, ...]
     """Ids of the spaces held by someone at some point of the game (the start included)."""
     final: tuple[tuple[str, str], ...]
     """(space id, player) for every space held at the end."""
+    score_lead_changes: int = 0
+    """How often the leader on the score (the result's points) changed, even scores skipped."""
+    drama: float | None = None
+    """Share of the moves after which the final winner trailed on the score; None without a winner."""
+    repetitions: int = 0
+    """Moves that led to a position seen before in the game (:meth:`Rules.position_key`)."""
+    margin: int | None = None
+    """The winner's points minus the loser's at the end; None without a winner."""
+    kinds: tuple[tuple[str, int], ...] = ()
+    """How many actions of each kind the game had (from the notation: place, touch, flip, castle,
+    move, capture, pay; a Map move that sends a coin is a capture)."""
+    first_kind: str = ""
+    """The kind(s) of the first move, joined by ``+`` (``capture``, ``place+place``)."""
 
 
 def game_metrics(rules: Any, record: Any, outcome: Any = None, *, branching: bool = True) -> GameMetrics:
@@ -63,22 +71,43 @@ def game_metrics(rules: Any, record: Any, outcome: Any = None, *, branching: boo
     skips it and reports 0. A record that does not replay raises the engine's move error
     (:class:`coinprint.engine.IllegalMoveError` or ``InvalidMoveError``).
     """
-    first = rules.players[0]
+    first, second = rules.players
     state = rules.initial_state()
     used = set(rules.holders(state))
     leads: list[float] = []
+    score_leads: list[int] = []
     legal_counts: list[int] = []
+    seen = {rules.position_key(state)}
+    repetitions = 0
+    kinds: dict[str, int] = {}
+    first_kind = ""
     for text in record.moves:
         move = rules.parse_move(state, text)
         rules.recorded_chance(state, move)
         if branching:
-            legal_counts.append(len(rules.legal_moves(state)))
+            legal_counts.append(len({rules.decision_key(m) for m in rules.legal_moves(state)}))
         rules.apply(state, move)
         leads.append(rules.evaluate(state, first))
+        score = rules.result(state).score
+        score_leads.append(score.get(first, 0) - score.get(second, 0))
         used.update(rules.holders(state))
+        key = rules.position_key(state)
+        repetitions += key in seen
+        seen.add(key)
+        these = move_kinds(text)
+        for kind in these:
+            kinds[kind] = kinds.get(kind, 0) + 1
+        if not first_kind:
+            first_kind = "+".join(these) or "pass"
     timeout = bool(outcome.timeout) if outcome is not None else bool(record.extra.get("timeout"))
     winner = None if timeout or not rules.is_over(state) else rules.result(state).winner
     winner_leads = [value if winner == first else -value for value in leads]
+    drama = margin = None
+    if winner is not None:
+        sign = 1 if winner == first else -1
+        drama = sum(1 for lead in score_leads if sign * lead < 0) / len(score_leads) if score_leads else 0.0
+        final = rules.result(state).score
+        margin = sign * (final.get(first, 0) - final.get(second, 0))
     return GameMetrics(
         length=len(record.moves),
         winner=winner,
@@ -88,7 +117,33 @@ def game_metrics(rules: Any, record: Any, outcome: Any = None, *, branching: boo
         branching=sum(legal_counts) / len(legal_counts) if legal_counts else 0.0,
         used=tuple(sorted(used)),
         final=tuple(sorted(rules.holders(state).items())),
+        score_lead_changes=lead_changes(score_leads),
+        drama=drama,
+        repetitions=repetitions,
+        margin=margin,
+        kinds=tuple(sorted(kinds.items())),
+        first_kind=first_kind,
     )
+
+
+MOVE_KINDS = ("place", "touch", "flip", "castle", "move", "capture", "pay")
+"""The action words of the games' notations (docs/formats.md, Move notation)."""
+
+
+def move_kinds(text: Any) -> tuple[str, ...]:
+    """The kinds of action in one move's notation: each ``;``-separated part's first word when
+    it is an action word (Coin Age's ``throw`` is chance, not an action); a Map ``move N send M``
+    is a capture."""
+    if not isinstance(text, str):
+        return ()
+    found = []
+    for part in text.split(";"):
+        words = part.split()
+        if not words or words[0].lower() not in MOVE_KINDS:
+            continue
+        kind = words[0].lower()
+        found.append("capture" if kind == "move" and "send" in (w.lower() for w in words) else kind)
+    return tuple(found)
 
 
 def lead_changes(leads: Sequence[float]) -> int:
@@ -135,7 +190,7 @@ def spread(values: Sequence[float]) -> Spread:
         return Spread(0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     mean = sum(values) / n
     sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
-    half = (_T95[n - 2] if n - 1 <= len(_T95) else Z95) * sd / math.sqrt(n) if n > 1 else 0.0
+    half = t95(n - 1) * sd / math.sqrt(n) if n > 1 else 0.0
     ordered = sorted(values)
     return Spread(
         n, mean, mean - half, mean + half, sd, percentile(ordered, 10), percentile(ordered, 50), percentile(ordered, 90)
@@ -199,6 +254,28 @@ class LayoutReport:
     skill: Skill | None = None
     stopped_early: bool = False
     """True when play stopped before ``games`` because the first-player figure was decided."""
+    lead_changes_per_move: Spread | None = None
+    """Per game: changes of the leader on the score, divided by the moves played (Ludii's
+    Lead Change, Browne 2008)."""
+    drama: Spread | None = None
+    """Over decided games: share of moves after which the final winner trailed on the score
+    (Ludii's Drama: the winner came back from behind)."""
+    repetition: Spread | None = None
+    """Per game: share of moves that led to a position seen before (Ludii's Stalling)."""
+    margin: Spread | None = None
+    """Over decided games: the winner's points minus the loser's (the winning-margin distribution)."""
+    move_kinds: dict[str, float] = field(default_factory=dict)
+    """Kind of action → its share of every action played (Ludii's move-type usage)."""
+    first_moves: dict[str, float] = field(default_factory=dict)
+    """Kind(s) of the first move → share of games that opened with it."""
+    sequential: str | None = None
+    """With ``--until-decided``: the sequential test's verdict, the headline of the figures."""
+    names: dict[str, str] = field(default_factory=dict)
+    """Space id → the name printed on the board (its label), where it differs from nothing."""
+
+    def space_name(self, space: str) -> str:
+        """The name a player reads on the board for space id ``space``."""
+        return self.names.get(space, space)
 
     @property
     def decided(self) -> int:
@@ -225,8 +302,10 @@ def summarise_layout(
     measured: Sequence[GameMetrics],
     skill: Skill | None = None,
     stopped_early: bool = False,
+    names: Sequence[str] | None = None,
 ) -> LayoutReport:
-    """Aggregate per-game metrics of one layout."""
+    """Aggregate per-game metrics of one layout (``names``: the spaces' printed names, in the
+    order of ``spaces``; their ids when not given)."""
     games = len(measured)
     wins = {p: sum(1 for m in measured if m.winner == p) for p in players}
     timeouts = sum(1 for m in measured if m.timeout)
@@ -261,7 +340,23 @@ def summarise_layout(
         lengths=tuple(m.length for m in measured),
         skill=skill,
         stopped_early=stopped_early,
+        lead_changes_per_move=spread([m.score_lead_changes / m.length for m in measured if m.length]),
+        drama=spread([m.drama for m in measured if m.drama is not None]),
+        repetition=spread([m.repetitions / m.length for m in measured if m.length]),
+        margin=spread([m.margin for m in measured if m.margin is not None]),
+        move_kinds=_shares(kind for m in measured for kind, count in m.kinds for _ in range(count)),
+        first_moves=_shares(m.first_kind for m in measured if m.first_kind),
+        names=dict(zip(spaces, names)) if names is not None else {},
     )
+
+
+def _shares(items: Iterable[str]) -> dict[str, float]:
+    """Each distinct item's share of all the items, most common first (ties by name)."""
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+    total = sum(counts.values())
+    return {item: counts[item] / total for item in sorted(counts, key=lambda k: (-counts[k], k))}
 
 
 def play_measured(
@@ -418,7 +513,13 @@ def analyse_layout(
             )
         skill = measure_skill(layout_spec, skill_games, seed + games, max_turns, options, **where)
     spaces = [space.id for space in layout.spaces]
-    return summarise_layout(layout_spec, layout.game, agent, seed, max_turns, players, spaces, measured, skill, stopped)
+    names = [space.name for space in layout.spaces]
+    report = summarise_layout(
+        layout_spec, layout.game, agent, seed, max_turns, players, spaces, measured, skill, stopped, names
+    )
+    if rule is not None:
+        report = replace(report, sequential=rule.test.describe())
+    return report
 
 
 FAIR_TURNS_PER_SPACE = 150
@@ -462,10 +563,19 @@ def rank_fairest(reports: Iterable[LayoutReport]) -> list[LayoutReport]:
 
 @dataclass(frozen=True)
 class FairSearch:
-    """The fairest of ``candidates`` generated layouts, with every candidate's report."""
+    """The fairest of the candidate layouts: ``best`` is its figure from the search (every
+    game it played there), ``reports`` every candidate's last figure from the search, and
+    ``check`` the chosen layout re-measured on fresh seeds (no game of the search among them).
+
+    The search's own figure of the winner is biased towards 50 % (it was picked for being
+    close: the winner's curse); ``check`` is the figure to print."""
 
     best: LayoutReport
     reports: list[LayoutReport] = field(default_factory=list)
+    check: LayoutReport | None = None
+    rounds: int = 1
+    search_seeds: tuple[int, int] = (0, 0)
+    """The seeds the search played, first and one past the last."""
 
     def layout(self) -> Any:
         """The fairest candidate's layout."""
@@ -474,12 +584,23 @@ class FairSearch:
         return resolve_layout(self.best.layout)
 
     def info_line(self) -> str:
-        """One line for the printed card: the figure and its interval."""
-        share = self.best.first_share
+        """One line for the printed card: the re-measured figure and its interval."""
+        found = f"fairest of {len(self.reports)} candidates"
+        if self.check is None:
+            share = self.best.first_share
+            return (
+                f"{found}: first player won {share.value:.0%} of {share.total} decided {self.best.agent} games "
+                f"in the search (95% interval {share.low:.0%}–{share.high:.0%}; not re-measured)"
+            )
+        share = self.check.first_share
         return (
-            f"fairest of {len(self.reports)} candidates: first player won {share.value:.0%} of "
-            f"{share.total} decided {self.best.agent} games (95% interval {share.low:.0%}–{share.high:.0%})"
+            f"{found}; re-measured by {self.check.agent} self-play, {self.check.games} fresh games: "
+            f"first player won {share.value:.1%} of {share.total} decided [{share.low:.0%}–{share.high:.0%}]"
         )
+
+
+FAIR_GAMES = 400
+"""Games the chosen map is re-measured on (``--fair-games``)."""
 
 
 def fairest_layout(
@@ -492,38 +613,68 @@ def fairest_layout(
     *,
     workers: int | None = 1,
     dask: str | None = None,
+    fair_games: int = FAIR_GAMES,
 ) -> FairSearch:
-    """Analyse each candidate layout (stopping early on clearly unfair ones) and pick the one
-    whose first player wins closest to 50 % of decided games. Deterministic for its inputs.
-    ``max_turns`` defaults to one scaled to each layout (:func:`scaled_max_turns`). A
-    :class:`UsageError` when no candidate had a decided game (there is nothing to rank)."""
-    from coinprint.caps import check_candidates
+    """The candidate whose first player wins closest to 50 % of decided games, found by
+    successive halving (Jamieson & Talwalkar 2016; the racing of Ludii's and irace's tuning):
+    every candidate plays ``games`` games (seeds ``seed``, ``seed + 1``, …); the fairer half
+    (rounded up) plays as many more, continuing the seeds, and so on until one is left. The
+    chosen one is then re-measured on ``fair_games`` fresh games (seeds after every seed the
+    search used; 0 skips it). Deterministic for its inputs. ``max_turns`` defaults to one
+    scaled to each layout (:func:`scaled_max_turns`). A :class:`UsageError` when no
+    candidate had a decided game (there is nothing to rank)."""
+    from coinprint.analysis import playable_layout, rules_for
+    from coinprint.caps import check_candidates, check_games, check_seed
 
     check_candidates(len(candidate_specs), "candidates")
     check_run(games, seed, 1 if max_turns is None else max_turns)
-    reports = []
-    for spec in candidate_specs:
-        report = analyse_layout(
-            spec,
-            agent,
-            games,
-            seed,
-            max_turns,
-            until_decided=True,
-            branching=False,
-            workers=workers,
-            dask=dask,
+    if fair_games:
+        check_games(fair_games, "fair_games")
+    measured: dict[str, list[GameMetrics]] = {spec: [] for spec in candidate_specs}
+    setups: dict[str, tuple[Any, int]] = {}
+    reports: dict[str, LayoutReport] = {}
+    alive, played, batch, rounds = list(candidate_specs), 0, games, 0
+    while True:
+        rounds += 1
+        check_seed(seed + played + batch - 1, "seed + games played by the search")
+        for spec in alive:
+            if spec not in setups:
+                layout = playable_layout(spec)
+                turns = max_turns if max_turns is not None else scaled_max_turns(len(layout.spaces))
+                setups[spec] = (layout, turns)
+            layout, turns = setups[spec]
+            players: tuple[str, str] = rules_for(layout).players
+            agents = {p: agent for p in players}
+            where: dict[str, Any] = {"workers": workers, "dask": dask}
+            measured[spec] += play_measured(spec, agents, batch, seed + played, turns, branching=False, **where)
+            spaces = [space.id for space in layout.spaces]
+            names = [space.name for space in layout.spaces]
+            reports[spec] = summarise_layout(
+                spec, layout.game, agent, seed, turns, players, spaces, measured[spec], names=names
+            )
+            if on_report is not None:
+                on_report(reports[spec])
+        played += batch
+        if rounds == 1 and not any(report.first_share.total for report in reports.values()):
+            limits = sorted({report.max_turns for report in reports.values()})
+            raise UsageError(
+                f"no game on any of the {len(reports)} candidates was decided within {limits[-1]:,} moves "
+                "(every one was a tie or a timeout), so none can be called fairest; try a smaller map"
+            )
+        ranked = rank_fairest(reports[spec] for spec in alive)
+        alive = [report.layout for report in ranked[: (len(alive) + 1) // 2]]
+        if len(alive) == 1:
+            break
+        batch = played  # the survivors double their games
+    best = reports[alive[0]]
+    check = None
+    if fair_games:
+        check_seed(seed + played + fair_games - 1, "seed + games of the search + fair_games")
+        check = analyse_layout(
+            best.layout, agent, fair_games, seed + played, best.max_turns, branching=False, workers=workers, dask=dask
         )
-        reports.append(report)
-        if on_report is not None:
-            on_report(report)
-    if not any(report.first_share.total for report in reports):
-        limits = sorted({report.max_turns for report in reports})
-        raise UsageError(
-            f"no game on any of the {len(reports)} candidates was decided within {limits[-1]:,} moves "
-            "(every one was a tie or a timeout), so none can be called fairest; try a smaller map"
-        )
-    return FairSearch(rank_fairest(reports)[0], reports)
+    ordered = [reports[spec] for spec in candidate_specs]
+    return FairSearch(best, ordered, check, rounds, (seed, seed + played))
 
 
 def family_specs(game: str, count: int, seed: int, base: str | None = None) -> list[str]:
@@ -562,10 +713,12 @@ def fair_search(
     max_turns: int | None = None,
     workers: int | None = None,
     dask: str | None = None,
+    fair_games: int = FAIR_GAMES,
 ) -> FairSearch:
     """The fairest of ``candidates`` maps generated like ``base`` (a built-in name of a
     generated map, e.g. ``mapgame:countries=21,seed=7``) from its seed on: seeds 7, 8, …,
-    found by :func:`fairest_layout` (on every core unless ``workers`` or ``dask`` say else)."""
+    found by :func:`fairest_layout` and re-measured on ``fair_games`` fresh games (on every
+    core unless ``workers`` or ``dask`` say else)."""
     from coinprint.caps import check_candidates, check_seed
     from coinprint.engine import parse_layout_name
 
@@ -579,22 +732,29 @@ def fair_search(
     check_seed(seed, "seed")
     check_seed(seed + candidates - 1, "seed + candidates - 1")
     specs = family_specs(game, candidates, seed, base)
-    return fairest_layout(specs, agent, games, game_seed, max_turns, workers=workers, dask=dask)
+    return fairest_layout(specs, agent, games, game_seed, max_turns, workers=workers, dask=dask, fair_games=fair_games)
 
 
 def fairest_map(
-    layout: Any, candidates: int, *, workers: int | None = None, dask: str | None = None
+    layout: Any,
+    candidates: int,
+    *,
+    agent: str = "random",
+    fair_games: int = FAIR_GAMES,
+    workers: int | None = None,
+    dask: str | None = None,
 ) -> tuple[Any, str]:
     """``board … --fair``: the fairest of ``candidates`` maps generated like ``layout`` (a
-    random Coin Age map or a Map, a :class:`coinprint.layout.Layout`) from its seed on, and
-    one line saying how fair it is, for the terminal and the printed card."""
+    random Coin Age map or a Map, a :class:`coinprint.layout.Layout`) from its seed on, by
+    ``agent`` self-play, and one line saying how fair it is (re-measured on ``fair_games``
+    fresh games), for the terminal and the printed card."""
     from coinprint.registry import GAMES
 
     if layout.game not in GAMES or GAMES[layout.game].generated is None:
         families = ", ".join(spec.name for spec in GAMES if spec.generated is not None)
         raise UsageError(f"a fair search needs a generated map ({families}), not a {layout.game} layout")
     name = GAMES[layout.game].layout_name(layout)
-    search = fair_search(name, candidates, workers=workers, dask=dask)
+    search = fair_search(name, candidates, agent=agent, workers=workers, dask=dask, fair_games=fair_games)
     return search.layout(), search.info_line()
 
 

@@ -132,8 +132,8 @@ class GameSetup:
         ``tolerance_mm``; or a :class:`~coinprint.source.LayoutSource` already read), the
         options and the agents here: a bad one fails before any work starts. Records name the
         layout as ``recorded_layout`` says, else as the source records it."""
+        from coinprint.agents import agent_parameters
         from coinprint.caps import check_max_turns
-        from coinprint.engine import AGENTS
         from coinprint.source import LayoutSource, rules_for
 
         check_max_turns(max_turns)
@@ -145,8 +145,7 @@ class GameSetup:
                 f"layout {layout.spec} is a {layout.layout.game} layout; its players are {' and '.join(rules.players)}"
             )
         for player, agent in agents.items():
-            if agent not in AGENTS:
-                raise UsageError(f"unknown agent '{agent}' for {player}; use one of: {', '.join(AGENTS)}")
+            agent_parameters(agent, player)
         recorded = layout.recorded() if recorded_layout is None or not layout.read_as_given else recorded_layout
         setup = cls(rules.name, layout.shipped, recorded, dict(agents), max_turns, dict(options or {}))
         _remember(setup.rules_key(), rules)
@@ -203,11 +202,12 @@ def _rules(setup: GameSetup) -> Rules:
 
 def play_one(setup: GameSetup, index: int, seed: int) -> tuple[Rules, Record, Outcome]:
     """Play game ``index`` of a run that starts at ``seed`` (it uses seed ``seed + index``)."""
-    from coinprint.engine import AGENTS, Record, play_game
+    from coinprint.agents import make_agent
+    from coinprint.engine import Record, play_game
 
     rules = _rules(setup)
     game_seed = seed + index
-    agents = {player: AGENTS[name]() for player, name in setup.agents.items()}
+    agents = {player: make_agent(name) for player, name in setup.agents.items()}
     outcome = play_game(rules, agents, random.Random(game_seed), setup.max_turns)
     record = Record(
         rules.name,

@@ -78,19 +78,51 @@ class FirstPlayerTest:
             return EVEN
         return None
 
-    def describe(self) -> str:
-        """The decision in words, with the error rates."""
+    def verdict(self) -> str:
+        """The decision in words, as what the test tells apart: an even game (1/2) from an
+        edge of ``d`` either way."""
         points = f"{self.edge * 100:g} points"
-        found = {
-            AHEAD: f"the first player leads by about {points} or more",
-            BEHIND: f"the first player trails by about {points} or more",
+        return {
+            AHEAD: f"the first player is favoured (an edge of {points} fits the games better than none)",
+            BEHIND: f"the first player is at a disadvantage (an edge of {points} against them fits better than none)",
             EVEN: f"no edge of {points} or more",
-            None: "undecided",
+            None: f"undecided (the games so far tell neither an edge of {points} nor none)",
         }[self.decision]
+
+    def describe(self) -> str:
+        """The verdict with what was tested and the error rates."""
         return (
-            f"SPRT (1/2 against 1/2 ± {self.edge:g}; false edge ≤ {2 * self.alpha:.0%}, "
-            f"missed edge ≤ {self.beta:.0%}): {found}"
+            f"SPRT, an even game against an edge of {self.edge * 100:g} points (false edge ≤ {2 * self.alpha:.0%}, "
+            f"missed edge ≤ {self.beta:.0%}), after {self.wins + self.losses} decided games: {self.verdict()}"
         )
+
+
+def expected_games(edge: float, alpha: float = ALPHA, beta: float = BETA) -> int:
+    """About how many decided games the test needs on an even game (share 1/2) to say "no
+    edge": both log-likelihood ratios must fall to the lower bound B. Their sum falls by
+    ``n · (ln(1 + 2d) + ln(1 − 2d))`` after ``n`` games whatever the results, their difference
+    is ``(W − L) · (ln(1 + 2d) − ln(1 − 2d))``, and ``|W − L|`` is typically ``√(2n/π)``; so ``n``
+    solves ``n·|s| = |ln B| + c·√n`` with ``s`` the mean step and ``c`` half the difference's
+    step times √(2/π) (Wald's single-test estimate, ``|ln B| / |s|``, is about half of it)."""
+    lower = math.log(beta / (1 - alpha))
+    up, down = math.log(1 + 2 * edge), math.log(1 - 2 * edge)
+    step = -0.5 * (up + down)
+    spread = 0.5 * (up - down) * math.sqrt(2 / math.pi)
+    root = (spread + math.sqrt(spread * spread - 4 * step * lower)) / (2 * step)
+    return math.ceil(root * root)
+
+
+def cap_warning(games: int, precision: float) -> str | None:
+    """A warning when ``games`` (the cap of ``--until-decided``) is below what the test needs
+    on an even game, so that it will likely stop undecided; None when the cap is enough."""
+    need = expected_games(precision / 100)
+    if games >= need:
+        return None
+    return (
+        f"warning: --until-decided with --precision {precision:g} needs about {need:,} decided games to find "
+        f"no edge on an even game; --games {games:,} will likely stop undecided: "
+        "raise --games or --precision"
+    )
 
 
 def check_precision(points: float, name: str = "precision") -> float:

@@ -38,10 +38,15 @@ def test_analyse_writes_the_table_the_json_and_every_report_format(cli, tmp_path
     charts = re.findall(r"<svg.*?</svg>", page, flags=re.S)
     titles = [ET.fromstring(svg).find("{http://www.w3.org/2000/svg}title") for svg in charts]
     assert [t.text.split(":")[0] for t in titles] == [
-        "First player's share of decided games (95% interval)",
-        "Game length",
+        "How often the first player wins (share of decided games, 95% interval)",
+        "How long games last",
         "Who holds each space at the end",
     ]
+    # Titles name the layout in words, and the page gives each figure with its reading.
+    assert titles[1].text == "How long games last: Coin Table (size 2)"
+    assert "<h1>coinprint design report</h1>" in page and "<h3>What to look at</h3>" in page
+    share = f"{direct.first_share.value:.0%} [{direct.first_share.low:.0%}, {direct.first_share.high:.0%}]"
+    assert f"<td>first player&#x27;s share</td><td>{share}</td>" in page
     assert (tmp_path / "a.pdf").read_bytes().startswith(b"%PDF")
 
 
@@ -142,12 +147,23 @@ def test_analyse_help_stays_light():
     assert done.returncode == 0 and done.stdout.strip().splitlines()[-1] == "[]"
 
 
-def _analysed_alone(cli, spec: str, max_turns: int) -> dict:
+def _analysed_alone(cli, spec: str, max_turns: int, games: int = 60, seed: int = 1) -> dict:
     """One candidate analysed on its own through ``analyse --json -``, as the fair search plays
-    it (60 random games from seed 1, stopping by --until-decided)."""
+    it (``games`` random games from ``seed``)."""
     game = spec.split(":")[0]
-    args = ["analyse", game, "--layout", spec, "--games", "60", "--seed", "1", "--max-turns", str(max_turns)]
-    result = cli(*args, "--until-decided", "--skill-games", "0", "--json", "-")
+    args = [
+        "analyse",
+        game,
+        "--layout",
+        spec,
+        "--games",
+        str(games),
+        "--seed",
+        str(seed),
+        "--max-turns",
+        str(max_turns),
+    ]
+    result = cli(*args, "--skill-games", "0", "--json", "-")
     assert result.code == 0, result.err
     (figures,) = json.loads(result.out)["layouts"]
     return figures
@@ -155,26 +171,60 @@ def _analysed_alone(cli, spec: str, max_turns: int) -> dict:
 
 def _fairest_by_hand(figures: list[dict]) -> dict:
     """Closest to 50 % of decided games, then the narrower interval, then the first tried."""
+    return _ranked_by_hand(figures)[0]
 
+
+def _ranked_by_hand(figures: list[dict]) -> list[dict]:
     def distance(entry: dict) -> tuple[float, float]:
         share = entry["first_share"]
         return (abs(share["count"] / share["total"] - 0.5), share["high"] - share["low"])
 
-    return min(figures, key=distance)
+    return sorted(figures, key=distance)
+
+
+def _halved_by_hand(cli, specs: list[str], max_turns: int, games: int = 60) -> tuple[dict, int]:
+    """Successive halving through ``analyse --json``: every spec plays ``games`` games, the
+    fairer half (rounded up) plays as many again (seeds continuing), until one is left.
+    Returns the winner's figures and how many seeds the search used."""
+    alive, played = list(specs), games
+    while True:
+        figures = [_analysed_alone(cli, spec, max_turns, played) for spec in alive]
+        ranked = _ranked_by_hand(figures)
+        alive = [entry["layout"] for entry in ranked[: (len(alive) + 1) // 2]]
+        if len(alive) == 1:
+            return ranked[0], played
+        played *= 2
+
+
+def _card_note(svg: Path, printed: str) -> str:
+    """The note ``printed`` (a line the command printed) as the card shows it: the card's text
+    lines that are pieces of it (a long note is wrapped), top to bottom, joined again."""
+    lines = [
+        (float(node.get("y", "0")), (node.text or "").strip())
+        for node in ET.parse(svg).iter("{http://www.w3.org/2000/svg}text")
+    ]
+    return " ".join(text for _, text in sorted(lines) if len(text) > 3 and text in printed)
 
 
 def test_fair_map_is_the_fairest_candidate_and_says_so_on_the_card(cli, tmp_path):
-    args = ["board", "mapgame", "--countries", "9", "--seed", "2", "--fair", "--candidates", "3"]
+    args = ["board", "mapgame", "--countries", "9", "--seed", "2", "--fair", "--candidates", "3", "--fair-games", "120"]
     result = cli(*args, "-o", str(tmp_path / "fair.svg"))
     assert result.code == 0, result.err
-    # The candidates are seeds 2, 3 and 4 of the board's map (packed growth is its default);
-    # games are cut at 150 moves a country.
-    figures = [_analysed_alone(cli, f"mapgame:countries=9,growth=packed,seed={s}", 150 * 9) for s in (2, 3, 4)]
-    best = _fairest_by_hand(figures)
+    # The candidates are seeds 2, 3 and 4 of the board's map (packed growth and starts apart
+    # are its defaults); games are cut at 150 moves a country.
+    specs = [f"mapgame:countries=9,growth=packed,starts=apart,seed={s}" for s in (2, 3, 4)]
+    best, used = _halved_by_hand(cli, specs, 150 * 9)
+    assert used == 120  # 60 games each, then 60 more for the two fairer ones
     assert f"seed {best['layout'].rsplit('=', 1)[1]}, packed:" in result.out
-    share = best["first_share"]
-    line = f"first player won {share['count'] / share['total']:.0%} of {share['total']} decided random games"
-    assert line in result.out and line in (tmp_path / "fair.svg").read_text()
+    # The printed figure is the winner re-measured on 120 fresh games: seeds 121 to 240.
+    fresh = _analysed_alone(cli, best["layout"], 150 * 9, 120, seed=1 + used)
+    share = fresh["first_share"]
+    line = (
+        f"re-measured by random self-play, 120 fresh games: first player won {share['count'] / share['total']:.1%} "
+        f"of {share['total']} decided"
+    )
+    (printed,) = [text for text in result.out.splitlines() if text.startswith("fairest of 3 candidates")]
+    assert line in printed and _card_note(tmp_path / "fair.svg", printed) == printed
     again = cli(*args, "-o", str(tmp_path / "again.svg"))
     assert again.code == 0 and (tmp_path / "again.svg").read_bytes() == (tmp_path / "fair.svg").read_bytes()
 
@@ -186,20 +236,19 @@ def test_fair_coin_age_maps_must_be_random(cli, tmp_path):
 
 @pytest.mark.slow
 def test_fair_coin_age_card_is_the_fairest_random_card(cli, tmp_path):
-    args = ["board", "coinage", "--map", "random", "--seed", "4", "--fair", "--candidates", "2"]
+    args = ["board", "coinage", "--map", "random", "--seed", "4", "--fair", "--candidates", "2", "--fair-games", "40"]
     result = cli(*args, "-o", str(tmp_path / "card.svg"))
     assert result.code == 0, result.err
     from coinprint.analysis import resolve_layout
 
     specs = [f"coinage:map=random,regions=4-3-2-1,seed={s}" for s in (4, 5)]
-    figures = [_analysed_alone(cli, spec, max(400, 150 * len(resolve_layout(spec).spaces))) for spec in specs]
-    best = _fairest_by_hand(figures)
+    best, used = _halved_by_hand(cli, specs, max(400, 150 * len(resolve_layout(specs[0]).spaces)))
     assert f"seed {best['layout'].rsplit('=', 1)[1]}" in result.out
-    share = best["first_share"]
-    assert (
-        f"first player won {share['count'] / share['total']:.0%} of {share['total']} decided"
-        in (tmp_path / "card.svg").read_text()
-    )
+    fresh = _analysed_alone(cli, best["layout"], best["max_turns"], 40, seed=1 + used)
+    share = fresh["first_share"]
+    (printed,) = [text for text in result.out.splitlines() if text.startswith("fairest of 2 candidates")]
+    assert f"first player won {share['count'] / share['total']:.1%} of {share['total']} decided" in printed
+    assert _card_note(tmp_path / "card.svg", printed) == printed
 
 
 def test_analyse_a_drawn_card_and_refuse_an_invalid_one(cli, tmp_path):
@@ -225,9 +274,11 @@ def test_fairest_map_is_one_function_for_every_generated_game():
 
     with pytest.raises(UsageError, match="a fair search needs a generated map"):
         fairest_map(resolve_layout("cointable:size=2"), 2)
-    layout, line = fairest_map(resolve_layout("mapgame:countries=9,seed=5"), 2, workers=1)
+    layout, line = fairest_map(resolve_layout("mapgame:countries=9,seed=5"), 2, fair_games=20, workers=1)
     assert layout.game == "mapgame" and layout.meta["seed"] in (5, 6)
-    assert line.startswith("fairest of 2 candidates: first player won ")
+    assert line.startswith(
+        "fairest of 2 candidates; re-measured by random self-play, 20 fresh games: first player won "
+    )
 
 
 def test_until_decided_means_the_same_stop_for_balance_and_analyse(cli):

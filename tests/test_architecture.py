@@ -5,7 +5,7 @@ are), goes to the same layer or a lower one:
 
     units, errors, caps, fileio, resources, stats, sprt
         →  layout, io
-        →  checks, engine, games/<game>/board, rules, fast, coins
+        →  checks, engine, mcts, agents, games/<game>/board, rules, fast, playout, coins
         →  render/, games/<game>/draw
         →  game, registry, source, kit/, games/<game>/sheet and the game itself
         →  selfplay, analysis, metrics, report, commands
@@ -33,6 +33,7 @@ LAYERS: list[tuple[str, int]] = [
     ("coinprint.analysis", 5),
     ("coinprint.commands", 5),
     ("coinprint.metrics", 5),
+    ("coinprint.ladder", 5),
     ("coinprint.report", 5),
     ("coinprint.game", 4),
     ("coinprint.registry", 4),
@@ -41,6 +42,8 @@ LAYERS: list[tuple[str, int]] = [
     ("coinprint.render", 3),
     ("coinprint.checks", 2),
     ("coinprint.engine", 2),
+    ("coinprint.mcts", 2),
+    ("coinprint.agents", 2),
     ("coinprint.layout", 1),
     ("coinprint.spatial", 1),
     ("coinprint.io", 1),
@@ -55,7 +58,7 @@ LAYERS: list[tuple[str, int]] = [
 ]
 """Module prefixes and their layer, most specific first. A new shared module needs a line here."""
 
-GAME_MODULES = {"board": 2, "rules": 2, "fast": 2, "coins": 2, "draw": 3, "sheet": 4}
+GAME_MODULES = {"board": 2, "rules": 2, "fast": 2, "playout": 2, "coins": 2, "draw": 3, "sheet": 4}
 """The layer of each module of a game's package, by name; the package itself (its Game) is 4."""
 
 UPWARD_ALLOWED = {

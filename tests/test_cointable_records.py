@@ -355,7 +355,7 @@ def test_a_game_cut_at_the_turn_limit_is_a_timeout(tmp_path, capsys):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--heads", "clever"], "unknown agent 'clever' for heads"),
+        (["--heads", "clever"], "--heads: unknown agent 'clever'"),
         (["--games", "0"], "--games must be a whole number from 1 to"),
         (["--supply", "0"], "supply must be a whole number"),
         (["--size", "1"], "board size 1 is out of range"),

@@ -4,8 +4,10 @@ package per game (digests in ``tests/golden/outputs.json``).
 
 The digests were recorded before the move and checked after it. They are recorded again only
 when a change alters outputs on purpose, after checking that the new files are byte for byte
-those of the branch that made the change (so far: the print polish of issue 21, whose boards,
-sheets, kits and replay pages were compared with that branch's own before merging)."""
+those of the branch that made the change: the print polish of issue 21 (every file equal to that
+branch's own), and the analysis work of issue 22 (new Maps keep X's start apart from O's and
+the agents play better: its records and GeoJSON equal that branch's own, and only files that
+branch changed itself changed)."""
 
 from __future__ import annotations
 

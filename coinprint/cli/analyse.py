@@ -6,6 +6,7 @@ import click
 
 from coinprint.cli.groups import cli
 from coinprint.cli.options import (
+    agent_option,
     drawing_options,
     file_output,
     games_option,
@@ -49,9 +50,7 @@ def _report_target(ctx: click.Context, param: click.Parameter, value: str | None
 )
 @maps_option("Analyse N generated maps (coinage, mapgame) from seeds --map-seed, +1, … and rank them fairest first.")
 @seed_option(0, "Seed of the first generated map.", name="--map-seed")
-@click.option(
-    "--agent", default="random", show_default=True, help="Agent playing both sides: random, greedy or montecarlo."
-)
+@agent_option("random", "Agent playing both sides")
 @games_option(200, "Games per layout.")
 @seed_option(1, "Seed of the first game (game i uses seed + i).")
 @max_turns_option(2000)
@@ -112,7 +111,11 @@ def analyse(
     from coinprint.fileio import write_atomic
     from coinprint.metrics import analyse_game
     from coinprint.report import table, to_json, write_report
+    from coinprint.sprt import cap_warning
 
+    warning = cap_warning(games, precision) if until_decided else None
+    if warning:
+        click.echo(warning, err=True)
     reports = analyse_game(
         game,
         layout,

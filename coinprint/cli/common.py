@@ -7,6 +7,7 @@ import click
 
 from coinprint.cli.groups import cli, validate
 from coinprint.cli.options import (
+    agent_option,
     bleed_option,
     drawing_options,
     file_output,
@@ -140,9 +141,7 @@ def validate_game(path: str, show: bool, svg_path: str | None) -> int:
     None,
     "Built-in layout with parameters (e.g. cointable:size=4, mapgame:countries=31,seed=2), a GeoJSON file or an SVG drawing.",
 )
-@click.option(
-    "--agent", default="random", show_default=True, help="Agent playing both sides: random, greedy or montecarlo."
-)
+@agent_option("random", "Agent playing both sides")
 @games_option(200, "Games to play (with --until-decided: the most to play).")
 @seed_option(1, "Seed of the first game (game i uses seed + i).")
 @max_turns_option(2000)
@@ -167,7 +166,11 @@ def balance(
     of decided games with a 95 % interval (GAME is any game agents can play)."""
     from coinprint.analysis import balance as judge
     from coinprint.registry import GAMES
+    from coinprint.sprt import cap_warning
 
+    warning = cap_warning(games, precision) if until_decided else None
+    if warning:
+        click.echo(warning, err=True)
     with progress(games, "games") as update:
         report = judge(
             game,

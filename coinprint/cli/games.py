@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from coinprint.cli.options import (
+    AGENT_HELP,
     appendix_option,
+    check_agent,
     drawing_options,
     file_output,
     games_option,
@@ -155,7 +157,8 @@ def play_command(game: Game) -> click.Command:
                 default=seat.default,
                 show_default=True,
                 metavar="AGENT",
-                help=f"Agent playing {seat.player}: random, greedy or montecarlo.",
+                callback=lambda ctx, param, value: check_agent(value, param.opts[0]),
+                help=f"Agent playing {seat.player} ({AGENT_HELP}).",
             )(func)
         return func
 

@@ -430,3 +430,51 @@ def appendix_option(func: Callable) -> Callable:
         default=False,
         help="Add a 'for computers' page after the rules: the record format and the commands.",
     )(func)
+
+
+def check_agent(value: str, option: str) -> str:
+    from coinprint.agents import agent_parameters
+
+    try:
+        agent_parameters(value)
+    except UsageError as bad:
+        raise UsageError(f"{option}: {bad}") from None
+    return value
+
+
+AGENT_HELP = (
+    "random, greedy, montecarlo or mcts, with parameters as in mcts:iterations=800 (see docs/formats.md, Agents)"
+)
+
+
+def agent_option(default: str, help: str, *, name: str = "--agent", multiple: bool = False) -> Callable:
+    """An agent spec (``mcts:iterations=800``), checked when the command line is read."""
+
+    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        if multiple:
+            return tuple(check_agent(v, param.opts[0]) for v in value)
+        return value if value is None else check_agent(value, param.opts[0])
+
+    return click.option(
+        name,
+        default=() if multiple else default,
+        show_default=not multiple,
+        multiple=multiple,
+        metavar="AGENT",
+        callback=callback,
+        help=f"{help} ({AGENT_HELP}).",
+    )
+
+
+def fair_search_options(func: Callable) -> Callable:
+    """--fair-games and --agent of ``board … --fair``: who plays the search, and how many fresh
+    games the chosen map is re-measured on (the figure printed on the card)."""
+    func = click.option(
+        "--fair-games",
+        default=400,
+        show_default=True,
+        type=int,
+        callback=_checked(caps.check_games),
+        help=f"--fair: fresh games the chosen map is re-measured on; their figure is printed (1 to {caps.MAX_GAMES:,}).",
+    )(func)
+    return agent_option("random", "--fair: the agent playing both sides in the search and the re-measure")(func)

@@ -210,6 +210,9 @@ def heat_map(
     for space in layout.spaces:
         shares = held.get(space.id, {})
         x, y = frame.point(*label_point(space))
+        # The space's name on top (and whose start it is), so a reader can find it on the board.
+        name = space.name + (f" · {space.start} start" if space.start else "")
+        board.append(Text((x, y + 1.35 * text_mm), name, 0.75 * text_mm, "middle", INK))
         board.append(
             Text((x, y + 0.15 * text_mm), f"{shares.get(players[0], 0.0):.0%}", text_mm, "middle", INK, bold=True)
         )
@@ -237,7 +240,7 @@ def _heat_legend(players: Sequence[str], width_mm: float) -> list[Item]:
     items.append(
         Text(
             (x0 + steps * w + 4.0, 7.0),
-            f"in each space: % of games {players[0]} (bold), then {players[1]}, held it at the end",
+            f"in each space: its name, then % of games {players[0]} (bold), then {players[1]}, held it at the end",
             TEXT_MM * 0.8,
             "start",
             INK,
@@ -257,3 +260,31 @@ def stack(scenes: Sequence[Scene], title: str = "", gap_mm: float = 6.0) -> Scen
         whole.add(Group(tuple(scene.items), translate(0.0, y)))
         y -= gap_mm
     return whole
+
+
+def text_block(title: str, lines: Sequence[str], *, width_mm: float = 170.0, size_mm: float = TEXT_MM) -> Scene:
+    """A titled block of text lines (figures and what they mean), each wrapped to the width."""
+    from coinprint.render.pdf import text_width_mm
+
+    room = width_mm - 6.0
+    wrapped: list[tuple[str, bool]] = []
+    for line in lines:
+        heading = line.startswith("# ")
+        text = line[2:] if heading else line
+        words, current = text.split(), ""
+        for word in words:
+            if current and text_width_mm(f"{current} {word}", size_mm, bold=heading) > room:
+                wrapped.append((current, heading))
+                current = "   " + word
+            else:
+                current = f"{current} {word}" if current else word
+        wrapped.append((current, heading))
+    step = size_mm * 1.45
+    height = TITLE_MM + 8.0 + step * len(wrapped) + 2.0
+    scene = Scene(width_mm, height, title=title)
+    y = height - TITLE_MM - 8.0
+    for text, heading in wrapped:
+        scene.add(Text((2.0, y), text, size_mm, "start", INK, bold=heading))
+        y -= step
+    scene.add(title_text(title, width_mm, height))
+    return scene

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from coinprint import caps
 from coinprint.checks import DEFAULT_TOLERANCE_MM
 from coinprint.errors import UsageError
-from coinprint.game import BLEED, CANDIDATES, COPIES, BoardPrint, Game, Option, Seat
+from coinprint.game import BLEED, CANDIDATES, COPIES, FAIR_AGENT, FAIR_GAMES, BoardPrint, Game, Option, Seat
 from coinprint.games.coinage import board
 from coinprint.io import Conventions
 
@@ -62,6 +62,8 @@ class CoinAge(Game):
             "flag",
         ),
         CANDIDATES,
+        FAIR_GAMES,
+        FAIR_AGENT,
         BLEED,
     )
     play_options = (

@@ -322,6 +322,10 @@ def board_sheet(
         "coin_mm": format_mm(quarter.diameter_mm),
     }
     lines = [line.format(**values) for line in words["lines"]]
+    too_small = _too_small_for_the_coin(layout)
+    if too_small and "coin_too_big" in words:
+        names = ", ".join(too_small)
+        lines.append(words["coin_too_big"].format(**values, count=len(too_small), names=names))
     w, h = (card[1], card[0]) if turned else card
     pieces = [
         (x - bleed, y - bleed, x + w + bleed, y + h + bleed) for x, y in _card_corners(columns, rows, w, h, bleed)
@@ -329,3 +333,18 @@ def board_sheet(
     return Sheet(
         scene, words["title"], lines, footprint=None, rotatable=False, pieces=pieces, kind="cards", bleed_mm=bleed
     )
+
+
+def _too_small_for_the_coin(layout: Layout) -> list[str]:
+    """The names of the spaces whose widest circle is smaller than a quarter with its margin
+    (the layout check's warning, said on the page itself)."""
+    import shapely
+
+    from coinprint.games.coinage.board import fit_radius
+
+    need = fit_radius()
+    return [
+        space.name
+        for space in layout.spaces
+        if float(shapely.maximum_inscribed_circle(space.polygon, tolerance=0.01).length) < need
+    ]

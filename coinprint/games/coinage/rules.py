@@ -154,6 +154,10 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         bank = state.banks[state.mover]
         state.throw = tuple((rank, rng.random() < 0.5) for rank in reversed(range(4)) if bank[rank] > 0)
 
+    def chance_key(self, state: CoinAgeState) -> Throw | None:
+        """The pending throw: it decides which turns are legal."""
+        return state.throw
+
     def recorded_chance(self, state: CoinAgeState, move: Turn) -> None:
         """A recorded turn carries its throw: make it the pending one."""
         state.throw = move.throw
@@ -474,6 +478,10 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
             winner, how = None, "equal points and equal bank value"
         reason = f"{state.ended}; {how}" if state.ended else how
         return Result(winner if state.ended else None, total, reason, finished=state.ended is not None)
+
+    def position_key(self, state: CoinAgeState) -> tuple[Any, ...]:
+        """The stacks, the banks and who is to move."""
+        return (state.key(), state.mover)
 
     def evaluate(self, state: CoinAgeState, player: str) -> float:
         """The score difference for ``player`` (the same sums as :meth:`scores`, lean)."""

@@ -25,6 +25,7 @@ notation.
 
 from __future__ import annotations
 
+import random
 import re
 from itertools import compress
 from typing import Any
@@ -285,6 +286,20 @@ class CoinTableRules(Rules[CoinTableState, int]):
         state.player = 3 - me
         state.plies += 1
 
+    def playout_total(
+        self, state: CoinTableState, move: int, player: str, rng: random.Random, depth: int, count: int
+    ) -> float:
+        """As :meth:`Rules.playout_total`, on the fast path of :mod:`coinprint.games.cointable.playout`
+        (the same random process, its own draws of random numbers)."""
+        from coinprint.games.cointable.playout import FastCoinTable
+
+        fast = self.__dict__.get("_fast")
+        if fast is None:
+            fast = self.__dict__["_fast"] = FastCoinTable(self)
+        after = state.copy()
+        self.apply_unchecked(after, move)
+        return fast.playout_total(after, PLAYERS.index(player) + 1, rng, depth, count)
+
     def _gain_triangles(self, state: CoinTableState, cell: int, me: int) -> None:
         """Note the triangles through ``cell`` that now show ``me``'s face on all three spaces."""
         faces, castles, ready = state.faces, state.castles, state.ready[me]
@@ -407,6 +422,10 @@ class CoinTableRules(Rules[CoinTableState, int]):
 
     def describe_title(self, state: CoinTableState) -> str:
         return f"Coin Table after {state.plies} moves: {self.result(state).describe()}"
+
+    def position_key(self, state: CoinTableState) -> tuple[Any, ...]:
+        """The faces, the castles, the safe coin and who is to move."""
+        return (tuple(state.faces), frozenset(state.castles), state.safe, state.player)
 
     def evaluate(self, state: CoinTableState, player: str) -> float:
         """A guess for the greedy agent: spaces showing ``player``'s face minus the

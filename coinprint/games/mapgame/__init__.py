@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from coinprint import caps
-from coinprint.game import CANDIDATES, BoardPrint, Game, Option, Seat
+from coinprint.game import CANDIDATES, FAIR_AGENT, FAIR_GAMES, BoardPrint, Game, Option, Seat
 from coinprint.games.mapgame import board
 from coinprint.io import Conventions
 
@@ -29,7 +29,7 @@ class MapGame(Game):
     name = "mapgame"
     board_noun = "map"
     title = "Map"
-    default_layout = "mapgame:countries=21,seed=0,growth=packed"
+    default_layout = "mapgame:countries=21,seed=0,growth=packed,starts=apart"
     generated = {}  # every Map is generated from a seed, with no parameter asking for it
     drawing = Conventions(numbered=True)
     board_options = (
@@ -60,6 +60,8 @@ class MapGame(Game):
             "flag",
         ),
         CANDIDATES,
+        FAIR_GAMES,
+        FAIR_AGENT,
     )
     seats = (Seat("O", "--o-agent", "greedy"), Seat("X", "--x-agent", "random"))
     play_seed = 0

@@ -60,6 +60,14 @@ DEFAULT_GROWTH = "packed"
 SPEC_GROWTH = "sprawling"
 """What a ``mapgame:`` layout spec without ``growth`` means: the map 0.1.0 built from it, so
 records written before packed growth existed replay on the same map."""
+STARTS = ("apart", "any")
+"""Where the last country (X's start) may lie: ``apart`` (it never borders O's start, the
+country before it: X draws it away from O's coin, as a player would) or ``any`` (0.1.0's
+rule: anywhere the growth puts it)."""
+DEFAULT_STARTS = "apart"
+SPEC_STARTS = "any"
+"""What a ``mapgame:`` layout spec without ``starts`` means: the rule before starts were kept
+apart, so records written then replay on the same map."""
 DEFAULT_COINS = ("penny", "nickel")
 """O's coin and X's coin; the larger one must fit in every country."""
 COIN_MARGIN_MM = 1.0
@@ -97,6 +105,7 @@ class MapParams:
     max_neighbours: int = DEFAULT_MAX_NEIGHBOURS
     coins: tuple[str, str] = DEFAULT_COINS
     growth: str = DEFAULT_GROWTH
+    starts: str = DEFAULT_STARTS
 
     def validated(self) -> MapParams:
         """These parameters, checked; raises UsageError naming a bad value."""
@@ -116,8 +125,10 @@ class MapParams:
             raise UsageError(f"seed must be a whole number, not {self.seed!r}")
         if self.growth not in GROWTHS:
             raise UsageError(f"growth {self.growth!r} is not allowed; use {' or '.join(GROWTHS)}")
+        if self.starts not in STARTS:
+            raise UsageError(f"starts {self.starts!r} is not allowed; use {' or '.join(STARTS)}")
         names = tuple(coin(name).name for name in self.coins)
-        return MapParams(n, self.seed, self.max_neighbours, names, self.growth)  # type: ignore[arg-type]
+        return MapParams(n, self.seed, self.max_neighbours, names, self.growth, self.starts)  # type: ignore[arg-type]
 
     @property
     def coin_radius_mm(self) -> float:
@@ -314,9 +325,10 @@ def build(
     coins: Sequence[str] = DEFAULT_COINS,
     stats: GrowthStats | None = None,
     growth: str = DEFAULT_GROWTH,
+    starts: str = DEFAULT_STARTS,
 ) -> Layout:
     """A valid map of ``countries`` countries grown from ``seed`` (``growth`` packed or
-    sprawling, see GROWTHS).
+    sprawling, see GROWTHS; ``starts`` apart or any, see STARTS).
 
     Every country holds a disc of the larger coin's diameter plus COIN_MARGIN_MM all round,
     bordered between 1 and ``max_neighbours`` countries when drawn, and the map never has a
@@ -324,7 +336,7 @@ def build(
     ``order`` k, property ``drawn_by`` (``"O"`` for even k, ``"X"`` for odd k > 1) and colour
     number ``color`` (0–3, neighbours differ); the last two carry ``start`` O and X.
     """
-    params = MapParams(countries, seed, max_neighbours, tuple(coins), growth).validated()  # type: ignore[arg-type]
+    params = MapParams(countries, seed, max_neighbours, tuple(coins), growth, starts).validated()  # type: ignore[arg-type]
     rings, neighbours = grow(params, stats or GrowthStats())
     colours = four_colouring(neighbours, len(rings))
     spaces = []
@@ -345,6 +357,7 @@ def build(
             "coins": {"O": params.coins[0], "X": params.coins[1]},
             "coin_margin_mm": COIN_MARGIN_MM,
             "growth": params.growth,
+            "starts": params.starts,
         },
     }
     return Layout(GAME, spaces, meta=meta)
@@ -364,10 +377,12 @@ def blank_layout(coins: Sequence[str] = DEFAULT_COINS) -> Layout:
 
 
 def layout_name(layout: Layout) -> str:
-    """The built-in name that rebuilds ``layout`` (``mapgame:countries=21,seed=3,growth=packed``).
+    """The built-in name that rebuilds ``layout``
+    (``mapgame:countries=21,seed=3,growth=packed,starts=apart``).
 
-    The growth is always named: a spec without it means the sprawling map (SPEC_GROWTH). A
-    layout whose params do not say its growth was made before packed growth existed."""
+    The growth and the starts rule are always named: a spec without them means the sprawling
+    map (SPEC_GROWTH) and starts anywhere (SPEC_STARTS). A layout whose params do not say its
+    growth (or starts) was made before that parameter existed."""
     params = layout.params
     parts = [f"countries={params.get('countries', DEFAULT_COUNTRIES)}", f"seed={layout.meta.get('seed', 0)}"]
     if params.get("max_neighbours", DEFAULT_MAX_NEIGHBOURS) != DEFAULT_MAX_NEIGHBOURS:
@@ -376,6 +391,7 @@ def layout_name(layout: Layout) -> str:
     if (o.name, x.name) != DEFAULT_COINS:
         parts.append(f"coin={o.name}/{x.name}")
     parts.append(f"growth={params.get('growth', SPEC_GROWTH)}")
+    parts.append(f"starts={params.get('starts', SPEC_STARTS)}")
     return "mapgame:" + ",".join(parts)
 
 
@@ -384,18 +400,20 @@ def spec(
     seed: int = 0,
     max_neighbours: int = DEFAULT_MAX_NEIGHBOURS,
     growth: str = DEFAULT_GROWTH,
+    starts: str = DEFAULT_STARTS,
 ) -> str:
-    """The layout spec of a map with these parameters, naming its growth
-    (``mapgame:countries=21,seed=0,growth=packed``)."""
+    """The layout spec of a map with these parameters, naming its growth and starts rule
+    (``mapgame:countries=21,seed=0,growth=packed,starts=apart``)."""
     extra = f",max_neighbours={max_neighbours}" if max_neighbours != DEFAULT_MAX_NEIGHBOURS else ""
-    return f"mapgame:countries={countries},seed={seed}{extra},growth={growth}"
+    return f"mapgame:countries={countries},seed={seed}{extra},growth={growth},starts={starts}"
 
 
 def from_params(params: dict[str, str]) -> Layout:
     """The map named ``mapgame:countries=21,seed=3,max_neighbours=4,coin=penny/nickel,growth=packed``
     (every parameter optional; without ``growth`` the map is the sprawling one, SPEC_GROWTH,
-    as 0.1.0 built it)."""
-    known = {"countries", "seed", "max_neighbours", "coin", "growth"}
+    as 0.1.0 built it; without ``starts`` X's start may border O's, SPEC_STARTS, as every map
+    before ``starts`` existed was built)."""
+    known = {"countries", "seed", "max_neighbours", "coin", "growth", "starts"}
     unknown = set(params) - known
     if unknown:
         raise UsageError(
@@ -409,7 +427,8 @@ def from_params(params: dict[str, str]) -> Layout:
             raise UsageError(f"mapgame {key} must be a whole number, not {params[key]!r}") from None
     coins = parse_coins(params["coin"]) if "coin" in params else DEFAULT_COINS
     growth = params.get("growth", SPEC_GROWTH)
-    return build(values["countries"], values["seed"], values["max_neighbours"], coins, growth=growth)
+    starts = params.get("starts", SPEC_STARTS)
+    return build(values["countries"], values["seed"], values["max_neighbours"], coins, growth=growth, starts=starts)
 
 
 def grow(params: MapParams, stats: GrowthStats) -> tuple[list[list[Point]], list[frozenset[int]]]:
@@ -434,6 +453,11 @@ def grow(params: MapParams, stats: GrowthStats) -> tuple[list[list[Point]], list
         if grown is None:
             # Sprawling growth; for packed growth the fallback when no wrapping arc fits.
             grown = _try_arc(steps[-1].outline, len(steps), params.max_neighbours, need, frame, rng, stats)
+        if grown is not None and params.starts == "apart" and len(steps) == params.countries - 1:
+            # The last country is X's start: X draws it away from O's start (the one before).
+            if len(steps) - 1 in grown.neighbours:
+                stats.reject("X's start borders O's")
+                grown = None
         if grown is not None:
             steps.append(grown)
             failures.append(0)

@@ -1,12 +1,12 @@
 """A fast play-out path for the Map chase: the same random games as the reference engine,
 several times faster.
 
-The reference engine (:mod:`coinprint.games.mapgame.rules`) lists every legal move as a
-:class:`~coinprint.games.mapgame.rules.MapMove` (a capture alone is one move per country the
-captured coin may be sent to) and picks one with ``rng.choice``. Here countries are numbers
-(layout order), ownership is a list of ints, and a random move is drawn by its index in the
-reference's list without building the list, so a play-out draws exactly the random numbers
-the reference draws and a Monte Carlo agent chooses the same moves with either path (the
+The reference engine's random move (:meth:`coinprint.games.mapgame.rules.MapRules.random_move`)
+picks a neighbouring country with ``rng.choice``, then, for a capture, where to send the
+captured coin with another ``rng.choice``. Here countries are numbers (layout order),
+ownership is a list of ints, and both choices are drawn as CPython's ``rng.choice`` draws
+them without building the lists, so a play-out draws exactly the random numbers the
+reference draws and a Monte Carlo agent chooses the same moves with either path (the
 tests hold the two to that). Only play-outs use this module: recorded moves are still
 applied and checked by the reference engine.
 """
@@ -39,18 +39,8 @@ class FastMap:
         ]
         self.isolated = any(not near for near in self.neighbours)
         """A country with no neighbour: the reference raises there; play-outs must not use this path."""
-        # Per country: its neighbours, how many moves there are and their bit length, without
-        # and with a capture (a capture is one move per country the captured coin may go to).
-        self.table = [
-            (
-                near,
-                len(near),
-                len(near).bit_length(),
-                len(near) + self.size - 2,
-                (len(near) + self.size - 2).bit_length(),
-            )
-            for near in self.neighbours
-        ]
+        # Per country: its neighbours, how many there are and that count's bit length.
+        self.table = [(near, len(near), len(near).bit_length()) for near in self.neighbours]
 
     def position(self, state: MapState) -> Position:
         """The fast form of a reference state."""
@@ -86,6 +76,7 @@ class FastMap:
         getrandbits = rng.getrandbits
         neighbours, table = self.neighbours, self.table
         sends = self.size - 1
+        send_bits = sends.bit_length()
         for _ in range(depth):
             if unclaimed == 0:
                 if lead == 0:
@@ -95,47 +86,38 @@ class FastMap:
                 here, rival, player, gain = x, o, 1, -1
             else:
                 here, rival, player, gain = o, x, 0, 1
-            near, count, bits, wide, wide_bits = table[here]
-            # rng.choice over the reference's move list, as CPython draws it: getrandbits of
-            # the list length's bit length until the number falls below the length.
-            if rival in near:
-                k = near.index(rival)
-                pick = getrandbits(wide_bits)
-                while pick >= wide:
-                    pick = getrandbits(wide_bits)
-                if pick < k:
-                    to = near[pick]
-                elif pick < k + sends:
-                    send = pick - k
-                    if send >= rival:
-                        send += 1
-                    # The capture: the rival's coin goes to ``send``, the mover takes the country.
-                    if player:
-                        o = send
-                    else:
-                        x = send
-                    to = rival
-                    previous = owner[to]
-                    if previous == NOBODY:
-                        unclaimed -= 1
-                        lead += gain
-                        owner[to] = player
-                    elif previous != player:
-                        lead += 2 * gain
-                        owner[to] = player
-                    if player:
-                        x = to
-                    else:
-                        o = to
-                    turn += 1
-                    continue
-                else:
-                    to = near[pick - sends + 1]
-            else:
+            near, count, bits = table[here]
+            # rng.choice over the neighbours, as CPython draws it: getrandbits of the list
+            # length's bit length until the number falls below the length.
+            pick = getrandbits(bits)
+            while pick >= count:
                 pick = getrandbits(bits)
-                while pick >= count:
-                    pick = getrandbits(bits)
-                to = near[pick]
+            to = near[pick]
+            if to == rival:
+                # A capture: then where to send the captured coin, any other country alike
+                # (rng.choice over the countries but this one, in layout order).
+                pick = getrandbits(send_bits)
+                while pick >= sends:
+                    pick = getrandbits(send_bits)
+                send = pick + 1 if pick >= rival else pick
+                if player:
+                    o = send
+                else:
+                    x = send
+                previous = owner[to]
+                if previous == NOBODY:
+                    unclaimed -= 1
+                    lead += gain
+                    owner[to] = player
+                elif previous != player:
+                    lead += 2 * gain
+                    owner[to] = player
+                if player:
+                    x = to
+                else:
+                    o = to
+                turn += 1
+                continue
             if owner[to] == NOBODY:
                 unclaimed -= 1
                 lead += gain

@@ -76,6 +76,8 @@ class MapRules(Rules[MapState, MapMove]):
                 raise UsageError(f'the map needs exactly one country with start "{player}", it has {len(found)}')
             starts[player] = found[0]
         self.starts = starts
+        self._near = {sid: sorted(self.neighbours[sid], key=self.ids.index) for sid in self.ids}
+        """Each country's neighbours in layout order (the order :meth:`legal_moves` lists them)."""
         self._fast: FastMap | None = None
 
     # -- positions -----------------------------------------------------------------------------
@@ -112,6 +114,18 @@ class MapRules(Rules[MapState, MapMove]):
             else:
                 moves.append(MapMove(to))
         return moves
+
+    def random_move(self, state: MapState, rng: random.Random) -> MapMove:
+        """The move first, then its details: a neighbouring country, all equally likely; when
+        that is a capture, then where to send the captured coin, every other country equally
+        likely. (Drawing from :meth:`legal_moves`, which lists a capture once per country it
+        may send to, would capture about twenty times as often as it walks.)"""
+        player = self.to_move(state)
+        near = self._near[state.coins[player]]
+        to = rng.choice(near)
+        if to != state.coins[self.other(player)]:
+            return MapMove(to)
+        return MapMove(to, rng.choice([sid for sid in self.ids if sid != to]))
 
     def check(self, state: MapState, move: MapMove) -> None:
         if self.is_over(state):
@@ -224,6 +238,14 @@ class MapRules(Rules[MapState, MapMove]):
 
     def describe_title(self, state: MapState) -> str:
         return f"Map after {state.turn} moves: {self.result(state).describe()}"
+
+    def decision_key(self, move: MapMove) -> str:
+        """The country moved to: a capture is one choice, whatever country the coin is sent to."""
+        return move.to
+
+    def position_key(self, state: MapState) -> tuple[Any, ...]:
+        """The coins, the claims and whose turn it is."""
+        return (state.coins["O"], state.coins["X"], tuple(state.owner.values()), state.turn % 2)
 
     def evaluate(self, state: MapState, player: str) -> float:
         """Claimed countries ahead, and a little for unclaimed countries next to your coin

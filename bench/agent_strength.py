@@ -1,0 +1,56 @@
+"""How strong the agents are: mcts at its default budget against greedy on the three agent
+games, and the ladder's Elo ratings (random, greedy, montecarlo, mcts at rising budgets).
+
+Each match plays half its games with each agent moving first (seeds 1, 2, …); the figures
+are win rates with 95 % Wilson intervals and Elo differences with 95 % intervals
+(:mod:`coinprint.ladder`). Runs take minutes: keep --games small on a shared machine.
+
+Run from the repository root:
+    python bench/agent_strength.py [--games 20] [--ladder-games 10] [--workers 2] [--game mapgame]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from coinprint.ladder import DEFAULT_LEVELS, ladder, match  # noqa: E402
+from coinprint.registry import GAMES  # noqa: E402
+
+AGENT_GAMES = ("cointable", "coinage", "mapgame")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20, help="games of mcts against greedy per game")
+    parser.add_argument("--ladder-games", type=int, default=10, help="games per ladder match (0: no ladder)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--game", action="append", choices=AGENT_GAMES, help="only these games (repeat)")
+    parser.add_argument("--level", action="append", help="ladder rungs, weakest first (default: the ladder's)")
+    args = parser.parse_args()
+    for game in args.game or AGENT_GAMES:
+        spec = GAMES[game].layout_spec
+        start = time.perf_counter()
+        played = match(spec, "mcts", "greedy", args.games, 1, 2000, workers=args.workers)
+        share = played.win_share()
+        seconds = time.perf_counter() - start
+        print(
+            f"{spec}: mcts v greedy {played.wins}-{played.losses} (ties {played.ties}, timeouts {played.timeouts}): "
+            f"mcts won {share.value:.0%} of decided games [{share.low:.0%}–{share.high:.0%}], "
+            f"{played.elo().describe()}; {seconds / args.games:.1f} s a game on {args.workers} workers",
+            flush=True,
+        )
+        if args.ladder_games:
+            start = time.perf_counter()
+            found = ladder(spec, args.level or DEFAULT_LEVELS, args.ladder_games, 1001, 2000, workers=args.workers)
+            print(found.describe())
+            print(f"  ({time.perf_counter() - start:.0f} s)", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+"""The agents by name, and agent specs (``mcts:iterations=800``): what ``play``, ``balance``,
+``analyse`` and ``ladder`` accept. The agents themselves are in :mod:`coinprint.engine`
+(random, greedy, montecarlo) and :mod:`coinprint.mcts`."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from coinprint.caps import MAX_AGENT_BUDGET
+from coinprint.engine import Agent, GreedyAgent, MonteCarloAgent, RandomAgent
+from coinprint.errors import UsageError
+
+
+def _mcts(**params: Any) -> Agent:
+    from coinprint.mcts import MCTSAgent  # loaded when asked for: play needs it rarely
+
+    return MCTSAgent(**params)
+
+
+AGENTS: dict[str, Callable[..., Agent]] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "montecarlo": MonteCarloAgent,
+    "mcts": _mcts,
+}
+"""Agents by the names ``coinprint play`` accepts (each takes its parameters as keywords)."""
+
+AGENT_PARAMETERS: dict[str, dict[str, tuple[type, int | float, int | float]]] = {
+    "random": {},
+    "greedy": {},
+    "montecarlo": {"playouts": (int, 1, MAX_AGENT_BUDGET), "depth": (int, 1, 10**5), "min_per_move": (int, 1, 10**4)},
+    "mcts": {
+        "iterations": (int, 1, MAX_AGENT_BUDGET),
+        "exploration": (float, 0.0, 10.0),
+        "depth": (int, 1, 10**5),
+        "mix": (float, 0.0, 1.0),
+        "widen": (float, 0.1, 1000.0),
+    },
+}
+"""Each agent's parameters: (type, least, most)."""
+
+
+def agent_parameters(spec: str, player: str = "") -> tuple[str, dict[str, int | float]]:
+    """Read an agent spec, ``name`` or ``name:key=value,…`` (``mcts:iterations=800``):
+    the name and the parameters, checked. Raises :class:`UsageError` naming what is wrong and
+    what is allowed (and ``player``, whose agent it is, when given)."""
+    name, _, rest = spec.strip().partition(":")
+    if name not in AGENTS:
+        whose = f" for {player}" if player else ""
+        raise UsageError(f"unknown agent {name!r}{whose}; use one of: {', '.join(AGENTS)} (e.g. mcts:iterations=800)")
+    allowed = AGENT_PARAMETERS.get(name, {})
+    params: dict[str, int | float] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, text = (x.strip() for x in part.partition("="))
+        if not eq or key not in allowed:
+            known = ", ".join(f"{k}=N" for k in allowed) or "none"
+            raise UsageError(f"agent {spec!r}: {part!r} is not a parameter of {name} (its parameters: {known})")
+        kind, least, most = allowed[key]
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not least <= value <= most or isinstance(value, float) and not math.isfinite(value):
+            what = "a whole number" if kind is int else "a number"
+            raise UsageError(f"agent {spec!r}: {key} must be {what} from {least:,} to {most:,}, not {text!r}")
+        params[key] = value
+    return name, params
+
+
+def make_agent(spec: str, player: str = "") -> Agent:
+    """A fresh agent from its spec (see :func:`agent_parameters`)."""
+    name, params = agent_parameters(spec, player)
+    return AGENTS[name](**params)

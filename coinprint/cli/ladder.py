@@ -1,0 +1,90 @@
+"""Command-line wiring for ``coinprint ladder``: how strong the agents are, as Elo ratings."""
+
+from __future__ import annotations
+
+import click
+
+from coinprint.cli.groups import cli
+from coinprint.cli.options import (
+    agent_option,
+    file_output,
+    games_option,
+    layout_option,
+    max_turns_option,
+    progress,
+    seed_option,
+    selfplay_options,
+)
+from coinprint.cli.types import GameName
+
+
+def _json_target(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """--json: one file (not a folder), checked before any game; ``-`` keeps stdout for the JSON."""
+    from coinprint.fileio import check_file_target
+
+    if value is None:
+        return None
+    check_file_target(value)
+    return file_output(ctx, param, value)
+
+
+@cli.command("ladder")
+@click.argument("game", type=GameName(simulated=True), metavar="GAME")
+@layout_option(None, "Built-in layout with parameters (e.g. cointable:size=4), a GeoJSON file or an SVG drawing.")
+@agent_option(
+    "",
+    "A rung of the ladder, weakest first; repeat for each (default: random, greedy, montecarlo, "
+    "mcts:iterations=100, mcts:iterations=400, mcts:iterations=1600)",
+    name="--level",
+    multiple=True,
+)
+@games_option(20, "Games per match (each rung against the next), half with each moving first.")
+@seed_option(1, "Seed of the first game (match k uses seeds from seed + k × games).")
+@max_turns_option(2000)
+@click.option(
+    "--json",
+    "json_path",
+    default=None,
+    metavar="FILE",
+    callback=_json_target,
+    help="Write the ratings and matches as JSON (- for standard output, which then carries the JSON alone).",
+)
+@selfplay_options
+def ladder(
+    game: str,
+    layout: str | None,
+    level: tuple[str, ...],
+    games: int,
+    seed: int,
+    max_turns: int,
+    json_path: str | None,
+    workers: int | None,
+    dask: str | None,
+) -> None:
+    """How strong the agents are: each rung plays the next one up, and the ladder reports Elo
+    ratings against the first rung with 95 % intervals (GAME is cointable, coinage or mapgame)."""
+    import json
+
+    from coinprint.fileio import write_atomic
+    from coinprint.ladder import DEFAULT_LEVELS, check_levels
+    from coinprint.ladder import ladder as climb
+    from coinprint.registry import GAMES
+
+    levels = check_levels(level or DEFAULT_LEVELS)
+    with progress(games * (len(levels) - 1), "games") as update:
+        found = climb(
+            GAMES[game].layout_spec if layout is None else layout,
+            levels,
+            games,
+            seed,
+            max_turns,
+            game=game,
+            workers=workers,
+            dask=dask,
+            note=lambda text: click.echo(text, err=True),
+            progress=update,
+        )
+    click.echo(found.describe())
+    if json_path is not None:
+        text = json.dumps(found.to_json(), indent=2) + "\n"
+        click.echo(f"wrote {write_atomic(json_path, text)}")

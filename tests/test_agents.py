@@ -1,0 +1,217 @@
+"""The agents: specs with parameters, the mcts agent, the ladder's order, the random Map
+agent's two-step choice, greedy that never stalls, and Coin Table's fast play-out path."""
+
+from __future__ import annotations
+
+import math
+import random
+from functools import cache
+
+import pytest
+
+from coinprint.agents import make_agent
+from coinprint.analysis import builtin_layout, rules_for
+from coinprint.engine import GreedyAgent, MonteCarloAgent, RandomAgent, Rules, play_game, replay
+from coinprint.errors import UsageError
+from coinprint.ladder import elo_from_score, ladder, match
+from coinprint.mcts import MCTSAgent
+
+
+@cache
+def rules(spec: str) -> Rules:
+    return rules_for(builtin_layout(spec))
+
+
+# -- agent specs ------------------------------------------------------------------------------------
+def test_agent_specs_carry_parameters() -> None:
+    agent = make_agent("mcts:iterations=120,exploration=0.5,mix=1")
+    assert isinstance(agent, MCTSAgent)
+    assert (agent.iterations, agent.exploration, agent.mix) == (120, 0.5, 1.0)
+    montecarlo = make_agent("montecarlo:playouts=300,depth=40")
+    assert isinstance(montecarlo, MonteCarloAgent) and (montecarlo.playouts, montecarlo.depth) == (300, 40)
+    assert isinstance(make_agent("random"), RandomAgent) and isinstance(make_agent("greedy"), GreedyAgent)
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("clever", "unknown agent 'clever'; use one of: random, greedy, montecarlo, mcts"),
+        ("mcts:iterations=0", "iterations must be a whole number from 1 to 1,000,000, not '0'"),
+        ("mcts:iterations=ten", "iterations must be a whole number"),
+        ("mcts:speed=3", "'speed=3' is not a parameter of mcts (its parameters: iterations=N"),
+        ("greedy:depth=2", "is not a parameter of greedy (its parameters: none)"),
+        ("mcts:mix=nan", "mix must be a number from 0.0 to 1.0"),
+    ],
+)
+def test_bad_agent_specs_say_what_is_allowed(spec: str, words: str) -> None:
+    with pytest.raises(UsageError) as caught:
+        make_agent(spec)
+    assert words in str(caught.value)
+
+
+def test_a_bad_agent_on_the_command_line_is_a_usage_error(cli) -> None:
+    result = cli("ladder", "cointable", "--level", "random", "--level", "mcts:iterations=-3")
+    assert result.code == 2
+    assert "--level: agent 'mcts:iterations=-3': iterations must be a whole number" in result.err
+    assert "Traceback" not in result.err and len(result.err.strip().splitlines()) == 1
+
+
+# -- mcts ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "spec", ["cointable:size=3", "coinage:map=classic", "mapgame:countries=9,seed=2,growth=packed,starts=apart"]
+)
+def test_mcts_games_replay_as_legal_records(spec: str) -> None:
+    game = rules(spec)
+    outcome = play_game(game, {p: MCTSAgent(iterations=60) for p in game.players}, random.Random(3), 400)
+    replayed = replay(game, outcome.moves)
+    assert replayed.error is None
+    assert replayed.moves_played == len(outcome.moves)
+
+
+def test_mcts_takes_a_win_in_one() -> None:
+    """A Map position where O's capture of X's coin claims the last country and ends the game."""
+    game = rules("mapgame:countries=9,seed=2,growth=packed,starts=apart")
+    state = game.initial_state()
+    x_start = game.starts["X"]
+    near = next(iter(game.neighbours[x_start]))
+    for sid in state.owner:
+        state.owner[sid] = "O"
+    state.owner[x_start] = None  # the one country left, under X's coin
+    state.coins["O"] = near
+    state.claimed = {"O": len(game.ids) - 1, "X": 0}
+    assert not game.is_over(state)
+    move = MCTSAgent(iterations=50).choose(game, state, random.Random(1))
+    assert move.to == x_start
+
+
+def test_montecarlo_spends_its_budget() -> None:
+    """At least playouts / moves play-outs a move, whatever the budget."""
+    game = rules("cointable:size=3")
+    counted: list[int] = []
+
+    class Counting(type(game)):  # type: ignore[misc]
+        def playout_total(self, state, move, player, rng, depth, count):  # type: ignore[no-untyped-def]
+            counted.append(count)
+            return super().playout_total(state, move, player, rng, depth, count)
+
+    counting = Counting(game.layout, {})
+    state = counting.initial_state()
+    moves = len(counting.legal_moves(state))
+    MonteCarloAgent(playouts=2000).choose(counting, state, random.Random(1))
+    assert len(counted) == moves and min(counted) >= math.ceil(2000 / moves)
+
+
+# -- the ladder -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("spec", ["cointable:size=3", "mapgame:countries=9,seed=2,growth=packed,starts=apart"])
+def test_the_ladder_orders_random_greedy_mcts(spec: str) -> None:
+    climbed = ladder(spec, ["random", "greedy", "mcts:iterations=200"], games=16, seed=1, max_turns=600, workers=1)
+    ratings = [rung.elo for rung in climbed.rungs()]
+    assert ratings[0] < ratings[1] < ratings[2], climbed.describe()
+    # Each upper rung took more than half the points from the one below it.
+    assert all(m.score < 0.5 for m in climbed.matches), climbed.describe()
+
+
+@pytest.mark.slow
+def test_coin_age_ladder_puts_random_at_the_bottom() -> None:
+    """On Coin Age both greedy and mcts clearly beat random; mcts against greedy is close
+    (bench/agent_strength.py measured 55–60 %), too close to order in a test."""
+    climbed = ladder("coinage:map=classic", ["random", "mcts:iterations=200"], games=12, seed=1, workers=1)
+    assert climbed.matches[0].score < 0.3, climbed.describe()
+    assert climbed.rungs()[1].low > 0, climbed.describe()
+
+
+def test_a_match_seats_each_agent_first_half_the_time_and_counts_every_game() -> None:
+    played = match("cointable:size=2", "greedy", "random", 9, seed=4, max_turns=300, workers=1)
+    assert played.wins + played.losses + played.ties + played.timeouts == 9
+    assert 0 <= played.mover_wins <= played.wins + played.losses
+
+
+def test_elo_of_a_score_follows_the_logistic_model() -> None:
+    assert elo_from_score(0.5) == 0
+    assert abs(elo_from_score(0.64) - 100) < 1.5  # 100 Elo ≈ 64 %
+    assert abs(elo_from_score(1 / (1 + 10 ** (-200 / 400))) - 200) < 1e-9
+
+
+# -- the random Map agent and greedy ----------------------------------------------------------------------
+def test_random_map_agent_picks_the_country_then_where_to_send() -> None:
+    """Next to the rival's coin with k neighbours, the random agent captures 1 time in k (a
+    uniform choice among listed moves would capture about 20 times in k + 19)."""
+    game = rules("mapgame:countries=21,seed=0,growth=packed,starts=any")
+    state = game.initial_state()
+    assert game.starts["X"] in game.neighbours[game.starts["O"]]  # this old map: they touch
+    near = len(game.neighbours[game.starts["O"]])
+    rng = random.Random(7)
+    draws = 4000
+    captures = sum(game.random_move(state, rng).send is not None for _ in range(draws))
+    expected = draws / near
+    assert abs(captures - expected) < 4 * math.sqrt(draws * (1 / near) * (1 - 1 / near))
+
+
+def test_greedy_against_greedy_never_stalls_on_the_map() -> None:
+    for seed in range(6):
+        game = rules(f"mapgame:countries=21,seed={seed},growth=packed,starts=apart")
+        for g in range(2):
+            outcome = play_game(game, {p: GreedyAgent() for p in game.players}, random.Random(g), 2000)
+            assert not outcome.timeout, (seed, g)
+
+
+# -- Coin Table's fast play-outs -----------------------------------------------------------------------
+def test_cointable_fast_playouts_are_legal_games_of_the_reference() -> None:
+    from coinprint.games.cointable.playout import FastCoinTable
+
+    game = rules("cointable:size=3")
+    fast = FastCoinTable(game)
+    rng = random.Random(2)
+    for _ in range(40):
+        state = game.initial_state()
+        for _ in range(rng.randrange(0, 20)):
+            if game.is_over(state):
+                break
+            game.apply_unchecked(state, game.random_move(state, rng))
+        if game.is_over(state):
+            continue
+        trace: list[list[int]] = []
+        value = fast.playout_total(state, state.player, rng, 10_000, 1, trace)
+        after = state.copy()
+        for move in trace[0]:
+            game.apply(after, move)  # checked: raises on an illegal move
+        assert game.is_over(after)
+        result = game.result(after)
+        me = game.players[state.player - 1]
+        assert value == (0.5 if result.winner is None else float(result.winner == me))
+
+
+def test_cointable_fast_playouts_have_the_reference_mean() -> None:
+    from coinprint.engine import Rules as Reference
+
+    game = rules("cointable:size=3")
+    state = game.initial_state()
+    move = game.legal_moves(state)[4]
+    count = 3000
+    fast = game.playout_total(state, move, "heads", random.Random(1), 10_000, count) / count
+    slow = Reference.playout_total(game, state, move, "heads", random.Random(2), 10_000, count) / count
+    # Two means of 3000 values in [0, 1] (sd at most 1/2): within 4 standard errors of their difference.
+    assert abs(fast - slow) < 4 * math.sqrt(2 * 0.25 / count)
+
+
+def test_the_ladder_command_prints_and_writes_the_ratings(cli) -> None:
+    import json
+
+    args = ["ladder", "cointable", "--layout", "cointable:size=3", "--level", "random", "--level", "greedy"]
+    result = cli(*args, "--games", "6", "--seed", "3", "--workers", "1", "--json", "-")
+    assert result.code == 0, result.err
+    doc = json.loads(result.out)
+    (played,) = doc["matches"]
+    assert (played["first"], played["second"], played["games"]) == ("random", "greedy", 6)
+    assert played["wins"] + played["losses"] + played["ties"] + played["timeouts"] == 6
+    # The rating of greedy is the negated Elo of random's score against it.
+    assert doc["ratings"][0] == {"agent": "random", "elo": 0.0, "low": 0.0, "high": 0.0}
+    assert doc["ratings"][1]["elo"] == pytest.approx(-played["elo"])
+    score = (played["wins"] + 0.5 * played["ties"]) / (played["wins"] + played["losses"] + played["ties"])
+    if 0 < score < 1:
+        assert played["elo"] == pytest.approx(400 * math.log10(score / (1 - score)))
+    else:
+        assert played["bound"] in ("at least", "at most")
+    text = cli(*args, "--games", "6", "--seed", "3", "--workers", "1")
+    assert text.code == 0 and "ladder on cointable:size=3 (Elo against random, 95 % intervals):" in text.out
+    assert "greedy v random: won" in text.out and "first mover won" in text.out
