@@ -11,10 +11,10 @@ from typing import Any
 from coinprint.caps import MAX_AGENT_BUDGET
 from coinprint.engine import Agent, GreedyAgent, MonteCarloAgent, RandomAgent
 from coinprint.errors import UsageError
+from coinprint.mcts import MCTSAgent
 
 
 def _mcts(**params: Any) -> Agent:
-    from coinprint.mcts import MCTSAgent  # loaded when asked for: play needs it rarely
 
     return MCTSAgent(**params)
 

@@ -10,10 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from coinprint import sprt
+from coinprint import selfplay, sprt
+from coinprint.caps import check_games, check_seed
 from coinprint.errors import InterruptedRunError, UsageError, stop_code
-from coinprint.fileio import Interrupted
+from coinprint.fileio import Interrupted, check_folder_target, write_atomic
 from coinprint.registry import GAMES
+from coinprint.selfplay import GameSetup, play_one
 from coinprint.source import (  # noqa: F401  (the library's names for them, docs/api.md)
     LayoutSource,
     builtin_layout,
@@ -24,6 +26,8 @@ from coinprint.source import (  # noqa: F401  (the library's names for them, doc
     rules_for,
     validate_record,
 )
+from coinprint.sprt import UntilDecided, check_precision
+from coinprint.stats import wilson
 
 
 @dataclass
@@ -60,7 +64,6 @@ def self_play(
     layout is checked first (see :func:`playable_layout`); ``games`` and ``max_turns`` are
     checked against their caps.
     """
-    from coinprint.selfplay import GameSetup, play_one
 
     _check_run(games, seed)
     setup = GameSetup.build(layout_spec, agents, max_turns, options, game=game)
@@ -105,7 +108,6 @@ def _interrupted(stop: BaseException, done: int, games: int, tally: Tally, writt
 
 def _check_run(games: int, seed: int) -> None:
     """The caps on a run's games and seeds (checked before any game is played)."""
-    from coinprint.caps import check_games, check_seed
 
     check_games(games)
     check_seed(seed)
@@ -134,8 +136,6 @@ def play_to_folder(
     them; the records are the same either way. A layout file is read with ``units`` and
     ``tolerance_mm`` (see :func:`playable_layout`). Ctrl-C raises
     :class:`InterruptedRunError` saying how many records were written."""
-    from coinprint import selfplay
-    from coinprint.fileio import check_folder_target, write_atomic
 
     _check_run(games, seed)
     if folder == "-":
@@ -188,7 +188,6 @@ class Balance:
 
     def first_player_share(self) -> tuple[float, float, float]:
         """The first player's share of decided games, with a 95 % Wilson interval."""
-        from coinprint.stats import wilson
 
         share = wilson(self.summary.wins[self.first], self.decided)
         return (share.value, share.low, share.high)
@@ -245,12 +244,10 @@ def balance(
     :mod:`coinprint.sprt`, with ``precision`` points as the edge worth detecting) or the 95 %
     interval is narrower than ``precision`` points; ``games`` is then the cap. Games are
     counted as they arrive, so memory does not grow with ``games``."""
-    from coinprint import selfplay
 
     if not GAMES[game].simulated:
         raise UsageError(f"{GAMES[game].title} is not simulated; balance works for {', '.join(GAMES.simulated())}")
     _check_run(games, seed)
-    from coinprint.sprt import check_precision
 
     check_precision(precision)
     source = LayoutSource.resolve(layout_spec, game=game, units=units, tolerance_mm=tolerance_mm)
@@ -275,7 +272,6 @@ def judge(
     into a :class:`Balance`. With ``precision`` (points) stop at the first game after which
     the sequential test decides or the interval is narrower than that; nothing past it is
     read. Ctrl-C raises :class:`InterruptedRunError` with the count so far."""
-    from coinprint.sprt import UntilDecided
 
     tally = Tally(players)
     rule = UntilDecided(precision) if precision is not None else None

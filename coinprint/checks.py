@@ -9,6 +9,7 @@ from typing import Any
 
 from coinprint.caps import DEFAULT_TOLERANCE_MM as DEFAULT_TOLERANCE_MM  # how far lengths may be off by default
 from coinprint.layout import MIN_BORDER_MM, Layout, Space
+from coinprint.spatial import border_mismatches, contained_pairs, overlap_candidates
 
 OVERLAP_TOLERANCE_MM2 = 0.01
 """Area two spaces may share (rounding) before it counts as an overlap."""
@@ -123,8 +124,6 @@ def _unmatched_borders(layout: Layout) -> list[Problem]:
     import numpy
     import shapely
 
-    from coinprint.spatial import border_mismatches
-
     spaces = layout.spaces
     polygons = [s.polygon for s in spaces]
     # The segment index finds the spaces whose borders do not match without pairing every
@@ -233,8 +232,6 @@ def overlap_problems(spaces: Sequence[Space]) -> list[Problem]:
     """Pairs of spaces whose interiors overlap by more than OVERLAP_TOLERANCE_MM2 (at most
     MAX_OVERLAPS_REPORTED of them, so a pile of stacked spaces is reported at once)."""
     import shapely
-
-    from coinprint.spatial import contained_pairs, overlap_candidates
 
     polygons = [s.polygon for s in spaces]
     if len(polygons) < 2:

@@ -13,7 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from coinprint.kit import PrintSettings, export_board, resolve_output
+from coinprint.checks import DEFAULT_TOLERANCE_MM, errors
+from coinprint.errors import InterruptedRunError, UsageError, stop_code
+from coinprint.fileio import Interrupted
+from coinprint.kit import PrintSettings, check_language, export_board, make_kit, resolve_output
+from coinprint.kit.custom import board_sheet, printable
+from coinprint.metrics import fairest_map
+from coinprint.source import check_layout, read_layout_file
 
 if TYPE_CHECKING:
     from coinprint.checks import Problem
@@ -37,8 +43,6 @@ def check_layout_file(path: str, game: str | None, units: str, tolerance_mm: flo
     """Read and check the layout file at ``path`` (for ``game`` when it is a drawing; lengths
     compared within ``tolerance_mm``, None: the default), saying each note and problem in one
     line."""
-    from coinprint.checks import DEFAULT_TOLERANCE_MM, errors
-    from coinprint.source import check_layout, read_layout_file
 
     limit = DEFAULT_TOLERANCE_MM if tolerance_mm is None else tolerance_mm
     read = read_layout_file(path, game=game, units=units, tolerance_mm=limit)
@@ -72,8 +76,6 @@ def print_board(
     layout = game.board_layout(values)
     notes: list[str] = []
     if values.get("fair"):
-        from coinprint.metrics import fairest_map
-
         layout, fair_line = fairest_map(
             layout, values["candidates"], agent=values["agent"], fair_games=values["fair_games"]
         )
@@ -102,7 +104,6 @@ def print_layout_file(
 ) -> int:
     """``board GAME --layout FILE``: check the file, then print it like a built-in board
     (exit 1 with the check's report when it is invalid)."""
-    from coinprint.kit.custom import board_sheet, printable
 
     checked = check_layout_file(path, game.name, units, tolerance_mm, say)
     if not checked.valid:
@@ -128,9 +129,6 @@ def make_kits(
     """``kit GAME|all``: each game's kit as one PDF (``output`` a folder, or one .pdf file or
     ``-`` for a single game). Ctrl-C raises :class:`InterruptedRunError` saying how many were
     written."""
-    from coinprint.errors import InterruptedRunError, UsageError, stop_code
-    from coinprint.fileio import Interrupted
-    from coinprint.kit import check_language, make_kit
 
     single = output is not None and (output == "-" or output.lower().endswith(".pdf"))
     if len(names) > 1 and single:

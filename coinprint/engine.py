@@ -21,11 +21,14 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from coinprint import arguments
+from coinprint.caps import MAX_INPUT_BYTES, MAX_RECORD_MOVES
 from coinprint.errors import AmbiguousMoveError as AmbiguousMoveError  # the move errors are this module's API too
 from coinprint.errors import IllegalMoveError as IllegalMoveError
 from coinprint.errors import InvalidMoveError as InvalidMoveError
 from coinprint.errors import MoveError as MoveError
 from coinprint.errors import UnreadableInputError, UsageError
+from coinprint.fileio import parse_json
 from coinprint.layout import Layout, Mark
 
 RECORD_FORMAT = "coinprint-record/1"
@@ -223,9 +226,6 @@ class Record:
 def read_record(text: str, *, source: str = "record") -> Record:
     """Parse a record; raises :class:`UnreadableInputError` when it is not one, or when it
     breaks a cap (``coinprint.caps``: JSON limits, ``MAX_RECORD_MOVES``)."""
-    from coinprint import arguments
-    from coinprint.caps import MAX_INPUT_BYTES, MAX_RECORD_MOVES
-    from coinprint.fileio import parse_json
 
     arguments.text(source, "source", limit=arguments.MAX_PATH_CHARS, name=True)
     arguments.text(text, "the record text", limit=MAX_INPUT_BYTES)
@@ -326,7 +326,6 @@ def replay(rules: Rules[S, M], moves: Sequence[Any], claimed: dict[str, Any] | N
     The error reads ``move N (player): TEXT — why``. A ``claimed`` result (the record's)
     is compared with the replay's outcome.
     """
-    from coinprint import arguments
 
     if not isinstance(rules, Rules):
         raise UsageError(f"rules must be a rules engine (from coinprint.rules_for), not {arguments.kind(rules)}")

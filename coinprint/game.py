@@ -20,8 +20,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from coinprint import caps
+from coinprint.agents import agent_parameters
 from coinprint.errors import UsageError
 from coinprint.io import Conventions
+from coinprint.render.board import position_sheet
+from coinprint.render.pages import single_sheet
+from coinprint.render.svg import scene_to_svg
 
 if TYPE_CHECKING:
     from coinprint.checks import Problem
@@ -124,7 +128,6 @@ class BoardPrint:
 
 
 def _checked_agent(spec: str, flag: str) -> str:
-    from coinprint.agents import agent_parameters
 
     try:
         agent_parameters(spec)
@@ -217,15 +220,12 @@ class Game(ABC):
         self, layout: Layout, marks: Sequence[Mark], players: Sequence[str], *, title: str = ""
     ) -> Sheet:
         """A position: the board with a coin on each marked space."""
-        from coinprint.render.board import position_sheet
 
         return position_sheet(layout, marks, players, title=title)
 
     def position_svg(self, rules: Rules[Any, Any], state: Any) -> bytes:
         """A position as a true-size SVG document (how a notebook and ``validate game --svg``
         show it)."""
-        from coinprint.render.pages import single_sheet
-        from coinprint.render.svg import scene_to_svg
 
         marks, title = rules.marks(state), rules.describe_title(state)
         return scene_to_svg(single_sheet(self.position_sheet(rules.layout, marks, rules.players, title=title), 10.0))

@@ -22,7 +22,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from coinprint.caps import MAX_LADDER_LEVELS
+from coinprint import selfplay
+from coinprint.agents import agent_parameters
+from coinprint.analysis import _check_run, playable_layout, rules_for
+from coinprint.caps import MAX_LADDER_LEVELS, check_seed
 from coinprint.errors import UsageError
 from coinprint.stats import Z95, Share, wilson
 
@@ -253,8 +256,6 @@ def match(
     """Play ``games`` games of agent ``first`` against agent ``second`` on ``layout_spec``:
     the first half (rounded up) with ``first`` moving first, the rest with ``second`` moving
     first, seeds ``seed``, ``seed + 1``, … throughout (every game its own)."""
-    from coinprint import selfplay
-    from coinprint.analysis import _check_run, playable_layout, rules_for
 
     _check_run(games, seed)
     players = rules_for(playable_layout(layout_spec, game), options).players
@@ -286,7 +287,6 @@ def match(
 
 def check_levels(levels: Sequence[str]) -> list[str]:
     """The ladder's rungs, checked: 2 to MAX_LEVELS agent specs, each valid."""
-    from coinprint.agents import agent_parameters
 
     levels = list(levels)
     if not 2 <= len(levels) <= MAX_LEVELS:
@@ -312,8 +312,6 @@ def ladder(
 ) -> Ladder:
     """Each rung of ``levels`` (weakest first) against the next, ``games`` games a match;
     the matches use disjoint seeds (match ``k`` from ``seed + k · games``)."""
-    from coinprint.analysis import _check_run, playable_layout
-    from coinprint.caps import check_seed
 
     chosen = check_levels(levels)
     _check_run(games, seed)

@@ -16,8 +16,10 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from coinprint import __version__
-from coinprint.caps import MAX_COORDINATE_MM
-from coinprint.errors import UnreadableInputError
+from coinprint.caps import MAX_COORDINATE_MM, MAX_FEATURES, MAX_TEXT_CHARS, MAX_VERTICES
+from coinprint.errors import UnknownSpaceError, UnreadableInputError
+from coinprint.fileio import parse_json, read_text
+from coinprint.spatial import boundary_contact_pairs
 
 if TYPE_CHECKING:  # the heavy libraries load on first use
     import networkx
@@ -168,7 +170,6 @@ class Layout:
     def space(self, key: str) -> Space:
         """The space whose id or label is ``key`` (labels case-insensitively); if none,
         :class:`UnknownSpaceError` (a KeyError too)."""
-        from coinprint.errors import UnknownSpaceError
 
         if not isinstance(key, str):
             raise UnknownSpaceError(f"a space is named by text, not {type(key).__name__}")
@@ -267,7 +268,6 @@ def _space_feature(space: Space) -> dict[str, Any]:
 
 def shared_borders(spaces: Sequence[Space]) -> Iterator[tuple[str, str, float]]:
     """Pairs of spaces whose boundaries share more than MIN_BORDER_MM, with that length."""
-    from coinprint.spatial import boundary_contact_pairs
 
     polygons = [s.polygon for s in spaces]
     valid = [bool(p.is_valid) and not p.is_empty for p in polygons]
@@ -325,21 +325,18 @@ def loads(text: str, *, source: str = "layout") -> Layout:
     """Read a layout from GeoJSON text. Raises :class:`UnreadableInputError` when the text is
     not JSON or not a coinprint layout at all, or breaks a cap (``coinprint.caps``); smaller
     faults go to ``read_problems``."""
-    from coinprint.fileio import parse_json
 
     return from_geojson(parse_json(text, source=source), source=source)
 
 
 def load(path: str) -> Layout:
     """Read a layout from a GeoJSON file (see :func:`loads`)."""
-    from coinprint.fileio import read_text
 
     return loads(read_text(path), source=path)
 
 
 def from_geojson(doc: Any, *, source: str = "layout") -> Layout:
     """Build a layout from a parsed GeoJSON ``FeatureCollection`` (see :func:`loads`)."""
-    from coinprint.caps import MAX_FEATURES, MAX_VERTICES
 
     if not isinstance(doc, dict) or doc.get("type") != "FeatureCollection":
         raise UnreadableInputError(f"{source} is not a GeoJSON FeatureCollection")
@@ -377,7 +374,6 @@ def from_geojson(doc: Any, *, source: str = "layout") -> Layout:
 def bad_text(text: str) -> str | None:
     """Why ``text`` cannot be an id, label, region or role (None when it can): too long, or
     holding characters that are not allowed in XML or print as nothing (controls, U+FFFE)."""
-    from coinprint.caps import MAX_TEXT_CHARS
 
     if len(text) > MAX_TEXT_CHARS:
         return f"is {len(text):,} characters long, over the {MAX_TEXT_CHARS}-character cap"

@@ -15,7 +15,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from coinprint import caps, selfplay
+from coinprint.caps import MAX_TURNS, check_candidates, check_games, check_maps, check_seed
+from coinprint.engine import parse_layout_name
 from coinprint.errors import UsageError
+from coinprint.registry import GAMES
+from coinprint.source import playable_layout, resolve_layout, rules_for
 from coinprint.sprt import DEFAULT_PRECISION, UntilDecided
 from coinprint.stats import Z95, Share, t95, wilson
 
@@ -381,8 +386,6 @@ def play_measured(
     stops the workers."""
     from functools import partial
 
-    from coinprint import selfplay
-
     setup = selfplay.GameSetup.build(
         layout_spec, agents, max_turns, options, game=game, units=units, tolerance_mm=tolerance_mm
     )
@@ -410,7 +413,6 @@ def measure_skill(
 ) -> Skill:
     """Montecarlo against random: the first half of the games with montecarlo moving first,
     the rest with random moving first (seeds continue, so every game has its own)."""
-    from coinprint.source import playable_layout, rules_for
 
     players = rules_for(playable_layout(layout_spec, game, units=units, tolerance_mm=tolerance_mm), options).players
     strong, weak = SKILL_AGENTS
@@ -473,7 +475,6 @@ def analyse_layout(
     ``branching=False`` skips counting legal moves (see :func:`game_metrics`).
     Same arguments, same report.
     """
-    from coinprint.source import playable_layout, rules_for
 
     check_run(games, seed, 1 if max_turns is None else max_turns, skill_games)
     rule = UntilDecided(precision) if until_decided else None
@@ -532,7 +533,6 @@ FAIR_MIN_TURNS = 400
 
 def scaled_max_turns(spaces: int) -> int:
     """The turn limit for a layout of ``spaces`` spaces when none is given (within the cap)."""
-    from coinprint.caps import MAX_TURNS
 
     return min(MAX_TURNS, max(FAIR_MIN_TURNS, FAIR_TURNS_PER_SPACE * spaces))
 
@@ -540,7 +540,6 @@ def scaled_max_turns(spaces: int) -> int:
 def check_run(games: int, seed: int, max_turns: int, skill_games: int = 0) -> None:
     """The caps on one layout's games (checked before any game is played): games, turns,
     and every seed the games and the skill games use."""
-    from coinprint import caps
 
     caps.check_games(games, "games")
     caps.check_skill_games(skill_games, "skill_games")
@@ -579,7 +578,6 @@ class FairSearch:
 
     def layout(self) -> Any:
         """The fairest candidate's layout."""
-        from coinprint.source import resolve_layout
 
         return resolve_layout(self.best.layout)
 
@@ -623,9 +621,6 @@ def fairest_layout(
     search used; 0 skips it). Deterministic for its inputs. ``max_turns`` defaults to one
     scaled to each layout (:func:`scaled_max_turns`). A :class:`UsageError` when no
     candidate had a decided game (there is nothing to rank)."""
-    from coinprint.analysis import playable_layout, rules_for
-    from coinprint.caps import check_candidates, check_games, check_seed
-
     check_candidates(len(candidate_specs), "candidates")
     check_run(games, seed, 1 if max_turns is None else max_turns)
     if fair_games:
@@ -680,9 +675,6 @@ def fairest_layout(
 def family_specs(game: str, count: int, seed: int, base: str | None = None) -> list[str]:
     """``count`` generated layouts of ``game`` from seeds ``seed``, ``seed + 1``, …: random
     Coin Age maps or Map maps, with the other parameters of ``base`` (a built-in name)."""
-    from coinprint import caps
-    from coinprint.engine import parse_layout_name
-    from coinprint.registry import GAMES
 
     caps.check_maps(count, "count")
     caps.check_seed(seed, "seed")
@@ -719,8 +711,6 @@ def fair_search(
     generated map, e.g. ``mapgame:countries=21,seed=7``) from its seed on: seeds 7, 8, …,
     found by :func:`fairest_layout` and re-measured on ``fair_games`` fresh games (on every
     core unless ``workers`` or ``dask`` say else)."""
-    from coinprint.caps import check_candidates, check_seed
-    from coinprint.engine import parse_layout_name
 
     check_candidates(candidates, "candidates")
     check_run(games, game_seed, 1 if max_turns is None else max_turns)
@@ -748,7 +738,6 @@ def fairest_map(
     random Coin Age map or a Map, a :class:`coinprint.layout.Layout`) from its seed on, by
     ``agent`` self-play, and one line saying how fair it is (re-measured on ``fair_games``
     fresh games), for the terminal and the printed card."""
-    from coinprint.registry import GAMES
 
     if layout.game not in GAMES or GAMES[layout.game].generated is None:
         families = ", ".join(spec.name for spec in GAMES if spec.generated is not None)
@@ -782,8 +771,6 @@ def analyse_game(
     ``layout_spec`` or of the standard layout), ranked fairest first.
     ``skill_games`` defaults to 10 for one layout and 0 for a family; ``until_decided``,
     ``precision``, ``note``, ``workers`` and ``dask`` are :func:`analyse_layout`'s."""
-    from coinprint.caps import check_maps, check_seed
-    from coinprint.registry import GAMES
 
     if game not in GAMES.simulated():
         raise UsageError(f"analyse works for {', '.join(GAMES.simulated())}, not {game}")

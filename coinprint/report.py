@@ -12,8 +12,14 @@ from typing import Any
 
 from coinprint import __version__
 from coinprint.errors import UsageError
+from coinprint.fileio import check_file_target, write_atomic
 from coinprint.metrics import LayoutReport, Share, Spread
-from coinprint.render.scene import Scene
+from coinprint.registry import GAMES
+from coinprint.render.charts import ShareRow, heat_map, histogram, share_chart, stack, text_block
+from coinprint.render.pdf import pages_to_pdf
+from coinprint.render.scene import Group, Scene
+from coinprint.render.svg import scene_to_svg
+from coinprint.source import resolve_layout
 
 JSON_FORMAT = "coinprint-analysis/1"
 REPORT_FORMATS = ("html", "pdf", "svg")
@@ -33,7 +39,6 @@ def _mean(spread: Spread, digits: int = 1) -> str:
 def layout_words(spec: str) -> str:
     """A layout spec in words for a title: ``cointable:size=3`` → ``Coin Table (size 3)``; a
     file by its name."""
-    from coinprint.registry import GAMES
 
     name, _, rest = spec.partition(":")
     if name not in GAMES:
@@ -254,9 +259,6 @@ def figures(reports: Sequence[LayoutReport], *, heat_maps: int = 3) -> list[Scen
     """The report's pages of charts: a title block (what was played), the first-player share
     per layout, then for the first ``heat_maps`` layouts the figures with a one-line reading
     each and what to look at, a game-length histogram and a heat map of the spaces."""
-    from coinprint.registry import GAMES
-    from coinprint.render.charts import ShareRow, heat_map, histogram, share_chart, text_block
-    from coinprint.source import resolve_layout
 
     games = sorted({GAMES[report.game].title for report in reports})
     head = [
@@ -284,7 +286,6 @@ def figures(reports: Sequence[LayoutReport], *, heat_maps: int = 3) -> list[Scen
 def check_report_path(path: str, name: str = "report path") -> str:
     """The report format ``path`` asks for (``html``, ``pdf`` or ``svg``, from its suffix);
     a :class:`UsageError` naming ``name`` for another suffix or an existing folder."""
-    from coinprint.fileio import check_file_target
 
     suffix = Path(path).suffix.lower().lstrip(".")
     if suffix not in REPORT_FORMATS:
@@ -296,20 +297,14 @@ def check_report_path(path: str, name: str = "report path") -> str:
 def write_report(reports: Sequence[LayoutReport], path: str, *, details: int = 3) -> Path:
     """Write the charts (and, in HTML, the table) to ``path`` (.html, .pdf or .svg), with a
     histogram and a heat map for the first ``details`` layouts."""
-    from coinprint.fileio import write_atomic
 
     suffix = check_report_path(path)
     if details < 0:
         raise UsageError(f"details must be 0 or more, not {details}")
     scenes = figures(reports, heat_maps=details)
     if suffix == "svg":
-        from coinprint.render.charts import stack
-        from coinprint.render.svg import scene_to_svg
-
         data: bytes | str = scene_to_svg(stack(scenes, REPORT_TITLE))
     elif suffix == "pdf":
-        from coinprint.render.pdf import pages_to_pdf
-
         data = pages_to_pdf(_pages(scenes), title=REPORT_TITLE, keywords={"layouts": len(reports)})
     else:
         data = _html(reports, scenes)
@@ -318,7 +313,6 @@ def write_report(reports: Sequence[LayoutReport], path: str, *, details: int = 3
 
 def _pages(scenes: Sequence[Scene]) -> list[Scene]:
     """A4 pages with the charts one under another, a new page when the next does not fit."""
-    from coinprint.render.scene import Group
 
     width, height = PAGE_MM
     pages: list[Scene] = []
@@ -336,7 +330,6 @@ def _pages(scenes: Sequence[Scene]) -> list[Scene]:
 
 
 def _html(reports: Sequence[LayoutReport], scenes: Sequence[Scene]) -> str:
-    from coinprint.render.svg import scene_to_svg
 
     parts = [
         "<!DOCTYPE html>",

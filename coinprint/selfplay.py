@@ -50,7 +50,11 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from coinprint.agents import agent_parameters, make_agent
+from coinprint.caps import check_dask_timeout, check_games, check_max_turns, check_workers
+from coinprint.engine import Record, play_game
 from coinprint.errors import RunFailedError, UsageError
+from coinprint.source import LayoutSource, resolve_layout, rules_for
 
 if TYPE_CHECKING:
     from coinprint.engine import Outcome, Record, Rules
@@ -88,7 +92,6 @@ _dask_timeout: ContextVar[int] = ContextVar("dask_timeout", default=DASK_TIMEOUT
 def dask_timeout(seconds: int) -> Iterator[None]:
     """Within this context runs on Dask wait at most ``seconds`` for a scheduler that does not
     answer or a cluster without workers (``--dask-timeout``; 1 s to the Dask timeout cap)."""
-    from coinprint.caps import check_dask_timeout
 
     token = _dask_timeout.set(check_dask_timeout(seconds))
     try:
@@ -132,9 +135,6 @@ class GameSetup:
         ``tolerance_mm``; or a :class:`~coinprint.source.LayoutSource` already read), the
         options and the agents here: a bad one fails before any work starts. Records name the
         layout as ``recorded_layout`` says, else as the source records it."""
-        from coinprint.agents import agent_parameters
-        from coinprint.caps import check_max_turns
-        from coinprint.source import LayoutSource, rules_for
 
         check_max_turns(max_turns)
         if isinstance(layout, str):
@@ -194,16 +194,12 @@ def _rules(setup: GameSetup) -> Rules:
     key = setup.rules_key()
     found = _RULES.get(key)
     if found is None:
-        from coinprint.source import resolve_layout, rules_for
-
         found = rules_for(resolve_layout(setup.layout), setup.options)
     return _remember(key, found)
 
 
 def play_one(setup: GameSetup, index: int, seed: int) -> tuple[Rules, Record, Outcome]:
     """Play game ``index`` of a run that starts at ``seed`` (it uses seed ``seed + index``)."""
-    from coinprint.agents import make_agent
-    from coinprint.engine import Record, play_game
 
     rules = _rules(setup)
     game_seed = seed + index
@@ -274,7 +270,6 @@ def run(
     See the module docstring for ``workers``, ``dask``, ``records`` and ``summarise``;
     ``batch`` overrides the games per task. Bad values raise :class:`UsageError` at once; an
     unreachable Dask scheduler when the first game is asked for."""
-    from coinprint.caps import check_games, check_workers
 
     check_games(games, "games")
     if workers is not None:

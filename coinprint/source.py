@@ -12,8 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from coinprint.checks import Problem
-from coinprint.errors import UnreadableInputError, UsageError
+from coinprint.checks import Problem, errors
+from coinprint.engine import parse_layout_name, read_record, replay
+from coinprint.errors import InvalidInputError, UnreadableInputError, UsageError
+from coinprint.fileio import read_text
+from coinprint.io import parse_layout, read_layout
 from coinprint.layout import Layout, from_geojson
 from coinprint.registry import GAMES
 
@@ -67,7 +70,6 @@ class LayoutSource:
 
 def builtin_layout(spec: str) -> Layout:
     """The built-in layout named ``game:key=value,…`` (e.g. ``cointable:size=5``)."""
-    from coinprint.engine import parse_layout_name
 
     name, params = parse_layout_name(spec)
     return GAMES[name].build(params)
@@ -125,7 +127,6 @@ def drawing_conventions() -> dict[str, Conventions]:
 def read_drawing(path: str | Path, *, game: str | None = None, **options: Any) -> ReadLayout:
     """:func:`coinprint.io.read_layout` with every registered game's drawing conventions
     (``options``: ``units``, ``tolerance_mm``)."""
-    from coinprint.io import read_layout
 
     return read_layout(path, conventions=drawing_conventions(), game=game, **options)
 
@@ -133,7 +134,6 @@ def read_drawing(path: str | Path, *, game: str | None = None, **options: Any) -
 def parse_drawing(data: bytes, *, source: str, game: str | None = None, **options: Any) -> ReadLayout:
     """:func:`coinprint.io.parse_layout` with every registered game's drawing conventions
     (``options``: ``units``, ``tolerance_mm``)."""
-    from coinprint.io import parse_layout
 
     return parse_layout(data, source=source, conventions=drawing_conventions(), game=game, **options)
 
@@ -154,8 +154,6 @@ def playable_layout(
     """The layout named by ``spec`` (see :func:`resolve_layout`; a file is read with ``units``
     and ``tolerance_mm``), refused with InvalidInputError naming its first problem when it is
     not a valid layout of its game."""
-    from coinprint.checks import errors
-    from coinprint.errors import InvalidInputError
 
     layout = resolve_layout(spec, game=game, units=units, tolerance_mm=tolerance_mm)
     if game is not None and layout.game != game:
@@ -177,10 +175,6 @@ def rules_for(layout: Layout, options: dict[str, Any] | None = None) -> Rules[An
 def validate_record(path: str) -> tuple[Record, Rules[Any, Any], Replay[Any]]:
     """Read the record at ``path`` and replay it: the record, its rules engine and the
     :class:`~coinprint.engine.Replay`."""
-    from coinprint.checks import errors
-    from coinprint.engine import read_record, replay
-    from coinprint.errors import InvalidInputError
-    from coinprint.fileio import read_text
 
     text = read_text(path)
     record = read_record(text, source=path)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from coinprint.caps import MAX_CARD_MM, MAX_PAPER_MM, MIN_CARD_MM
 from coinprint.errors import UsageError
 
 MM_PER_UNIT: dict[str, float] = {
@@ -109,7 +110,6 @@ def paper_size(text: str) -> PaperSize:
     The result is portrait (width <= height); layout code decides the orientation.
     """
     name, width, height = _named_or_custom(text, PAPER_SIZES, "paper")
-    from coinprint.caps import MAX_PAPER_MM
 
     if min(width, height) < 50.0:
         raise UsageError(f"paper '{text}' is too small; each side must be at least 50 mm")
@@ -122,7 +122,6 @@ def paper_size(text: str) -> PaperSize:
 
 def card_size(text: str) -> PaperSize:
     """A card size by name (credit, poker, a6) or ``WxH`` with a unit, portrait."""
-    from coinprint.caps import MAX_CARD_MM, MIN_CARD_MM
 
     name, width, height = _named_or_custom(text, CARD_SIZES, "card")
     if not MIN_CARD_MM <= min(width, height) or max(width, height) > MAX_CARD_MM:

@@ -189,3 +189,45 @@ def test_the_checker_itself_sees_an_upward_import_and_a_circle(tmp_path: Path) -
     typed = tmp_path / "typed.py"
     typed.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from coinprint.cli import main\n")
     assert not imported(typed)
+
+
+LAZY_ALLOWED = {
+    # The notebook pictures (the two upward imports) load the drawing only when asked.
+    ("coinprint.layout", "coinprint.render.board"),
+    ("coinprint.engine", "coinprint.registry"),
+    # Ctrl-C while the command line is still loading exits 130 with one line.
+    ("coinprint.__main__", "coinprint.cli"),
+}
+LAZY_TARGETS = {
+    # The rule-sheet typesetter brings in ReportLab's platypus: loaded where a sheet is set,
+    # so that `coinprint --help` stays fast.
+    "coinprint.render.document",
+}
+
+
+def lazy_imports(path: Path) -> set[str]:
+    """The coinprint modules ``path`` imports inside a function (not for the type checker)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for inner in ast.walk(node)
+    }
+    found = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only or node in tree.body or getattr(node, "col_offset", 0) == 0:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("coinprint"):
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.startswith("coinprint"))
+    return found
+
+
+@pytest.mark.parametrize("name,path", modules(), ids=lambda v: v if isinstance(v, str) else "")
+def test_first_party_imports_stand_at_the_top(name: str, path: Path) -> None:
+    # Imports at the top say what a module depends on; only the heavy third-party libraries
+    # (shapely, reportlab, networkx, numpy) are imported inside functions, for a fast --help.
+    lazy = sorted(t for t in lazy_imports(path) if (name, t) not in LAZY_ALLOWED and t not in LAZY_TARGETS)
+    assert not lazy, f"{name} imports {lazy} inside a function; import them at the top of the module"

@@ -150,7 +150,7 @@ def test_bad_input_gives_one_line_and_exit_2(cli, tmp_path, name, monkeypatch):
 
 
 def test_a_failure_while_writing_leaves_no_file(cli, tmp_path, monkeypatch):
-    import coinprint.render.pdf as pdf
+    import coinprint.kit as kit
 
     target = tmp_path / "board.pdf"
     target.write_bytes(b"the old board")
@@ -158,7 +158,7 @@ def test_a_failure_while_writing_leaves_no_file(cli, tmp_path, monkeypatch):
     def broken(*args, **kwargs):
         raise coinprint.errors.UsageError("the renderer broke")
 
-    monkeypatch.setattr(pdf, "pages_to_pdf", broken)
+    monkeypatch.setattr(kit, "pages_to_pdf", broken)
     result = cli("board", "cointable", "-o", str(target))
     assert result.code == 2 and "the renderer broke" in result.err
     assert target.read_bytes() == b"the old board"

@@ -15,6 +15,7 @@ import click
 from coinprint.cli import analyse, common, ladder, replay  # the commands that serve every game  # noqa: F401
 from coinprint.cli.groups import board, cli, play, rules, validate
 from coinprint.errors import EXIT_USAGE, CoinprintError, InterruptedRunError
+from coinprint.fileio import Interrupted, handling_signals
 
 __all__ = ["board", "cli", "main", "play", "printable_line", "rules", "validate"]
 
@@ -26,8 +27,6 @@ def main(argv: list[str] | None = None) -> None:
     exit 128 + the signal (130 for Ctrl-C); no temporary file is left behind.
     """
     import warnings
-
-    from coinprint.fileio import Interrupted, handling_signals
 
     # Floating-point warnings (numpy's, shapely's "invalid value encountered") are not lines
     # for a user: what a NaN or an overflow affects is checked where it is used.

@@ -18,11 +18,14 @@ from coinprint.cli.options import (
     until_decided_options,
 )
 from coinprint.cli.types import GameName
+from coinprint.fileio import check_file_target, write_atomic
+from coinprint.metrics import analyse_game
+from coinprint.report import check_report_path, table, to_json, write_report
+from coinprint.sprt import cap_warning
 
 
 def _json_target(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """--json: one file (not a folder), checked before any game; ``-`` keeps stdout for the JSON."""
-    from coinprint.fileio import check_file_target
 
     if value is None:
         return None
@@ -32,7 +35,6 @@ def _json_target(ctx: click.Context, param: click.Parameter, value: str | None) 
 
 def _report_target(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """--report: a file whose suffix names a report format, checked before any game."""
-    from coinprint.report import check_report_path
 
     if value is not None:
         check_report_path(value, "--report")
@@ -108,10 +110,6 @@ def analyse(
     """A design report from self-play: first-player share, ties and timeouts, game length,
     lead changes, decisiveness, branching, coverage and skill against luck, with 95 %
     intervals (GAME is cointable, coinage or mapgame). `balance` is the short form."""
-    from coinprint.fileio import write_atomic
-    from coinprint.metrics import analyse_game
-    from coinprint.report import table, to_json, write_report
-    from coinprint.sprt import cap_warning
 
     warning = cap_warning(games, precision) if until_decided else None
     if warning:

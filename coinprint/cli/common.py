@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from coinprint.analysis import balance as judge
 from coinprint.cli.groups import cli, validate
 from coinprint.cli.options import (
     agent_option,
@@ -25,6 +26,12 @@ from coinprint.cli.options import (
     until_decided_options,
 )
 from coinprint.cli.types import GameName
+from coinprint.commands import check_layout_file, make_kits
+from coinprint.kit import PrintSettings, write_position_svg
+from coinprint.kit.custom import write_report
+from coinprint.registry import GAMES
+from coinprint.source import validate_record
+from coinprint.sprt import cap_warning
 
 
 @cli.command("kit")
@@ -57,9 +64,6 @@ def kit(
 ) -> int:
     """Print-and-play kits: each game's rule sheet and board in one PDF (GAME is a game's
     name, or all)."""
-    from coinprint.commands import check_layout_file, make_kits
-    from coinprint.kit import PrintSettings
-    from coinprint.registry import GAMES
 
     settings = PrintSettings.parse(paper=paper, style=style, bleed=bleed)
     layout = None
@@ -92,8 +96,6 @@ def kit(
 def validate_layout(path: str, game: str | None, units: str, tolerance: float | None, report_path: str | None) -> int:
     """Check a layout (coinprint GeoJSON, an SVG drawing or GeoJSON from QGIS with --game):
     report every problem with the space it concerns (exit 1) or say it is valid."""
-    from coinprint.commands import check_layout_file
-    from coinprint.registry import GAMES
 
     checked = check_layout_file(path, game, units, tolerance, click.echo)
     click.echo(f"{path}: {checked.verdict}")
@@ -102,8 +104,6 @@ def validate_layout(path: str, game: str | None, units: str, tolerance: float | 
     if summary is not None:
         click.echo(f"{path}: {summary}")
     if report_path:
-        from coinprint.kit.custom import write_report
-
         click.echo(f"wrote {write_report(layout, checked.problems, report_path, checked.verdict)}")
     return 0 if checked.valid else 1
 
@@ -121,15 +121,12 @@ def validate_layout(path: str, game: str | None, units: str, tolerance: float | 
 )
 def validate_game(path: str, show: bool, svg_path: str | None) -> int:
     """Replay a recorded game: exit 0 if every move is legal, 1 at the first illegal move."""
-    from coinprint.source import validate_record
 
     record, rules, replayed = validate_record(path)
     click.echo(f"{path}: {replayed.report()}")
     if show:
         click.echo(rules.describe(replayed.state))
     if svg_path:
-        from coinprint.kit import write_position_svg
-
         written = write_position_svg(rules, replayed.state, svg_path)
         click.echo(f"wrote {written}")
     return 0 if replayed.valid else 1
@@ -164,9 +161,6 @@ def balance(
 ) -> None:
     """Is the first player favoured? Self-play equal agents and report the first player's share
     of decided games with a 95 % interval (GAME is any game agents can play)."""
-    from coinprint.analysis import balance as judge
-    from coinprint.registry import GAMES
-    from coinprint.sprt import cap_warning
 
     warning = cap_warning(games, precision) if until_decided else None
     if warning:

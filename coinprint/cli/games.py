@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from coinprint.analysis import play_to_folder
 from coinprint.cli.options import (
     AGENT_HELP,
     appendix_option,
@@ -34,6 +35,11 @@ from coinprint.cli.options import (
     selfplay_options,
 )
 from coinprint.cli.types import LENGTH, LENGTH_OR_ZERO, PAPER, HelpGroup
+from coinprint.commands import print_board, print_layout_file
+from coinprint.kit import PrintSettings, write_rules
+from coinprint.kit.replay import write_replays
+from coinprint.registry import GAMES
+from coinprint.units import paper_size
 
 if TYPE_CHECKING:
     from coinprint.game import Game, Option
@@ -88,8 +94,6 @@ def board_command(game: Game) -> click.Command:
     @layout_file_option
     @drawing_options(with_game=False)
     def board(**values: Any) -> int:
-        from coinprint.commands import print_board, print_layout_file
-        from coinprint.kit import PrintSettings
 
         own = _split(game.board_options, values)
         bleed = own.pop("bleed", "0")
@@ -127,8 +131,6 @@ def rules_command(game: Game) -> click.Command:
     @output_options(("pdf",))
     @appendix_option
     def rules(**values: Any) -> None:
-        from coinprint.kit import write_rules
-        from coinprint.units import paper_size
 
         params = game.rules_params(_split(game.rules_options, values))
         path = write_rules(
@@ -177,7 +179,6 @@ def play_command(game: Game) -> click.Command:
     @html_option
     @selfplay_options
     def play(**values: Any) -> None:
-        from coinprint.analysis import play_to_folder
 
         own = _split(game.play_options, values)
         spec = values["layout"] or game.play_layout(own)
@@ -220,8 +221,6 @@ html_option = click.option(
 def echo_replay_pages(html: bool, paths: list[Any], folder: str) -> None:
     """Write the replay pages of ``play … --html`` (when asked) and say where."""
     if html:
-        from coinprint.kit.replay import write_replays
-
         click.echo(f"wrote {len(paths)} replay pages; open {write_replays(paths, folder)}")
 
 
@@ -247,7 +246,6 @@ class GameGroup(HelpGroup):
         self.simulated = simulated
 
     def _names(self) -> tuple[str, ...]:
-        from coinprint.registry import GAMES
 
         return GAMES.simulated() if self.simulated else GAMES.names()
 
@@ -255,7 +253,6 @@ class GameGroup(HelpGroup):
         return list(self._names())
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        from coinprint.registry import GAMES
 
         if cmd_name not in self._names():
             return None

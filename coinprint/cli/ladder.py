@@ -16,11 +16,14 @@ from coinprint.cli.options import (
     selfplay_options,
 )
 from coinprint.cli.types import GameName
+from coinprint.fileio import check_file_target, write_atomic
+from coinprint.ladder import DEFAULT_LEVELS, check_levels
+from coinprint.ladder import ladder as climb
+from coinprint.registry import GAMES
 
 
 def _json_target(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """--json: one file (not a folder), checked before any game; ``-`` keeps stdout for the JSON."""
-    from coinprint.fileio import check_file_target
 
     if value is None:
         return None
@@ -64,11 +67,6 @@ def ladder(
     """How strong the agents are: each rung plays the next one up, and the ladder reports Elo
     ratings against the first rung with 95 % intervals (GAME is cointable, coinage or mapgame)."""
     import json
-
-    from coinprint.fileio import write_atomic
-    from coinprint.ladder import DEFAULT_LEVELS, check_levels
-    from coinprint.ladder import ladder as climb
-    from coinprint.registry import GAMES
 
     levels = check_levels(level or DEFAULT_LEVELS)
     with progress(games * (len(levels) - 1), "games") as update:

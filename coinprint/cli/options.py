@@ -17,17 +17,21 @@ from typing import Any
 
 import click
 
-from coinprint import caps
+from coinprint import caps, selfplay
+from coinprint.agents import agent_parameters
 from coinprint.cli.types import LENGTH_OR_ZERO, PAPER, TOLERANCE, GameName
 from coinprint.errors import UsageError
+from coinprint.fileio import STDOUT, stdout_for_data
+from coinprint.io import UNIT_MM
+from coinprint.kit import require_suffix
 from coinprint.render.style import palette_names
 from coinprint.selfplay import DASK_TIMEOUT_S
+from coinprint.sprt import check_precision
 
 
 def file_output(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """Callback of every ``-o`` that names one file: ``-`` means standard output, which then
     carries the file alone (messages go to standard error)."""
-    from coinprint.fileio import STDOUT, stdout_for_data
 
     if value == STDOUT:
         ctx.with_resource(stdout_for_data())
@@ -39,7 +43,6 @@ def suffixed_output(*suffixes: str, stdout: bool = False) -> Callable[[click.Con
     the command line is read, before any work."""
 
     def callback(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-        from coinprint.kit import require_suffix
 
         if value is None:
             return None
@@ -194,7 +197,6 @@ def seed_option(default: int | None, help: str, *, name: str = "--seed", dest: s
 
 
 def _check_precision(value: float, option: str) -> float:
-    from coinprint.sprt import check_precision
 
     return check_precision(value, option)
 
@@ -220,7 +222,6 @@ def until_decided_options(func: Callable) -> Callable:
 
 
 def _enter_dask_timeout(ctx: click.Context, param: click.Parameter, value: int) -> None:
-    from coinprint import selfplay
 
     ctx.with_resource(selfplay.dask_timeout(caps.check_dask_timeout(value, param.opts[0])))
 
@@ -381,7 +382,6 @@ def drawing_options(*, with_game: bool) -> Callable:
     command that takes a layout file reads a drawing or a foreign GeoJSON file and how
     closely it compares lengths. ``--tolerance`` reaches the command in mm, None when not
     given (each check's own default)."""
-    from coinprint.io import UNIT_MM
 
     def decorate(func: Callable) -> Callable:
         func = click.option(
@@ -433,7 +433,6 @@ def appendix_option(func: Callable) -> Callable:
 
 
 def check_agent(value: str, option: str) -> str:
-    from coinprint.agents import agent_parameters
 
     try:
         agent_parameters(value)

@@ -6,6 +6,7 @@ import click
 
 from coinprint.cli.groups import cli
 from coinprint.cli.options import file_output
+from coinprint.kit.replay import write_replay, write_replays
 
 
 @cli.command("replay")
@@ -23,7 +24,6 @@ def replay(path: str, output: str | None) -> int:
     """Write a replay page: one self-contained HTML file that steps through a recorded game
     (or a Flick event log) move by move. An invalid record replays up to its first illegal
     move (exit 1)."""
-    from coinprint.kit.replay import write_replay
 
     written, page = write_replay(path, output)
     click.echo(f"{path}: {page.report}")
@@ -43,6 +43,4 @@ html_option = click.option(
 def echo_replay_pages(html: bool, paths: list, folder: str) -> None:
     """Write the replay pages of ``play … --html`` (when asked) and say where."""
     if html:
-        from coinprint.kit.replay import write_replays
-
         click.echo(f"wrote {len(paths)} replay pages; open {write_replays(paths, folder)}")

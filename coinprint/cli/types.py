@@ -8,7 +8,10 @@ from typing import Any
 
 import click
 
+from coinprint.caps import check_tolerance
 from coinprint.errors import CoinprintError
+from coinprint.registry import GAMES
+from coinprint.units import paper_size, parse_length
 
 
 class LengthType(click.ParamType):
@@ -22,7 +25,6 @@ class LengthType(click.ParamType):
         self.default_unit = default_unit
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        from coinprint.units import parse_length
 
         text = str(value).strip()
         if self.zero and text in ("0", "0mm"):
@@ -40,7 +42,6 @@ class PaperType(click.ParamType):
     name = "paper"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        from coinprint.units import paper_size
 
         try:
             paper_size(str(value))
@@ -63,7 +64,6 @@ class GameName(click.ParamType):
     def choices(self) -> tuple[str, ...]:
         """The games accepted: all, those agents play (``simulated``), or those a drawing can
         be read for (``drawn``), then ``extra`` words (``all``)."""
-        from coinprint.registry import GAMES
 
         games = [game for game in GAMES if (game.simulated or not self.simulated) and (game.drawing or not self.drawn)]
         return (*(game.name for game in games), *self.extra)
@@ -89,8 +89,6 @@ class ToleranceType(click.ParamType):
     name = "tolerance"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        from coinprint.caps import check_tolerance
-        from coinprint.units import parse_length
 
         if isinstance(value, float):
             return value

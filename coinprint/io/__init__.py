@@ -24,8 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from coinprint.caps import DEFAULT_TOLERANCE_MM
+from coinprint.caps import DEFAULT_TOLERANCE_MM, MAX_FEATURES, MAX_GEOJSON_FEATURES, MAX_TEXT_CHARS
 from coinprint.errors import UnreadableInputError, UsageError
+from coinprint.fileio import parse_json, read_bytes
+from coinprint.io.svg import read_svg
 from coinprint.layout import (
     Feature,
     Layout,
@@ -103,7 +105,6 @@ def read_layout(
     ``tolerance_mm`` (see :func:`join_borders`). Raises :class:`UnreadableInputError` or
     :class:`UsageError` with one line when the file cannot be had.
     """
-    from coinprint.fileio import read_bytes
 
     data = read_bytes(path)
     return parse_layout(
@@ -126,7 +127,6 @@ def parse_layout(
     head = data[:512].lstrip(b"\xef\xbb\xbf \t\r\n")
     if head.startswith(b"<") or head[:4] in UTF16_STARTS or source.lower().endswith(".svg"):
         return _from_svg(data, source, _need_game(game, source, conventions), tolerance_mm)
-    from coinprint.fileio import parse_json
 
     try:
         text = data.decode("utf-8")
@@ -159,7 +159,6 @@ def _need_game(game: str | None, source: str, conventions: Mapping[str, Conventi
 
 # -- SVG ----------------------------------------------------------------------------------------------------
 def _from_svg(data: bytes, source: str, game: tuple[str, Conventions], tolerance_mm: float) -> ReadLayout:
-    from coinprint.io.svg import read_svg
 
     drawing = read_svg(data, source=source)
     pieces = [
@@ -180,7 +179,6 @@ def _from_svg(data: bytes, source: str, game: tuple[str, Conventions], tolerance
 def _from_foreign_geojson(
     doc: Any, source: str, game: tuple[str, Conventions], units: str, tolerance_mm: float
 ) -> ReadLayout:
-    from coinprint.caps import MAX_GEOJSON_FEATURES
 
     features = doc["features"]
     if len(features) > MAX_GEOJSON_FEATURES:
@@ -341,7 +339,6 @@ def _assemble(
     tolerance_mm: float = DEFAULT_TOLERANCE_MM,
 ) -> Layout:
     """A layout of the game ``reading`` names, from named shapes by its conventions."""
-    from coinprint.caps import MAX_FEATURES, MAX_TEXT_CHARS
 
     game, conventions = reading
     layout = Layout(game, [], meta={"params": {"source": meta["source"]}}, source_frame=frame)

@@ -14,10 +14,18 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from coinprint.caps import MAX_BLEED_MM
-from coinprint.errors import UsageError
+from coinprint.caps import MAX_BLEED_MM, check_pages
+from coinprint.engine import IllegalMoveError, InvalidMoveError
+from coinprint.errors import CoinprintError, UsageError
 from coinprint.fileio import STDOUT, write_atomic
+from coinprint.registry import GAMES
+from coinprint.render.pages import localise_numbers, page_words, paginate, plans, single_sheet
+from coinprint.render.pdf import pages_to_pdf
 from coinprint.render.scene import Scene
+from coinprint.render.style import palette_names
+from coinprint.render.svg import scene_to_svg
+from coinprint.resources import templates_dir
+from coinprint.source import builtin_layout, rules_for
 from coinprint.units import PaperSize, paper_size, parse_length
 
 if TYPE_CHECKING:
@@ -60,7 +68,6 @@ class PrintSettings:
             )
         if overlap_mm > 50:
             raise UsageError(f"overlap {overlap} is too large; use 0 to 50 mm")
-        from coinprint.render.style import palette_names
 
         if style not in palette_names():
             raise UsageError(f"unknown style '{style}'; use {' or '.join(palette_names())}")
@@ -137,13 +144,8 @@ def export_board(
     if chosen == "geojson":
         data: bytes | str = layout.dumps()
     elif chosen == "svg":
-        from coinprint.render.pages import single_sheet
-        from coinprint.render.svg import scene_to_svg
-
         data = scene_to_svg(single_sheet(sheet, settings.margin_mm))
     else:
-        from coinprint.render.pdf import pages_to_pdf
-
         data = pages_to_pdf(board_pages(sheet, settings), title=sheet.title, keywords=_keywords(layout))
     return [write_atomic(path, data)]
 
@@ -152,7 +154,6 @@ def write_pages(
     pages: list[Scene], output: str | None, default_name: str, *, title: str, keywords: dict[str, Any] | None = None
 ) -> Path:
     """Write PDF pages (a rule sheet, a kit) to ``-o`` (a .pdf file or a folder)."""
-    from coinprint.render.pdf import pages_to_pdf
 
     path, _ = resolve_output(output, None, default_name, ("pdf",))
     return write_atomic(path, pages_to_pdf(pages, title=title, keywords=keywords))
@@ -161,8 +162,6 @@ def write_pages(
 def template_folder(game: str) -> Path:
     """Where ``game``'s rule-sheet texts are: its own folder if it names one, else coinprint's
     ``templates/``."""
-    from coinprint.registry import GAMES
-    from coinprint.resources import templates_dir
 
     return GAMES[game].template_folder or templates_dir()
 
@@ -242,7 +241,6 @@ class SheetMaterial:
     def pages(self, part: str, paper: PaperSize, places: dict[str, str] | None = None) -> list[Scene]:
         """The template's ``part`` (``blocks``: the rule sheet; ``appendix``) set on ``paper``."""
         from coinprint.render.document import blocks_from_json, layout_document
-        from coinprint.render.pages import page_words
 
         values = {**self.values, **{key: page_words(self.lang)["in_kit"] for key in PLACES}, **(places or {})}
         doc: list[dict[str, Any]] = []
@@ -255,8 +253,6 @@ class SheetMaterial:
 
 def sheet_material(game: str, lang: str, **params: Any) -> SheetMaterial:
     """What ``game``'s rule sheet in ``lang`` is made of (see :class:`SheetMaterial`)."""
-    from coinprint.registry import GAMES
-    from coinprint.render.pages import localise_numbers
 
     template = sheet_template(game, lang)
     source = f"{game}.{lang}.json"
@@ -273,7 +269,6 @@ def sheet_material(game: str, lang: str, **params: Any) -> SheetMaterial:
 
 def page_range(first: int, count: int, lang: str = "en") -> str:
     """The words for "page 3" or "pages 3–4" in ``lang``."""
-    from coinprint.render.pages import page_words
 
     words = page_words(lang)
     if count <= 1:
@@ -313,7 +308,6 @@ def write_rules(
     """Write ``game``'s rule sheet in ``lang`` as a PDF (``-o`` a .pdf file or a folder).
     A game may add pages after the sheet (its registry entry's ``rules_extra_pages``: the
     Map's blank sheet); ``appendix`` adds the "for computers" pages at the end."""
-    from coinprint.registry import GAMES
 
     template = sheet_template(game, lang)
     path, _ = resolve_output(output, fmt, f"{game}-rules-{lang}", ("pdf",))
@@ -329,8 +323,6 @@ def write_rules(
 
 def board_pages(sheet: Sheet, settings: PrintSettings) -> list[Scene]:
     """A board's sheet tiled on the paper of ``settings`` (the pages of its PDF)."""
-    from coinprint.caps import check_pages
-    from coinprint.render.pages import paginate, plans
 
     fewest = plans(sheet, settings.paper, settings.margin_mm, settings.overlap_mm, 0.0)
     check_pages(min(plan.pages for plan in fewest), f"this board on {settings.paper.name} paper")
@@ -343,7 +335,6 @@ def make_kit(
     """Write ``game``'s kit (rule sheet, then board) in ``lang`` as one PDF; returns the path.
     With ``layout`` (a valid layout of ``game``), that board is printed instead of the
     built-in one."""
-    from coinprint.registry import GAMES
 
     template = sheet_template(game, lang)
     if layout is None:
@@ -368,10 +359,6 @@ def example_position(game: str, spec: dict[str, Any], *, source: str = "template
     """A rule sheet's example: the position after ``spec["moves"]`` on ``spec["layout"]`` (a
     built-in ``game:…`` name), replayed by the rules engine so an example is never illegal,
     and drawn by the game's position drawer."""
-    from coinprint.engine import IllegalMoveError, InvalidMoveError
-    from coinprint.errors import CoinprintError
-    from coinprint.registry import GAMES
-    from coinprint.source import builtin_layout, rules_for
 
     spec_layout = str(spec.get("layout", game))
     if spec_layout.partition(":")[0] != game:
@@ -403,7 +390,6 @@ def _keywords(layout: Layout) -> dict[str, Any]:
 def position_svg(rules: Rules[Any, Any], state: Any) -> bytes:
     """A game position (the rules' marks on its layout) as a true-size SVG document, drawn by
     its game."""
-    from coinprint.registry import GAMES
 
     return GAMES[rules.layout.game].position_svg(rules, state)
 

@@ -8,6 +8,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from coinprint.fileio import write_atomic
+from coinprint.kit import REPORT_SUFFIXES, PrintSettings, board_pages, require_suffix
+from coinprint.layout import Layout, colour_regions
+from coinprint.registry import GAMES
+from coinprint.render.pages import single_sheet
+from coinprint.render.pdf import pages_to_pdf
+from coinprint.render.report import Marked, report_sheet
+from coinprint.render.svg import scene_to_svg
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -19,20 +28,17 @@ if TYPE_CHECKING:
 
 def printable(layout: Layout) -> Layout:
     """A copy of a valid ``layout`` with the properties its game's printed sheet uses."""
-    from coinprint.registry import GAMES
 
     return GAMES[layout.game].printable(layout)
 
 
 def board_sheet(layout: Layout, settings: PrintSettings, *, copies: int | None = None, for_pdf: bool = True) -> Sheet:
     """The printable sheet of a valid layout of any game, drawn by that game's renderer."""
-    from coinprint.registry import GAMES
 
     return GAMES[layout.game].drawn_sheet(printable(layout), settings, copies=copies, for_pdf=for_pdf)
 
 
 def with_properties(layout: Layout, extra: dict[str, dict[str, Any]], meta: dict[str, Any]) -> Layout:
-    from coinprint.layout import Layout
 
     spaces = [replace(s, properties={**s.properties, **extra.get(s.id, {})}) for s in layout.spaces]
     return Layout(layout.game, spaces, list(layout.features), {**layout.meta, **meta})
@@ -41,8 +47,6 @@ def with_properties(layout: Layout, extra: dict[str, dict[str, Any]], meta: dict
 def colouring(layout: Layout) -> dict[str, int]:
     """A proper colouring of the spaces (neighbours differ), with at most four colours."""
     import networkx
-
-    from coinprint.layout import colour_regions
 
     graph = layout.graph
     colours = networkx.greedy_color(graph, strategy="DSATUR")
@@ -55,9 +59,6 @@ def colouring(layout: Layout) -> dict[str, int]:
 def write_report(layout: Layout, problems: list[Problem], path: str, verdict: str, paper: str = "a4") -> Path:
     """Draw the verdict on ``layout`` (every error and warning marked and numbered) to
     ``path``, an .svg (one true-size sheet) or a .pdf (tiled at true size on ``paper``)."""
-    from coinprint.fileio import write_atomic
-    from coinprint.kit import REPORT_SUFFIXES, require_suffix
-    from coinprint.render.report import Marked, report_sheet
 
     suffix = require_suffix(path, "--report", REPORT_SUFFIXES).lower().rsplit(".", 1)[-1]
     marks = [
@@ -65,12 +66,7 @@ def write_report(layout: Layout, problems: list[Problem], path: str, verdict: st
     ]
     sheet = report_sheet(layout, marks, f"{layout.game} layout check", verdict)
     if suffix == "svg":
-        from coinprint.render.pages import single_sheet
-        from coinprint.render.svg import scene_to_svg
-
         return write_atomic(path, scene_to_svg(single_sheet(sheet, 10.0)))
-    from coinprint.kit import PrintSettings, board_pages
-    from coinprint.render.pdf import pages_to_pdf
 
     pages = board_pages(sheet, PrintSettings.parse(paper=paper))
     return write_atomic(path, pages_to_pdf(pages, title=sheet.title, keywords={"game": layout.game}))

@@ -23,6 +23,16 @@ from typing import TYPE_CHECKING, Any
 
 from coinprint.errors import UsageError
 from coinprint.fileio import write_atomic
+from coinprint.kit import is_stream
+from coinprint.registry import GAMES
+from coinprint.render.board import Frame as Placement
+from coinprint.render.board import space_items
+from coinprint.render.scene import Path as ScenePath
+from coinprint.render.scene import Style, Text
+from coinprint.render.style import palette
+from coinprint.render.svg import svg_elements
+from coinprint.resources import template_path
+from coinprint.source import validate_record
 
 if TYPE_CHECKING:
     from coinprint.engine import Record, Replay, Rules
@@ -129,8 +139,6 @@ class _Pieces:
 
 def compute_frames(record: Record, rules: Rules, replayed: Replay) -> Frames:
     """Replay ``record`` (already checked: ``replayed``) move by move and draw every position."""
-    from coinprint.registry import GAMES
-    from coinprint.render.svg import svg_elements
 
     layout = rules.layout
     draw = GAMES[layout.game].position_sheet
@@ -190,11 +198,6 @@ def compute_frames(record: Record, rules: Rules, replayed: Replay) -> Frames:
 def _map_drawing(layout: Any, pieces: _Pieces, frames: list[Frame], rows: list[Row]) -> None:
     """Frames that draw the map one country at a time in drawing order: the board with the
     countries not yet drawn hidden, the newest one highlighted."""
-    from coinprint.render.board import Frame as Placement
-    from coinprint.render.board import space_items
-    from coinprint.render.scene import Path as ScenePath
-    from coinprint.render.scene import Style, Text
-    from coinprint.render.style import palette
 
     placement = Placement(layout)
     outlines = space_items(layout, placement, palette("ink-saver"))
@@ -271,7 +274,6 @@ def _fill(template: str, values: dict[str, str]) -> str:
 
 
 def _template(name: str) -> str:
-    from coinprint.resources import template_path
 
     return template_path(name).read_text(encoding="utf-8")
 
@@ -301,8 +303,6 @@ def _layout_text(record: Record) -> str:
 def page_from_record(path: str) -> ReplayPage:
     """Read, check and draw the record at ``path`` (a game record or a Flick event log) as a
     replay page. Unreadable or unusable records raise the usual coinprint errors."""
-    from coinprint.registry import GAMES
-    from coinprint.source import validate_record
 
     record, rules, replayed = validate_record(path)
     frames = compute_frames(record, rules, replayed)
@@ -339,7 +339,6 @@ def replay_output(path: str, output: str | None) -> Path:
     name = f"{Path(path).stem}.html"
     if output is None:
         return Path("output") / name
-    from coinprint.kit import is_stream
 
     if is_stream(output):  # "-" (standard output), /dev/null, a named pipe
         return Path(output)

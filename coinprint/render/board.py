@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from coinprint.render.pages import Sheet, page_words
 from coinprint.render.scene import Circle, Item, Path, Scene, Style, Text
 from coinprint.render.style import Palette, palette
+from coinprint.render.svg import scene_to_svg
 
 if TYPE_CHECKING:
     from coinprint.layout import Layout, Mark, Space
@@ -149,7 +151,6 @@ def position_sheet(
 ) -> Sheet:
     """A picture of a game position: the layout in ink-saver style, each space's name low in
     the space so the coin on it leaves it readable, and the marks."""
-    from coinprint.render.pages import Sheet
 
     colours = palette("ink-saver")
     frame = Frame(layout)
@@ -160,7 +161,6 @@ def position_sheet(
         x, y = frame.point(*label_point(space))
         scene.add(Text((x, y - 0.8 * _inradius(space)), space.name, 2.2, "middle", colours.label))
     scene.add(*mark_items(layout, frame, marks, players))
-    from coinprint.render.pages import page_words
 
     words = page_words(lang)
     colours_named = words["colours"]
@@ -177,6 +177,5 @@ def position_sheet(
 
 def layout_svg(layout: Layout) -> str:
     """A layout's drawing as an SVG document (how a notebook shows a layout)."""
-    from coinprint.render.svg import scene_to_svg
 
     return scene_to_svg(layout_scene(layout)).decode("utf-8")

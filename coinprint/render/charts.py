@@ -12,7 +12,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from coinprint.render.board import Frame, label_point, region_border_items
+from coinprint.render.pdf import text_width_mm
 from coinprint.render.scene import Group, Item, Path, Scene, Style, Text, polygon, polyline, translate
+from coinprint.render.style import palette
 
 if TYPE_CHECKING:
     from coinprint.layout import Layout
@@ -88,7 +91,6 @@ def share_chart(rows: Sequence[ShareRow], title: str, *, width_mm: float = 170.0
 def fit_label(label: str, width_mm: float = LABEL_MAX_MM, size_mm: float = TEXT_MM, bold: bool = False) -> str:
     """``label``, or its end after an ellipsis when it is wider than ``width_mm`` (the end of
     a layout name, its seed, is what tells rows apart)."""
-    from coinprint.render.pdf import text_width_mm
 
     if text_width_mm(label, size_mm, bold) <= width_mm:
         return label
@@ -101,7 +103,6 @@ def fit_label(label: str, width_mm: float = LABEL_MAX_MM, size_mm: float = TEXT_
 def title_text(title: str, width_mm: float, height_mm: float) -> Text:
     """A chart's title at its top left, set smaller (down to TEXT_MM) when it would not fit,
     and then cut after its ``what: `` part, keeping the end (see :func:`fit_label`)."""
-    from coinprint.render.pdf import text_width_mm
 
     room = width_mm - 8.0
     size = TITLE_MM
@@ -189,8 +190,6 @@ def heat_map(
     """The layout's spaces filled by who holds them at the end (see :func:`balance_colour`),
     each with two percentages: how often the first player, then the second, held it.
     The board is drawn to scale to fit ``width_mm`` × ``max_height_mm``."""
-    from coinprint.render.board import Frame, label_point, region_border_items
-    from coinprint.render.style import palette
 
     frame = Frame(layout)
     scale = min(1.0, width_mm / frame.width, max_height_mm / frame.height)
@@ -264,7 +263,6 @@ def stack(scenes: Sequence[Scene], title: str = "", gap_mm: float = 6.0) -> Scen
 
 def text_block(title: str, lines: Sequence[str], *, width_mm: float = 170.0, size_mm: float = TEXT_MM) -> Scene:
     """A titled block of text lines (figures and what they mean), each wrapped to the width."""
-    from coinprint.render.pdf import text_width_mm
 
     room = width_mm - 6.0
     wrapped: list[tuple[str, bool]] = []

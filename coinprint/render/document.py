@@ -42,8 +42,11 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepTogether, PageTemplate
 
 from coinprint.errors import CoinprintError, UsageError
+from coinprint.render.labels import fit_labels
+from coinprint.render.pdf import _FONTS, ITALIC_FONT, register_fonts
 from coinprint.render.scene import Group, Item, Scene, Style, Text, compose, polyline, translate
 from coinprint.render.style import TypeStyle, rule_sheet_setting, text_style
+from coinprint.resources import template_path
 from coinprint.units import PaperSize
 
 INK = "#000000"
@@ -102,7 +105,6 @@ Block = Heading | Paragraph | ListBlock | Table | Figure | Spacer | PageBreak
 
 
 def _font(style: TypeStyle, bold: bool = False) -> str:
-    from coinprint.render.pdf import _FONTS, ITALIC_FONT, register_fonts
 
     register_fonts()
     if style.italic and not bold:
@@ -134,7 +136,6 @@ def split_lines(text: str, width_mm: float, size_mm: float, font: str, max_chars
 def wrap(text: str, width_mm: float, size_mm: float, bold: bool = False, max_chars: int | None = None) -> list[str]:
     """``text`` broken into lines no wider than ``width_mm`` (and no longer than
     ``max_chars``) in the regular (or bold) font."""
-    from coinprint.render.pdf import _FONTS, register_fonts
 
     register_fonts()
     return split_lines(text, width_mm, size_mm, _FONTS[bold], max_chars)
@@ -350,7 +351,6 @@ class _Picture(Flowable):
     def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:
         left = x + (self.width - self.scene.width_mm * self.scale) / 2
         place = compose(translate(left, y), (self.scale, 0.0, 0.0, self.scale, 0.0, 0.0))
-        from coinprint.render.labels import fit_labels
 
         minimum = text_style("figure_label_min").size_mm
         # Labels are placed once their printed size is known, so enlarged ones keep off coins.
@@ -577,8 +577,6 @@ def load_template(name: str, folder: Path | None = None) -> Any:
     """The parsed JSON template ``templates/<name>`` (e.g. ``coinage.sv.json``), or ``name`` in
     ``folder`` (a game that keeps its texts elsewhere)."""
     import json
-
-    from coinprint.resources import template_path
 
     path = template_path(name) if folder is None else folder / name
     return json.loads(path.read_text(encoding="utf-8"))

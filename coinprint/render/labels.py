@@ -14,6 +14,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
+from coinprint.render.pdf import text_width_mm
 from coinprint.render.scene import Circle, Group, Item, Text
 
 Box = tuple[float, float, float, float]
@@ -26,7 +27,6 @@ DESCENT = 0.22
 
 def text_box(text: Text) -> Box:
     """The box (minx, miny, maxx, maxy) an upright text's letters take."""
-    from coinprint.render.pdf import text_width_mm
 
     width = text_width_mm(text.text, text.size_mm, text.bold)
     x, y = text.at

@@ -20,6 +20,7 @@ from functools import cache
 from typing import Any
 
 from coinprint import __version__
+from coinprint.render.pdf import text_width_mm
 from coinprint.render.scene import (
     IDENTITY,
     Circle,
@@ -31,6 +32,7 @@ from coinprint.render.scene import (
     Scene,
     Style,
     Text,
+    apply,
     compose,
     polyline,
     translate,
@@ -143,7 +145,6 @@ def info_block(title: str, lines: list[str], lang: str = "en", width: float = IN
     """The title, the info lines (wrapped to ``width``) and the rulers, drawn with the
     bottom-left at (0, 0)."""
     from coinprint.render.document import wrap
-    from coinprint.render.pdf import text_width_mm
 
     info, heading = text_style("board_info"), text_style("board_title")
     measure = max(width, RULER_SIZE[0])
@@ -434,7 +435,6 @@ def _pages(sheet: Sheet, plan: Plan, margin: float, block: InfoBlock, spots) -> 
 
 def _trim_box(sheet: Sheet, matrix, window: Box) -> Box:
     """The box round the trimmed pieces on this page (page mm): the PDF TrimBox."""
-    from coinprint.render.scene import apply
 
     b = sheet.bleed_mm
     corners = [

@@ -15,6 +15,9 @@ from coinprint.checks import DEFAULT_TOLERANCE_MM
 from coinprint.errors import UsageError
 from coinprint.game import BLEED, CANDIDATES, COPIES, FAIR_AGENT, FAIR_GAMES, BoardPrint, Game, Option, Seat
 from coinprint.games.coinage import board
+from coinprint.games.coinage.draw import board_sheet
+from coinprint.games.coinage.rules import CoinAgeRules
+from coinprint.games.coinage.sheet import kit_pages, printable, replay_note, sheet_parts
 from coinprint.io import Conventions
 
 if TYPE_CHECKING:
@@ -89,12 +92,10 @@ class CoinAge(Game):
         return board.check(layout, tolerance_mm=tolerance_mm)
 
     def rules(self, layout: Layout, options: Mapping[str, Any] | None = None) -> Rules[Any, Any]:
-        from coinprint.games.coinage.rules import CoinAgeRules
 
         return CoinAgeRules(layout, dict(options or {}))
 
     def replay_note(self, rules: Rules[Any, Any], state: Any, move: Any) -> str:
-        from coinprint.games.coinage.sheet import replay_note
 
         return replay_note(rules, state, move)
 
@@ -102,28 +103,23 @@ class CoinAge(Game):
         return board.layout_name(layout)
 
     def board_sheet(self, layout: Layout, style: str) -> Sheet:
-        from coinprint.games.coinage.draw import board_sheet
 
         return board_sheet(layout, style)
 
     def drawn_sheet(self, layout: Layout, settings: PrintSettings, *, copies: int | None, for_pdf: bool) -> Sheet:
-        from coinprint.games.coinage.draw import board_sheet
 
         paper = settings.paper if for_pdf else None
         return board_sheet(layout, settings.style, paper=paper, margin=settings.margin_mm, copies=copies)
 
     def printable(self, layout: Layout) -> Layout:
-        from coinprint.games.coinage.sheet import printable
 
         return printable(layout)
 
     def kit_pages(self, settings: PrintSettings, lang: str) -> list[Scene]:
-        from coinprint.games.coinage.sheet import kit_pages
 
         return kit_pages(settings, lang)
 
     def sheet_values(self, template: dict[str, Any], source: str, **params: Any) -> SheetParts:
-        from coinprint.games.coinage.sheet import sheet_parts
 
         return sheet_parts(template, source, **params)
 
@@ -135,7 +131,6 @@ class CoinAge(Game):
         return board.build(map_name, regions=values["regions"], seed=seed, card=values["card"])
 
     def board_print(self, layout: Layout, values: Mapping[str, Any], settings: PrintSettings, pdf: bool) -> BoardPrint:
-        from coinprint.games.coinage.draw import board_sheet
 
         random_map = values["map_name"] == "random"
         sheet = board_sheet(

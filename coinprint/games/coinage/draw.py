@@ -7,8 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from coinprint.errors import UsageError
+from coinprint.games.coinage.board import fit_radius
+from coinprint.layout import Layout as LayoutType
 from coinprint.render.board import Frame, mark_items, space_items
 from coinprint.render.pages import Sheet, board_texts
+from coinprint.render.pdf import text_width_mm
 from coinprint.render.scene import Circle, Group, Item, Path, Scene, Style, Text, polyline, translate
 from coinprint.render.style import ink_on, palette
 from coinprint.units import PaperSize, coin, format_mm
@@ -50,7 +54,6 @@ def card_items(
 ) -> list[Item]:
     """One card at true size with its bottom-left corner at (0, 0); with a ``bleed``, the
     colours of the spaces along the edge run that far past it (to be trimmed off)."""
-    from coinprint.render.pdf import text_width_mm
 
     colours = palette(style)
     layout = recoloured(layout)
@@ -167,8 +170,6 @@ def region_colours(layout: Layout) -> dict[str, int]:
 def recoloured(layout: Layout) -> Layout:
     """``layout`` with each space's ``color`` its region's colour (see :func:`region_colours`)."""
     from dataclasses import replace
-
-    from coinprint.layout import Layout as LayoutType
 
     colours = region_colours(layout)
     spaces = [replace(s, properties={**s.properties, "color": colours[s.region or s.id]}) for s in layout.spaces]
@@ -291,8 +292,6 @@ def board_sheet(
     else:
         columns, rows, turned = cards_per_page(card, paper, margin, bleed)
         if copies is not None:
-            from coinprint.errors import UsageError
-
             if copies > columns * rows:
                 raise UsageError(
                     f"--copies {copies}: {columns * rows} card(s) fit one {paper.name} page; use 1 to {columns * rows}"
@@ -339,8 +338,6 @@ def _too_small_for_the_coin(layout: Layout) -> list[str]:
     """The names of the spaces whose widest circle is smaller than a quarter with its margin
     (the layout check's warning, said on the page itself)."""
     import shapely
-
-    from coinprint.games.coinage.board import fit_radius
 
     need = fit_radius()
     return [

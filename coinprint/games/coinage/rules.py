@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules
 from coinprint.errors import UsageError
 from coinprint.games.coinage.coins import DENOMINATIONS, NAMES, PLAYERS, START_BANK, VALUES
+from coinprint.games.coinage.fast import FastCoinAge
 from coinprint.layout import Layout, Mark
 
 if TYPE_CHECKING:
@@ -331,8 +332,6 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         reference's sum for the same ``rng``, but the same expected value)."""
         fast = self._fast
         if fast is None:
-            from coinprint.games.coinage.fast import FastCoinAge
-
             fast = self._fast = FastCoinAge(self)
         after = state.copy()
         self.apply_unchecked(after, move)

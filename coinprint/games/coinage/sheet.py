@@ -8,6 +8,16 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from coinprint.engine import GreedyAgent
+from coinprint.games.coinage.board import CARD_MARGIN_MM, build
+from coinprint.games.coinage.coins import DENOMINATIONS, PLAYERS
+from coinprint.games.coinage.draw import board_sheet, card_scene, position_scene
+from coinprint.games.coinage.rules import CoinAgeRules
+from coinprint.kit import SheetParts, board_pages, rule_sheet, sheet_template, with_rule_sheet
+from coinprint.kit.custom import with_properties
+from coinprint.layout import Feature, close_ring, colour_regions, polygon_geometry
+from coinprint.units import coin
+
 if TYPE_CHECKING:
     from coinprint.games.coinage.rules import CoinAgeRules, CoinAgeState
     from coinprint.kit import PrintSettings, SheetParts
@@ -18,16 +28,12 @@ if TYPE_CHECKING:
 
 def rule_sheet_pages(paper: PaperSize, lang: str = "en") -> list[Scene]:
     """The rule sheet in ``lang`` on ``paper``, with the classic map and a worked example."""
-    from coinprint.kit import rule_sheet
 
     return rule_sheet("coinage", paper, lang)
 
 
 def kit_pages(settings: PrintSettings, lang: str = "en") -> list[Scene]:
     """The rule sheet, then a page of classic map cards with cut lines."""
-    from coinprint.games.coinage.board import build
-    from coinprint.games.coinage.draw import board_sheet
-    from coinprint.kit import board_pages, sheet_template, with_rule_sheet
 
     layout = build("classic")
     texts = sheet_template("coinage", lang)["board"]
@@ -42,8 +48,6 @@ def worked_example(layout: Layout, first_seed: int = 1) -> tuple[CoinAgeRules, C
     """A finished game for the rule sheet's scoring example: greedy against greedy from
     ``first_seed`` upward, the first game whose final position has a stack of two or more
     coins and a doubled region. Returns the rules, the final state and the turns played."""
-    from coinprint.engine import GreedyAgent
-    from coinprint.games.coinage.rules import CoinAgeRules
 
     rules = CoinAgeRules(layout, {})
     for seed in range(first_seed, first_seed + 500):
@@ -66,7 +70,6 @@ def sheet_example(layout: Layout) -> dict[str, Any]:
     """The scoring example as plain data: the final position's marks, each region's spaces
     held and points, board, bank and total points, the winner, how and after how many
     turns the game ended."""
-    from coinprint.games.coinage.coins import PLAYERS
 
     rules, state, turns = worked_example(layout)
     parts = rules.scores(state)
@@ -89,10 +92,6 @@ def sheet_example(layout: Layout) -> dict[str, Any]:
 def sheet_parts(template: dict[str, Any], source: str) -> SheetParts:
     """The classic map, the worked example's position and its score table, and the values
     the template's sentences about it use."""
-    from coinprint.games.coinage.board import build
-    from coinprint.games.coinage.draw import card_scene, position_scene
-    from coinprint.kit import SheetParts
-    from coinprint.units import coin
 
     layout = build("classic")
     example = sheet_example(layout)
@@ -149,7 +148,6 @@ def _score_table(example: dict[str, Any], words: dict[str, str]) -> dict[str, An
 
 def replay_note(rules: Any, state: Any, turn: Any) -> str:
     """What a replay page shows beside a turn: its throw, coin by coin, and the matches."""
-    from coinprint.games.coinage.coins import DENOMINATIONS
 
     coins = " ".join(f"{DENOMINATIONS[rank]}{'✓' if hit else '✗'}" for rank, hit in turn.throw)
     matches = sum(1 for _, hit in turn.throw if hit)
@@ -160,10 +158,6 @@ def printable(layout: Layout) -> Layout:
     """A drawn map completed for print: region colours (touching regions differ), region
     sizes, and a card outline around the spaces when the drawing has none."""
     import shapely
-
-    from coinprint.games.coinage.board import CARD_MARGIN_MM
-    from coinprint.kit.custom import with_properties
-    from coinprint.layout import Feature, close_ring, colour_regions, polygon_geometry
 
     region_of = {s.id: s.region or s.id for s in layout.spaces}
     sizes: dict[str, int] = {}

@@ -14,6 +14,9 @@ from coinprint.checks import DEFAULT_TOLERANCE_MM
 from coinprint.errors import UsageError
 from coinprint.game import Game, Option, Seat
 from coinprint.games.cointable import board
+from coinprint.games.cointable.draw import board_sheet
+from coinprint.games.cointable.rules import CoinTableRules
+from coinprint.games.cointable.sheet import kit_pages, printable, sheet_parts
 
 if TYPE_CHECKING:
     from coinprint.checks import Problem
@@ -76,12 +79,10 @@ class CoinTable(Game):
         return board.check(layout, tolerance_mm=tolerance_mm)
 
     def rules(self, layout: Layout, options: Mapping[str, Any] | None = None) -> Rules[Any, Any]:
-        from coinprint.games.cointable.rules import CoinTableRules
 
         return CoinTableRules(layout, dict(options or {}))
 
     def board_sheet(self, layout: Layout, style: str) -> Sheet:
-        from coinprint.games.cointable.draw import board_sheet
 
         return board_sheet(layout, style)
 
@@ -92,17 +93,14 @@ class CoinTable(Game):
         return board.named_cells(layout)
 
     def printable(self, layout: Layout) -> Layout:
-        from coinprint.games.cointable.sheet import printable
 
         return printable(layout)
 
     def kit_pages(self, settings: PrintSettings, lang: str) -> list[Scene]:
-        from coinprint.games.cointable.sheet import kit_pages
 
         return kit_pages(settings, lang)
 
     def sheet_values(self, template: dict[str, Any], source: str, **params: Any) -> SheetParts:
-        from coinprint.games.cointable.sheet import sheet_parts
 
         return sheet_parts(template, source, **params)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from coinprint.render.board import Frame, label_point, space_items
+from coinprint.render.labels import text_box
 from coinprint.render.pages import Sheet, board_texts
 from coinprint.render.scene import Circle, Scene, Style, Text
 from coinprint.render.style import palette
@@ -99,8 +100,6 @@ def with_seats(sheet: Sheet, seats: dict[str, str]) -> Sheet:
     from dataclasses import replace
 
     import shapely
-
-    from coinprint.render.labels import text_box
 
     if not seats or sheet.footprint is None:
         return sheet

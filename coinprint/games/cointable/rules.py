@@ -33,6 +33,7 @@ from typing import Any
 from coinprint import caps
 from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules
 from coinprint.errors import UsageError
+from coinprint.games.cointable.playout import FastCoinTable
 from coinprint.layout import Layout, Mark
 
 DEFAULT_SUPPLY = 100
@@ -291,7 +292,6 @@ class CoinTableRules(Rules[CoinTableState, int]):
     ) -> float:
         """As :meth:`Rules.playout_total`, on the fast path of :mod:`coinprint.games.cointable.playout`
         (the same random process, its own draws of random numbers)."""
-        from coinprint.games.cointable.playout import FastCoinTable
 
         fast = self.__dict__.get("_fast")
         if fast is None:

@@ -7,6 +7,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from coinprint.games.cointable.board import build, cell_count, cell_name, havannah_names, regular_hexagon_radius
+from coinprint.games.cointable.draw import board_sheet, where_is
+from coinprint.kit import SheetParts, board_pages, rule_sheet, sheet_template, with_rule_sheet
+from coinprint.kit.custom import colouring, with_properties
+from coinprint.units import coin
+
 if TYPE_CHECKING:
     from coinprint.kit import PrintSettings, SheetParts
     from coinprint.layout import Layout
@@ -16,9 +22,6 @@ if TYPE_CHECKING:
 
 def kit_pages(settings: PrintSettings, lang: str = "en") -> list[Scene]:
     """The rule sheet, then the standard board tiled on the kit's paper."""
-    from coinprint.games.cointable.board import build
-    from coinprint.games.cointable.draw import board_sheet
-    from coinprint.kit import board_pages, sheet_template, with_rule_sheet
 
     layout = build()
     sheet = board_sheet(layout, settings.style, texts=sheet_template("cointable", lang)["board"], lang=lang)
@@ -27,16 +30,12 @@ def kit_pages(settings: PrintSettings, lang: str = "en") -> list[Scene]:
 
 def rule_sheet_pages(paper: PaperSize, lang: str = "en", supply: int = 100, side: int = 5) -> list[Scene]:
     """The rule sheet as page scenes for ``paper``, for a board of ``side`` hexes a side."""
-    from coinprint.kit import rule_sheet
 
     return rule_sheet("cointable", paper, lang, supply=supply, side=side)
 
 
 def sheet_parts(template: dict[str, Any], source: str, supply: int = 100, side: int = 5) -> SheetParts:
     """The values of the Coin Table sheet: the board's size, the supply, the centre cell."""
-    from coinprint.games.cointable.board import build, cell_count, cell_name
-    from coinprint.games.cointable.draw import where_is
-    from coinprint.kit import SheetParts
 
     board_command = "coinprint board cointable" + ("" if side == 5 else f" --size {side}")
     values: dict[str, Any] = {
@@ -59,10 +58,6 @@ def printable(layout: Layout) -> Layout:
     (neighbouring hexes differ)."""
     import math
     import statistics
-
-    from coinprint.games.cointable.board import cell_count, havannah_names, regular_hexagon_radius
-    from coinprint.kit.custom import colouring, with_properties
-    from coinprint.units import coin
 
     radii = [r for r, _ in (regular_hexagon_radius(s.polygon, 1.0) for s in layout.spaces) if r is not None]
     hex_mm = round(statistics.median(radii) * math.sqrt(3), 2) if radii else 0.0

@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from coinprint.game import BoardPrint, Game, Option
 from coinprint.games.flick import board
+from coinprint.games.flick.draw import marks_sheet, mat_sheet
+from coinprint.games.flick.rules import FlickRules
+from coinprint.games.flick.sheet import kit_pages, sheet_parts
 
 if TYPE_CHECKING:
     from coinprint.checks import Problem
@@ -55,29 +58,24 @@ class Flick(Game):
         return board.check(layout, tolerance_mm=tolerance_mm)
 
     def rules(self, layout: Layout, options: Mapping[str, Any] | None = None) -> Rules[Any, Any]:
-        from coinprint.games.flick.rules import FlickRules
 
         return FlickRules(layout, dict(options or {}))
 
     def board_sheet(self, layout: Layout, style: str) -> Sheet:
-        from coinprint.games.flick.draw import mat_sheet
 
         return mat_sheet(layout, style)
 
     def position_sheet(
         self, layout: Layout, marks: Sequence[Mark], players: Sequence[str], *, title: str = ""
     ) -> Sheet:
-        from coinprint.games.flick.draw import marks_sheet
 
         return marks_sheet(layout, marks, players, title=title)
 
     def kit_pages(self, settings: PrintSettings, lang: str) -> list[Scene]:
-        from coinprint.games.flick.sheet import kit_pages
 
         return kit_pages(settings, lang)
 
     def sheet_values(self, template: dict[str, Any], source: str, **params: Any) -> SheetParts:
-        from coinprint.games.flick.sheet import sheet_parts
 
         return sheet_parts(template, source, **params)
 

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from coinprint.render.board import SIDE_COLOURS, Frame
-from coinprint.render.pages import board_texts
+from coinprint.render.pages import Sheet, board_texts, page_words
 from coinprint.render.scene import Circle, Item, Path, Scene, Style, Text, polygon, polyline
 from coinprint.render.style import palette
-from coinprint.units import coin
+from coinprint.units import coin, format_mm
 
 if TYPE_CHECKING:
     from coinprint.layout import Feature, Layout, Mark
@@ -186,8 +186,6 @@ def mat_scene(
 def mat_sheet(layout: Layout, style: str = "color", texts: dict[str, Any] | None = None, lang: str = "en") -> Sheet:
     """The printable mat: its scene, title and info lines (the pages add the ruler).
     ``texts`` is the ``board`` part of a Flick template (default: ``lang``'s)."""
-    from coinprint.render.pages import Sheet
-    from coinprint.units import format_mm
 
     words = texts or board_texts("flick", lang)
     params = layout.params
@@ -391,9 +389,7 @@ def arrange(layout: Layout, marks: Sequence[Mark]) -> list[CoinDot]:
 
 def marks_sheet(layout: Layout, marks: Sequence[Mark], players: Sequence[str] = (), title: str = "") -> Sheet:
     """A picture of a position (see :func:`arrange`), true size, for ``validate game --svg``."""
-    from coinprint.render.pages import Sheet
 
     scene = diagram_scene(layout, arrange(layout, marks))
-    from coinprint.render.pages import page_words
 
     return Sheet(scene, title or "Flick", [page_words("en")["flick_position"]], footprint=None)

@@ -6,6 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from coinprint.games.flick.board import build
+from coinprint.games.flick.draw import example_figures, mat_scene, mat_sheet
+from coinprint.kit import SheetParts, board_pages, rule_sheet, sheet_template, with_rule_sheet
+from coinprint.units import coin, format_mm
+
 if TYPE_CHECKING:
     from coinprint.kit import PrintSettings, SheetParts
     from coinprint.render.scene import Scene
@@ -14,24 +19,18 @@ if TYPE_CHECKING:
 
 def rule_sheet_template(lang: str = "en") -> dict[str, Any]:
     """The parsed rule-sheet template ``templates/flick.<lang>.json``."""
-    from coinprint.kit import sheet_template
 
     return sheet_template("flick", lang)
 
 
 def rule_sheet_pages(paper: PaperSize, lang: str = "en") -> list[Scene]:
     """The rule sheet as pages: the template's text, the mat and the example diagrams."""
-    from coinprint.kit import rule_sheet
 
     return rule_sheet("flick", paper, lang)
 
 
 def sheet_parts(template: dict[str, Any], source: str) -> SheetParts:
     """The standard mat's sizes and coins, the mat (without its words) and the examples."""
-    from coinprint.games.flick.board import build
-    from coinprint.games.flick.draw import example_figures, mat_scene
-    from coinprint.kit import SheetParts
-    from coinprint.units import coin, format_mm
 
     layout = build()
     params = layout.params
@@ -49,9 +48,6 @@ def sheet_parts(template: dict[str, Any], source: str) -> SheetParts:
 
 def kit_pages(settings: PrintSettings, lang: str = "en") -> list[Scene]:
     """The rule sheet, then the standard mat at true size."""
-    from coinprint.games.flick.board import build
-    from coinprint.games.flick.draw import mat_sheet
-    from coinprint.kit import board_pages, with_rule_sheet
 
     layout = build()
     sheet = mat_sheet(layout, settings.style, rule_sheet_template(lang)["board"], lang=lang)

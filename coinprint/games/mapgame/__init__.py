@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING, Any
 from coinprint import caps
 from coinprint.game import CANDIDATES, FAIR_AGENT, FAIR_GAMES, BoardPrint, Game, Option, Seat
 from coinprint.games.mapgame import board
+from coinprint.games.mapgame.draw import blank_sheet, map_sheet
+from coinprint.games.mapgame.rules import MapRules
+from coinprint.games.mapgame.sheet import kit_pages, rules_extra_pages, sheet_parts
 from coinprint.io import Conventions
 
 if TYPE_CHECKING:
@@ -74,7 +77,6 @@ class MapGame(Game):
         return board.check(layout, tolerance_mm=tolerance_mm)
 
     def rules(self, layout: Layout, options: Mapping[str, Any] | None = None) -> Rules[Any, Any]:
-        from coinprint.games.mapgame.rules import MapRules
 
         return MapRules(layout, dict(options or {}))
 
@@ -88,22 +90,18 @@ class MapGame(Game):
         return board.summary(layout).describe()
 
     def board_sheet(self, layout: Layout, style: str) -> Sheet:
-        from coinprint.games.mapgame.draw import map_sheet
 
         return map_sheet(layout, style)
 
     def kit_pages(self, settings: PrintSettings, lang: str) -> list[Scene]:
-        from coinprint.games.mapgame.sheet import kit_pages
 
         return kit_pages(settings, lang)
 
     def sheet_values(self, template: dict[str, Any], source: str, **params: Any) -> SheetParts:
-        from coinprint.games.mapgame.sheet import sheet_parts
 
         return sheet_parts(template, source, **params)
 
     def rules_extra_pages(self, paper: PaperSize, lang: str) -> list[Scene]:
-        from coinprint.games.mapgame.sheet import rules_extra_pages
 
         return rules_extra_pages(paper, lang)
 
@@ -116,7 +114,6 @@ class MapGame(Game):
         )
 
     def board_print(self, layout: Layout, values: Mapping[str, Any], settings: PrintSettings, pdf: bool) -> BoardPrint:
-        from coinprint.games.mapgame.draw import blank_sheet, map_sheet
 
         if values["blank"]:
             return BoardPrint(layout, blank_sheet(layout), "mapgame-blank")

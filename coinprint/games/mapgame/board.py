@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 from coinprint.checks import Problem, border_problems, common_problems, listing, place
 from coinprint.errors import UsageError
 from coinprint.layout import MIN_BORDER_MM, Layout, Space, round_point
-from coinprint.spatial import widest_circle
+from coinprint.spatial import boundary_contact_pairs, widest_circle
 from coinprint.units import Coin, coin
 
 if TYPE_CHECKING:
@@ -1349,7 +1349,6 @@ def _replay_problems(layout: Layout) -> list[Problem]:
     so a map of 2,000 countries costs no more per country than a map of 20. From the first
     step that leaves the map in pieces or with a hole, the replay goes on against the whole
     outline, as it always did."""
-    from coinprint.spatial import boundary_contact_pairs
 
     ordered = sorted(layout.spaces, key=lambda s: s.order or 0)
     position = {space.id: index for index, space in enumerate(ordered)}

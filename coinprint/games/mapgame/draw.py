@@ -7,6 +7,8 @@ import json
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from coinprint.games.mapgame.board import coins_of, four_colouring
+from coinprint.layout import Layout
 from coinprint.render.board import Frame, space_items
 from coinprint.render.pages import INFO_CHARS, Sheet
 from coinprint.render.scene import Circle, Path, Scene, Style, Text
@@ -35,7 +37,6 @@ def map_scene(layout: Layout, style: str = "color", lang: str = "en") -> Scene:
     """The map at true size: countries filled by their ``color`` number, each with its
     number, a dotted outline of the larger coin, a small circle for O or X, and the start
     countries' letters printed in their circles."""
-    from coinprint.games.mapgame.board import coins_of, four_colouring
 
     colours = palette(style)
     frame = Frame(layout, pad=1.0)
@@ -80,8 +81,6 @@ def _coloured(layout: Layout, colouring: Callable[[Sequence[frozenset[int]], int
     """A copy of a hand-made layout with four-colour numbers in its ``color`` properties."""
     from dataclasses import replace
 
-    from coinprint.layout import Layout
-
     index = {s.id: k for k, s in enumerate(layout.spaces)}
     earlier = [
         frozenset(index[n] for n in layout.neighbours(s.id) if index[n] < k) for k, s in enumerate(layout.spaces)
@@ -94,8 +93,6 @@ def _coloured(layout: Layout, colouring: Callable[[Sequence[frozenset[int]], int
 def map_sheet(layout: Layout, style: str = "color", lang: str = "en") -> Sheet:
     """The printable map: its scene, where it puts ink, its title and info lines."""
     import shapely
-
-    from coinprint.games.mapgame.board import coins_of
 
     frame = Frame(layout, pad=1.0)
     land = shapely.union_all([s.polygon for s in layout.spaces])

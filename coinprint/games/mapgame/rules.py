@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules
 from coinprint.errors import UsageError
+from coinprint.games.mapgame.fast import FastMap
 from coinprint.layout import Layout, Mark
 
 if TYPE_CHECKING:
@@ -173,8 +174,6 @@ class MapRules(Rules[MapState, MapMove]):
         (the same random numbers, the same sum)."""
         fast = self._fast
         if fast is None:
-            from coinprint.games.mapgame.fast import FastMap
-
             fast = self._fast = FastMap(self)
         if fast.isolated:
             return super().playout_total(state, move, player, rng, depth, count)

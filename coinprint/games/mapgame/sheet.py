@@ -6,6 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from coinprint.games.mapgame.board import DEFAULT_COINS, blank_layout, build
+from coinprint.games.mapgame.draw import blank_sheet, map_sheet
+from coinprint.kit import PrintSettings, SheetParts, board_pages, rule_sheet, with_rule_sheet
+from coinprint.units import coin
+
 if TYPE_CHECKING:
     from coinprint.kit import PrintSettings, SheetParts
     from coinprint.render.scene import Scene
@@ -14,9 +19,6 @@ if TYPE_CHECKING:
 
 def kit_pages(settings: PrintSettings, lang: str = "en", seed: int = 0) -> list[Scene]:
     """The rule sheet, the blank sheet, then the 21-country map of ``seed``."""
-    from coinprint.games.mapgame.board import build
-    from coinprint.games.mapgame.draw import map_sheet
-    from coinprint.kit import board_pages, with_rule_sheet
 
     layout = build(seed=seed)
     parts = {
@@ -28,9 +30,6 @@ def kit_pages(settings: PrintSettings, lang: str = "en", seed: int = 0) -> list[
 
 def blank_pages(settings: PrintSettings, coins: tuple[str, str] | None = None, lang: str = "en") -> list[Scene]:
     """The blank sheet (the circle and the rules summary) on the paper of ``settings``."""
-    from coinprint.games.mapgame.board import DEFAULT_COINS, blank_layout
-    from coinprint.games.mapgame.draw import blank_sheet
-    from coinprint.kit import board_pages
 
     layout = blank_layout(coins or DEFAULT_COINS)
     return board_pages(blank_sheet(layout, lang), settings)
@@ -38,23 +37,18 @@ def blank_pages(settings: PrintSettings, coins: tuple[str, str] | None = None, l
 
 def rules_extra_pages(paper: PaperSize, lang: str = "en") -> list[Scene]:
     """The blank sheet, printed after the rule sheet by ``rules mapgame``."""
-    from coinprint.kit import PrintSettings
 
     return blank_pages(PrintSettings(paper), lang=lang)
 
 
 def rule_sheet_pages(paper: PaperSize, lang: str = "en", countries: int = 21) -> list[Scene]:
     """The rule sheet as page scenes for ``paper``."""
-    from coinprint.kit import rule_sheet
 
     return rule_sheet("mapgame", paper, lang, countries=countries)
 
 
 def sheet_parts(template: dict[str, Any], source: str, countries: int = 21) -> SheetParts:
     """The values of the Map sheet: the number of countries, the start countries, the coins."""
-    from coinprint.games.mapgame.board import DEFAULT_COINS
-    from coinprint.kit import SheetParts
-    from coinprint.units import coin
 
     values: dict[str, Any] = {
         "countries": countries,
