@@ -14,12 +14,12 @@ from coinprint.errors import UsageError
 from coinprint.mcts import MCTSAgent
 
 
-def _mcts(**params: Any) -> Agent:
+def _mcts(**params: Any) -> Agent[Any, Any]:
 
     return MCTSAgent(**params)
 
 
-AGENTS: dict[str, Callable[..., Agent]] = {
+AGENTS: dict[str, Callable[..., Agent[Any, Any]]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
     "montecarlo": MonteCarloAgent,
@@ -69,7 +69,7 @@ def agent_parameters(spec: str, player: str = "") -> tuple[str, dict[str, int | 
     return name, params
 
 
-def make_agent(spec: str, player: str = "") -> Agent:
+def make_agent(spec: str, player: str = "") -> Agent[Any, Any]:
     """A fresh agent from its spec (see :func:`agent_parameters`)."""
     name, params = agent_parameters(spec, player)
     return AGENTS[name](**params)

@@ -369,25 +369,26 @@ def compare_result(actual: Result, claimed: dict[str, Any]) -> str | None:
 
 
 # -- agents and self-play ---------------------------------------------------------------------------
-class Agent(ABC):
-    """Chooses moves. Agents are seeded through the ``rng`` they are given."""
+class Agent(ABC, Generic[S, M]):
+    """Chooses moves for the rules of a game with states ``S`` and moves ``M``. Agents are
+    seeded through the ``rng`` they are given; the ones here play any game."""
 
     name = ""
 
     @abstractmethod
-    def choose(self, rules: Rules, state: Any, rng: random.Random) -> Any: ...
+    def choose(self, rules: Rules[S, M], state: S, rng: random.Random) -> M: ...
 
 
-class RandomAgent(Agent):
+class RandomAgent(Agent[S, M]):
     """Uniform over the legal moves."""
 
     name = "random"
 
-    def choose(self, rules: Rules, state: Any, rng: random.Random) -> Any:
+    def choose(self, rules: Rules[S, M], state: S, rng: random.Random) -> M:
         return rules.random_move(state, rng)
 
 
-class GreedyAgent(Agent):
+class GreedyAgent(Agent[S, M]):
     """The move with the best one-ply evaluation for the mover; ties broken at random.
 
     Repetition-aware, so it never stalls: a move back into a position this agent has already
@@ -401,15 +402,15 @@ class GreedyAgent(Agent):
     def __init__(self) -> None:
         self.seen: dict[Hashable, int] = {}
 
-    def choose(self, rules: Rules, state: Any, rng: random.Random) -> Any:
+    def choose(self, rules: Rules[S, M], state: S, rng: random.Random) -> M:
         player = rules.to_move(state)
         seen = self.seen
         here = rules.position_key(state)
         seen[here] = seen.get(here, 0) + 1
-        best: list[tuple[Any, Hashable]] = []
+        best: list[tuple[M, Hashable]] = []
         best_value = float("-inf")
         for move in rules.legal_moves(state):
-            after = state.copy()
+            after: S = state.copy()  # type: ignore[attr-defined]
             rules.apply_unchecked(after, move)
             key = rules.position_key(after)
             value = rules.evaluate(after, player) - self.REPEAT_PENALTY * seen.get(key, 0)
@@ -422,7 +423,7 @@ class GreedyAgent(Agent):
         return move
 
 
-class MonteCarloAgent(Agent):
+class MonteCarloAgent(Agent[S, M]):
     """Flat Monte Carlo: the budget of ``playouts`` random games is shared equally among the
     legal moves, each getting at least ``playouts / moves`` (rounded up) and never fewer than
     ``min_per_move``; a play-out runs to the end of the game, or is cut at ``depth`` moves and
@@ -436,13 +437,13 @@ class MonteCarloAgent(Agent):
         self.depth = depth
         self.min_per_move = min_per_move
 
-    def choose(self, rules: Rules, state: Any, rng: random.Random) -> Any:
+    def choose(self, rules: Rules[S, M], state: S, rng: random.Random) -> M:
         player = rules.to_move(state)
         moves = rules.legal_moves(state)
         if len(moves) == 1:
             return moves[0]
         per_move = max(self.min_per_move, -(-self.playouts // len(moves)))
-        best: list[Any] = []
+        best: list[M] = []
         best_total = float("-inf")
         for move in moves:
             total = rules.playout_total(state, move, player, rng, self.depth, per_move)
@@ -453,7 +454,7 @@ class MonteCarloAgent(Agent):
         return best[0] if len(best) == 1 else rng.choice(best)
 
 
-def _playout_value(rules: Rules, state: Any, player: str, rng: random.Random, depth: int) -> float:
+def _playout_value(rules: Rules[Any, Any], state: Any, player: str, rng: random.Random, depth: int) -> float:
     for _ in range(depth):
         if rules.is_over(state):
             winner = rules.result(state).winner
@@ -473,7 +474,7 @@ class Outcome:
     timeout: bool
 
 
-def play_game(rules: Rules, agents: dict[str, Agent], rng: random.Random, max_turns: int) -> Outcome:
+def play_game(rules: Rules[S, M], agents: dict[str, Agent[S, M]], rng: random.Random, max_turns: int) -> Outcome:
     """Play one game between ``agents`` (keyed by player) up to ``max_turns`` moves.
 
     A game cut at the limit is a timeout: its result is unfinished, never a win.

@@ -81,7 +81,7 @@ class Node:
         """Iterations that reached this node with each chance outcome."""
 
 
-class MCTSAgent(Agent):
+class MCTSAgent(Agent[Any, Any]):
     """UCT with ``iterations`` play-outs a move (see the module docstring)."""
 
     name = "mcts"
@@ -102,7 +102,7 @@ class MCTSAgent(Agent):
         self.mix = DEFAULT_MIX if mix is None else mix
         self.widen = widen
 
-    def choose(self, rules: Rules, state: Any, rng: random.Random) -> Any:
+    def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
         if self.chosen_mix is None:
             self.mix = GAME_DEFAULTS.get(rules.name, {}).get("mix", DEFAULT_MIX)
         moves = rules.legal_moves(state)

@@ -60,7 +60,7 @@ if TYPE_CHECKING:
     from coinprint.engine import Outcome, Record, Rules
     from coinprint.source import LayoutSource
 
-Summarise = Callable[["Rules", "Record", "Outcome"], Any]
+Summarise = Callable[["Rules[Any, Any]", "Record", "Outcome"], Any]
 
 MAX_BATCH = 32
 """Most games in one task: small enough that a stopped run wastes little, large enough that
@@ -182,7 +182,7 @@ most recently used :data:`RULES_KEPT`, so a run over many maps does not keep the
 RULES_KEPT = 16
 
 
-def _remember(key: str, rules: Rules) -> Rules:
+def _remember(key: str, rules: Rules[Any, Any]) -> Rules[Any, Any]:
     _RULES[key] = rules
     _RULES.move_to_end(key)
     while len(_RULES) > RULES_KEPT:
@@ -190,7 +190,7 @@ def _remember(key: str, rules: Rules) -> Rules:
     return rules
 
 
-def _rules(setup: GameSetup) -> Rules:
+def _rules(setup: GameSetup) -> Rules[Any, Any]:
     key = setup.rules_key()
     found = _RULES.get(key)
     if found is None:
@@ -198,7 +198,7 @@ def _rules(setup: GameSetup) -> Rules:
     return _remember(key, found)
 
 
-def play_one(setup: GameSetup, index: int, seed: int) -> tuple[Rules, Record, Outcome]:
+def play_one(setup: GameSetup, index: int, seed: int) -> tuple[Rules[Any, Any], Record, Outcome]:
     """Play game ``index`` of a run that starts at ``seed`` (it uses seed ``seed + index``)."""
 
     rules = _rules(setup)
@@ -456,12 +456,12 @@ class _DaskBackend(_Backend):
         _probe_scheduler(address, host, port, self.timeout)
         _quiet_dask_logs()
         try:
-            self.client = Client(address, timeout=self.timeout, set_as_default=False)
+            self.client = Client(address, timeout=self.timeout, set_as_default=False)  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError, ValueError) as exc:
             raise UsageError(f"cannot reach the Dask scheduler at {address}: {_one_line(exc)}") from None
         self.slots = self._threads(self.timeout)
         if self.slots < 1:
-            self.client.close()
+            self.client.close()  # type: ignore[no-untyped-call]
             raise UsageError(f"the Dask scheduler at {address} has no workers; start some with 'dask worker {address}'")
         self.unhealthy_since: float | None = None
         self.last_check = time.monotonic()
@@ -469,7 +469,7 @@ class _DaskBackend(_Backend):
     def _threads(self, seconds: float = HEALTH_CHECK_SECONDS) -> int:
         """Worker threads the scheduler has now; 0 when it does not answer within ``seconds``."""
         try:
-            return sum(self.client.nthreads(callback_timeout=seconds).values())
+            return sum(self.client.nthreads(callback_timeout=seconds).values())  # type: ignore[no-untyped-call]
         except Exception:  # a scheduler gone or not answering: no workers to count
             return 0
 
@@ -515,7 +515,7 @@ class _DaskBackend(_Backend):
 
     def close(self, finished: bool) -> None:
         with contextlib.suppress(Exception):  # a scheduler already gone has nothing to close
-            self.client.close(timeout=min(self.timeout, 5))
+            self.client.close(timeout=min(self.timeout, 5))  # type: ignore[no-untyped-call]
 
 
 def _probe_scheduler(address: str, host: str, port: int, timeout: float) -> None:

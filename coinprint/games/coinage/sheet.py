@@ -12,7 +12,7 @@ from coinprint.engine import GreedyAgent
 from coinprint.games.coinage.board import CARD_MARGIN_MM, build
 from coinprint.games.coinage.coins import DENOMINATIONS, PLAYERS
 from coinprint.games.coinage.draw import board_sheet, card_scene, position_scene
-from coinprint.games.coinage.rules import CoinAgeRules
+from coinprint.games.coinage.rules import CoinAgeRules, CoinAgeState, Turn
 from coinprint.kit import SheetParts, board_pages, rule_sheet, sheet_template, with_rule_sheet
 from coinprint.kit.custom import with_properties
 from coinprint.layout import Feature, close_ring, colour_regions, polygon_geometry
@@ -56,7 +56,7 @@ def worked_example(layout: Layout, first_seed: int = 1) -> tuple[CoinAgeRules, C
         turns: list[str] = []
         while not state.ended and len(turns) < 200:
             rules.begin_turn(state, rng)
-            turn = GreedyAgent().choose(rules, state, rng)
+            turn = GreedyAgent[CoinAgeState, Turn]().choose(rules, state, rng)  # fresh each turn
             turns.append(rules.move_text(state, turn))
             rules.apply_unchecked(state, turn)
         doubled = rules.scores(state)["doubled"]
