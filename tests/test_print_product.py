@@ -445,3 +445,17 @@ def test_bleed_covers_the_ground_round_any_map(seed, regions):
     land = shapely.union_all([s.polygon for s in layout.spaces])
     ground = shapely.box(-3, -3, width + 3, height + 3).difference(land)
     assert ground.difference(painted).area < 1e-3
+
+
+def test_a_huge_paper_still_balances_its_columns_or_leaves_them_be(tmp_path):
+    """Found by the option fuzzer: on a 10 m square page the balanced last page was tried with
+    columns shorter than a block that cannot be split; balancing then gives up, not the kit."""
+    from click.testing import CliRunner
+    from pypdf import PdfReader
+
+    from coinprint.cli import cli
+
+    result = CliRunner().invoke(cli, ["kit", "cointable", "--paper", "10000x10000mm", "-o", str(tmp_path / "k.pdf")])
+    assert result.exit_code == 0, result.output
+    box = PdfReader(tmp_path / "k.pdf").pages[0].mediabox
+    assert round(float(box.width) / 72 * 25.4) == 10000

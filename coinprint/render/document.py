@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepTogether, PageTemplate
+from reportlab.platypus import BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepTogether, LayoutError, PageTemplate
 
 from coinprint.errors import CoinprintError, UsageError
 from coinprint.render.labels import fit_labels
@@ -510,7 +510,10 @@ def layout_document(
         # Balance the last page's columns: the shortest equal columns that keep the page count.
         tall = max(used / count, text_style("body").leading_mm * 2)
         while tall < height:
-            balanced, _ = build(len(pages), tall, figure_scale)
+            try:
+                balanced, _ = build(len(pages), tall, figure_scale)
+            except LayoutError:  # a block that cannot be split is taller than these columns
+                balanced = []
             if len(balanced) == len(pages):
                 pages = balanced
                 break
