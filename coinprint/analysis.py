@@ -1,6 +1,7 @@
-"""The layer above boards/ and games/: layouts named in records, layout
-checks, record validation and self-play. The command line calls into this module (and
-``kit``); nothing here draws.
+"""Self-play runs: games written as records (``play``), and the first player's edge
+(``balance``), played where :mod:`coinprint.selfplay` says. Layouts are resolved by
+:mod:`coinprint.source` (its names are re-exported here, as the library documents them);
+nothing here draws.
 """
 
 from __future__ import annotations

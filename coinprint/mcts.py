@@ -12,12 +12,12 @@ point of view of the player who chose it. After the budget the most visited move
   widening), so wide positions are searched deep on their likely moves.
 - A new child is valued by ``mix`` × its evaluation squashed into 0 to 1 plus (1 − ``mix``) ×
   one random play-out from it on the rules' play-out path (the games' fast paths,
-  :meth:`coinprint.games.core.Rules.playout_total`: 1 a win, 0.5 a tie, 0 a loss) — the mixed
+  :meth:`coinprint.engine.Rules.playout_total`: 1 a win, 0.5 a tie, 0 a loss) — the mixed
   leaf value of AlphaGo (Silver et al. 2016), with the evaluation standing in for a network.
 
 Chance (Coin Age's throw before each turn) is handled open-loop: each time the walk reaches
-a node it throws again (:meth:`~coinprint.games.core.Rules.begin_turn`), and the node keeps
-its untried moves per outcome (:meth:`~coinprint.games.core.Rules.chance_key`); only the
+a node it throws again (:meth:`~coinprint.engine.Rules.begin_turn`), and the node keeps
+its untried moves per outcome (:meth:`~coinprint.engine.Rules.chance_key`); only the
 children legal after this throw compete, and the bound counts how often they were available
 (Cowling, Powley & Whitehouse 2012, "availability" counts).
 """

@@ -1,9 +1,9 @@
 """Writing boards, rule sheets, positions and whole kits to files: the layer the CLI calls
 to turn layouts, rules and drawings into PDF, SVG or GeoJSON on disk.
 
-One module per game (``kit/<game>.py``) puts that game's rule sheet together (where the
-examples are replayed by its rules engine and drawn by its renderer) and its kit: the rule
-sheet followed by the board, in one PDF.
+Each game's ``sheet.py`` (``coinprint/games/<game>/``) gives the values, examples (replayed
+by its rules engine, drawn by its drawing) and generated blocks of its rule sheet; this
+module sets them from the template, and writes kits: the rule sheet and the board, one PDF.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Drawing any layout: spaces filled by colour number, region borders, labels, features, and
-marks for a game position. Game modules (``render/<game>.py``) add their own decorations.
+marks for a game position. A game's ``draw.py`` adds its own decorations.
 
 Every function returns scenes in the layout's own millimetres shifted so that the layout's
 bounding box starts at (0, 0) plus ``pad``; :func:`to_scene` gives that shift.

@@ -1,7 +1,7 @@
 """A fast play-out path for Coin Table: random games by the reference's play-out policy (a
 uniform choice among the legal moves), several times faster than listing the moves.
 
-The reference (:meth:`coinprint.games.core.Rules.playout_total` over
+The reference (:meth:`coinprint.engine.Rules.playout_total` over
 :class:`~coinprint.games.cointable.CoinTableRules`) lists every legal move before each pick.
 Here a move is drawn among all ``2n + T`` move numbers (a place or a touch on each of the
 ``n`` spaces, a flip on each, a castle on each of the ``T`` triangles) and drawn again when it
