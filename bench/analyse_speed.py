@@ -16,6 +16,7 @@ sys.path.insert(0, str(ROOT))
 
 from coinprint.analysis import resolve_layout, rules_for, self_play  # noqa: E402
 from coinprint.metrics import fair_search, game_metrics, measure_skill  # noqa: E402
+from coinprint.selfplay import RunPlan  # noqa: E402
 
 GAMES = 100
 SKILL_GAMES = 2
@@ -43,7 +44,7 @@ def main() -> None:
         )
     for spec in LAYOUTS:
         start = time.perf_counter()
-        measure_skill(spec, SKILL_GAMES, 1, 2000)
+        measure_skill(spec, RunPlan(SKILL_GAMES, 1, 2000))
         print(f"skill, {spec}: {(time.perf_counter() - start) / SKILL_GAMES:.1f} s a game")
     for base in ("mapgame:countries=21,seed=0", "coinage:map=random,regions=4-3-2-1,seed=0"):
         start = time.perf_counter()

@@ -20,7 +20,8 @@ from coinprint.caps import MAX_TURNS, check_candidates, check_games, check_maps,
 from coinprint.engine import parse_layout_name
 from coinprint.errors import UsageError
 from coinprint.registry import GAMES
-from coinprint.source import playable_layout, resolve_layout, rules_for
+from coinprint.selfplay import RunPlan
+from coinprint.source import LayoutSource, resolve_layout, rules_for
 from coinprint.sprt import DEFAULT_PRECISION, UntilDecided
 from coinprint.stats import Z95, Share, t95, wilson
 
@@ -365,32 +366,21 @@ def _shares(items: Iterable[str]) -> dict[str, float]:
 
 
 def play_measured(
-    layout_spec: str,
+    source: LayoutSource,
     agents: dict[str, str],
-    games: int,
-    seed: int,
-    max_turns: int,
+    plan: RunPlan,
     *,
     branching: bool = True,
     options: dict[str, Any] | None = None,
-    game: str | None = None,
-    workers: int | None = 1,
-    dask: str | None = None,
-    units: str = "mm",
-    tolerance_mm: float | None = None,
 ) -> Iterator[GameMetrics]:
-    """Self-play ``games`` games (game i with seed ``seed + i``) on the layout ``layout_spec``
-    (a drawing is read for ``game``) and measure each in the process that played it; yields
-    the metrics in game order. ``workers`` processes play (1: this one; None: one per core),
-    or the Dask cluster at ``dask``: the same games wherever they run. Stopping the iteration
-    stops the workers."""
+    """Self-play the games of ``plan`` on the layout of ``source`` (read and checked once) and
+    measure each in the process that played it; yields the metrics in game order. Stopping
+    the iteration stops the workers."""
     from functools import partial
 
-    setup = selfplay.GameSetup.build(
-        layout_spec, agents, max_turns, options, game=game, units=units, tolerance_mm=tolerance_mm
-    )
+    setup = selfplay.GameSetup.build(source, agents, plan.max_turns, options)
     measure = game_metrics if branching else partial(game_metrics, branching=False)
-    results = selfplay.run(setup, games, seed, workers=workers, dask=dask, summarise=measure)
+    results = selfplay.run(setup, plan.games, plan.seed, workers=plan.workers, dask=plan.dask, summarise=measure)
     try:
         for result in results:
             yield result.summary
@@ -398,23 +388,13 @@ def play_measured(
         results.close()
 
 
-def measure_skill(
-    layout_spec: str,
-    games: int,
-    seed: int,
-    max_turns: int,
-    options: dict[str, Any] | None = None,
-    *,
-    game: str | None = None,
-    workers: int | None = 1,
-    dask: str | None = None,
-    units: str = "mm",
-    tolerance_mm: float | None = None,
-) -> Skill:
-    """Montecarlo against random: the first half of the games with montecarlo moving first,
-    the rest with random moving first (seeds continue, so every game has its own)."""
-
-    players = rules_for(playable_layout(layout_spec, game, units=units, tolerance_mm=tolerance_mm), options).players
+def measure_skill(source: LayoutSource | str, plan: RunPlan, options: dict[str, Any] | None = None) -> Skill:
+    """Montecarlo against random over the games of ``plan``: the first half with montecarlo
+    moving first, the rest with random moving first (seeds continue, so every game has its own)."""
+    if isinstance(source, str):
+        source = LayoutSource.resolve(source)
+    games, seed = plan.games, plan.seed
+    players = rules_for(source.layout, options).players
     strong, weak = SKILL_AGENTS
     first_half = (games + 1) // 2
     strong_wins = weak_wins = ties = timeouts = 0
@@ -423,14 +403,7 @@ def measure_skill(
             continue
         agents = {players[seating]: strong, players[1 - seating]: weak}
         strong_side = players[seating]
-        where: dict[str, Any] = {
-            "game": game,
-            "workers": workers,
-            "dask": dask,
-            "units": units,
-            "tolerance_mm": tolerance_mm,
-        }
-        for m in play_measured(layout_spec, agents, count, start, max_turns, branching=False, options=options, **where):
+        for m in play_measured(source, agents, plan.later(count, start - seed), branching=False, options=options):
             if m.timeout:
                 timeouts += 1
             elif m.winner is None:
@@ -478,7 +451,8 @@ def analyse_layout(
 
     check_run(games, seed, 1 if max_turns is None else max_turns, skill_games)
     rule = UntilDecided(precision) if until_decided else None
-    layout = playable_layout(layout_spec, game, units=units, tolerance_mm=tolerance_mm)
+    source = LayoutSource.resolve(layout_spec, game=game, units=units, tolerance_mm=tolerance_mm)
+    layout = source.layout
     if max_turns is None:
         max_turns = scaled_max_turns(len(layout.spaces))
     rules = rules_for(layout, options)
@@ -486,14 +460,8 @@ def analyse_layout(
     measured: list[GameMetrics] = []
     stopped = False
     agents = {p: agent for p in players}
-    where: dict[str, Any] = {
-        "game": game,
-        "workers": workers,
-        "dask": dask,
-        "units": units,
-        "tolerance_mm": tolerance_mm,
-    }
-    played = play_measured(layout_spec, agents, games, seed, max_turns, branching=branching, options=options, **where)
+    plan = RunPlan(games, seed, max_turns, workers, dask)
+    played = play_measured(source, agents, plan, branching=branching, options=options)
     try:
         for m in played:
             measured.append(m)
@@ -512,7 +480,7 @@ def analyse_layout(
             note(
                 f"{layout_spec}: {skill_games} games of {SKILL_AGENTS[0]} against {SKILL_AGENTS[1]} for the skill figure"
             )
-        skill = measure_skill(layout_spec, skill_games, seed + games, max_turns, options, **where)
+        skill = measure_skill(source, plan.later(skill_games, games), options)
     spaces = [space.id for space in layout.spaces]
     names = [space.name for space in layout.spaces]
     report = summarise_layout(
@@ -626,7 +594,7 @@ def fairest_layout(
     if fair_games:
         check_games(fair_games, "fair_games")
     measured: dict[str, list[GameMetrics]] = {spec: [] for spec in candidate_specs}
-    setups: dict[str, tuple[Any, int]] = {}
+    setups: dict[str, tuple[LayoutSource, int]] = {}
     reports: dict[str, LayoutReport] = {}
     alive, played, batch, rounds = list(candidate_specs), 0, games, 0
     while True:
@@ -634,14 +602,15 @@ def fairest_layout(
         check_seed(seed + played + batch - 1, "seed + games played by the search")
         for spec in alive:
             if spec not in setups:
-                layout = playable_layout(spec)
-                turns = max_turns if max_turns is not None else scaled_max_turns(len(layout.spaces))
-                setups[spec] = (layout, turns)
-            layout, turns = setups[spec]
+                source = LayoutSource.resolve(spec)
+                turns = max_turns if max_turns is not None else scaled_max_turns(len(source.layout.spaces))
+                setups[spec] = (source, turns)
+            source, turns = setups[spec]
+            layout = source.layout
             players: tuple[str, str] = rules_for(layout).players
             agents = {p: agent for p in players}
-            where: dict[str, Any] = {"workers": workers, "dask": dask}
-            measured[spec] += play_measured(spec, agents, batch, seed + played, turns, branching=False, **where)
+            plan = RunPlan(batch, seed + played, turns, workers, dask)
+            measured[spec] += play_measured(source, agents, plan, branching=False)
             spaces = [space.id for space in layout.spaces]
             names = [space.name for space in layout.spaces]
             reports[spec] = summarise_layout(

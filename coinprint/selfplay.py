@@ -47,7 +47,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Generator, Iterator
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from coinprint.agents import agent_parameters, make_agent
@@ -159,6 +159,23 @@ class GameSetup:
             key = json.dumps([self.layout, self.options], sort_keys=True)
             object.__setattr__(self, "_rules_key", key)
         return key
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """Which games a run plays and where: ``games`` games from ``seed`` (game i with seed
+    ``seed + i``), each cut at ``max_turns`` moves, in ``workers`` processes (None: one per
+    core) or on the Dask cluster at ``dask``. The results do not depend on where."""
+
+    games: int
+    seed: int
+    max_turns: int
+    workers: int | None = 1
+    dask: str | None = None
+
+    def later(self, games: int, offset: int) -> RunPlan:
+        """``games`` more games, their seeds ``offset`` after this plan's first."""
+        return replace(self, games=games, seed=self.seed + offset)
 
 
 @dataclass(frozen=True)
