@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from coinprint.analysis import resolve_layout, rules_for, self_play  # noqa: E402
-from coinprint.metrics import fair_search, game_metrics, measure_skill  # noqa: E402
+from coinprint.fair import fair_search  # noqa: E402
+from coinprint.metrics import game_metrics, measure_skill  # noqa: E402
 from coinprint.selfplay import RunPlan  # noqa: E402
 
 GAMES = 100

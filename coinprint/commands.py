@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from coinprint.checks import DEFAULT_TOLERANCE_MM, errors
 from coinprint.errors import InterruptedRunError, UsageError, stop_code
+from coinprint.fair import fairest_map
 from coinprint.fileio import Interrupted
 from coinprint.kit import PrintSettings, check_language, export_board, make_kit, resolve_output
 from coinprint.kit.custom import board_sheet, printable
-from coinprint.metrics import fairest_map
 from coinprint.source import check_layout, read_layout_file
 
 if TYPE_CHECKING:

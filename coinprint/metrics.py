@@ -16,12 +16,12 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from coinprint import caps, selfplay
-from coinprint.caps import MAX_TURNS, check_candidates, check_games, check_maps, check_seed
+from coinprint.caps import MAX_TURNS, check_maps, check_seed
 from coinprint.engine import parse_layout_name
 from coinprint.errors import UsageError
 from coinprint.registry import GAMES
 from coinprint.selfplay import RunPlan
-from coinprint.source import LayoutSource, resolve_layout, rules_for
+from coinprint.source import LayoutSource, rules_for
 from coinprint.sprt import DEFAULT_PRECISION, UntilDecided
 from coinprint.stats import Z95, Share, t95, wilson
 
@@ -528,119 +528,6 @@ def rank_fairest(reports: Iterable[LayoutReport]) -> list[LayoutReport]:
     return sorted(reports, key=lambda r: (unfairness(r), r.first_share.high - r.first_share.low))
 
 
-@dataclass(frozen=True)
-class FairSearch:
-    """The fairest of the candidate layouts: ``best`` is its figure from the search (every
-    game it played there), ``reports`` every candidate's last figure from the search, and
-    ``check`` the chosen layout re-measured on fresh seeds (no game of the search among them).
-
-    The search's own figure of the winner is biased towards 50 % (it was picked for being
-    close: the winner's curse); ``check`` is the figure to print."""
-
-    best: LayoutReport
-    reports: list[LayoutReport] = field(default_factory=list)
-    check: LayoutReport | None = None
-    rounds: int = 1
-    search_seeds: tuple[int, int] = (0, 0)
-    """The seeds the search played, first and one past the last."""
-
-    def layout(self) -> Any:
-        """The fairest candidate's layout."""
-
-        return resolve_layout(self.best.layout)
-
-    def info_line(self) -> str:
-        """One line for the printed card: the re-measured figure and its interval."""
-        found = f"fairest of {len(self.reports)} candidates"
-        if self.check is None:
-            share = self.best.first_share
-            return (
-                f"{found}: first player won {share.value:.0%} of {share.total} decided {self.best.agent} games "
-                f"in the search (95% interval {share.low:.0%}–{share.high:.0%}; not re-measured)"
-            )
-        share = self.check.first_share
-        return (
-            f"{found}; re-measured by {self.check.agent} self-play, {self.check.games} fresh games: "
-            f"first player won {share.value:.1%} of {share.total} decided [{share.low:.0%}–{share.high:.0%}]"
-        )
-
-
-FAIR_GAMES = 400
-"""Games the chosen map is re-measured on (``--fair-games``)."""
-
-
-def fairest_layout(
-    candidate_specs: Sequence[str],
-    agent: str = "random",
-    games: int = 60,
-    seed: int = 1,
-    max_turns: int | None = None,
-    on_report: Callable[[LayoutReport], None] | None = None,
-    *,
-    workers: int | None = 1,
-    dask: str | None = None,
-    fair_games: int = FAIR_GAMES,
-) -> FairSearch:
-    """The candidate whose first player wins closest to 50 % of decided games, found by
-    successive halving (Jamieson & Talwalkar 2016; the racing of Ludii's and irace's tuning):
-    every candidate plays ``games`` games (seeds ``seed``, ``seed + 1``, …); the fairer half
-    (rounded up) plays as many more, continuing the seeds, and so on until one is left. The
-    chosen one is then re-measured on ``fair_games`` fresh games (seeds after every seed the
-    search used; 0 skips it). Deterministic for its inputs. ``max_turns`` defaults to one
-    scaled to each layout (:func:`scaled_max_turns`). A :class:`UsageError` when no
-    candidate had a decided game (there is nothing to rank)."""
-    check_candidates(len(candidate_specs), "candidates")
-    check_run(games, seed, 1 if max_turns is None else max_turns)
-    if fair_games:
-        check_games(fair_games, "fair_games")
-    measured: dict[str, list[GameMetrics]] = {spec: [] for spec in candidate_specs}
-    setups: dict[str, tuple[LayoutSource, int]] = {}
-    reports: dict[str, LayoutReport] = {}
-    alive, played, batch, rounds = list(candidate_specs), 0, games, 0
-    while True:
-        rounds += 1
-        check_seed(seed + played + batch - 1, "seed + games played by the search")
-        for spec in alive:
-            if spec not in setups:
-                source = LayoutSource.resolve(spec)
-                turns = max_turns if max_turns is not None else scaled_max_turns(len(source.layout.spaces))
-                setups[spec] = (source, turns)
-            source, turns = setups[spec]
-            layout = source.layout
-            players: tuple[str, str] = rules_for(layout).players
-            agents = {p: agent for p in players}
-            plan = RunPlan(batch, seed + played, turns, workers, dask)
-            measured[spec] += play_measured(source, agents, plan, branching=False)
-            spaces = [space.id for space in layout.spaces]
-            names = [space.name for space in layout.spaces]
-            reports[spec] = summarise_layout(
-                spec, layout.game, agent, seed, turns, players, spaces, measured[spec], names=names
-            )
-            if on_report is not None:
-                on_report(reports[spec])
-        played += batch
-        if rounds == 1 and not any(report.first_share.total for report in reports.values()):
-            limits = sorted({report.max_turns for report in reports.values()})
-            raise UsageError(
-                f"no game on any of the {len(reports)} candidates was decided within {limits[-1]:,} moves "
-                "(every one was a tie or a timeout), so none can be called fairest; try a smaller map"
-            )
-        ranked = rank_fairest(reports[spec] for spec in alive)
-        alive = [report.layout for report in ranked[: (len(alive) + 1) // 2]]
-        if len(alive) == 1:
-            break
-        batch = played  # the survivors double their games
-    best = reports[alive[0]]
-    check = None
-    if fair_games:
-        check_seed(seed + played + fair_games - 1, "seed + games of the search + fair_games")
-        check = analyse_layout(
-            best.layout, agent, fair_games, seed + played, best.max_turns, branching=False, workers=workers, dask=dask
-        )
-    ordered = [reports[spec] for spec in candidate_specs]
-    return FairSearch(best, ordered, check, rounds, (seed, seed + played))
-
-
 def family_specs(game: str, count: int, seed: int, base: str | None = None) -> list[str]:
     """``count`` generated layouts of ``game`` from seeds ``seed``, ``seed + 1``, …: random
     Coin Age maps or Map maps, with the other parameters of ``base`` (a built-in name)."""
@@ -662,58 +549,6 @@ def family_specs(game: str, count: int, seed: int, base: str | None = None) -> l
     params.pop("seed", None)
     fixed = ",".join(f"{k}={v}" for k, v in params.items())
     return [f"{game}:" + ",".join(filter(None, (fixed, f"seed={seed + i}"))) for i in range(count)]
-
-
-def fair_search(
-    base: str,
-    candidates: int,
-    *,
-    agent: str = "random",
-    games: int = 60,
-    game_seed: int = 1,
-    max_turns: int | None = None,
-    workers: int | None = None,
-    dask: str | None = None,
-    fair_games: int = FAIR_GAMES,
-) -> FairSearch:
-    """The fairest of ``candidates`` maps generated like ``base`` (a built-in name of a
-    generated map, e.g. ``mapgame:countries=21,seed=7``) from its seed on: seeds 7, 8, …,
-    found by :func:`fairest_layout` and re-measured on ``fair_games`` fresh games (on every
-    core unless ``workers`` or ``dask`` say else)."""
-
-    check_candidates(candidates, "candidates")
-    check_run(games, game_seed, 1 if max_turns is None else max_turns)
-    game, params = parse_layout_name(base)
-    try:
-        seed = int(params.get("seed", 0))
-    except ValueError:
-        raise UsageError(f"layout {base}: seed must be a whole number") from None
-    check_seed(seed, "seed")
-    check_seed(seed + candidates - 1, "seed + candidates - 1")
-    specs = family_specs(game, candidates, seed, base)
-    return fairest_layout(specs, agent, games, game_seed, max_turns, workers=workers, dask=dask, fair_games=fair_games)
-
-
-def fairest_map(
-    layout: Any,
-    candidates: int,
-    *,
-    agent: str = "random",
-    fair_games: int = FAIR_GAMES,
-    workers: int | None = None,
-    dask: str | None = None,
-) -> tuple[Any, str]:
-    """``board … --fair``: the fairest of ``candidates`` maps generated like ``layout`` (a
-    random Coin Age map or a Map, a :class:`coinprint.layout.Layout`) from its seed on, by
-    ``agent`` self-play, and one line saying how fair it is (re-measured on ``fair_games``
-    fresh games), for the terminal and the printed card."""
-
-    if layout.game not in GAMES or GAMES[layout.game].generated is None:
-        families = ", ".join(spec.name for spec in GAMES if spec.generated is not None)
-        raise UsageError(f"a fair search needs a generated map ({families}), not a {layout.game} layout")
-    name = GAMES[layout.game].layout_name(layout)
-    search = fair_search(name, candidates, agent=agent, workers=workers, dask=dask, fair_games=fair_games)
-    return search.layout(), search.info_line()
 
 
 def analyse_game(

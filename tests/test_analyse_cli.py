@@ -122,7 +122,8 @@ def test_analyse_refuses_bad_output_targets_before_playing(cli, tmp_path, monkey
 def test_library_messages_name_parameters_not_flags():
     from coinprint import selfplay
     from coinprint.errors import UsageError
-    from coinprint.metrics import analyse_game, fair_search
+    from coinprint.fair import fair_search
+    from coinprint.metrics import analyse_game
 
     for call, hint in (
         (lambda: analyse_layout("cointable:size=2", games=0), "games must be"),
@@ -270,7 +271,7 @@ def test_analyse_a_drawn_card_and_refuse_an_invalid_one(cli, tmp_path):
 def test_fairest_map_is_one_function_for_every_generated_game():
     from coinprint.analysis import resolve_layout
     from coinprint.errors import UsageError
-    from coinprint.metrics import fairest_map
+    from coinprint.fair import fairest_map
 
     with pytest.raises(UsageError, match="a fair search needs a generated map"):
         fairest_map(resolve_layout("cointable:size=2"), 2)

@@ -265,7 +265,7 @@ def test_until_decided_stops_where_the_sequential_test_decides(tmp_path):
 
 
 def test_fair_search_cuts_games_by_the_size_of_the_map():
-    from coinprint.metrics import fairest_layout
+    from coinprint.fair import fairest_layout
 
     # Random play on a 41-country Map lasts about a thousand moves: a fixed limit of 400
     # cut nearly every game; a limit scaled to the map lets them all finish.
@@ -277,14 +277,14 @@ def test_fair_search_cuts_games_by_the_size_of_the_map():
 
 def test_fair_search_refuses_when_no_candidate_had_a_decided_game():
     from coinprint.errors import UsageError
-    from coinprint.metrics import fairest_layout
+    from coinprint.fair import fairest_layout
 
     with pytest.raises(UsageError, match="no game on any of the 2 candidates was decided within 3 moves"):
         fairest_layout(["mapgame:countries=9,seed=1", "mapgame:countries=9,seed=2"], games=10, max_turns=3, workers=1)
 
 
 def test_the_fair_figure_is_re_measured_on_seeds_the_search_never_used():
-    from coinprint.metrics import fairest_layout
+    from coinprint.fair import fairest_layout
 
     specs = [f"mapgame:countries=9,seed={s},growth=packed,starts=apart" for s in (1, 2, 3, 4)]
     search = fairest_layout(specs, games=20, seed=7, workers=1, fair_games=50)
