@@ -73,3 +73,13 @@ def make_agent(spec: str, player: str = "") -> Agent[Any, Any]:
     """A fresh agent from its spec (see :func:`agent_parameters`)."""
     name, params = agent_parameters(spec, player)
     return AGENTS[name](**params)
+
+
+def checked_agent(spec: str, option: str) -> str:
+    """``spec`` when it names an agent with valid parameters; else a :class:`UsageError`
+    that names ``option`` (``--agent``, ``--heads``) first."""
+    try:
+        agent_parameters(spec)
+    except UsageError as bad:
+        raise UsageError(f"{option}: {bad}") from None
+    return spec

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from coinprint import caps
-from coinprint.agents import agent_parameters
+from coinprint.agents import checked_agent
 from coinprint.errors import UsageError
 from coinprint.io import Conventions
 from coinprint.render.board import position_sheet
@@ -93,7 +93,7 @@ FAIR_AGENT = Option(
     "mcts, with parameters as in mcts:iterations=800).",
     "random",
     metavar="AGENT",
-    check=lambda value, flag: _checked_agent(value, flag),
+    check=checked_agent,
 )
 BLEED = Option(
     "--bleed",
@@ -125,15 +125,6 @@ class BoardPrint:
     name: str
     said: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
-
-
-def _checked_agent(spec: str, flag: str) -> str:
-
-    try:
-        agent_parameters(spec)
-    except UsageError as bad:
-        raise UsageError(f"{flag}: {bad}") from None
-    return spec
 
 
 class Game(ABC):

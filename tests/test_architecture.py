@@ -101,12 +101,7 @@ def imported(path: Path) -> set[str]:
     """Every coinprint module ``path`` imports at run time, wherever the import statement stands
     (imports for the type checker only, under ``if TYPE_CHECKING:``, are left out)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    typing_only = {
-        id(inner)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
-        for inner in ast.walk(node)
-    }
+    typing_only = _typing_only(tree)
     names = set()
     for node in ast.walk(tree):
         if id(node) in typing_only:
@@ -117,6 +112,16 @@ def imported(path: Path) -> set[str]:
             names.add(node.module)
             names.update(f"{node.module}.{alias.name}" for alias in node.names)
     return {n for n in names if n.startswith("coinprint.") and _is_module(n)}
+
+
+def _typing_only(tree: ast.Module) -> set[int]:
+    """The nodes under ``if TYPE_CHECKING:`` (imports for the type checker only)."""
+    return {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for inner in ast.walk(node)
+    }
 
 
 def _is_module(name: str) -> bool:
@@ -209,12 +214,7 @@ LAZY_TARGETS = {
 def lazy_imports(path: Path) -> set[str]:
     """The coinprint modules ``path`` imports inside a function (not for the type checker)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    typing_only = {
-        id(inner)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
-        for inner in ast.walk(node)
-    }
+    typing_only = _typing_only(tree)
     found = set()
     for node in ast.walk(tree):
         if id(node) in typing_only or node in tree.body or getattr(node, "col_offset", 0) == 0:

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from coinprint.agents import checked_agent
 from coinprint.analysis import play_to_folder
 from coinprint.cli.options import (
     AGENT_HELP,
     appendix_option,
-    check_agent,
     drawing_options,
     file_output,
     games_option,
@@ -159,7 +159,7 @@ def play_command(game: Game) -> click.Command:
                 default=seat.default,
                 show_default=True,
                 metavar="AGENT",
-                callback=lambda ctx, param, value: check_agent(value, param.opts[0]),
+                callback=lambda ctx, param, value: checked_agent(value, param.opts[0]),
                 help=f"Agent playing {seat.player} ({AGENT_HELP}).",
             )(func)
         return func

@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from coinprint import caps, selfplay
-from coinprint.agents import agent_parameters
+from coinprint.agents import checked_agent
 from coinprint.cli.types import LENGTH_OR_ZERO, PAPER, TOLERANCE, GameName
 from coinprint.errors import UsageError
 from coinprint.fileio import STDOUT, stdout_for_data
@@ -432,15 +432,6 @@ def appendix_option(func: Callable) -> Callable:
     )(func)
 
 
-def check_agent(value: str, option: str) -> str:
-
-    try:
-        agent_parameters(value)
-    except UsageError as bad:
-        raise UsageError(f"{option}: {bad}") from None
-    return value
-
-
 AGENT_HELP = (
     "random, greedy, montecarlo or mcts, with parameters as in mcts:iterations=800 (see docs/formats.md, Agents)"
 )
@@ -451,8 +442,8 @@ def agent_option(default: str, help: str, *, name: str = "--agent", multiple: bo
 
     def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
         if multiple:
-            return tuple(check_agent(v, param.opts[0]) for v in value)
-        return value if value is None else check_agent(value, param.opts[0])
+            return tuple(checked_agent(v, param.opts[0]) for v in value)
+        return value if value is None else checked_agent(value, param.opts[0])
 
     return click.option(
         name,
