@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 from contextlib import redirect_stderr, redirect_stdout
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from coinprint.caps import MAX_FEATURES, MAX_VERTICES  # noqa: E402
 from coinprint.cli import main  # noqa: E402
+from coinprint.games.mapgame.board import MAX_COUNTRIES  # noqa: E402
 
 SPACES = MAX_FEATURES - 1
 
@@ -105,10 +107,10 @@ def row(game: str, count: int = SPACES, side: float = 30.0) -> str:
     return _document(game, features)
 
 
-def row_with_a_gap(game: str) -> str:
+def row_with_a_gap(game: str, count: int = SPACES) -> str:
     """:func:`row` without its third square: an invalid map, whose replay goes on against the
     whole outline from the fourth country (the map falls apart there)."""
-    doc = json.loads(row(game))
+    doc = json.loads(row(game, count))
     kept = [f for f in doc["features"] if f["id"] != "s3"]
     for number, feature in enumerate(kept, start=1):
         if game == "mapgame":
@@ -122,20 +124,27 @@ def _document(game: str, features: list[dict]) -> str:
     return json.dumps({"type": "FeatureCollection", "coinprint": meta, "features": features})
 
 
+def count_for(game: str) -> int:
+    """Spaces at the caps: the feature cap, or the Map's own cap of 401 countries (a larger
+    Map is invalid before any geometry is looked at)."""
+    return MAX_COUNTRIES if game == "mapgame" else SPACES
+
+
 def main_figures(games: list[str]) -> None:
-    per_edge = max(1, (MAX_VERTICES // SPACES - 2) // 2)
-    cases = {
-        f"fan of {SPACES:,} wedges": lambda game: fan(game),
-        f"fan of {SPACES:,} wedges, {per_edge} pieces an edge": lambda game: fan(game, points_per_edge=per_edge),
-        f"grid of {SPACES:,} squares": lambda game: grid(game),
-        f"row of {SPACES:,} squares at the point cap": lambda game: row(game),
-        "the same row with a gap": lambda game: row_with_a_gap(game),
-    }
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "layout.geojson"
         for game in games:
+            count = count_for(game)
+            per_edge = max(1, (MAX_VERTICES // count - 2) // 2)
+            cases = {
+                f"fan of {count:,} wedges": partial(fan, game, count),
+                f"fan of {count:,} wedges, {per_edge} pieces an edge": partial(fan, game, count, per_edge),
+                f"grid of {count:,} squares": partial(grid, game, count),
+                f"row of {count:,} squares at the point cap": partial(row, game, count),
+                "the same row with a gap": partial(row_with_a_gap, game, count),
+            }
             for name, make in cases.items():
-                path.write_text(make(game))
+                path.write_text(make())
                 code, seconds, cpu, last = run("validate", "layout", str(path))
                 print(
                     f"validate layout, {game}, {name}: exit {code}, {cpu:.2f} s CPU ({seconds:.2f} s wall)  ({last[-60:]})"
