@@ -255,10 +255,13 @@ def to_json(reports: Sequence[LayoutReport], settings: dict[str, Any]) -> str:
 REPORT_TITLE = "coinprint design report"
 
 
-def figures(reports: Sequence[LayoutReport], *, heat_maps: int = 3) -> list[Scene]:
+def figures(
+    reports: Sequence[LayoutReport], *, heat_maps: int = 3, units: str = "mm", tolerance_mm: float | None = None
+) -> list[Scene]:
     """The report's pages of charts: a title block (what was played), the first-player share
     per layout, then for the first ``heat_maps`` layouts the figures with a one-line reading
-    each and what to look at, a game-length histogram and a heat map of the spaces."""
+    each and what to look at, a game-length histogram and a heat map of the spaces (a layout
+    file read again with the ``units`` and ``tolerance_mm`` it was analysed with)."""
 
     games = sorted({GAMES[report.game].title for report in reports})
     head = [
@@ -278,7 +281,7 @@ def figures(reports: Sequence[LayoutReport], *, heat_maps: int = 3) -> list[Scen
         lines += ["# What to look at"] + [f"• {finding}" for finding in what_to_look_at(report)]
         scenes.append(text_block(f"What the games show: {words}", lines))
         scenes.append(histogram(report.lengths, f"How long games last: {words}", "moves per game"))
-        layout = resolve_layout(report.layout, game=report.game)
+        layout = resolve_layout(report.layout, game=report.game, units=units, tolerance_mm=tolerance_mm)
         scenes.append(heat_map(layout, report.held, report.players, f"Who holds each space at the end: {words}"))
     return scenes
 
@@ -294,14 +297,22 @@ def check_report_path(path: str, name: str = "report path") -> str:
     return suffix
 
 
-def write_report(reports: Sequence[LayoutReport], path: str, *, details: int = 3) -> Path:
+def write_report(
+    reports: Sequence[LayoutReport],
+    path: str,
+    *,
+    details: int = 3,
+    units: str = "mm",
+    tolerance_mm: float | None = None,
+) -> Path:
     """Write the charts (and, in HTML, the table) to ``path`` (.html, .pdf or .svg), with a
-    histogram and a heat map for the first ``details`` layouts."""
+    histogram and a heat map for the first ``details`` layouts (a layout file is read with
+    ``units`` and ``tolerance_mm``, as it was analysed)."""
 
     suffix = check_report_path(path)
     if details < 0:
         raise UsageError(f"details must be 0 or more, not {details}")
-    scenes = figures(reports, heat_maps=details)
+    scenes = figures(reports, heat_maps=details, units=units, tolerance_mm=tolerance_mm)
     if suffix == "svg":
         data: bytes | str = scene_to_svg(stack(scenes, REPORT_TITLE))
     elif suffix == "pdf":

@@ -141,4 +141,5 @@ def analyse(
         settings |= {"maps": maps, "map_seed": map_seed} if maps is not None else {"layout": layout or game}
         click.echo(f"wrote {write_atomic(json_path, to_json(reports, settings))}")
     if report_path is not None:
-        click.echo(f"wrote {write_report(reports, report_path, details=details)}")
+        written = write_report(reports, report_path, details=details, units=units, tolerance_mm=tolerance)
+        click.echo(f"wrote {written}")
