@@ -37,6 +37,7 @@ AGENT_PARAMETERS: dict[str, dict[str, tuple[type, int | float, int | float]]] = 
         "depth": (int, 1, 10**5),
         "mix": (float, 0.0, 1.0),
         "widen": (float, 0.1, 1000.0),
+        "playouts": (int, 1, 1000),
     },
 }
 """Each agent's parameters: (type, least, most)."""

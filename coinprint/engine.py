@@ -177,6 +177,18 @@ class Rules(ABC, Generic[S, M]):
         default the text of :meth:`describe`; games override it with something cheaper."""
         return self.describe(state)
 
+    def search_defaults(self) -> dict[str, float]:
+        """Tree-search settings that suit this game better than the search's own (mcts's
+        parameters by name, e.g. ``{"mix": 1.0}``); a parameter the agent is given wins. None
+        by default."""
+        return {}
+
+    def search_evaluate(self, state: S, player: str) -> float:
+        """The evaluation tree search judges its leaves and orders its moves by, on the scale
+        of :meth:`evaluate` (points ahead); by default :meth:`evaluate` itself. A game may
+        look a little further here without changing what greedy agents play."""
+        return self.evaluate(state, player)
+
     def evaluate(self, state: S, player: str) -> float:
         """A quick guess of how good ``state`` is for ``player`` (for greedy agents)."""
         score = self.result(state).score

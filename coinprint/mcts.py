@@ -11,9 +11,11 @@ point of view of the player who chose it. After the budget the most visited move
   after them, and a node reached ``n`` times has at most ``widen · √n`` children (progressive
   widening), so wide positions are searched deep on their likely moves.
 - A new child is valued by ``mix`` × its evaluation squashed into 0 to 1 plus (1 − ``mix``) ×
-  one random play-out from it on the rules' play-out path (the games' fast paths,
+  the mean of ``playouts`` random play-outs from it on the rules' play-out path (the games' fast paths,
   :meth:`coinprint.engine.Rules.playout_total`: 1 a win, 0.5 a tie, 0 a loss) — the mixed
   leaf value of AlphaGo (Silver et al. 2016), with the evaluation standing in for a network.
+- A parameter not given takes the game's own default when it has one
+  (:meth:`coinprint.engine.Rules.search_defaults`), else this module's.
 
 Chance (Coin Age's throw before each turn) is handled open-loop: each time the walk reaches
 a node it throws again (:meth:`~coinprint.engine.Rules.begin_turn`), and the node keeps
@@ -42,10 +44,8 @@ DEFAULT_DEPTH = 1000
 random games end sooner on the shipped boards)."""
 DEFAULT_MIX = 0.3
 """Share of a leaf's value taken from the evaluation rather than the play-out (AlphaGo's λ)."""
-GAME_DEFAULTS: dict[str, dict[str, float]] = {"cointable": {"mix": 1.0}}
-"""Defaults that differ by game. Coin Table's random play-outs last over a hundred moves of
-mostly touches and tell good moves from bad too faintly to be worth their time at these
-budgets: its leaves are judged by the evaluation alone."""
+DEFAULT_PLAYOUTS = 1
+"""Random play-outs a new leaf is valued by (their mean is the play-out part of its value)."""
 EVALUATION_SCALE = 4.0
 """An evaluation of this many points (spaces, countries, score) ahead reads as a 76 % chance."""
 DEFAULT_WIDEN = 2.0
@@ -88,23 +88,38 @@ class MCTSAgent(Agent[Any, Any]):
 
     def __init__(
         self,
-        iterations: int = DEFAULT_ITERATIONS,
-        exploration: float = DEFAULT_EXPLORATION,
-        depth: int = DEFAULT_DEPTH,
+        iterations: int | None = None,
+        exploration: float | None = None,
+        depth: int | None = None,
         mix: float | None = None,
-        widen: float = DEFAULT_WIDEN,
+        widen: float | None = None,
+        playouts: int | None = None,
     ) -> None:
-        self.iterations = iterations
-        self.exploration = exploration
-        self.depth = depth
-        self.chosen_mix = mix
-        """``mix`` as given; None takes the game's default (GAME_DEFAULTS, else DEFAULT_MIX)."""
-        self.mix = DEFAULT_MIX if mix is None else mix
-        self.widen = widen
+        given = {
+            "iterations": iterations,
+            "exploration": exploration,
+            "depth": depth,
+            "mix": mix,
+            "widen": widen,
+            "playouts": playouts,
+        }
+        self.given: dict[str, float] = {k: v for k, v in given.items() if v is not None}
+        """The parameters as given; the others take the game's defaults
+        (:meth:`Rules.search_defaults`), else this module's."""
+        self._settle({})
+
+    def _settle(self, game: dict[str, float]) -> None:
+        """Set every parameter: as given, else the game's default, else this module's."""
+        chosen = {**game, **self.given}
+        self.iterations = int(chosen.get("iterations", DEFAULT_ITERATIONS))
+        self.exploration = float(chosen.get("exploration", DEFAULT_EXPLORATION))
+        self.depth = int(chosen.get("depth", DEFAULT_DEPTH))
+        self.mix = float(chosen.get("mix", DEFAULT_MIX))
+        self.widen = float(chosen.get("widen", DEFAULT_WIDEN))
+        self.playouts = int(chosen.get("playouts", DEFAULT_PLAYOUTS))
 
     def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
-        if self.chosen_mix is None:
-            self.mix = GAME_DEFAULTS.get(rules.name, {}).get("mix", DEFAULT_MIX)
+        self._settle(rules.search_defaults())
         moves = rules.legal_moves(state)
         if len(moves) == 1:
             return moves[0]
@@ -159,8 +174,8 @@ class MCTSAgent(Agent[Any, Any]):
                 path.append(child)
                 value = guess
                 if self.mix < 1:
-                    played = rules.playout_total(state, move, mover, rng, self.depth, 1)
-                    value = self.mix * guess + (1 - self.mix) * played
+                    played = rules.playout_total(state, move, mover, rng, self.depth, self.playouts)
+                    value = self.mix * guess + (1 - self.mix) * played / self.playouts
                 _back_up(path, mover, value, None)
                 return
             node = self._select(node, expanded, rng)
@@ -169,14 +184,15 @@ class MCTSAgent(Agent[Any, Any]):
 
     @staticmethod
     def _guess(rules: Rules, state: Any, move: Any, mover: str) -> float:
-        """The evaluation of the position after ``move`` for ``mover``, squashed into 0 to 1
+        """The search evaluation (:meth:`Rules.search_evaluate`) of the position after ``move``
+        for ``mover``, squashed into 0 to 1
         (a game over is 1, 0.5 or 0)."""
         after = state.copy()
         rules.apply_unchecked(after, move)
         if rules.is_over(after):
             winner = rules.result(after).winner
             return 0.5 if winner is None else float(winner == mover)
-        return 0.5 + 0.5 * math.tanh(rules.evaluate(after, mover) / EVALUATION_SCALE)
+        return 0.5 + 0.5 * math.tanh(rules.search_evaluate(after, mover) / EVALUATION_SCALE)
 
     def _select(self, node: Node, options: list[Any], rng: random.Random) -> Node:
         best: list[Node] = []

@@ -412,3 +412,20 @@ def test_playout_turns_are_always_legal():
             assert rules.parse_move(state, rules.move_text(state, turn)) == turn
             rules.apply(state, turn)  # checked: raises IllegalMoveError if the turn is not legal
     assert kinds == {"place", "pay", "move", "capture"}
+
+
+def test_search_evaluation_counts_the_coins_the_next_player_could_cover(rules):
+    """Tree search's evaluation (not greedy's): heads' quarter and nickel lie open to tails,
+    who moves next and has dimes, so half of each is counted lost; heads' dime is safe."""
+    first, second, third = rules.labels[:3]
+    state = position(rules, {first: [(3, 0)], second: [(2, 0)], third: [(0, 0)]}, turn=1)
+    plain = rules.evaluate(state, "heads")
+    assert rules.search_evaluate(state, "heads") == plain - 0.5 * (4 + 3)
+    assert rules.search_evaluate(state, "tails") == -plain + 0.5 * (4 + 3)
+    # With only quarters in tails' bank, nothing of heads' can be covered.
+    state.banks[1] = [0, 0, 0, 1]
+    assert rules.search_evaluate(state, "heads") == rules.evaluate(state, "heads")
+    # A game over is judged by its score alone.
+    state.banks[1] = [4, 3, 2, 1]
+    state.ended = "every space is filled"
+    assert rules.search_evaluate(state, "heads") == rules.evaluate(state, "heads")

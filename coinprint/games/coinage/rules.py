@@ -52,6 +52,9 @@ if TYPE_CHECKING:
     from coinprint.games.coinage.fast import FastCoinAge
 
 
+COVER_RISK = 0.5
+"""How much of a coin the next player could cover at once the search counts as lost."""
+
 Coin = tuple[int, int]
 """(rank, owner index)."""
 Throw = tuple[tuple[int, bool], ...]
@@ -500,6 +503,30 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
             total[1] += points[1]
         me = PLAYERS.index(player)
         return float(total[me] - total[1 - me])
+
+    def search_evaluate(self, state: CoinAgeState, player: str) -> float:
+        """:meth:`evaluate` less what the player to move next may take at once: each of the
+        other player's top coins that one of their bank coins could cover (a lower rank) is
+        at stake, and a turn places at most two coins, so the two most valuable such coins
+        count, weighted by :data:`COVER_RISK` (the throw may not allow it)."""
+        value = self.evaluate(state, player)
+        if state.ended:
+            return value
+        mover = state.mover
+        bank = state.banks[mover]
+        lowest = next((rank for rank in range(4) if bank[rank] > 0), None)
+        if lowest is None:
+            return value
+        exposed = sorted(
+            (
+                VALUES[stack[-1][0]]
+                for stack in state.stacks
+                if stack and stack[-1][1] != mover and stack[-1][0] > lowest
+            ),
+            reverse=True,
+        )
+        threat = COVER_RISK * sum(exposed[:2])
+        return value + threat if PLAYERS[mover] == player else value - threat
 
     # -- showing ---------------------------------------------------------------------------------
     def marks(self, state: CoinAgeState) -> list[Mark]:
