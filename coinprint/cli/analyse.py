@@ -8,8 +8,8 @@ from coinprint.cli.groups import cli
 from coinprint.cli.options import (
     agent_option,
     drawing_options,
-    file_output,
     games_option,
+    json_target,
     maps_option,
     max_turns_option,
     seed_option,
@@ -18,19 +18,10 @@ from coinprint.cli.options import (
     until_decided_options,
 )
 from coinprint.cli.types import GameName
-from coinprint.fileio import check_file_target, write_atomic
+from coinprint.fileio import write_atomic
 from coinprint.metrics import analyse_game
 from coinprint.report import check_report_path, table, to_json, write_report
 from coinprint.sprt import cap_warning
-
-
-def _json_target(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """--json: one file (not a folder), checked before any game; ``-`` keeps stdout for the JSON."""
-
-    if value is None:
-        return None
-    check_file_target(value)
-    return file_output(ctx, param, value)
 
 
 def _report_target(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -66,7 +57,7 @@ def _report_target(ctx: click.Context, param: click.Parameter, value: str | None
     "json_path",
     default=None,
     metavar="FILE",
-    callback=_json_target,
+    callback=json_target,
     help="Write every figure as JSON (- for standard output, which then carries the JSON alone).",
 )
 @click.option(

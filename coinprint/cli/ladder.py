@@ -7,8 +7,8 @@ import click
 from coinprint.cli.groups import cli
 from coinprint.cli.options import (
     agent_option,
-    file_output,
     games_option,
+    json_target,
     layout_option,
     max_turns_option,
     progress,
@@ -16,19 +16,10 @@ from coinprint.cli.options import (
     selfplay_options,
 )
 from coinprint.cli.types import GameName
-from coinprint.fileio import check_file_target, write_atomic
+from coinprint.fileio import write_atomic
 from coinprint.ladder import DEFAULT_LEVELS, check_levels
 from coinprint.ladder import ladder as climb
 from coinprint.registry import GAMES
-
-
-def _json_target(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """--json: one file (not a folder), checked before any game; ``-`` keeps stdout for the JSON."""
-
-    if value is None:
-        return None
-    check_file_target(value)
-    return file_output(ctx, param, value)
 
 
 @cli.command("ladder")
@@ -49,7 +40,7 @@ def _json_target(ctx: click.Context, param: click.Parameter, value: str | None) 
     "json_path",
     default=None,
     metavar="FILE",
-    callback=_json_target,
+    callback=json_target,
     help="Write the ratings and matches as JSON (- for standard output, which then carries the JSON alone).",
 )
 @selfplay_options

@@ -21,7 +21,7 @@ from coinprint import caps, selfplay
 from coinprint.agents import checked_agent
 from coinprint.cli.types import LENGTH_OR_ZERO, PAPER, TOLERANCE, GameName
 from coinprint.errors import UsageError
-from coinprint.fileio import STDOUT, stdout_for_data
+from coinprint.fileio import STDOUT, check_file_target, stdout_for_data
 from coinprint.io import UNIT_MM
 from coinprint.kit import require_suffix
 from coinprint.render.style import palette_names
@@ -468,3 +468,12 @@ def fair_search_options(func: Callable) -> Callable:
         help=f"--fair: fresh games the chosen map is re-measured on; their figure is printed (1 to {caps.MAX_GAMES:,}).",
     )(func)
     return agent_option("random", "--fair: the agent playing both sides in the search and the re-measure")(func)
+
+
+def json_target(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Callback of ``--json``: one file (not a folder), checked before any game; ``-`` keeps
+    standard output for the JSON."""
+    if value is None:
+        return None
+    check_file_target(value)
+    return file_output(ctx, param, value)
