@@ -120,9 +120,9 @@ class MCTSAgent(Agent[Any, Any]):
 
     def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
         self._settle(rules.search_defaults())
-        moves = rules.legal_moves(state)
+        moves = rules.successors(state)
         if len(moves) == 1:
-            return moves[0]
+            return moves[0][0]
         root = Node(None, None)
         self._list(rules, state, root, rules.chance_key(state), moves, rng)
         for _ in range(self.iterations):
@@ -131,14 +131,17 @@ class MCTSAgent(Agent[Any, Any]):
         best = [move for move, child in root.children.items() if child.visits == most]
         return best[0] if len(best) == 1 else rng.choice(best)
 
-    def _list(self, rules: Rules, state: Any, node: Node, key: Hashable, moves: list[Any], rng: random.Random) -> None:
-        """Note the legal ``moves`` at ``node`` for chance outcome ``key``, to be expanded best
-        first by the evaluation (ties in random order; all in random order when ``mix`` is 0)."""
-        node.options[key] = moves
+    def _list(
+        self, rules: Rules, state: Any, node: Node, key: Hashable, moves: list[tuple[Any, Any]], rng: random.Random
+    ) -> None:
+        """Note the legal ``moves`` (each with the position after it) at ``node`` for chance
+        outcome ``key``, to be expanded best first by the evaluation (ties in random order;
+        all in random order when ``mix`` is 0)."""
+        node.options[key] = [move for move, _ in moves]
         mover = rules.to_move(state)
         order = []
-        for move in moves:
-            guess = self._guess(rules, state, move, mover) if self.mix > 0 else 0.5
+        for move, after in moves:
+            guess = self._guess(rules, after, mover) if self.mix > 0 else 0.5
             order.append((guess, rng.random(), move))
         order.sort(key=lambda item: item[:2])
         node.untried[key] = [(move, guess) for guess, _, move in order]
@@ -157,7 +160,7 @@ class MCTSAgent(Agent[Any, Any]):
                 rules.begin_turn(state, rng)
             key = rules.chance_key(state)
             if key not in node.options:
-                self._list(rules, state, node, key, rules.legal_moves(state), rng)
+                self._list(rules, state, node, key, rules.successors(state), rng)
             mover = rules.to_move(state)
             untried, expanded = node.untried[key], node.expanded[key]
             seen = node.seen[key] = node.seen[key] + 1
@@ -183,12 +186,9 @@ class MCTSAgent(Agent[Any, Any]):
             path.append(node)
 
     @staticmethod
-    def _guess(rules: Rules, state: Any, move: Any, mover: str) -> float:
-        """The search evaluation (:meth:`Rules.search_evaluate`) of the position after ``move``
-        for ``mover``, squashed into 0 to 1
-        (a game over is 1, 0.5 or 0)."""
-        after = state.copy()
-        rules.apply_unchecked(after, move)
+    def _guess(rules: Rules, after: Any, mover: str) -> float:
+        """The search evaluation (:meth:`Rules.search_evaluate`) of the position ``after`` a
+        move for ``mover``, squashed into 0 to 1 (a game over is 1, 0.5 or 0)."""
         if rules.is_over(after):
             winner = rules.result(after).winner
             return 0.5 if winner is None else float(winner == mover)

@@ -7,11 +7,13 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coinprint.analysis import play_to_folder, validate_record
-from coinprint.engine import IllegalMoveError, InvalidMoveError, replay
+from coinprint.engine import GreedyAgent, IllegalMoveError, InvalidMoveError, replay
 from coinprint.games.coinage import board as coinage
-from coinprint.games.coinage.rules import CoinAgeRules, Turn
+from coinprint.games.coinage.rules import SEARCH_FEATURES, SEARCH_WEIGHTS, CoinAgeRules, Turn
 
 D, P, N, Q = 0, 1, 2, 3
 HEADS, TAILS = 0, 1
@@ -355,10 +357,6 @@ def test_the_rule_sheet_example_is_a_real_game_that_replays():
     assert any(r["doubled"] for r in example["regions"])
 
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_random_games_round_trip_their_notation_and_replay(seed):
@@ -414,18 +412,104 @@ def test_playout_turns_are_always_legal():
     assert kinds == {"place", "pay", "move", "capture"}
 
 
-def test_search_evaluation_counts_the_coins_the_next_player_could_cover(rules):
-    """Tree search's evaluation (not greedy's): heads' quarter and nickel lie open to tails,
-    who moves next and has dimes, so half of each is counted lost; heads' dime is safe."""
-    first, second, third = rules.labels[:3]
-    state = position(rules, {first: [(3, 0)], second: [(2, 0)], third: [(0, 0)]}, turn=1)
-    plain = rules.evaluate(state, "heads")
-    assert rules.search_evaluate(state, "heads") == plain - 0.5 * (4 + 3)
-    assert rules.search_evaluate(state, "tails") == -plain + 0.5 * (4 + 3)
-    # With only quarters in tails' bank, nothing of heads' can be covered.
-    state.banks[1] = [0, 0, 0, 1]
-    assert rules.search_evaluate(state, "heads") == rules.evaluate(state, "heads")
+def test_search_features_are_counted_as_the_rules_score(rules):
+    """Heads' quarter, nickel and dime hold A1, A2 and A3 (one region, so heads doubles it);
+    tails' penny holds C2 (a region of its own, doubled too). Tails moves next and has dimes,
+    so heads' quarter and nickel are open to it; heads' lowest bank coin is a penny, which
+    cannot go on tails' penny. Every figure is worked by hand, heads' less tails'."""
+    state = position(
+        rules,
+        {"A1": [(3, 0)], "A2": [(2, 0)], "A3": [(0, 0)], "C2": [(1, 1)]},
+        banks=[[0, 3, 1, 0], [4, 2, 2, 1]],
+        turn=1,
+    )
+    heads = rules.search_features(state, "heads")
+    assert dict(zip(SEARCH_FEATURES, heads)) == {
+        "spaces held": 3 - 1,
+        "points on the board": (4 + 3 + 1) * 2 - 2 * 2,
+        "dimes in the bank": 0 - 4,
+        "pennies in the bank": 3 - 2,
+        "nickels in the bank": 1 - 2,
+        "quarters in the bank": 0 - 1,
+        # Tails' penny is not above heads' lowest coin (a penny); heads' quarter and nickel
+        # are above tails' dime (the dime on A3 is not).
+        "points the other could cover": 0 - (4 + 3),
+        "points the next player could cover": -(4 + 3),
+        "regions doubled": 1 - 1,
+        "dimes on top": 1 - 0,
+        "to move next": -1,
+    }
+    assert rules.search_features(state, "tails") == tuple(-f for f in heads)
+    expected = sum(w * f for w, f in zip(SEARCH_WEIGHTS, heads))
+    assert rules.search_evaluate(state, "heads") == pytest.approx(expected)
     # A game over is judged by its score alone.
-    state.banks[1] = [4, 3, 2, 1]
     state.ended = "every space is filled"
     assert rules.search_evaluate(state, "heads") == rules.evaluate(state, "heads")
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_search_evaluation_is_the_same_from_either_side(seed):
+    """Every feature is one player's figure less the other's: the evaluation of any position
+    of a random game for heads is minus tails'."""
+    rules = CoinAgeRules(coinage.build("classic"), {})
+    rng = random.Random(seed)
+    state = rules.initial_state()
+    while not rules.is_over(state):
+        rules.begin_turn(state, rng)
+        rules.apply(state, rules.playout_move(state, rng))
+        heads, tails = rules.search_evaluate(state, "heads"), rules.search_evaluate(state, "tails")
+        assert heads == pytest.approx(-tails)
+
+
+def test_search_evaluation_predicts_winners_better_than_the_score(rules):
+    """The shipped weights still mean something: on greedy games played here (seeds the fit
+    never saw), the search evaluation's sign names the final winner of more positions than
+    the plain score's does (measured: 64 % against 54 % here, 66 % against 57 % on 200 other
+    games)."""
+    rng = random.Random(5)
+    right = {"search": 0, "plain": 0}
+    judged = 0
+    for _ in range(120):
+        state, positions, agent = rules.initial_state(), [], GreedyAgent()
+        while not rules.is_over(state):
+            rules.begin_turn(state, rng)
+            rules.apply_unchecked(state, agent.choose(rules, state, rng))
+            positions.append(state.copy())
+        winner = rules.result(state).winner
+        if winner is None:
+            continue
+        for seen in positions[:-1]:
+            search, plain = rules.search_evaluate(seen, "heads"), rules.evaluate(seen, "heads")
+            judged += 1
+            right["search"] += (search > 0) == (winner == "heads")
+            right["plain"] += (plain > 0) == (winner == "heads")
+    assert judged > 1000
+    assert right["search"] > right["plain"] + 0.04 * judged
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), name=st.sampled_from(["classic", "terraces", "steps", "patchwork"]))
+def test_successors_are_every_distinct_outcome_once(seed, name):
+    """Along a random game: each listed turn, replayed through the checked engine, gives the
+    position listed with it; no two listed turns end in the same position; and any turn a
+    random player builds action by action ends in one of the listed positions."""
+    rules = CoinAgeRules(coinage.build(name), {})
+    rng = random.Random(seed)
+    state = rules.initial_state()
+    while not rules.is_over(state):
+        rules.begin_turn(state, rng)
+        found = rules.successors(state)
+        assert [turn for turn, _ in found] == rules.legal_moves(state)
+        outcomes = set()
+        for turn, after in found:
+            replayed = state.copy()
+            rules.apply(replayed, turn)
+            assert (replayed.key(), replayed.turn, replayed.throw) == (after.key(), after.turn, None)
+            outcomes.add(after.key())
+        assert len(outcomes) == len(found)
+        for _ in range(5):
+            built = state.copy()
+            rules.apply(built, rules.playout_move(state, rng))
+            assert built.key() in outcomes
+        state = rng.choice(found)[1]

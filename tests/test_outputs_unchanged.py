@@ -7,7 +7,10 @@ when a change alters outputs on purpose, after checking that the new files are b
 those of the branch that made the change: the print polish of issue 21 (every file equal to that
 branch's own), and the analysis work of issue 22 (new Maps keep X's start apart from O's and
 the agents play better: its records and GeoJSON equal that branch's own, and only files that
-branch changed itself changed)."""
+branch changed itself changed); and Coin Age's legal turns, which had missed turns that reach
+a position the search had already met with less of the throw's allowance left (only Coin Age's
+self-play records, its kit and its Swedish rule sheet changed: their worked example is a
+greedy game, and greedy now has those turns to choose from)."""
 
 from __future__ import annotations
 
