@@ -686,72 +686,41 @@ class _TurnSearch:
         if ended or (key, free, budget) in self.searched:
             return
         self.searched.add((key, free, budget))
+        for after, after_banks, rest, left, action in self.actions(stacks, banks, free, budget):
+            ended = self.ending(after, after_banks[self.me])
+            self.search(after, after_banks, ended, rest, left, actions + (action,))
+
+    def actions(
+        self, stacks: Stacks, banks: Banks, free: tuple[int, ...], budget: tuple[int, int, int, bool]
+    ) -> Iterator[tuple[Stacks, Banks, tuple[int, ...], tuple[int, int, int, bool], Action]]:
+        """Each action still allowed, in :meth:`CoinAgeRules._candidate_actions`' order, as
+        (stacks, banks, matched coins unused, allowance left, the action) after it."""
         placements, moves, captures, can_pay = budget
         if can_pay:
             for rank in free:
-                after = self.banks_with(banks, rank, -1, paid=True)
                 rest = tuple(r for r in free if r != rank)
-                left = (placements + 1, moves, captures, False)
-                self.search(stacks, after, self.ending(stacks, after[self.me]), rest, left, actions + (("pay", rank),))
+                paid = self.banks_with(banks, rank, -1, paid=True)
+                yield stacks, paid, rest, (placements + 1, moves, captures, False), ("pay", rank)
         if placements > 0:
-            self.place(stacks, banks, free, budget, actions)
+            for rank in free:
+                rest = tuple(r for r in free if r != rank)
+                spent = self.banks_with(banks, rank, -1)
+                left = (placements - 1, moves, captures, can_pay)
+                for space, stack in enumerate(stacks):
+                    if not stack or stack[-1][0] > rank:
+                        after = stacks[:space] + (stack + (self.coin[rank],),) + stacks[space + 1 :]
+                        yield after, spent, rest, left, ("place", rank, space)
         if moves > 0:
-            self.move(stacks, banks, free, budget, actions)
-        if captures > 0:
-            self.capture(stacks, banks, free, budget, actions)
-
-    def place(
-        self,
-        stacks: Stacks,
-        banks: Banks,
-        free: tuple[int, ...],
-        budget: tuple[int, int, int, bool],
-        actions: tuple[Action, ...],
-    ) -> None:
-        placements, moves, captures, can_pay = budget
-        for rank in free:
-            after_banks = self.banks_with(banks, rank, -1)
-            rest = tuple(r for r in free if r != rank)
-            left = (placements - 1, moves, captures, can_pay)
-            for space, stack in enumerate(stacks):
-                if not stack or stack[-1][0] > rank:
-                    after = stacks[:space] + (stack + (self.coin[rank],),) + stacks[space + 1 :]
-                    ended = self.ending(after, after_banks[self.me])
-                    self.search(after, after_banks, ended, rest, left, actions + (("place", rank, space),))
-
-    def move(
-        self,
-        stacks: Stacks,
-        banks: Banks,
-        free: tuple[int, ...],
-        budget: tuple[int, int, int, bool],
-        actions: tuple[Action, ...],
-    ) -> None:
-        placements, moves, captures, can_pay = budget
-        left = (placements, moves - 1, captures, can_pay)
-        for source, stack in enumerate(stacks):
-            if stack:
-                for target in self.neighbours[source]:
+            left = (placements, moves - 1, captures, can_pay)
+            for source, stack in enumerate(stacks):
+                for target in self.neighbours[source] if stack else ():
                     if not stacks[target]:
                         shifted = list(stacks)
                         shifted[target], shifted[source] = stack, ()
-                        after = tuple(shifted)
-                        ended = self.ending(after, banks[self.me])
-                        self.search(after, banks, ended, free, left, actions + (("move", source, target),))
-
-    def capture(
-        self,
-        stacks: Stacks,
-        banks: Banks,
-        free: tuple[int, ...],
-        budget: tuple[int, int, int, bool],
-        actions: tuple[Action, ...],
-    ) -> None:
-        placements, moves, captures, can_pay = budget
-        left = (placements, moves, captures - 1, can_pay)
-        for space, stack in enumerate(stacks):
-            if stack:
-                after_banks = self.banks_with(banks, stack[-1][0], +1)
-                after = stacks[:space] + (stack[:-1],) + stacks[space + 1 :]
-                ended = self.ending(after, after_banks[self.me])
-                self.search(after, after_banks, ended, free, left, actions + (("capture", space),))
+                        yield tuple(shifted), banks, free, left, ("move", source, target)
+        if captures > 0:
+            left = (placements, moves, captures - 1, can_pay)
+            for space, stack in enumerate(stacks):
+                if stack:
+                    after = stacks[:space] + (stack[:-1],) + stacks[space + 1 :]
+                    yield after, self.banks_with(banks, stack[-1][0], +1), free, left, ("capture", space)
