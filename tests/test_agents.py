@@ -130,7 +130,7 @@ def test_the_ladder_orders_random_greedy_mcts(spec: str) -> None:
 @pytest.mark.slow
 def test_coin_age_ladder_puts_random_at_the_bottom() -> None:
     """On Coin Age both greedy and mcts clearly beat random; mcts against greedy is closer
-    (bench/agent_strength.py measured about 62 %): see the test below for that match."""
+    (bench/agent_strength.py measured 64 to 70 %): see the test below for that match."""
     climbed = ladder("coinage:map=classic", ["random", "mcts:iterations=200"], games=12, seed=1, workers=1)
     assert climbed.matches[0].score < 0.3, climbed.describe()
     assert climbed.rungs()[1].low > 0, climbed.describe()
@@ -138,12 +138,13 @@ def test_coin_age_ladder_puts_random_at_the_bottom() -> None:
 
 @pytest.mark.slow
 def test_mcts_beats_greedy_on_coin_age() -> None:
-    """mcts at its defaults (leaves judged by Coin Age's search evaluation, which counts the
-    coins the next player could cover) beats greedy clearly on fixed seeds, half the games
-    with each side first (bench/agent_strength.py measures it on more games)."""
-    played = match("coinage:map=classic", "mcts", "greedy", 16, seed=1, workers=1)
+    """mcts at its defaults (leaves judged by Coin Age's fitted search evaluation) wins more
+    games than greedy on fixed seeds, half the games with each side first. Sixteen games
+    cannot pin down a rate (bench/agent_strength.py measures it on hundreds); this catches a
+    search that has become no better than greedy."""
+    played = match("coinage:map=classic", "mcts", "greedy", 16, seed=1, workers=2)
     assert played.wins + played.losses == 16
-    assert played.wins >= 11, (played.wins, played.losses)
+    assert played.wins > played.losses, (played.wins, played.losses)
 
 
 def test_a_match_seats_each_agent_first_half_the_time_and_counts_every_game() -> None:
