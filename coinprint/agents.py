@@ -15,7 +15,6 @@ from coinprint.mcts import MCTSAgent
 
 
 def _mcts(**params: Any) -> Agent[Any, Any]:
-
     return MCTSAgent(**params)
 
 

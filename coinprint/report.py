@@ -341,7 +341,6 @@ def _pages(scenes: Sequence[Scene]) -> list[Scene]:
 
 
 def _html(reports: Sequence[LayoutReport], scenes: Sequence[Scene]) -> str:
-
     parts = [
         "<!DOCTYPE html>",
         f'<html lang="en"><head><meta charset="utf-8"><title>{REPORT_TITLE}</title>',

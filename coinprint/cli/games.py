@@ -94,7 +94,6 @@ def board_command(game: Game) -> click.Command:
     @layout_file_option
     @drawing_options(with_game=False)
     def board(**values: Any) -> int:
-
         own = _split(game.board_options, values)
         bleed = own.pop("bleed", "0")
         settings = PrintSettings.parse(
@@ -131,7 +130,6 @@ def rules_command(game: Game) -> click.Command:
     @output_options(("pdf",))
     @appendix_option
     def rules(**values: Any) -> None:
-
         params = game.rules_params(_split(game.rules_options, values))
         path = write_rules(
             game.name,
@@ -179,7 +177,6 @@ def play_command(game: Game) -> click.Command:
     @html_option
     @selfplay_options
     def play(**values: Any) -> None:
-
         own = _split(game.play_options, values)
         spec = values["layout"] or game.play_layout(own)
         agents = {seat.player: values[f"agent_{seat.player}"] for seat in game.seats}
@@ -246,14 +243,12 @@ class GameGroup(HelpGroup):
         self.simulated = simulated
 
     def _names(self) -> tuple[str, ...]:
-
         return GAMES.simulated() if self.simulated else GAMES.names()
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(self._names())
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-
         if cmd_name not in self._names():
             return None
         return self.build(GAMES[cmd_name])

@@ -43,7 +43,6 @@ def suffixed_output(*suffixes: str, stdout: bool = False) -> Callable[[click.Con
     the command line is read, before any work."""
 
     def callback(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-
         if value is None:
             return None
         require_suffix(value, param.opts[0], suffixes, stdout=stdout)
@@ -197,7 +196,6 @@ def seed_option(default: int | None, help: str, *, name: str = "--seed", dest: s
 
 
 def _check_precision(value: float, option: str) -> float:
-
     return check_precision(value, option)
 
 
@@ -222,7 +220,6 @@ def until_decided_options(func: Callable) -> Callable:
 
 
 def _enter_dask_timeout(ctx: click.Context, param: click.Parameter, value: int) -> None:
-
     ctx.with_resource(selfplay.dask_timeout(caps.check_dask_timeout(value, param.opts[0])))
 
 

@@ -25,7 +25,6 @@ class LengthType(click.ParamType):
         self.default_unit = default_unit
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-
         text = str(value).strip()
         if self.zero and text in ("0", "0mm"):
             return value
@@ -42,7 +41,6 @@ class PaperType(click.ParamType):
     name = "paper"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-
         try:
             paper_size(str(value))
         except CoinprintError as exc:
@@ -89,7 +87,6 @@ class ToleranceType(click.ParamType):
     name = "tolerance"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-
         if isinstance(value, float):
             return value
         text = str(value).strip()

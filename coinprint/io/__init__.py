@@ -159,7 +159,6 @@ def _need_game(game: str | None, source: str, conventions: Mapping[str, Conventi
 
 # -- SVG ----------------------------------------------------------------------------------------------------
 def _from_svg(data: bytes, source: str, game: tuple[str, Conventions], tolerance_mm: float) -> ReadLayout:
-
     drawing = read_svg(data, source=source)
     pieces = [
         _Piece(shape.name, shape.rings, shape.group, shape.problem, handle=shape.element_id) for shape in drawing.shapes
@@ -179,7 +178,6 @@ def _from_svg(data: bytes, source: str, game: tuple[str, Conventions], tolerance
 def _from_foreign_geojson(
     doc: Any, source: str, game: tuple[str, Conventions], units: str, tolerance_mm: float
 ) -> ReadLayout:
-
     features = doc["features"]
     if len(features) > MAX_GEOJSON_FEATURES:
         raise UnreadableInputError(

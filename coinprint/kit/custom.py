@@ -39,7 +39,6 @@ def board_sheet(layout: Layout, settings: PrintSettings, *, copies: int | None =
 
 
 def with_properties(layout: Layout, extra: dict[str, dict[str, Any]], meta: dict[str, Any]) -> Layout:
-
     spaces = [replace(s, properties={**s.properties, **extra.get(s.id, {})}) for s in layout.spaces]
     return Layout(layout.game, spaces, list(layout.features), {**layout.meta, **meta})
 

@@ -274,7 +274,6 @@ def _fill(template: str, values: dict[str, str]) -> str:
 
 
 def _template(name: str) -> str:
-
     return template_path(name).read_text(encoding="utf-8")
 
 

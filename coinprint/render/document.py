@@ -105,7 +105,6 @@ Block = Heading | Paragraph | ListBlock | Table | Figure | Spacer | PageBreak
 
 
 def _font(style: TypeStyle, bold: bool = False) -> str:
-
     register_fonts()
     if style.italic and not bold:
         return ITALIC_FONT

@@ -92,35 +92,28 @@ class CoinAge(Game):
         return board.check(layout, tolerance_mm=tolerance_mm)
 
     def rules(self, layout: Layout, options: Mapping[str, Any] | None = None) -> Rules[Any, Any]:
-
         return CoinAgeRules(layout, dict(options or {}))
 
     def replay_note(self, rules: Rules[Any, Any], state: Any, move: Any) -> str:
-
         return replay_note(rules, state, move)
 
     def layout_name(self, layout: Layout) -> str:
         return board.layout_name(layout)
 
     def board_sheet(self, layout: Layout, style: str) -> Sheet:
-
         return board_sheet(layout, style)
 
     def drawn_sheet(self, layout: Layout, settings: PrintSettings, *, copies: int | None, for_pdf: bool) -> Sheet:
-
         paper = settings.paper if for_pdf else None
         return board_sheet(layout, settings.style, paper=paper, margin=settings.margin_mm, copies=copies)
 
     def printable(self, layout: Layout) -> Layout:
-
         return printable(layout)
 
     def kit_pages(self, settings: PrintSettings, lang: str) -> list[Scene]:
-
         return kit_pages(settings, lang)
 
     def sheet_values(self, template: dict[str, Any], source: str, **params: Any) -> SheetParts:
-
         return sheet_parts(template, source, **params)
 
     def board_layout(self, values: Mapping[str, Any]) -> Layout:
@@ -131,7 +124,6 @@ class CoinAge(Game):
         return board.build(map_name, regions=values["regions"], seed=seed, card=values["card"])
 
     def board_print(self, layout: Layout, values: Mapping[str, Any], settings: PrintSettings, pdf: bool) -> BoardPrint:
-
         random_map = values["map_name"] == "random"
         sheet = board_sheet(
             layout,

@@ -79,11 +79,9 @@ class CoinTable(Game):
         return board.check(layout, tolerance_mm=tolerance_mm)
 
     def rules(self, layout: Layout, options: Mapping[str, Any] | None = None) -> Rules[Any, Any]:
-
         return CoinTableRules(layout, dict(options or {}))
 
     def board_sheet(self, layout: Layout, style: str) -> Sheet:
-
         return board_sheet(layout, style)
 
     def drawn_values(self, layout: Layout) -> dict[str, Any]:
@@ -93,15 +91,12 @@ class CoinTable(Game):
         return board.named_cells(layout)
 
     def printable(self, layout: Layout) -> Layout:
-
         return printable(layout)
 
     def kit_pages(self, settings: PrintSettings, lang: str) -> list[Scene]:
-
         return kit_pages(settings, lang)
 
     def sheet_values(self, template: dict[str, Any], source: str, **params: Any) -> SheetParts:
-
         return sheet_parts(template, source, **params)
 
     def board_layout(self, values: Mapping[str, Any]) -> Layout:

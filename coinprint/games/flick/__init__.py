@@ -58,25 +58,20 @@ class Flick(Game):
         return board.check(layout, tolerance_mm=tolerance_mm)
 
     def rules(self, layout: Layout, options: Mapping[str, Any] | None = None) -> Rules[Any, Any]:
-
         return FlickRules(layout, dict(options or {}))
 
     def board_sheet(self, layout: Layout, style: str) -> Sheet:
-
         return mat_sheet(layout, style)
 
     def position_sheet(
         self, layout: Layout, marks: Sequence[Mark], players: Sequence[str], *, title: str = ""
     ) -> Sheet:
-
         return marks_sheet(layout, marks, players, title=title)
 
     def kit_pages(self, settings: PrintSettings, lang: str) -> list[Scene]:
-
         return kit_pages(settings, lang)
 
     def sheet_values(self, template: dict[str, Any], source: str, **params: Any) -> SheetParts:
-
         return sheet_parts(template, source, **params)
 
     def board_layout(self, values: Mapping[str, Any]) -> Layout:

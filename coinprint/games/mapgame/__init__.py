@@ -77,7 +77,6 @@ class MapGame(Game):
         return board.check(layout, tolerance_mm=tolerance_mm)
 
     def rules(self, layout: Layout, options: Mapping[str, Any] | None = None) -> Rules[Any, Any]:
-
         return MapRules(layout, dict(options or {}))
 
     def layout_name(self, layout: Layout) -> str:
@@ -90,19 +89,15 @@ class MapGame(Game):
         return board.summary(layout).describe()
 
     def board_sheet(self, layout: Layout, style: str) -> Sheet:
-
         return map_sheet(layout, style)
 
     def kit_pages(self, settings: PrintSettings, lang: str) -> list[Scene]:
-
         return kit_pages(settings, lang)
 
     def sheet_values(self, template: dict[str, Any], source: str, **params: Any) -> SheetParts:
-
         return sheet_parts(template, source, **params)
 
     def rules_extra_pages(self, paper: PaperSize, lang: str) -> list[Scene]:
-
         return rules_extra_pages(paper, lang)
 
     def board_layout(self, values: Mapping[str, Any]) -> Layout:
@@ -114,7 +109,6 @@ class MapGame(Game):
         )
 
     def board_print(self, layout: Layout, values: Mapping[str, Any], settings: PrintSettings, pdf: bool) -> BoardPrint:
-
         if values["blank"]:
             return BoardPrint(layout, blank_sheet(layout), "mapgame-blank")
         seed, growth = layout.meta["seed"], values["growth"]
