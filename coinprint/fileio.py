@@ -214,20 +214,25 @@ def check_folder_target(path: str | os.PathLike[str], option: str = "-o") -> str
     shown = _shown(name)
     folder = Path(name)
     while True:
-        if os.path.islink(folder):
-            try:
-                os.stat(folder)
-            except OSError as exc:
-                if exc.errno == errno.ELOOP:
-                    raise UsageError(
-                        f"{option} {shown}: {_shown(str(folder))} is a symbolic link in a loop (it never reaches a folder)"
-                    ) from None
+        if os.path.islink(folder) and _loops(folder):
+            raise UsageError(
+                f"{option} {shown}: {_shown(str(folder))} is a symbolic link in a loop (it never reaches a folder)"
+            )
         if os.path.lexists(folder) or folder == folder.parent:
             break
         folder = folder.parent
     if os.path.lexists(folder) and not folder.is_dir():
         raise UsageError(f"{option} {shown}: {_shown(str(folder))} is a file, not a folder; give a folder")
     return name
+
+
+def _loops(link: str | Path) -> bool:
+    """Whether the symbolic link ``link`` leads round in a loop (it never reaches a file)."""
+    try:
+        os.stat(link)
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
 
 
 def _output_target(name: str, *, follow_symlinks: bool = True) -> tuple[Path, int | None, str]:
@@ -237,14 +242,8 @@ def _output_target(name: str, *, follow_symlinks: bool = True) -> tuple[Path, in
     shown = _shown(name)
     try:
         link = os.path.islink(name)
-        if link and follow_symlinks:
-            try:
-                os.stat(name)
-            except OSError as exc:
-                if exc.errno == errno.ELOOP:
-                    raise UsageError(
-                        f"cannot write {shown}: it is a symbolic link in a loop (it never reaches a file)"
-                    ) from None
+        if link and follow_symlinks and _loops(name):
+            raise UsageError(f"cannot write {shown}: it is a symbolic link in a loop (it never reaches a file)")
         target = Path(os.path.realpath(name)) if link and follow_symlinks else Path(name)
         mode = None if link and not follow_symlinks else (os.stat(target).st_mode if target.exists() else None)
     except OSError as exc:
