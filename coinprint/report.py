@@ -32,6 +32,13 @@ def _pct(share: Share) -> str:
     return f"{share.value:.0%} [{share.low:.0%}, {share.high:.0%}]" if share.total else "—"
 
 
+def _band(value: float, limits: tuple[float, float], readings: tuple[str, str, str]) -> str:
+    """The reading of ``value``: the first below ``limits[0]``, the last above ``limits[1]``,
+    else the middle one."""
+    low, high = limits
+    return readings[0] if value < low else readings[2] if value > high else readings[1]
+
+
 def _mean(spread: Spread, digits: int = 1) -> str:
     return f"{spread.mean:.{digits}f} ±{(spread.high - spread.low) / 2:.{digits}f}" if spread.n else "—"
 
@@ -89,31 +96,21 @@ def readings(report: LayoutReport) -> list[tuple[str, str, str]]:
     )
     per_move = report.lead_changes_per_move
     if per_move is not None and per_move.n:
-        swing = (
-            "the leader on the score rarely changes"
-            if per_move.mean < 0.02
-            else "the lead changes hands often"
-            if per_move.mean > 0.1
-            else "the lead changes now and then"
+        swing = _band(
+            per_move.mean,
+            (0.02, 0.1),
+            ("the leader on the score rarely changes", "the lead changes now and then", "the lead changes hands often"),
         )
         rows.append(("lead changes per move", _mean(per_move, 3), swing))
     if report.drama is not None and report.drama.n:
-        come_back = (
-            "the winner is nearly always ahead"
-            if report.drama.mean < 0.05
-            else "winners often come from behind"
-            if report.drama.mean > 0.2
-            else "winners sometimes trail first"
+        come_back = _band(
+            report.drama.mean,
+            (0.05, 0.2),
+            ("the winner is nearly always ahead", "winners sometimes trail first", "winners often come from behind"),
         )
         rows.append(("drama (moves the winner trailed)", _mean(report.drama, 2), come_back))
     if report.decided_at.n:
-        when = (
-            "decided early"
-            if report.decided_at.mean < 0.3
-            else "decided late"
-            if report.decided_at.mean > 0.7
-            else "decided midway"
-        )
+        when = _band(report.decided_at.mean, (0.3, 0.7), ("decided early", "decided midway", "decided late"))
         rows.append(("decisiveness (share before the winner leads for good)", _mean(report.decided_at, 2), when))
     if report.margin is not None and report.margin.n:
         rows.append(
