@@ -31,7 +31,7 @@ def at(rules, label: str) -> int:
 def position(rules, stacks: dict[str, list[tuple[int, int]]], banks=None, turn: int = 0):
     state = rules.initial_state()
     for label, coins in stacks.items():
-        state.stacks[at(rules, label)] = list(coins)
+        state.stacks[at(rules, label)] = tuple(coins)
     if banks is not None:
         state.banks = [list(b) for b in banks]
     state.turn = turn
@@ -153,7 +153,7 @@ def test_stacking_goes_only_on_a_higher_ranked_top_coin(rules):
     illegal(rules, start.copy(), "throw Q+ N- P- D-; place Q a1", "a quarter may not go on a dime")
     illegal(rules, start.copy(), "throw Q- N- P+ D-; place P a3", "a penny may not go on a penny")
     state = play(rules, start.copy(), "throw Q- N- P- D+; place D a2")
-    assert state.stacks[at(rules, "A2")] == [(Q, TAILS), (D, HEADS)]
+    assert state.stacks[at(rules, "A2")] == ((Q, TAILS), (D, HEADS))
     # on your own stack too, when it outranks you
     play(rules, start.copy(), "throw Q- N- P- D+; place D a3")
 
@@ -161,8 +161,8 @@ def test_stacking_goes_only_on_a_higher_ranked_top_coin(rules):
 def test_moving_a_whole_stack_to_an_empty_adjacent_space(rules):
     start = position(rules, {"B2": [(Q, HEADS), (D, TAILS)], "B3": [(P, TAILS)]})
     state = play(rules, start.copy(), "throw Q- N- P- D-; move b2 a1")
-    assert state.stacks[at(rules, "A1")] == [(Q, HEADS), (D, TAILS)]
-    assert state.stacks[at(rules, "B2")] == []
+    assert state.stacks[at(rules, "A1")] == ((Q, HEADS), (D, TAILS))
+    assert state.stacks[at(rules, "B2")] == ()
     illegal(rules, start.copy(), "throw Q- N- P- D-; move b2 b3", "B3 is occupied")
     illegal(rules, start.copy(), "throw Q- N- P- D-; move b2 b4", "B4 is not next to B2")
     illegal(rules, start.copy(), "throw Q- N- P- D-; move a3 b4", "A3 is empty")
@@ -172,7 +172,7 @@ def test_moving_a_whole_stack_to_an_empty_adjacent_space(rules):
 def test_capture_takes_the_top_coin_into_your_bank(rules):
     start = position(rules, {"C1": [(N, HEADS), (D, TAILS)]}, turn=0)
     state = play(rules, start.copy(), "throw Q- N- P- D-; capture c1")
-    assert state.stacks[at(rules, "C1")] == [(N, HEADS)]
+    assert state.stacks[at(rules, "C1")] == ((N, HEADS),)
     assert state.banks[HEADS] == [5, 3, 2, 1]
     assert state.banks[TAILS] == [4, 3, 2, 1]
     illegal(rules, start.copy(), "throw Q- N- P- D-; capture c2", "C2 is empty")

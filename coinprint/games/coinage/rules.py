@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from operator import mul
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -100,7 +101,7 @@ class CoinAgeState:
     """Stacks (bottom coin first) by space index, banks by player index, whose turn, the
     pending throw (set by ``begin_turn`` in simulation), and how the game ended."""
 
-    stacks: list[list[Coin]]
+    stacks: list[tuple[Coin, ...]]
     banks: list[list[int]]
     turn: int = 0
     throw: Throw | None = None
@@ -108,7 +109,7 @@ class CoinAgeState:
 
     def copy(self) -> CoinAgeState:
         return CoinAgeState(
-            [list(s) for s in self.stacks], [list(b) for b in self.banks], self.turn, self.throw, self.ended
+            list(self.stacks), [list(self.banks[0]), list(self.banks[1])], self.turn, self.throw, self.ended
         )
 
     @property
@@ -116,7 +117,7 @@ class CoinAgeState:
         return self.turn % 2
 
     def key(self) -> tuple[Any, ...]:
-        return (tuple(tuple(s) for s in self.stacks), tuple(tuple(b) for b in self.banks), self.ended)
+        return (tuple(self.stacks), tuple(tuple(b) for b in self.banks), self.ended)
 
 
 @dataclass
@@ -169,7 +170,7 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
 
     # -- state ----------------------------------------------------------------------------------
     def initial_state(self) -> CoinAgeState:
-        return CoinAgeState([[] for _ in self.ids], [list(START_BANK), list(START_BANK)])
+        return CoinAgeState([() for _ in self.ids], [list(START_BANK), list(START_BANK)])
 
     def to_move(self, state: CoinAgeState) -> str:
         return PLAYERS[state.mover]
@@ -285,7 +286,7 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         if kind == "place":
             rank, space = action[1], action[2]
             state.banks[me][rank] -= 1
-            state.stacks[space].append((rank, me))
+            state.stacks[space] += ((rank, me),)
             allowance.placements -= 1
             allowance.used.append(rank)
         elif kind == "pay":
@@ -297,10 +298,12 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
             allowance.used.append(rank)
         elif kind == "move":
             source, target = action[1], action[2]
-            state.stacks[target], state.stacks[source] = state.stacks[source], []
+            state.stacks[target], state.stacks[source] = state.stacks[source], ()
             allowance.moves -= 1
         elif kind == "capture":
-            rank, _ = state.stacks[action[1]].pop()
+            stack = state.stacks[action[1]]
+            rank = stack[-1][0]
+            state.stacks[action[1]] = stack[:-1]
             state.banks[me][rank] += 1
             allowance.captures -= 1
         if not any(not s for s in state.stacks):
@@ -532,7 +535,7 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         if state.ended:
             return self.evaluate(state, player)
         features = self.search_features(state, player)
-        return sum(weight * feature for weight, feature in zip(SEARCH_WEIGHTS, features))
+        return sum(map(mul, SEARCH_WEIGHTS, features))
 
     def search_features(self, state: CoinAgeState, player: str) -> tuple[float, ...]:
         """The figures of :data:`SEARCH_FEATURES` for ``player``, each theirs less the
@@ -637,14 +640,14 @@ class _TurnSearch:
 
     def run(self) -> list[tuple[Turn, CoinAgeState]]:
         state, allowance = self.state, _Allowance.for_throw(self.throw)
-        stacks = tuple(tuple(stack) for stack in state.stacks)
+        stacks = tuple(state.stacks)
         banks = (tuple(state.banks[0]), tuple(state.banks[1]))
         budget = (allowance.placements, allowance.moves, allowance.captures, allowance.can_pay)
         self.search(stacks, banks, None, tuple(allowance.matched), budget, ())
         return [
             (
                 Turn(self.throw, actions),
-                CoinAgeState([list(s) for s in stacks], [list(b) for b in banks], state.turn + 1, None, ended),
+                CoinAgeState(list(stacks), [list(banks[0]), list(banks[1])], state.turn + 1, None, ended),
             )
             for (stacks, banks, ended), actions in self.seen.items()
         ]
