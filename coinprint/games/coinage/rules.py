@@ -39,8 +39,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from operator import mul
 from dataclasses import dataclass, field
+from operator import mul
 from typing import TYPE_CHECKING, Any
 
 from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules
@@ -535,7 +535,8 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         if state.ended:
             return self.evaluate(state, player)
         features = self.search_features(state, player)
-        return sum(map(mul, SEARCH_WEIGHTS, features))
+        value: float = sum(map(mul, SEARCH_WEIGHTS, features))
+        return value
 
     def search_features(self, state: CoinAgeState, player: str) -> tuple[float, ...]:
         """The figures of :data:`SEARCH_FEATURES` for ``player``, each theirs less the
@@ -546,8 +547,8 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         top (they can never be covered), and 1 if ``player`` moves next, else −1."""
         me = PLAYERS.index(player)
         banks = state.banks
-        # The lowest rank in each bank (4 when it is empty): a top coin above it can be covered.
-        lowest = [next((rank for rank, count in enumerate(bank) if count), 4) for bank in banks]
+        # The lowest rank in each bank: a top coin above it can be covered.
+        lowest = [_lowest_rank(bank) for bank in banks]
         held, points, doubled, dimes, exposed = [0, 0], [0, 0], [0, 0], [0, 0], [0, 0]
         stacks = state.stacks
         for members in self.regions:
@@ -612,6 +613,11 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
             lines.append(f"{PLAYERS[p]} bank: {bank}")
         lines.append("(stacks bottom first; h = heads' coin, t = tails')")
         return "\n".join(lines)
+
+
+def _lowest_rank(bank: list[int]) -> int:
+    """The lowest rank with a coin in ``bank`` (4 when it is empty)."""
+    return 0 if bank[0] else 1 if bank[1] else 2 if bank[2] else 3 if bank[3] else 4
 
 
 def _copy_allowance(a: _Allowance) -> _Allowance:
