@@ -520,6 +520,14 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         me = PLAYERS.index(player)
         return float(total[me] - total[1 - me])
 
+    def search_defaults(self) -> dict[str, float]:
+        """Tree search values a new leaf by 8 random play-outs, not 1: Coin Age's play-outs are
+        short and cheap beside listing a throw's turns (8 cost a third more time a move), and
+        one is a noisy judge of a leaf. Against greedy on the classic map (800 iterations) 8
+        won 544–255 over 800 games (68 %) where 1 won 267–133 over 400 (67 %): no worse, not
+        clearly better."""
+        return {"playouts": 8}
+
     def search_evaluate(self, state: CoinAgeState, player: str) -> float:
         """How likely ``player`` is to win, on the search's points scale: the sum of
         :meth:`search_features` times :data:`SEARCH_WEIGHTS`, which tree search's squash turns
