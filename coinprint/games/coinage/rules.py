@@ -99,7 +99,10 @@ class Turn:
 @dataclass
 class CoinAgeState:
     """Stacks (bottom coin first) by space index, banks by player index, whose turn, the
-    pending throw (set by ``begin_turn`` in simulation), and how the game ended."""
+    pending throw (set by ``begin_turn`` in simulation), and how the game ended.
+
+    Each stack is a tuple, replaced and never changed in place, so copies of a position (and
+    the hundreds of positions after one throw's turns) share their stacks."""
 
     stacks: list[tuple[Coin, ...]]
     banks: list[list[int]]
