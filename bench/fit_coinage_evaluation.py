@@ -44,15 +44,13 @@ RULES = CoinAgeRules(build("classic"), {})
 
 def greedy_turn(state: CoinAgeState, rng: random.Random, epsilon: float) -> Turn:
     """A random legal turn with chance ``epsilon``, else the best by the plain score."""
-    moves = RULES.legal_moves(state)
+    moves = RULES.successors(state)
     if rng.random() < epsilon:
-        return rng.choice(moves)
+        return rng.choice(moves)[0]
     player = RULES.to_move(state)
     best: list[Turn] = []
     best_value = float("-inf")
-    for move in moves:
-        after = state.copy()
-        RULES.apply_unchecked(after, move)
+    for move, after in moves:
         value = RULES.evaluate(after, player)
         if value > best_value:
             best, best_value = [move], value

@@ -631,10 +631,6 @@ def _lowest_rank(bank: list[int]) -> int:
     return 0 if bank[0] else 1 if bank[1] else 2 if bank[2] else 3 if bank[3] else 4
 
 
-def _copy_allowance(a: _Allowance) -> _Allowance:
-    return _Allowance(list(a.matched), a.placements, a.moves, a.captures, a.can_pay, a.paid, list(a.used))
-
-
 class _TurnSearch:
     """Every distinct outcome of one throw, depth first, over immutable stacks and banks.
 
