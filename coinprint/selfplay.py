@@ -41,6 +41,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import pickle
 import random
 import signal
 import time
@@ -57,6 +58,8 @@ from coinprint.errors import RunFailedError, UsageError
 from coinprint.source import LayoutSource, resolve_layout, rules_for
 
 if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
     from coinprint.engine import Outcome, Record, Rules
     from coinprint.source import LayoutSource
 
@@ -390,51 +393,160 @@ def _ignore_interrupts() -> None:
 
 
 class _PoolBackend(_Backend):
-    """A pool of worker processes on this machine. A worker that dies (the out-of-memory
-    killer, ``kill -9``) breaks the pool: every batch still waiting fails at once with
-    ``BrokenProcessPool``, where a ``multiprocessing.Pool`` would wait for its batch forever."""
+    """Worker processes on this machine, each with a pipe of its own. A worker that dies (the
+    out-of-memory killer, ``kill -9``) ends the run at once: its process sentinel fires and its
+    pipe reads as closed. A shared result queue (``multiprocessing.Pool``,
+    ``concurrent.futures``) can wait forever instead: a worker killed half-way through sending
+    a result leaves half a message, and the reader waits for the rest."""
 
     def __init__(self, workers: int) -> None:
         import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
 
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         self.slots = workers
-        self.pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_interrupts)
+        self.workers: list[_Worker] = []
+        self.backlog: deque[_Batch] = deque()
+        try:
+            for _ in range(workers):
+                self.workers.append(_Worker(context, [worker.connection for worker in self.workers]))
+        except BaseException:
+            self.close(False)
+            raise
 
     def submit(self, *args: Any) -> Any:
-        from concurrent.futures.process import BrokenProcessPool
-
-        try:
-            return self.pool.submit(play_batch, *args)
-        except BrokenProcessPool:
-            raise _WorkersLost(_DIED) from None
+        batch = _Batch(args)
+        self.backlog.append(batch)
+        self._hand_out()
+        return batch
 
     def done(self, handle: Any) -> bool:
-        return bool(handle.done())
+        return handle.reply is not None
 
     def wait(self, handle: Any, seconds: float) -> bool:
-        from concurrent.futures import wait
-
-        wait([handle], seconds)
-        return bool(handle.done())
+        if handle.reply is None:
+            self._collect(seconds)
+        return handle.reply is not None
 
     def result(self, handle: Any) -> list[GameResult]:
-        from concurrent.futures.process import BrokenProcessPool
+        while handle.reply is None:
+            self._collect(None)
+        ok, value = handle.reply
+        if not ok:
+            raise value
+        return list(value)
 
-        try:
-            return list(handle.result())
-        except BrokenProcessPool:
-            raise _WorkersLost(_DIED) from None
+    def _collect(self, seconds: float | None) -> None:
+        """Take in the batches that finish within ``seconds`` (None: wait for one), then give
+        idle workers the batches waiting."""
+        from multiprocessing.connection import wait
+
+        busy = {worker.connection: worker for worker in self.workers if worker.batch is not None}
+        sentinels = [worker.process.sentinel for worker in self.workers]
+        ready = wait([*busy, *sentinels], seconds)
+        # Replies first: a worker may finish its batch and then die; the batch still counts.
+        for connection in busy.keys() & set(ready):
+            busy[connection].take_reply()
+        if any(sentinel in ready for sentinel in sentinels):
+            raise _WorkersLost(_DIED)  # no worker leaves before close() asks it to
+        self._hand_out()
+
+    def _hand_out(self) -> None:
+        for worker in self.workers:
+            if worker.batch is None and self.backlog:
+                worker.start(self.backlog.popleft())
 
     def close(self, finished: bool) -> None:
-        if not finished:
-            # Stop the batches still running now; the executor alone would let them finish.
-            for process in list((getattr(self.pool, "_processes", None) or {}).values()):
-                with contextlib.suppress(OSError, AttributeError):
-                    process.terminate()
-        self.pool.shutdown(wait=True, cancel_futures=not finished)
+        for worker in self.workers:
+            worker.stop(finished)
+        for worker in self.workers:
+            worker.reap()
+
+
+@dataclass
+class _Batch:
+    """A batch of games for one worker: ``play_batch``'s arguments, and its reply once back:
+    ``(True, results)``, or ``(False, exception)`` when playing it raised."""
+
+    args: tuple[Any, ...]
+    reply: tuple[bool, Any] | None = None
+
+
+class _Worker:
+    """One worker process and this end of its pipe; ``batch`` is the batch it is playing."""
+
+    def __init__(self, context: Any, others: list[Connection]) -> None:
+        ours, theirs = context.Pipe()
+        self.process = context.Process(target=_serve, args=(theirs, others), daemon=True)
+        self.process.start()
+        theirs.close()  # the worker holds the only other end: its death reads as end of file
+        self.connection: Connection = ours
+        self.batch: _Batch | None = None
+
+    def start(self, batch: _Batch) -> None:
+        try:
+            self.connection.send(batch.args)
+        except OSError:
+            raise _WorkersLost(_DIED) from None
+        self.batch = batch
+
+    def take_reply(self) -> None:
+        assert self.batch is not None
+        try:
+            self.batch.reply = self.connection.recv()
+        except (EOFError, OSError):  # died while sending: what arrived is half a reply
+            raise _WorkersLost(_DIED) from None
+        self.batch = None
+
+    def stop(self, finished: bool) -> None:
+        """Ask the worker to leave once idle (``finished``), or end it now."""
+        if finished:
+            with contextlib.suppress(OSError):
+                self.connection.send(None)
+        else:
+            with contextlib.suppress(OSError, AttributeError):
+                self.process.terminate()
+
+    def reap(self) -> None:
+        self.process.join(STOP_SECONDS)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self.connection.close()
+
+
+STOP_SECONDS = 5
+"""How long a worker asked to stop may take before it is killed."""
+
+
+def _serve(connection: Connection, others: list[Connection]) -> None:
+    """A worker's life: play each batch that arrives and send back its reply, until told to stop
+    (``None``) or the runner's end of the pipe closes."""
+    _ignore_interrupts()
+    for other in others:  # other workers' pipes, inherited by a fork: theirs to close, not ours
+        other.close()
+    while True:
+        try:
+            args = connection.recv()
+        except EOFError:
+            return
+        if args is None:
+            return
+        try:
+            reply: tuple[bool, Any] = (True, play_batch(*args))
+        except Exception as exc:
+            reply = (False, exc)
+        try:
+            _send_reply(connection, reply)
+        except OSError:  # the runner is gone: nobody to play for
+            return
+
+
+def _send_reply(connection: Connection, reply: tuple[bool, Any]) -> None:
+    try:
+        connection.send(reply)
+    except (TypeError, AttributeError, pickle.PicklingError) as exc:  # an exception that cannot travel
+        connection.send((False, RuntimeError(f"{reply[1]!r} ({exc})")))
 
 
 _DIED = "a worker process died without finishing its games (killed: out of memory, or kill -9)"

@@ -18,7 +18,7 @@ import pytest
 from coinprint import selfplay
 from coinprint.analysis import balance, judge, play_to_folder, validate_record
 from coinprint.caps import MAX_GAMES
-from coinprint.errors import InterruptedRunError, UsageError
+from coinprint.errors import InterruptedRunError, RunFailedError, UsageError
 from coinprint.sprt import AHEAD, BEHIND, EVEN, FirstPlayerTest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,6 +78,59 @@ def test_the_runner_is_lazy_and_stops_its_workers_when_left():
         stream.close()
         assert [g.index for g in first] == list(range(40))
         assert time.monotonic() - start < 30  # the cap's 100,000 games were never all queued
+
+
+def heavy_summary(rules, record, outcome):
+    """A summary bigger than a pipe holds: a worker sending it blocks until the runner reads."""
+    return "x" * 2_000_000
+
+
+def refuse_game(rules, record, outcome):
+    raise ValueError("no summary for this game")
+
+
+def test_a_worker_killed_half_way_through_a_reply_ends_the_run():
+    """The runner reads nothing while the caller holds its first game, so each worker, once its
+    next batch is played, blocks half-way through sending its reply; killing one leaves half a
+    message in its pipe. The run must end with the one-line failure, not wait for the rest."""
+    import multiprocessing
+    import threading
+
+    setup = selfplay.GameSetup.build("cointable:size=2", AGENTS, 500)
+    stream = selfplay.run(setup, 40, 1, workers=2, batch=2, summarise=heavy_summary)
+    assert next(stream).index == 0
+    time.sleep(1.5)  # both workers play a batch of two short games and start sending
+    workers = multiprocessing.active_children()
+    assert len(workers) == 2
+    os.kill(workers[0].pid, signal.SIGKILL)
+    outcome: list[BaseException] = []
+
+    def drain() -> None:
+        try:
+            for _ in stream:
+                pass
+        except BaseException as exc:
+            outcome.append(exc)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    reader.join(60)
+    assert not reader.is_alive(), "the run waited for the rest of a dead worker's reply"
+    assert len(outcome) == 1 and isinstance(outcome[0], RunFailedError)
+    assert "a worker process died" in str(outcome[0]) and "of 40 games had finished" in str(outcome[0])
+    assert not multiprocessing.active_children()  # the other worker was stopped and reaped
+
+
+def test_an_error_in_a_worker_reaches_the_caller_and_the_workers_are_stopped():
+    import multiprocessing
+
+    setup = selfplay.GameSetup.build("cointable:size=2", AGENTS, 500)
+    with pytest.raises(ValueError, match="^no summary for this game$"):
+        list(selfplay.run(setup, 10, 1, workers=2, batch=2, summarise=refuse_game))
+    assert not multiprocessing.active_children()
+    games = list(selfplay.run(setup, 10, 1, workers=2, batch=2))
+    assert [g.index for g in games] == list(range(10))
+    assert not multiprocessing.active_children()  # a finished run leaves no worker behind
 
 
 def test_balance_reads_its_games_one_at_a_time():
