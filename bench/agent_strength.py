@@ -2,7 +2,8 @@
 games, and the ladder's Elo ratings (random, greedy, montecarlo, mcts at rising budgets).
 
 Each match plays half its games with each agent moving first (seeds 1, 2, …, or from
---seed: results vary between blocks of seeds, so pool a few before trusting a rate); the figures
+--seed: results vary between blocks of seeds, so pool a few before trusting a rate), in pairs
+that meet the same throws (``coinprint.ladder.match``); the figures
 are win rates with 95 % Wilson intervals and Elo differences with 95 % intervals
 (:mod:`coinprint.ladder`). Runs take minutes: keep --games small on a shared machine.
 
@@ -44,7 +45,9 @@ def main() -> None:
         print(
             f"{spec}: mcts v greedy {played.wins}-{played.losses} (ties {played.ties}, timeouts {played.timeouts}): "
             f"mcts won {share.value:.0%} of decided games [{share.low:.0%}–{share.high:.0%}], "
-            f"{played.elo().describe()}; {seconds / args.games:.1f} s a game on {args.workers} workers",
+            f"{played.elo().describe()}; pairs (mcts took 0, 1/2, 1, 3/2, 2 points) {list(played.pairs)}, "
+            f"as many as {played.effective_games():.0f} independent games; "
+            f"{seconds / args.games:.1f} s a game on {args.workers} workers",
             flush=True,
         )
         if args.ladder_games:

@@ -496,17 +496,29 @@ class Outcome:
     timeout: bool
 
 
-def play_game(rules: Rules[S, M], agents: dict[str, Agent[S, M]], rng: random.Random, max_turns: int) -> Outcome:
+def play_game(
+    rules: Rules[S, M],
+    agents: dict[str, Agent[S, M]],
+    rng: random.Random,
+    max_turns: int,
+    chance_seed: int | None = None,
+) -> Outcome:
     """Play one game between ``agents`` (keyed by player) up to ``max_turns`` moves.
 
-    A game cut at the limit is a timeout: its result is unfinished, never a win.
+    A game cut at the limit is a timeout: its result is unfinished, never a win. Chance
+    (:meth:`Rules.begin_turn`: Coin Age's throws) comes from ``rng`` like the agents' choices;
+    with a ``chance_seed`` it comes instead from a generator of its own for each turn, seeded
+    by ``chance_seed`` and the turn's number, so two games with the same ``chance_seed`` meet
+    the same throws turn by turn whoever plays them (paired games, as duplicate bridge deals
+    both tables the same cards).
     """
     state = rules.initial_state()
     moves: list[Any] = []
     while not rules.is_over(state):
         if len(moves) >= max_turns:
             return Outcome(moves, rules.result(state), timeout=True)
-        rules.begin_turn(state, rng)
+        chance = rng if chance_seed is None else random.Random(f"chance {chance_seed} {len(moves)}")
+        rules.begin_turn(state, chance)
         move = agents[rules.to_move(state)].choose(rules, state, rng)
         moves.append(rules.move_text(state, move))
         rules.apply_unchecked(state, move)

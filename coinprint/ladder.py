@@ -2,12 +2,14 @@
 ratings, as chess engine testing (Fishtest, BayesElo's logistic model) reports them.
 
 A match plays half its games with each agent moving first (game ``i`` with seed
-``seed + i``, as every self-play run), so neither gets the first player's edge. Its *score*
-is the share of points the first-named agent took (a win 1, a tie 1/2; timeouts are left
-out and counted). The Elo difference of a score ``s`` is ``-400 · log10(1/s − 1)`` (the
-logistic model: 100 Elo ≈ 64 %); its 95 % interval is the Elo of the ends of the score's
-Wilson interval (a tie counted as half a win). A score of 0 or 1 has no finite Elo: it is taken as half a game short
-of it (``(n − 1/2) / n``), so a clean sweep reads "at least" that many Elo.
+``seed + i``, as every self-play run), so neither gets the first player's edge, in pairs that
+meet the same chance (:func:`match`). Its *score* is the share of points the first-named
+agent took (a win 1, a tie 1/2; timeouts are left out and counted). The Elo difference of a
+score ``s`` is ``-400 · log10(1/s − 1)`` (the logistic model: 100 Elo ≈ 64 %); its 95 %
+interval is the Elo of the ends of the score's Wilson interval (a tie counted as half a win)
+over the match's effective games (:meth:`Match.effective_games`, from the pairs' spread as
+in Fishtest's pentanomial model). A score of 0 or 1 has no finite Elo: it is taken as half a
+game short of it (``(n − 1/2) / n``), so a clean sweep reads "at least" that many Elo.
 
 A ladder plays each rung against the next one up; its ratings put the first rung at 0 and
 add the differences, their intervals' half-widths adding in quadrature (the matches are
@@ -19,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from coinprint import selfplay
@@ -39,6 +41,9 @@ DEFAULT_LEVELS = (
 )
 """The rungs of ``coinprint ladder`` when none are given, weakest first."""
 
+PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)
+"""The points an agent can take from a pair of games, in the order of :attr:`Match.pairs`."""
+
 MAX_LEVELS = MAX_LADDER_LEVELS
 """Most rungs in one ladder (:data:`coinprint.caps.MAX_LADDER_LEVELS`)."""
 
@@ -57,6 +62,9 @@ class Match:
     timeouts: int
     mover_wins: int
     """Decided games won by the player who moved first (whichever agent it was)."""
+    pairs: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
+    """Game pairs (the same chance, each agent first once; neither game a timeout) in which
+    ``first`` scored 0, 1/2, 1, 3/2 and 2 points: Fishtest's pentanomial counts."""
 
     @property
     def counted(self) -> int:
@@ -69,13 +77,34 @@ class Match:
         return (self.wins + 0.5 * self.ties) / self.counted if self.counted else 0.5
 
     def score_sd(self) -> float:
-        """The standard error of :attr:`score` (trinomial: wins, ties, losses)."""
+        """The standard error of :attr:`score`: from the pairs' spread where there are two
+        pairs or more (pentanomial, as Fishtest), the games outside pairs counted as
+        single games; else from the games' spread (trinomial: wins, ties, losses)."""
         n = self.counted
         if n < 2:
             return 0.5
         s = self.score
-        mean_square = (self.wins + 0.25 * self.ties) / n
-        return math.sqrt(max(mean_square - s * s, 0.0) / n)
+        game_variance = max((self.wins + 0.25 * self.ties) / n - s * s, 0.0)
+        paired = sum(self.pairs)
+        if paired < 2:
+            return math.sqrt(game_variance / n)
+        pair_mean = sum(count * points for count, points in zip(self.pairs, PAIR_POINTS)) / paired
+        pair_square = sum(count * points * points for count, points in zip(self.pairs, PAIR_POINTS)) / paired
+        pair_variance = max(pair_square - pair_mean * pair_mean, 0.0)
+        singles = n - 2 * paired
+        return math.sqrt(paired * pair_variance + singles * game_variance) / n
+
+    def effective_games(self) -> float:
+        """The games the score's interval counts: as many independent games as would give
+        its standard error (Kish's effective sample size), at most twice the games played;
+        without pairs, the games played."""
+        n = self.counted
+        if sum(self.pairs) < 2 or not 0 < self.score < 1:
+            return float(n)
+        sd = self.score_sd()
+        if sd == 0:
+            return 2.0 * n
+        return min(self.score * (1 - self.score) / (sd * sd), 2.0 * n)
 
     def win_share(self) -> Share:
         """``first``'s share of the decided games, with its 95 % Wilson interval."""
@@ -87,7 +116,7 @@ class Match:
 
     def elo(self) -> Elo:
         """``first``'s Elo advantage over ``second``, with a 95 % interval."""
-        return elo_of(self.score, self.score_sd(), self.counted)
+        return elo_of(self.score, self.score_sd(), self.counted, self.effective_games())
 
     def to_json(self) -> dict[str, Any]:
         elo = self.elo()
@@ -105,6 +134,7 @@ class Match:
             "elo_high": elo.high,
             "bound": elo.bound,
             "first_mover_share": self.mover_share().value,
+            "pairs": list(self.pairs),
         }
 
 
@@ -135,8 +165,9 @@ def elo_from_score(score: float) -> float:
     return 400.0 * math.log10(score / (1.0 - score)) + 0.0  # + 0.0: no "-0" for an even score
 
 
-def elo_of(score: float, sd: float, games: int) -> Elo:
-    """The Elo difference of ``score`` (standard error ``sd``) over ``games`` counted games."""
+def elo_of(score: float, sd: float, games: int, effective: float | None = None) -> Elo:
+    """The Elo difference of ``score`` (standard error ``sd``) over ``games`` counted games;
+    the interval counts ``effective`` games (default ``games``: see :meth:`Match.effective_games`)."""
     if games == 0:
         return Elo(0.0, -math.inf, math.inf, math.inf)
     bound = ""
@@ -152,13 +183,13 @@ def elo_of(score: float, sd: float, games: int) -> Elo:
     # standard errors it stays inside 0 to 1 on few games. An end at 0 or 1 has no finite Elo:
     # that side stays open.
     observed = 1.0 if bound == "at least" else 0.0 if bound == "at most" else score
-    score_low, score_high = _wilson(observed, games)
+    score_low, score_high = _wilson(observed, games if bound or effective is None else effective)
     low = elo_from_score(score_low) if score_low > 0 else -math.inf
     high = elo_from_score(score_high) if score_high < 1 else math.inf
     return Elo(value, low, high, elo_sd, bound)
 
 
-def _wilson(share: float, games: int) -> tuple[float, float]:
+def _wilson(share: float, games: float) -> tuple[float, float]:
     """The 95 % Wilson score interval of a share observed over ``games`` games."""
     z2 = Z95 * Z95
     centre = (share + z2 / (2 * games)) / (1 + z2 / games)
@@ -255,22 +286,31 @@ def match(
 ) -> Match:
     """Play ``games`` games of agent ``first`` against agent ``second`` on ``layout_spec``:
     the first half (rounded up) with ``first`` moving first, the rest with ``second`` moving
-    first, seeds ``seed``, ``seed + 1``, … throughout (every game its own)."""
+    first, seeds ``seed``, ``seed + 1``, … throughout (every game its own agents' choices).
+
+    The games are paired: game ``k`` of each half meets the same chance (Coin Age's throws,
+    turn by turn, from chance seed ``seed + k``), so each agent plays each run of luck once
+    from each seat, and luck cancels out of the pair (duplicate bridge; Fishtest's game
+    pairs). :attr:`Match.pairs` counts the pairs' outcomes."""
 
     _check_run(games, seed)
     players = rules_for(playable_layout(layout_spec, game), options).players
     first_half = (games + 1) // 2
     wins = losses = ties = timeouts = mover_wins = 0
+    leading: list[float | None] = []  # first's points in each game of the first half
+    pairs = [0] * len(PAIR_POINTS)
     for seating, count, start in ((0, first_half, seed), (1, games - first_half, seed + first_half)):
         if count == 0:
             continue
         mine = players[seating]
         agents = {mine: first, players[1 - seating]: second}
         setup = selfplay.GameSetup.build(layout_spec, agents, max_turns, options, game=game)
+        setup = replace(setup, chance_offset=start - seed)
         results = selfplay.run(setup, count, start, workers=workers, dask=dask)
         try:
             for result in results:
-                if result.timeout:
+                points = None if result.timeout else 0.5 if result.winner is None else float(result.winner == mine)
+                if points is None:
                     timeouts += 1
                 elif result.winner is None:
                     ties += 1
@@ -278,11 +318,16 @@ def match(
                     wins += result.winner == mine
                     losses += result.winner != mine
                     mover_wins += result.winner == players[0]
+                if seating == 0:
+                    leading.append(points)
+                elif points is not None and (partner := leading[result.index]) is not None:
+                    pairs[round(2 * (partner + points))] += 1
                 if progress is not None:
                     progress(1)
         finally:
             results.close()
-    return Match(first, second, games, wins, losses, ties, timeouts, mover_wins)
+    counts = (pairs[0], pairs[1], pairs[2], pairs[3], pairs[4])
+    return Match(first, second, games, wins, losses, ties, timeouts, mover_wins, counts)
 
 
 def check_levels(levels: Sequence[str]) -> list[str]:

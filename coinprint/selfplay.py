@@ -112,7 +112,11 @@ class GameSetup:
     """Everything a worker needs to play games: plain data, picklable.
 
     ``layout`` is what workers build the board from (a built-in name, or the layout inline as
-    GeoJSON, so remote workers need no files); ``recorded_layout`` is what records name."""
+    GeoJSON, so remote workers need no files); ``recorded_layout`` is what records name.
+    ``chance_offset``, when set, gives game seed ``g`` its chance (Coin Age's throws) from
+    chance seed ``g - chance_offset`` (:func:`coinprint.engine.play_game`), and its record says
+    so (``"chance_seed"``): two runs whose games map onto the same chance seeds play paired
+    games."""
 
     game: str
     layout: str | dict[str, Any]
@@ -120,6 +124,7 @@ class GameSetup:
     agents: dict[str, str]
     max_turns: int
     options: dict[str, Any]
+    chance_offset: int | None = None
 
     @classmethod
     def build(
@@ -224,7 +229,9 @@ def play_one(setup: GameSetup, index: int, seed: int) -> tuple[Rules[Any, Any], 
     rules = _rules(setup)
     game_seed = seed + index
     agents = {player: make_agent(name) for player, name in setup.agents.items()}
-    outcome = play_game(rules, agents, random.Random(game_seed), setup.max_turns)
+    chance_seed = None if setup.chance_offset is None else game_seed - setup.chance_offset
+    outcome = play_game(rules, agents, random.Random(game_seed), setup.max_turns, chance_seed)
+    extra: dict[str, Any] = {} if chance_seed is None else {"chance_seed": chance_seed}
     record = Record(
         rules.name,
         setup.recorded_layout,
@@ -233,7 +240,7 @@ def play_one(setup: GameSetup, index: int, seed: int) -> tuple[Rules[Any, Any], 
         dict(setup.agents),
         game_seed,
         None if outcome.timeout else outcome.result.to_json(),
-        {"timeout": True} if outcome.timeout else {},
+        {**extra, "timeout": True} if outcome.timeout else extra,
     )
     return rules, record, outcome
 

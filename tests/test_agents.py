@@ -3,8 +3,11 @@ agent's two-step choice, greedy that never stalls, and Coin Table's fast play-ou
 
 from __future__ import annotations
 
+import json
 import math
 import random
+import statistics
+from dataclasses import replace
 from functools import cache
 
 import pytest
@@ -158,6 +161,88 @@ def test_a_match_seats_each_agent_first_half_the_time_and_counts_every_game() ->
     played = match("cointable:size=2", "greedy", "random", 9, seed=4, max_turns=300, workers=1)
     assert played.wins + played.losses + played.ties + played.timeouts == 9
     assert 0 <= played.mover_wins <= played.wins + played.losses
+
+
+def _throws(spec: str, agent_seed: int, chance_seed: int | None) -> list[tuple[tuple[int, ...], tuple]]:
+    """A random Coin Age game's throws, each with the denominations the mover held."""
+    game = rules_for(builtin_layout(spec))
+    seen = []
+    throw = game.begin_turn
+
+    def watched(state, rng):
+        throw(state, rng)
+        held = tuple(rank for rank in range(4) if state.banks[state.mover][rank] > 0)
+        seen.append((held, state.throw))
+
+    game.begin_turn = watched  # type: ignore[method-assign]
+    agents = {p: RandomAgent() for p in game.players}
+    play_game(game, agents, random.Random(agent_seed), 400, chance_seed)
+    return seen
+
+
+def test_games_with_the_same_chance_seed_meet_the_same_throws() -> None:
+    """Different players' choices, the same chance seed: turn by turn the same throw whenever
+    the mover holds the same denominations (the coins thrown); without a chance seed the
+    throws come from the players' generator and differ."""
+    for chance in range(7, 12):
+        one = _throws("coinage:map=classic", 1, chance_seed=chance)
+        other = _throws("coinage:map=classic", 2, chance_seed=chance)
+        alike = [(a, b) for a, b in zip(one, other) if a[0] == b[0]]
+        assert len(alike) >= 2 and all(a[1] == b[1] for a, b in alike)
+        assert one[0][1] == other[0][1] and len(one[0][1]) == 4  # the first throw: all four coins
+    one = _throws("coinage:map=classic", 1, chance_seed=7)
+    apart = [(a, b) for a, b in zip(_throws("coinage:map=classic", 1, None), _throws("coinage:map=classic", 2, None))]
+    assert any(a[1] != b[1] for a, b in apart if a[0] == b[0])
+    assert _throws("coinage:map=classic", 3, chance_seed=8) != one  # another chance seed, other throws
+
+
+def test_a_match_plays_pairs_that_meet_the_same_throws(tmp_path) -> None:
+    """Game k of each half shares its chance seed, and its record says which; the pairs'
+    points add up to the match's."""
+    from coinprint import selfplay
+    from coinprint.analysis import validate_record
+
+    agents = {"heads": "random", "tails": "greedy"}
+    setup = selfplay.GameSetup.build("coinage:map=classic", agents, 400)
+    first = list(selfplay.run(replace(setup, chance_offset=0), 3, 20, workers=1, records=True))
+    swapped = selfplay.GameSetup.build("coinage:map=classic", {"heads": "greedy", "tails": "random"}, 400)
+    second = list(selfplay.run(replace(swapped, chance_offset=3), 3, 23, workers=1, records=True))
+    for a, b in zip(first, second):
+        doc_a, doc_b = json.loads(a.record or ""), json.loads(b.record or "")
+        assert doc_a["chance_seed"] == doc_b["chance_seed"] == a.seed
+        assert doc_a["moves"][0].split(";")[0] == doc_b["moves"][0].split(";")[0]  # the first throw
+        path = tmp_path / f"{a.seed}.json"
+        path.write_text(a.record or "")
+        assert validate_record(str(path))[2].valid
+    played = match("coinage:map=classic", "random", "greedy", 7, seed=20, workers=1)
+    assert sum(played.pairs) + played.timeouts <= 3 and sum(played.pairs) >= 2
+    paired_points = sum(count * k / 2 for k, count in enumerate(played.pairs))
+    assert paired_points <= played.wins + 0.5 * played.ties <= paired_points + 7 - 2 * sum(played.pairs)
+
+
+def test_a_paired_match_takes_its_spread_from_the_pairs() -> None:
+    """The standard error of a score made of pairs only is the spread of the pairs' means over
+    √pairs (computed here by the statistics module); its interval counts the independent games
+    that would give that error, at most twice the games played."""
+    from coinprint.ladder import Match
+
+    pairs = (3, 2, 20, 9, 6)  # 40 pairs: first took 0, 1/2, 1, 3/2 and 2 points in them
+    points = [k / 2 for k, count in enumerate(pairs) for _ in range(count)]
+    wins = 3 * 0 + 2 * 0 + 20 * 1 + 9 * 1 + 6 * 2  # a tie in each pair with a half point
+    ties = 2 + 9
+    played = Match("a", "b", 80, wins, 80 - wins - ties, ties, 0, 40, pairs)
+    assert played.score == pytest.approx(statistics.fmean(points) / 2)
+    expected = statistics.pstdev([x / 2 for x in points]) / math.sqrt(40)
+    assert played.score_sd() == pytest.approx(expected)
+    s = played.score
+    assert played.effective_games() == pytest.approx(min(s * (1 - s) / expected**2, 160))
+    unpaired = Match("a", "b", 80, wins, 80 - wins - ties, ties, 0, 40)
+    assert unpaired.effective_games() == 80
+    low, high = played.elo().low, played.elo().high
+    wide = unpaired.elo()
+    assert (high - low < wide.high - wide.low) == (played.effective_games() > 80)
+    even = Match("a", "b", 40, 20, 20, 0, 0, 40, (0, 0, 20, 0, 0))  # every pair split: no spread
+    assert even.effective_games() == 80 and math.isfinite(even.elo().low) and even.elo().low < 0
 
 
 def test_elo_of_a_score_follows_the_logistic_model() -> None:
