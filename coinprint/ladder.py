@@ -244,6 +244,7 @@ class Ladder:
                 f"  {match.second} v {match.first}: won {match.losses}, lost {match.wins}, tied {match.ties}"
                 f"{f', {match.timeouts} timeouts' if match.timeouts else ''}; score {upper:.0%}, "
                 f"{match.elo().negated().describe()}; first mover won {match.mover_share().value:.0%} of decided games"
+                f"{_pairs_text(match.pairs)}"
             )
         return "\n".join(lines)
 
@@ -257,6 +258,15 @@ class Ladder:
             ],
             "matches": [m.to_json() for m in self.matches],
         }
+
+
+def _pairs_text(pairs: tuple[int, int, int, int, int]) -> str:
+    """How the upper rung did in the pairs (``pairs`` counts the lower rung's points)."""
+    if not any(pairs):
+        return ""
+    tied = pairs[1] + pairs[3]
+    text = f"; pairs: won both {pairs[0]}, split {pairs[2]}, lost both {pairs[4]}"
+    return text + (f", with a tie {tied}" if tied else "")
 
 
 def _end(value: float) -> str:

@@ -334,3 +334,5 @@ def test_the_ladder_command_prints_and_writes_the_ratings(cli) -> None:
     text = cli(*args, "--games", "6", "--seed", "3", "--workers", "1")
     assert text.code == 0 and "ladder on cointable:size=3 (Elo against random, 95 % intervals):" in text.out
     assert "greedy v random: won" in text.out and "first mover won" in text.out
+    lower = played["pairs"]  # random's points in each pair: greedy won both where random took 0
+    assert sum(lower) == 3 and f"pairs: won both {lower[0]}, split {lower[2]}, lost both {lower[4]}" in text.out
