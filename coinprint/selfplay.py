@@ -41,7 +41,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import pickle
 import random
 import signal
 import time
@@ -511,7 +510,7 @@ class _Worker:
             with contextlib.suppress(OSError):
                 self.connection.send(None)
         else:
-            with contextlib.suppress(OSError, AttributeError):
+            with contextlib.suppress(OSError):
                 self.process.terminate()
 
     def reap(self) -> None:
@@ -550,6 +549,8 @@ def _serve(connection: Connection, others: list[Connection]) -> None:
 
 
 def _send_reply(connection: Connection, reply: tuple[bool, Any]) -> None:
+    import pickle  # here, not at the top: only a worker's rare unpicklable error needs it
+
     try:
         connection.send(reply)
     except (TypeError, AttributeError, pickle.PicklingError) as exc:  # an exception that cannot travel
