@@ -36,6 +36,7 @@ AGENT_PARAMETERS: dict[str, dict[str, tuple[type, int | float, int | float]]] = 
         "depth": (int, 1, 10**5),
         "mix": (float, 0.0, 1.0),
         "widen": (float, 0.1, 1000.0),
+        "halving": (int, 0, 1000),
         "playouts": (int, 1, 1000),
     },
 }

@@ -21,7 +21,17 @@ Chance (Coin Age's throw before each turn) is handled open-loop: each time the w
 a node it throws again (:meth:`~coinprint.engine.Rules.begin_turn`), and the node keeps
 its untried moves per outcome (:meth:`~coinprint.engine.Rules.chance_key`); only the
 children legal after this throw compete, and the bound counts how often they were available
-(Cowling, Powley & Whitehouse 2012, "availability" counts).
+(Cowling, Powley & Whitehouse 2012, "availability" counts). The throws are stratified by
+visit (:class:`StratifiedChance`): a node's throws cycle through every combination of its
+first four tosses, and siblings meet the same throws in the same order (common random
+numbers), so two moves are compared under the same luck.
+
+With ``halving`` k the root is a race instead (hybrid MCTS: Pepels, Cazenave & Winands
+2014): the root's k best moves by the evaluation get the budget by sequential halving
+(Karnin, Koren & Somekh 2013) and the tree below each is searched as above. Sequential
+halving spends a fixed budget on finding the best move (simple regret) where UCB1 spends it
+on playing well while searching (cumulative regret), and every move in a round gets the same
+number of iterations, hence the same throws.
 """
 
 from __future__ import annotations
@@ -46,6 +56,8 @@ DEFAULT_MIX = 0.3
 """Share of a leaf's value taken from the evaluation rather than the play-out (AlphaGo's λ)."""
 DEFAULT_PLAYOUTS = 1
 """Random play-outs a new leaf is valued by (their mean is the play-out part of its value)."""
+DEFAULT_HALVING = 0
+"""Root moves raced by sequential halving; 0 for UCB1 at the root too."""
 EVALUATION_SCALE = 4.0
 """An evaluation of this many points (spaces, countries, score) ahead reads as a 76 % chance."""
 DEFAULT_WIDEN = 2.0
@@ -94,6 +106,7 @@ class MCTSAgent(Agent[Any, Any]):
         mix: float | None = None,
         widen: float | None = None,
         playouts: int | None = None,
+        halving: int | None = None,
     ) -> None:
         given = {
             "iterations": iterations,
@@ -102,6 +115,7 @@ class MCTSAgent(Agent[Any, Any]):
             "mix": mix,
             "widen": widen,
             "playouts": playouts,
+            "halving": halving,
         }
         self.given: dict[str, float] = {k: v for k, v in given.items() if v is not None}
         """The parameters as given; the others take the game's defaults
@@ -117,6 +131,7 @@ class MCTSAgent(Agent[Any, Any]):
         self.mix = float(chosen.get("mix", DEFAULT_MIX))
         self.widen = float(chosen.get("widen", DEFAULT_WIDEN))
         self.playouts = int(chosen.get("playouts", DEFAULT_PLAYOUTS))
+        self.halving = int(chosen.get("halving", DEFAULT_HALVING))
 
     def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
         self._settle(rules.search_defaults())
@@ -125,8 +140,11 @@ class MCTSAgent(Agent[Any, Any]):
             return moves[0][0]
         root = Node(None, None)
         self._list(rules, state, root, rules.chance_key(state), moves, rng)
+        chance = StratifiedChance(rng)
+        if self.halving > 1:
+            return self._race(rules, state, root, rng, chance)
         for _ in range(self.iterations):
-            self._iterate(rules, state, root, rng)
+            self._iterate(rules, state, root, rng, chance)
         most = max(child.visits for child in root.children.values())
         best = [move for move, child in root.children.items() if child.visits == most]
         return best[0] if len(best) == 1 else rng.choice(best)
@@ -148,16 +166,55 @@ class MCTSAgent(Agent[Any, Any]):
         node.expanded[key] = []
         node.seen[key] = 0
 
-    def _iterate(self, rules: Rules, start: Any, root: Node, rng: random.Random) -> None:
+    def _race(self, rules: Rules, state: Any, root: Node, rng: random.Random, chance: StratifiedChance) -> Any:
+        """Sequential halving over the root's ``halving`` best moves by the evaluation: the
+        budget is split evenly over ⌈log₂ k⌉ rounds; in each, every move still racing gets the
+        same number of iterations (at least one; a move's first is its leaf value), then the
+        better half by mean value races on (ties keep the evaluation's order). Returns the
+        move left."""
+        mover = rules.to_move(state)
+        racing: list[Node] = []
+        for move, guess in reversed(root.untried[rules.chance_key(state)][-self.halving :]):
+            child = root.children[move] = Node(move, mover)
+            self._value_leaf(rules, state, [root, child], mover, guess, rng)
+            racing.append(child)
+        rounds = math.ceil(math.log2(len(racing)))
+        left = self.iterations
+        for done in range(rounds):
+            each = max(1, left // (len(racing) * (rounds - done)))
+            for _ in range(each - (done == 0)):  # round one began with the leaf values
+                for child in racing:
+                    self._iterate(rules, state, root, rng, chance, child)
+            left -= each * len(racing)
+            racing.sort(key=lambda child: child.value / child.visits, reverse=True)
+            racing = racing[: math.ceil(len(racing) / 2)]
+        return racing[0].move
+
+    def _iterate(
+        self,
+        rules: Rules,
+        start: Any,
+        root: Node,
+        rng: random.Random,
+        chance: StratifiedChance,
+        first: Node | None = None,
+    ) -> None:
+        """One walk from the root (through its child ``first`` when given) to a new leaf or
+        the end of the game, and back up."""
         state = start.copy()
         node, path = root, [root]
+        if first is not None:
+            rules.apply_unchecked(state, first.move)
+            node = first
+            path.append(first)
         while True:
             if rules.is_over(state):
                 winner = rules.result(state).winner
                 _back_up(path, None, 0.5 if winner is None else 1.0, winner)
                 return
             if node is not root:
-                rules.begin_turn(state, rng)
+                chance.visit(node.visits - 1)  # a node's first visit made it: no throw there
+                rules.begin_turn(state, chance)
             key = rules.chance_key(state)
             if key not in node.options:
                 self._list(rules, state, node, key, rules.successors(state), rng)
@@ -175,15 +232,23 @@ class MCTSAgent(Agent[Any, Any]):
                 expanded.append(move)
                 child.available += 1
                 path.append(child)
-                value = guess
-                if self.mix < 1:
-                    played = rules.playout_total(state, move, mover, rng, self.depth, self.playouts)
-                    value = self.mix * guess + (1 - self.mix) * played / self.playouts
-                _back_up(path, mover, value, None)
+                self._value_leaf(rules, state, path, mover, guess, rng)
                 return
             node = self._select(node, expanded, rng)
             rules.apply_unchecked(state, node.move)
             path.append(node)
+
+    def _value_leaf(
+        self, rules: Rules, state: Any, path: list[Node], mover: str, guess: float, rng: random.Random
+    ) -> None:
+        """Value the new leaf ending ``path`` (its move, ``mover``'s, not yet played on
+        ``state``; ``guess`` its evaluation squashed) by the mix of evaluation and play-outs,
+        and back it up."""
+        value = guess
+        if self.mix < 1:
+            played = rules.playout_total(state, path[-1].move, mover, rng, self.depth, self.playouts)
+            value = self.mix * guess + (1 - self.mix) * played / self.playouts
+        _back_up(path, mover, value, None)
 
     @staticmethod
     def _guess(rules: Rules, after: Any, mover: str) -> float:
@@ -221,3 +286,41 @@ def _back_up(path: list[Node], player: str | None, value: float, winner: str | N
             node.value += 0.5
         elif node.mover == winner:
             node.value += 1.0
+
+
+class StratifiedChance(random.Random):
+    """The chance tree search throws with: at a node's n-th throw its first four draws from
+    :meth:`random` fall in the halves of [0, 1) that pattern n mod 16 of :data:`PATTERNS`
+    gives (bit i set: the upper half for draw i), uniformly within them; later draws are
+    plain. For Coin Age's throw (one toss a coin, a draw below ½ a match) every 16 throws at a
+    node meet each combination of the four coins once (stratified sampling), the two throws of
+    each pair are mirror images (antithetic), and siblings meet the same throws in the same
+    order (common random numbers)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(0)
+        self._rng = rng
+        self._pattern = 0
+        self._draws = 0
+
+    def visit(self, throws: int) -> None:
+        """Begin a node's throw number ``throws`` (0 for its first)."""
+        self._pattern = PATTERNS[throws % len(PATTERNS)]
+        self._draws = 0
+
+    def random(self) -> float:
+        draw = self._draws
+        self._draws = draw + 1
+        if draw >= 4:
+            return self._rng.random()
+        return ((self._pattern >> draw & 1) + self._rng.random()) / 2
+
+
+PATTERNS: tuple[int, ...] = (
+    *(0b0011, 0b1100, 0b0101, 0b1010, 0b0110, 0b1001),
+    *(0b0001, 0b1110, 0b0010, 0b1101, 0b0100, 0b1011, 0b1000, 0b0111),
+    *(0b0000, 0b1111),
+)
+"""The order of a node's throws (bit i: the upper half for draw i): pairs of mirror images,
+the usual ones first (two of four, then one or three, then none or all), so a node with few
+visits meets typical throws and every prefix of even length is balanced for each draw."""

@@ -17,7 +17,7 @@ from coinprint.analysis import builtin_layout, rules_for
 from coinprint.engine import GreedyAgent, MonteCarloAgent, RandomAgent, Rules, play_game, replay
 from coinprint.errors import UsageError
 from coinprint.ladder import elo_from_score, ladder, match
-from coinprint.mcts import MCTSAgent
+from coinprint.mcts import MCTSAgent, StratifiedChance
 
 
 @cache
@@ -34,14 +34,14 @@ def test_agent_specs_carry_parameters() -> None:
 
 def test_mcts_takes_the_games_defaults_unless_given() -> None:
     """Coin Table asks tree search for leaves judged by the evaluation alone (mix 1), Coin Age
-    for 8 play-outs a leaf; a parameter given in the spec wins; a parameter the game does not
+    for 8 play-outs a leaf and a race of 16 turns at the root; a parameter given in the spec wins; a parameter the game does not
     set is the module's."""
     table = rules("cointable:size=2")
     state = table.initial_state()
     chosen = make_agent("mcts:iterations=20")
     assert isinstance(chosen, MCTSAgent)
     chosen.choose(table, state, random.Random(1))
-    assert chosen.mix == 1.0
+    assert chosen.mix == 1.0 and chosen.halving == 0
     given = make_agent("mcts:iterations=20,mix=0.2,playouts=3")
     assert isinstance(given, MCTSAgent)
     given.choose(table, state, random.Random(1))
@@ -50,7 +50,7 @@ def test_mcts_takes_the_games_defaults_unless_given() -> None:
     state = coinage.initial_state()
     coinage.begin_turn(state, random.Random(1))
     chosen.choose(coinage, state, random.Random(1))
-    assert (chosen.playouts, chosen.mix) == (8, 0.3)  # Coin Age asks for 8 play-outs a leaf
+    assert (chosen.playouts, chosen.mix, chosen.halving) == (8, 0.3, 16)  # 8 play-outs a leaf, a race at the root
     assert MCTSAgent().mix == 0.3 and MCTSAgent().iterations == 800
     montecarlo = make_agent("montecarlo:playouts=300,depth=40")
     assert isinstance(montecarlo, MonteCarloAgent) and (montecarlo.playouts, montecarlo.depth) == (300, 40)
@@ -66,6 +66,7 @@ def test_mcts_takes_the_games_defaults_unless_given() -> None:
         ("mcts:speed=3", "'speed=3' is not a parameter of mcts (its parameters: iterations=N"),
         ("greedy:depth=2", "is not a parameter of greedy (its parameters: none)"),
         ("mcts:mix=nan", "mix must be a number from 0.0 to 1.0"),
+        ("mcts:halving=-1", "halving must be a whole number from 0 to 1,000, not '-1'"),
     ],
 )
 def test_bad_agent_specs_say_what_is_allowed(spec: str, words: str) -> None:
@@ -107,6 +108,86 @@ def test_mcts_takes_a_win_in_one() -> None:
     assert not game.is_over(state)
     move = MCTSAgent(iterations=50).choose(game, state, random.Random(1))
     assert move.to == x_start
+
+
+def test_stratified_chance_meets_every_throw_once_in_sixteen() -> None:
+    """A node's 16 throws with all four coins are the 16 combinations of matches, the two of
+    each pair mirror images; another search (another generator) throws the same at the same
+    count, so siblings compare under the same luck; later draws are plain uniform ones."""
+    game = rules("coinage:map=classic")
+    state = game.initial_state()
+
+    def throws(seed: int) -> list[tuple[bool, ...]]:
+        chance = StratifiedChance(random.Random(seed))
+        found = []
+        for n in range(16):
+            chance.visit(n)
+            game.begin_turn(state, chance)
+            found.append(tuple(matched for _, matched in state.throw))
+        return found
+
+    one = throws(1)
+    assert len(set(one)) == 16 and all(len(throw) == 4 for throw in one)
+    assert all(tuple(not m for m in one[k]) == one[k + 1] for k in range(0, 16, 2))
+    assert throws(2) == one
+    assert sorted(sum(throw) for throw in one[:6]) == [2] * 6  # the usual throws (two matches) first
+    chance = StratifiedChance(random.Random(3))
+    draws = []
+    for n in range(2000):
+        chance.visit(n)
+        draws.append([chance.random() for _ in range(6)])
+    assert all(0 <= x < 1 for row in draws for x in row)
+    for column in range(6):
+        assert abs(statistics.fmean(row[column] for row in draws) - 0.5) < 0.03
+        upper = [row[column] >= 0.5 for row in draws]
+        if column < 4:  # each pair of throws takes both halves
+            assert all(upper[k] != upper[k + 1] for k in range(0, 2000, 2))
+        else:
+            assert 0.45 < statistics.fmean(upper) < 0.55
+
+
+class _Watched(MCTSAgent):
+    """mcts that keeps its last root."""
+
+    def _race(self, rules, state, root, rng, chance):  # type: ignore[no-untyped-def]
+        self.root = root
+        return super()._race(rules, state, root, rng, chance)
+
+
+def test_halving_races_the_best_moves_by_the_evaluation_and_spends_the_budget() -> None:
+    """With halving=16 the root holds the 16 best moves by the search evaluation, no other,
+    the iterations add up to the budget (16·12 + 8·25 + 4·51 + 2·102 = 800), and the move
+    played is the better of the last two by mean value."""
+    game = rules("coinage:map=classic")
+    state = game.initial_state()
+    game.begin_turn(state, random.Random(0))  # two matches: 121 turns
+    agent = _Watched(iterations=800, halving=16)
+    chosen = agent.choose(game, state, random.Random(2))
+    mover = game.to_move(state)
+    guess = {move: agent._guess(game, after, mover) for move, after in game.successors(state)}
+    seventeenth = sorted(guess.values(), reverse=True)[16]
+    root = agent.root
+    assert len(root.children) == 16 and all(guess[move] >= seventeenth for move in root.children)
+    visits = sorted((child.visits for child in root.children.values()), reverse=True)
+    assert sum(visits) == 800
+    assert visits[:2] == [12 + 25 + 51 + 102] * 2 and visits[-8:] == [12] * 8
+    finalists = [child for child in root.children.values() if child.visits == visits[0]]
+    assert chosen == max(finalists, key=lambda child: child.value / child.visits).move
+
+
+def test_halving_takes_a_win_in_one() -> None:
+    """The Map position of the test above, searched by a race of the four best moves."""
+    game = rules("mapgame:countries=9,seed=2,growth=packed,starts=apart")
+    state = game.initial_state()
+    x_start = game.starts["X"]
+    near = next(iter(game.neighbours[x_start]))
+    for sid in state.owner:
+        state.owner[sid] = "O"
+    state.owner[x_start] = None
+    state.coins["O"] = near
+    state.claimed = {"O": len(game.ids) - 1, "X": 0}
+    for seed in range(5):
+        assert MCTSAgent(iterations=40, halving=4).choose(game, state, random.Random(seed)).to == x_start
 
 
 def test_montecarlo_spends_its_budget() -> None:

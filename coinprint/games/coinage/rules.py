@@ -528,8 +528,14 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         short and cheap beside listing a throw's turns (8 cost a third more time a move), and
         one is a noisy judge of a leaf. Against greedy on the classic map (800 iterations) 8
         won 544–255 over 800 games (68 %) where 1 won 267–133 over 400 (67 %): no worse, not
-        clearly better."""
-        return {"playouts": 8}
+        clearly better.
+
+        The root is a race of the 16 best turns by the evaluation (sequential halving,
+        ``halving`` 16) rather than UCB1 over them all: a throw allows dozens to thousands of
+        turns, and the race spends the budget on a few of them, each meeting the same
+        opponent's throws. On 400 paired games against greedy it won as often as UCB1 (276–124
+        against 276–123) in 55 % of the time a game."""
+        return {"playouts": 8, "halving": 16}
 
     def search_evaluate(self, state: CoinAgeState, player: str) -> float:
         """How likely ``player`` is to win, on the search's points scale: the sum of
