@@ -9,6 +9,7 @@ import random
 import statistics
 from dataclasses import replace
 from functools import cache
+from typing import Any
 
 import pytest
 
@@ -94,8 +95,9 @@ def test_mcts_games_replay_as_legal_records(spec: str) -> None:
     assert replayed.moves_played == len(outcome.moves)
 
 
-def test_mcts_takes_a_win_in_one() -> None:
-    """A Map position where O's capture of X's coin claims the last country and ends the game."""
+def _win_in_one() -> tuple[Rules, Any, str]:
+    """A Map position where O's capture of X's coin claims the last country and ends the game:
+    the rules, the position, and X's start (where the winning move goes)."""
     game = rules("mapgame:countries=9,seed=2,growth=packed,starts=apart")
     state = game.initial_state()
     x_start = game.starts["X"]
@@ -106,6 +108,11 @@ def test_mcts_takes_a_win_in_one() -> None:
     state.coins["O"] = near
     state.claimed = {"O": len(game.ids) - 1, "X": 0}
     assert not game.is_over(state)
+    return game, state, x_start
+
+
+def test_mcts_takes_a_win_in_one() -> None:
+    game, state, x_start = _win_in_one()
     move = MCTSAgent(iterations=50).choose(game, state, random.Random(1))
     assert move.to == x_start
 
@@ -176,16 +183,8 @@ def test_halving_races_the_best_moves_by_the_evaluation_and_spends_the_budget() 
 
 
 def test_halving_takes_a_win_in_one() -> None:
-    """The Map position of the test above, searched by a race of the four best moves."""
-    game = rules("mapgame:countries=9,seed=2,growth=packed,starts=apart")
-    state = game.initial_state()
-    x_start = game.starts["X"]
-    near = next(iter(game.neighbours[x_start]))
-    for sid in state.owner:
-        state.owner[sid] = "O"
-    state.owner[x_start] = None
-    state.coins["O"] = near
-    state.claimed = {"O": len(game.ids) - 1, "X": 0}
+    """The Map win in one, searched by a race of the four best moves."""
+    game, state, x_start = _win_in_one()
     for seed in range(5):
         assert MCTSAgent(iterations=40, halving=4).choose(game, state, random.Random(seed)).to == x_start
 
