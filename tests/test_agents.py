@@ -35,8 +35,8 @@ def test_agent_specs_carry_parameters() -> None:
 
 def test_mcts_takes_the_games_defaults_unless_given() -> None:
     """Coin Table asks tree search for leaves judged by the evaluation alone (mix 1), Coin Age
-    for 8 play-outs a leaf and a race of 16 turns at the root; a parameter given in the spec wins; a parameter the game does not
-    set is the module's."""
+    for 8 play-outs a leaf and a race of 32 turns over 3,200 iterations at the root; a
+    parameter given in the spec wins; a parameter the game does not set is the module's."""
     table = rules("cointable:size=2")
     state = table.initial_state()
     chosen = make_agent("mcts:iterations=20")
