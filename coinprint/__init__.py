@@ -107,6 +107,7 @@ def build_board(game: str, **params: Any) -> Layout:
     """
     from coinprint import arguments
     from coinprint.registry import GAMES
+    from coinprint.source import game_named
 
     arguments.choice(game, "game", GAMES.names())
     for key, value in params.items():
@@ -115,7 +116,7 @@ def build_board(game: str, **params: Any) -> Layout:
             raise UsageError(f"parameter {key} must be text or a number, not {arguments.kind(value)}")
         arguments.plain_data(value, f"parameter {key}")  # no number too long to print
         arguments.text(str(value) if not isinstance(value, str) else value, f"parameter {key}")
-    return GAMES[game].build({key: str(value) for key, value in params.items()})
+    return game_named(game).layout_from_spec({key: str(value) for key, value in params.items()})
 
 
 def load_layout(
@@ -150,7 +151,7 @@ def rules_for(layout: Layout | str, options: dict[str, Any] | None = None) -> Ru
     """The rules engine for a layout (or a layout spec such as ``"coinage:map=classic"``)."""
     from coinprint import arguments
     from coinprint.layout import Layout as LayoutType
-    from coinprint.registry import GAMES
+    from coinprint.source import rules_for as source_rules
 
     if options is not None:
         arguments.mapping(options, "options")
@@ -159,7 +160,7 @@ def rules_for(layout: Layout | str, options: dict[str, Any] | None = None) -> Ru
         if isinstance(layout, LayoutType)
         else load_layout(arguments.text(layout, "the layout", limit=arguments.MAX_PATH_CHARS))
     )
-    return GAMES[board.game].rules(board, options)
+    return source_rules(board, options)
 
 
 def play_game(rules: Rules[Any, Any], agents: dict[str, str], *, seed: int = 1, max_turns: int = 2000) -> Outcome:

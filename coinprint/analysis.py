@@ -6,16 +6,15 @@ nothing here draws.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from coinprint import selfplay, sprt
 from coinprint.caps import check_games, check_seed
 from coinprint.errors import InterruptedRunError, UsageError, stop_code
 from coinprint.fileio import Interrupted, check_folder_target, write_atomic
-from coinprint.registry import GAMES
 from coinprint.selfplay import GameSetup, play_one
 from coinprint.source import (  # noqa: F401  (the library's names for them, docs/api.md)
     LayoutSource,
@@ -29,6 +28,10 @@ from coinprint.source import (  # noqa: F401  (the library's names for them, doc
 )
 from coinprint.sprt import UntilDecided, check_precision
 from coinprint.stats import wilson
+
+if TYPE_CHECKING:
+    from coinprint.engine import Outcome, Record
+    from coinprint.game import Game
 
 
 @dataclass
@@ -56,7 +59,7 @@ def self_play(
     options: dict[str, Any] | None = None,
     *,
     game: str | None = None,
-):
+) -> Iterator[tuple[Record, Outcome]]:
     """Play ``games`` seeded games in this process on the layout ``layout_spec`` (read for
     ``game`` when it is a drawing); yields (record, outcome) pairs, then nothing more.
     (:mod:`coinprint.selfplay` plays them on many cores.)
@@ -222,7 +225,7 @@ class Balance:
 
 
 def balance(
-    game: str,
+    game: Game,
     layout_spec: str,
     agent: str,
     games: int,
@@ -246,12 +249,12 @@ def balance(
     interval is narrower than ``precision`` points; ``games`` is then the cap. Games are
     counted as they arrive, so memory does not grow with ``games``."""
 
-    if not GAMES[game].simulated:
-        raise UsageError(f"{GAMES[game].title} is not simulated; balance works for {', '.join(GAMES.simulated())}")
+    if not game.simulated:
+        raise UsageError(f"{game.title} is not simulated; balance works for games agents can play")
     _check_run(games, seed)
 
     check_precision(precision)
-    source = LayoutSource.resolve(layout_spec, game=game, units=units, tolerance_mm=tolerance_mm)
+    source = LayoutSource.resolve(layout_spec, game=game.name, units=units, tolerance_mm=tolerance_mm)
     players = rules_for(source.layout, options).players
     setup = selfplay.GameSetup.build(source, {p: agent for p in players}, max_turns, options)
     # Small batches when stopping early, so little is played past the decision.

@@ -8,23 +8,23 @@ line only parses options and passes them on.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from coinprint.checks import DEFAULT_TOLERANCE_MM, errors
 from coinprint.errors import InterruptedRunError, UsageError, stop_code
 from coinprint.fair import fairest_map
 from coinprint.fileio import Interrupted
-from coinprint.kit import PrintSettings, check_language, export_board, make_kit, resolve_output
-from coinprint.kit.custom import board_sheet, printable
+from coinprint.kit import PrintSettings, export_board, make_kit, print_job, resolve_output, sheet_language
 from coinprint.source import check_layout, read_layout_file
 
 if TYPE_CHECKING:
     from coinprint.checks import Problem
     from coinprint.game import Game
     from coinprint.layout import Layout
+    from coinprint.params import Values
 
 Say = Callable[[str], None]
 
@@ -61,34 +61,59 @@ def check_layout_file(path: str, game: str | None, units: str, tolerance_mm: flo
     return CheckedLayout(layout, problems, verdict, not bad)
 
 
+@dataclass(frozen=True)
+class FairOptions:
+    """``board … --fair``: how many maps to try, who plays them, and how many fresh games the
+    chosen one is re-measured on."""
+
+    candidates: int
+    agent: str
+    fair_games: int
+
+
 def print_board(
     game: Game,
-    values: Mapping[str, Any],
+    values: Values,
     settings: PrintSettings,
     output: str | None,
     fmt: str | None,
     say: Say,
     warn: Say,
+    *,
+    copies: int | None = None,
+    fair: FairOptions | None = None,
 ) -> int:
-    """``board GAME``: the game's board from the values of its declared options; with a true
-    ``fair`` value, the fairest of ``candidates`` maps generated from the same seed on."""
+    """``board GAME``: the layout the parameter ``values`` describe, printed through the game's
+    print hook; with ``fair``, the fairest of several maps generated from the same seed on."""
     _, chosen = resolve_output(output, fmt, f"{game.name}-board")
-    layout = game.board_layout(values)
+    if fair is not None:
+        _check_fair(game, values)
+    layout = game.layout(values)
     notes: list[str] = []
-    if values.get("fair"):
-        layout, fair_line = fairest_map(
-            layout, values["candidates"], agent=values["agent"], fair_games=values["fair_games"]
-        )
+    if fair is not None:
+        layout, fair_line = fairest_map(game, layout, fair.candidates, agent=fair.agent, fair_games=fair.fair_games)
         say(fair_line)
         notes.append(fair_line)
-    printed = game.board_print(layout, values, settings, chosen == "pdf")
-    for line in printed.said:
-        say(line)
-    for line in printed.warnings:
-        warn(line)
-    for path in export_board(printed.layout, printed.sheet, settings, output, fmt, printed.name, notes):
+    if game.generated is not None and layout.meta.get("seed") is not None:
+        summary = game.summary(layout)
+        say(f"seed {layout.meta['seed']}" + (f": {summary}" if summary else ""))
+    for problem in game.problems(layout):
+        if problem.severity == "warning":
+            warn(str(problem))
+    sheet = game.sheet(layout, print_job(game, settings, copies=copies, pdf=chosen == "pdf"))
+    for path in export_board(layout, sheet, settings, output, fmt, game.file_stem(layout), notes):
         say(f"wrote {path}")
     return 0
+
+
+def _check_fair(game: Game, values: Values) -> None:
+    """Refuse ``--fair`` for a layout that is not generated, naming the options that ask for one."""
+    generated = game.generated
+    if generated is None:
+        raise UsageError(f"--fair needs a generated map; {game.title} layouts are fixed")
+    if not generated.of(values):
+        asks = " ".join(f"{game.schema[key].flag('board')} {value}" for key, value in generated.asks.items())
+        raise UsageError(f"--fair needs {asks}")
 
 
 def print_layout_file(
@@ -111,39 +136,40 @@ def print_layout_file(
         return 1
     name = f"{game.name}-{Path(path).stem}"
     _, chosen = resolve_output(output, fmt, name)
-    sheet = board_sheet(checked.layout, settings, copies=copies, for_pdf=chosen == "pdf")
-    for written in export_board(printable(checked.layout), sheet, settings, output, fmt, name):
+    layout = game.printable(checked.layout)
+    sheet = game.sheet(layout, print_job(game, settings, copies=copies, pdf=chosen == "pdf"))
+    for written in export_board(layout, sheet, settings, output, fmt, name):
         say(f"wrote {written}")
     return 0
 
 
 def make_kits(
-    names: tuple[str, ...],
+    games: Sequence[Game],
     settings: PrintSettings,
     lang: str,
     output: str | None,
     layout: Layout | None,
     say: Say,
     progress: Callable[[int], None] | None = None,
+    note: Say | None = None,
 ) -> list[Path]:
     """``kit GAME|all``: each game's kit as one PDF (``output`` a folder, or one .pdf file or
-    ``-`` for a single game). Ctrl-C raises :class:`InterruptedRunError` saying how many were
-    written."""
+    ``-`` for a single game); a game without texts in ``lang`` is printed in English, said
+    to ``note``. Ctrl-C raises :class:`InterruptedRunError` saying how many were written."""
 
     single = output is not None and (output == "-" or output.lower().endswith(".pdf"))
-    if len(names) > 1 and single:
+    if len(games) > 1 and single:
         raise UsageError("kit all writes one PDF per game; give a folder for -o")
     folder = output if output is None or single else output.rstrip("/\\") + "/"
-    for name in names:
-        check_language(name, lang)
+    langs = [sheet_language(game, lang, note) for game in games]
     written: list[Path] = []
     try:
-        for name in names:
-            path = make_kit(name, settings, lang, folder, layout=layout)
+        for game, game_lang in zip(games, langs):
+            path = make_kit(game, settings, game_lang, folder, layout=layout)
             written.append(path)
             if progress:
                 progress(1)
             say(f"wrote {path}")
     except (KeyboardInterrupt, Interrupted) as stop:
-        raise InterruptedRunError(f"interrupted: wrote {len(written)} of {len(names)} kits", stop_code(stop)) from None
+        raise InterruptedRunError(f"interrupted: wrote {len(written)} of {len(games)} kits", stop_code(stop)) from None
     return written

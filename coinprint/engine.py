@@ -119,6 +119,10 @@ class Rules(ABC, Generic[S, M]):
     def move_text(self, state: S, move: M) -> Any:
         """A move in notation; ``parse_move(state, move_text(state, m)) == m``."""
 
+    def move_note(self, state: S, move: M) -> str:
+        """A line shown beside a move in a replay (Coin Age: the turn's throw); "" by default."""
+        return ""
+
     def random_move(self, state: S, rng: random.Random) -> M:
         """A uniformly random legal move (games with very many moves may do this faster)."""
         return rng.choice(self.legal_moves(state))
@@ -311,10 +315,10 @@ class Position(Generic[S]):
         return self.rules.describe(self.state)
 
     def _repr_svg_(self) -> str:
-        # The game draws it (its registry entry, imported only when a notebook asks).
-        from coinprint.registry import GAMES
+        # The game draws it (found in the registry only when a notebook asks).
+        from coinprint.registry import game_of
 
-        return GAMES[self.rules.layout.game].position_svg(self.rules, self.state).decode("utf-8")
+        return game_of(self.rules.layout.game).position_svg(self.rules, self.state).decode("utf-8")
 
 
 # -- replay -----------------------------------------------------------------------------------------------

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from coinprint.game import Game
+    from coinprint.layout import Layout
 
 from coinprint.caps import check_candidates, check_games, check_seed
 from coinprint.engine import parse_layout_name
@@ -21,9 +25,8 @@ from coinprint.metrics import (
     scaled_max_turns,
     summarise_layout,
 )
-from coinprint.registry import GAMES
 from coinprint.selfplay import RunPlan
-from coinprint.source import LayoutSource, resolve_layout, rules_for
+from coinprint.source import LayoutSource, game_named, resolve_layout, rules_for
 
 
 @dataclass(frozen=True)
@@ -165,12 +168,13 @@ def fair_search(
         raise UsageError(f"layout {base}: seed must be a whole number") from None
     check_seed(seed, "seed")
     check_seed(seed + candidates - 1, "seed + candidates - 1")
-    specs = family_specs(game, candidates, seed, base)
+    specs = family_specs(game_named(game), candidates, seed, base)
     return fairest_layout(specs, agent, games, game_seed, max_turns, workers=workers, dask=dask, fair_games=fair_games)
 
 
 def fairest_map(
-    layout: Any,
+    game: Game,
+    layout: Layout,
     candidates: int,
     *,
     agent: str = "random",
@@ -183,9 +187,8 @@ def fairest_map(
     ``agent`` self-play, and one line saying how fair it is (re-measured on ``fair_games``
     fresh games), for the terminal and the printed card."""
 
-    if layout.game not in GAMES or GAMES[layout.game].generated is None:
-        families = ", ".join(spec.name for spec in GAMES if spec.generated is not None)
-        raise UsageError(f"a fair search needs a generated map ({families}), not a {layout.game} layout")
-    name = GAMES[layout.game].layout_name(layout)
+    if game.generated is None:
+        raise UsageError(f"a fair search needs a generated map, not a {game.title} layout")
+    name = game.layout_spec(layout)
     search = fair_search(name, candidates, agent=agent, workers=workers, dask=dask, fair_games=fair_games)
     return search.layout(), search.info_line()

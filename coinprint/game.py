@@ -1,14 +1,27 @@
-"""The :class:`Game` protocol: everything coinprint needs from one game, as one class.
+"""The :class:`Game`: everything coinprint needs from one game, as one class of concepts.
 
 Each game is a package ``coinprint/games/<name>/`` whose ``__init__`` defines a :class:`Game`
-subclass (as python-chess has one board class per variant and OpenSpiel one registered
-game per rule set): its board generator and checker, its rules engine, how it is drawn and
-printed, and the options its commands take, declared as data (:class:`Option`). The command
-line (``board``, ``rules``, ``play``, ``kit``), the layout readers and the cross-game tests
-are built from these hooks alone, so a new game is one package and one registry line.
+subclass (as python-chess has one board class per variant and OpenSpiel one registered game
+per rule set). A game is
 
-A game's ``__init__`` must stay light: it imports its heavy modules (shapely, reportlab)
-inside the hooks, so ``coinprint --help`` can list every game's options quickly.
+- its **parameters**, one typed schema (:class:`~coinprint.params.Param`) from which the layout
+  spec ``game:key=value``, the options of ``board``, ``rules`` and ``play``, their help, their
+  checking and the forms of any other front door are derived;
+- its **capabilities**, declared as data: :attr:`Game.generated` (layouts grown from a seed:
+  ``--fair``), :attr:`Game.cards` (prints cards: ``--copies``, ``--bleed``), :attr:`Game.seats`
+  (agents can play it);
+- its **board**: :meth:`Game.build` (a layout from typed values) and :meth:`Game.problems`
+  (the checker);
+- its **rules**: :meth:`Game.rules`, the engine on a layout;
+- one way to **print** a layout: :meth:`Game.sheet`, for a :class:`PrintJob`; the rule sheet's
+  contents: :meth:`Game.sheet_parts`.
+
+Shared code (the kit, the commands, the studio) receives the :class:`Game` object and composes
+these hooks; it never names a game. Every hook but the first five has a default that is a
+complete behaviour, so the base class is a whole game's worth of sensible choices.
+
+A game's ``__init__`` must stay light: its heavy modules (shapely, reportlab) are imported
+inside the hooks' implementations, so ``coinprint --help`` stays fast.
 """
 
 from __future__ import annotations
@@ -16,13 +29,13 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from coinprint import caps
-from coinprint.agents import checked_agent
 from coinprint.errors import UsageError
 from coinprint.io import Conventions
+from coinprint.params import Param, Schema, Values
 from coinprint.render.board import position_sheet
 from coinprint.render.pages import single_sheet
 from coinprint.render.svg import scene_to_svg
@@ -30,80 +43,10 @@ from coinprint.render.svg import scene_to_svg
 if TYPE_CHECKING:
     from coinprint.checks import Problem
     from coinprint.engine import Rules
-    from coinprint.kit import PrintSettings, SheetParts
+    from coinprint.kit import PrintSettings
     from coinprint.layout import Layout, Mark
     from coinprint.render.pages import Sheet
     from coinprint.render.scene import Scene
-    from coinprint.units import PaperSize
-
-OptionKind = Literal["int", "text", "choice", "flag", "length", "length-or-zero", "paper"]
-
-
-@dataclass(frozen=True)
-class Option:
-    """One option a game's command takes, as data; the command line turns it into a click
-    option and hands its value to the game's hook under :attr:`dest`."""
-
-    flag: str
-    """The option as typed: ``--size``."""
-    help: str
-    default: Any = None
-    kind: OptionKind = "text"
-    """How the value is read: ``int``, ``text``, ``choice`` (one of :attr:`choices`), ``flag``
-    (on/off), ``length`` (a length with a unit, checked when read; ``length-or-zero`` allows
-    ``0``) or ``paper``."""
-    choices: tuple[str, ...] = ()
-    metavar: str | None = None
-    dest: str = ""
-    """The key of the value in the hook's ``values`` (default: the flag without dashes)."""
-    check: Callable[[Any, str], Any] | None = field(default=None, compare=False)
-    """A validator from :mod:`coinprint.caps` (``check(value, flag)``), run when the option is
-    read, so the command line and the library refuse a value with the same words."""
-
-    @property
-    def key(self) -> str:
-        return self.dest or self.flag.lstrip("-").replace("-", "_")
-
-
-# Options several games declare, defined once.
-COPIES = Option(
-    "--copies",
-    "PDF: cards per page, 1 up to as many as fit (default: as many as fit).",
-    None,
-    "int",
-    check=caps.check_copies,
-)
-CANDIDATES = Option(
-    "--candidates",
-    f"--fair: how many maps to try. (1 to {caps.MAX_CANDIDATES:,})",
-    10,
-    "int",
-    check=caps.check_candidates,
-)
-FAIR_GAMES = Option(
-    "--fair-games",
-    f"--fair: fresh games the chosen map is re-measured on; their figure is printed (1 to {caps.MAX_GAMES:,}).",
-    400,
-    "int",
-    check=caps.check_games,
-)
-FAIR_AGENT = Option(
-    "--agent",
-    "--fair: the agent playing both sides in the search and the re-measure (random, greedy, montecarlo or "
-    "mcts, with parameters as in mcts:iterations=800).",
-    "random",
-    metavar="AGENT",
-    check=checked_agent,
-)
-BLEED = Option(
-    "--bleed",
-    "Cards only (Coin Age): run the colours this far past the trim lines (e.g. 3mm), "
-    "with crop marks and a PDF BleedBox; 0 prints dashed cut lines instead.",
-    "0",
-    "length-or-zero",
-    metavar="LENGTH",
-)
-"""Declared by games that print cards; its value goes to the print settings, not the game."""
 
 
 @dataclass(frozen=True)
@@ -116,170 +59,193 @@ class Seat:
 
 
 @dataclass(frozen=True)
-class BoardPrint:
-    """What ``board GAME`` prints: the layout, its drawing, the default file name (without
-    suffix), lines said before writing (``seed 3``) and warnings about the layout."""
+class Generated:
+    """The capability of a game whose layouts are grown from a seed: ``board`` then offers a
+    fair search (``--fair``, ``--candidates``, ``--fair-games``, ``--agent``), and ``analyse``
+    families of maps. ``asks`` are the spec values that ask for a generated layout
+    (``{"map": "random"}``); empty when every layout is generated."""
 
-    layout: Layout
-    sheet: Sheet
-    name: str
-    said: tuple[str, ...] = ()
-    warnings: tuple[str, ...] = ()
+    asks: Mapping[str, str] = field(default_factory=dict)
+
+    def of(self, values: Mapping[str, Any]) -> bool:
+        """Whether ``values`` ask for a generated layout."""
+        peek = values.peek if isinstance(values, Values) else values.__getitem__
+        return all(str(peek(key)) == wanted for key, wanted in self.asks.items())
+
+
+@dataclass(frozen=True)
+class PrintJob:
+    """What a layout is printed for: the paper and style, the language (and the words of the
+    game's template in it, its ``board`` part), how many cards (None: as many as fit), and
+    whether it goes to a PDF (cards are then laid out on the paper) or one SVG sheet."""
+
+    settings: PrintSettings
+    lang: str = "en"
+    texts: Mapping[str, Any] = field(default_factory=dict)
+    copies: int | None = None
+    pdf: bool = True
+
+
+@dataclass
+class SheetParts:
+    """What a game adds to its template's words to make its rule sheet: the values for
+    ``{name}`` fields, the figures by name, and blocks that stand for generated content
+    (``{"generated": NAME}`` in the template is replaced by ``blocks[NAME]``)."""
+
+    values: dict[str, Any]
+    figures: dict[str, Scene] = field(default_factory=dict)
+    blocks: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+
+BOARD_PAGES = "board_pages"
+"""The place of the board in a kit (the template value ``{board_pages}``)."""
 
 
 class Game(ABC):
-    """One game. Subclasses set the class attributes and implement the abstract hooks; the
-    other hooks have defaults that fit a game without them."""
+    """One game: set the class attributes and implement the five abstract hooks."""
 
     name: ClassVar[str]
     """The name the command line, layout files and records use (``cointable``)."""
     title: ClassVar[str]
     """The name printed on sheets (``Coin Table``)."""
-    simulated: ClassVar[bool] = True
-    """Whether agents can play it (``play``, ``balance``)."""
-    default_layout: ClassVar[str] = ""
-    """The layout spec ``play`` and ``balance`` use when none is given (default: the name)."""
-    generated: ClassVar[Mapping[str, str] | None] = None
-    """For games whose layouts are generated from a seed: the spec parameters that ask for a
-    generated layout (``{"map": "random"}``); None when every layout is fixed."""
-    drawing: ClassVar[Conventions | None] = Conventions()
-    """How drawings (SVG, foreign GeoJSON) name this game's parts; None: a drawing cannot be
-    read as a layout of this game."""
-    template_folder: ClassVar[Path | None] = None
-    """Where the rule-sheet texts ``<name>.<lang>.json`` are (default: coinprint's templates/);
-    a game with none has no rule sheet and its kit is the board alone."""
     board_noun: ClassVar[str] = "board"
-    """What its board is called in help texts (``map card``, ``mat``)."""
-
-    board_options: ClassVar[tuple[Option, ...]] = ()
-    """Options of ``board GAME`` beyond the shared paper, print, output and layout ones."""
-    rules_options: ClassVar[tuple[Option, ...]] = ()
-    """Options of ``rules GAME`` beyond paper, language and output."""
-    play_options: ClassVar[tuple[Option, ...]] = ()
-    """Options of ``play GAME`` that choose the layout (``--size``) or set the rules
-    (``--supply``); see :meth:`play_layout` and :meth:`rule_options`."""
+    """What its board is called in help texts and default file names (``map card``, ``mat``)."""
+    params: ClassVar[tuple[Param, ...]] = ()
+    """The parameters: the schema every command and form is derived from."""
     seats: ClassVar[tuple[Seat, ...]] = ()
-    """``play GAME``'s agent options, first mover first."""
+    """``play GAME``'s agent options, first mover first; none: agents cannot play it."""
     play_seed: ClassVar[int] = 1
     """The default seed of the first game of ``play``."""
     play_max_turns: ClassVar[int] = 2000
     """The default move limit of ``play`` (a cut game is a timeout, never a win)."""
+    generated: ClassVar[Generated | None] = None
+    """Set when layouts are grown from a seed (see :class:`Generated`)."""
+    cards: ClassVar[bool] = False
+    """Whether its board prints as cards (``board`` then takes ``--copies`` and ``--bleed``)."""
+    drawing: ClassVar[Conventions | None] = Conventions()
+    """How drawings (SVG, foreign GeoJSON) name this game's parts; None: a drawing cannot be
+    read as a layout of this game."""
+    template_folder: ClassVar[Path | None] = None
+    """Where the rule-sheet texts ``<name>.<lang>.json`` are (default: coinprint's templates/)."""
+    kit_places: ClassVar[tuple[str, ...]] = (BOARD_PAGES,)
+    """The parts of the kit after the rule sheet, in order: the board, and the places of
+    :meth:`extra_sheets` (the Map's blank sheet, ``blank_pages``)."""
 
-    # The board and its check.
+    # -- the board and its check -----------------------------------------------------------------
 
     @abstractmethod
-    def build(self, params: Mapping[str, str]) -> Layout:
-        """The built-in layout from ``game:key=value,…`` parameters (strings, as in a record);
-        :class:`~coinprint.errors.UsageError` for a bad parameter."""
+    def build(self, values: Values) -> Layout:
+        """The layout the parameter ``values`` describe (typed: a length is a
+        :class:`~coinprint.units.Length`); :class:`~coinprint.errors.UsageError` for a bad
+        combination. Read every value you use from ``values``: one given and never read is
+        refused as unused."""
 
     @abstractmethod
     def problems(self, layout: Layout, *, tolerance_mm: float = 0.2) -> list[Problem]:
         """Every problem with a layout of this game; never raises on a bad layout. Lengths
         may be off by ``tolerance_mm`` where the check compares them."""
 
-    # The rules.
+    # -- the rules -------------------------------------------------------------------------------
 
     @abstractmethod
     def rules(self, layout: Layout, options: Mapping[str, Any] | None = None) -> Rules[Any, Any]:
         """The rules engine on ``layout`` with the record's ``options``."""
 
-    @property
-    def layout_spec(self) -> str:
-        """The layout spec ``play`` and ``balance`` use when none is given."""
-        return self.default_layout or self.name
-
-    def layout_name(self, layout: Layout) -> str:
-        """The layout spec that rebuilds a generated ``layout`` (for records and fair searches)."""
-        raise UsageError(f"{self.title} layouts are not generated from a seed")
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        """The seats of a standard game, first to move first."""
-        return tuple(self.rules(self.build({})).players)
-
-    def replay_note(self, rules: Rules[Any, Any], state: Any, move: Any) -> str:
-        """A line a replay page shows under a move (Coin Age: the turn's throw), or ""."""
-        return ""
-
-    # Drawing and printing.
+    # -- printing --------------------------------------------------------------------------------
 
     @abstractmethod
-    def board_sheet(self, layout: Layout, style: str) -> Sheet:
-        """The board, card or mat at true size."""
+    def sheet(self, layout: Layout, job: PrintJob) -> Sheet:
+        """The print hook: ``layout`` (built, or read from a drawing and completed by
+        :meth:`printable`) drawn at true size for ``job``. ``board``, ``kit``, drawn layouts
+        and the studio all print through it."""
+
+    @abstractmethod
+    def sheet_parts(self, template: Mapping[str, Any], values: Values, layout: Callable[[], Layout]) -> SheetParts:
+        """What the rule sheet adds to the template's words: values, figures and generated
+        blocks, for the parameter ``values`` the sheet describes (those shown in ``rules``);
+        ``layout()`` is the layout they describe, built once on first call."""
 
     def position_sheet(
         self, layout: Layout, marks: Sequence[Mark], players: Sequence[str], *, title: str = ""
     ) -> Sheet:
         """A position: the board with a coin on each marked space."""
-
         return position_sheet(layout, marks, players, title=title)
+
+    def extra_sheets(self, job: PrintJob) -> dict[str, Sheet]:
+        """Sheets the kit and the rule sheet print besides the board, by place (see
+        :attr:`kit_places`); none by default."""
+        return {}
+
+    def file_stem(self, layout: Layout) -> str:
+        """The default file name of a printed ``layout``, without suffix."""
+        return f"{self.name}-{self.board_noun.replace(' ', '-')}"
+
+    # -- layouts read from files and drawings ----------------------------------------------------
+
+    def named(self, layout: Layout) -> Layout:
+        """A layout just read from a file or drawing, with the names this game gives spaces
+        drawn without one (Coin Table: ``a1`` …)."""
+        return layout
+
+    def printable(self, layout: Layout) -> Layout:
+        """A checked layout read from a file or drawing, completed with what :meth:`sheet`
+        shows and a drawing does not say (colours, sizes, a card outline). Its ``params``
+        name the values the rule sheet describes (those shown in ``rules``)."""
+        return layout
+
+    def layout_spec(self, layout: Layout) -> str:
+        """The layout spec that rebuilds a generated ``layout`` (for records and fair searches)."""
+        raise UsageError(f"{self.title} layouts are not generated from a seed")
+
+    def summary(self, layout: Layout) -> str | None:
+        """One line of figures about a valid layout (``validate layout``, ``board``), if any."""
+        return None
+
+    # -- derived from the above: not hooks -------------------------------------------------------
+
+    @cached_property
+    def schema(self) -> Schema:
+        return Schema(self.name, self.params)
+
+    @property
+    def simulated(self) -> bool:
+        """Whether agents can play it (``play``, ``balance``)."""
+        return bool(self.seats)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The seats of a game, first to move first."""
+        return tuple(seat.player for seat in self.seats)
+
+    @property
+    def default_spec(self) -> str:
+        """The layout spec of the standard layout (``cointable:size=5``), what ``play`` and
+        ``balance`` use when none is given."""
+        return self.schema.spec(self.schema.defaults())
+
+    def layout(self, values: Values) -> Layout:
+        """:meth:`build`, refusing a given value that it did not read."""
+        layout = self.build(values)
+        values.check_read(f"a {self.title} layout")
+        return layout
+
+    def layout_from_spec(self, params: Mapping[str, str]) -> Layout:
+        """The layout a spec's ``key=value`` parameters (text, as in a record) name."""
+        return self.layout(self.schema.from_spec(params))
+
+    def spec_of(self, values: Values) -> str:
+        """The spec of the layout ``values`` describe: a generated one names what it grew from
+        (its seed, the sizes it resolved), so it is built to know; others are written from
+        the values alone."""
+        if self.generated is not None and self.generated.of(values):
+            return self.layout_spec(self.layout(values))
+        return self.schema.spec(values)
 
     def position_svg(self, rules: Rules[Any, Any], state: Any) -> bytes:
         """A position as a true-size SVG document (how a notebook and ``validate game --svg``
         show it)."""
-
         marks, title = rules.marks(state), rules.describe_title(state)
         return scene_to_svg(single_sheet(self.position_sheet(rules.layout, marks, rules.players, title=title), 10.0))
-
-    @abstractmethod
-    def kit_pages(self, settings: PrintSettings, lang: str) -> list[Scene]:
-        """The print-and-play kit: the rule sheet first, then the board."""
-
-    def sheet_values(self, template: dict[str, Any], source: str, **params: Any) -> SheetParts | None:
-        """What the game adds to the words of ``templates/<game>.<lang>.json`` to make its rule
-        sheet (values, example positions, generated blocks); None for a game with no sheet."""
-        return None
-
-    def rules_extra_pages(self, paper: PaperSize, lang: str) -> list[Scene]:
-        """Pages ``rules GAME`` prints after the sheet (the Map's blank sheet)."""
-        return []
-
-    def summary_line(self, layout: Layout) -> str | None:
-        """One line of figures about a valid layout for ``validate layout``, if any."""
-        return None
-
-    def named(self, layout: Layout) -> Layout:
-        """A layout read from a file or drawing, with the names this game gives spaces drawn
-        without one (Coin Table: ``a1`` …)."""
-        return layout
-
-    def printable(self, layout: Layout) -> Layout:
-        """A checked layout read from a file or drawing, completed with what this game's
-        drawing shows and a drawing does not say (colours, sizes, a card outline)."""
-        return layout
-
-    def drawn_values(self, layout: Layout) -> dict[str, Any]:
-        """What the rule sheet printed with a drawn ``layout`` says of its board (its
-        ``sheet_values`` parameters: the Map's number of countries, the Coin Table side)."""
-        return {}
-
-    def drawn_sheet(self, layout: Layout, settings: PrintSettings, *, copies: int | None, for_pdf: bool) -> Sheet:
-        """A checked layout read from a file or drawing, drawn for print (``--layout``)."""
-        return self.board_sheet(layout, settings.style)
-
-    # What the generic commands ask of the game.
-
-    def board_layout(self, values: Mapping[str, Any]) -> Layout:
-        """The layout ``board GAME`` prints, from the values of :attr:`board_options`."""
-        return self.build({key: str(value) for key, value in values.items() if value is not None})
-
-    def board_print(self, layout: Layout, values: Mapping[str, Any], settings: PrintSettings, pdf: bool) -> BoardPrint:
-        """How ``board GAME`` prints ``layout`` (made by :meth:`board_layout`, perhaps swapped for
-        the fairest of several by ``--fair``); ``pdf`` says whether it goes to a PDF (cards are
-        then laid out on the paper)."""
-        return BoardPrint(layout, self.board_sheet(layout, settings.style), f"{self.name}-board")
-
-    def play_layout(self, values: Mapping[str, Any]) -> str:
-        """The layout spec ``play GAME`` uses, from the values of :attr:`play_options`."""
-        return self.default_layout or self.name
-
-    def rule_options(self, values: Mapping[str, Any]) -> dict[str, Any]:
-        """The rules options (a record's ``options``) from the values of :attr:`play_options`."""
-        return {}
-
-    def rules_params(self, values: Mapping[str, Any]) -> dict[str, Any]:
-        """What ``rules GAME`` passes to the sheet, from the values of :attr:`rules_options`."""
-        return {}
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"

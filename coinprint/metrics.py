@@ -13,17 +13,19 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from coinprint import caps, selfplay
 from coinprint.caps import MAX_TURNS, check_maps, check_seed
 from coinprint.engine import parse_layout_name
 from coinprint.errors import UsageError
-from coinprint.registry import GAMES
 from coinprint.selfplay import RunPlan
 from coinprint.source import LayoutSource, rules_for
 from coinprint.sprt import DEFAULT_PRECISION, UntilDecided
 from coinprint.stats import Z95, Share, t95, wilson
+
+if TYPE_CHECKING:
+    from coinprint.game import Game
 
 __all__ = ["Z95", "Share", "wilson"]  # re-exported: reports and callers read them from here too
 
@@ -528,7 +530,7 @@ def rank_fairest(reports: Iterable[LayoutReport]) -> list[LayoutReport]:
     return sorted(reports, key=lambda r: (unfairness(r), r.first_share.high - r.first_share.low))
 
 
-def family_specs(game: str, count: int, seed: int, base: str | None = None) -> list[str]:
+def family_specs(game: Game, count: int, seed: int, base: str | None = None) -> list[str]:
     """``count`` generated layouts of ``game`` from seeds ``seed``, ``seed + 1``, …: random
     Coin Age maps or Map maps, with the other parameters of ``base`` (a built-in name)."""
 
@@ -536,23 +538,22 @@ def family_specs(game: str, count: int, seed: int, base: str | None = None) -> l
     caps.check_seed(seed, "seed")
     caps.check_seed(seed + count - 1, "seed + count - 1")
 
-    generated = GAMES[game].generated
+    generated = game.generated
     if generated is None:
-        families = ", ".join(spec.name for spec in GAMES if spec.generated is not None)
-        raise UsageError(f"generated families are for {families}, not {game}")
+        raise UsageError(f"generated families are for games whose maps grow from a seed, not {game.title}")
     params: dict[str, str] = {}
     if base:
         name, params = parse_layout_name(base)
-        if name != game:
-            raise UsageError(f"--layout {base} is not a {game} layout")
-    params = {**params, **generated}
+        if name != game.name:
+            raise UsageError(f"--layout {base} is not a {game.name} layout")
+    params = {**params, **generated.asks}
     params.pop("seed", None)
     fixed = ",".join(f"{k}={v}" for k, v in params.items())
-    return [f"{game}:" + ",".join(filter(None, (fixed, f"seed={seed + i}"))) for i in range(count)]
+    return [f"{game.name}:" + ",".join(filter(None, (fixed, f"seed={seed + i}"))) for i in range(count)]
 
 
 def analyse_game(
-    game: str,
+    game: Game,
     layout_spec: str | None = None,
     *,
     maps: int | None = None,
@@ -576,14 +577,14 @@ def analyse_game(
     ``skill_games`` defaults to 10 for one layout and 0 for a family; ``until_decided``,
     ``precision``, ``note``, ``workers`` and ``dask`` are :func:`analyse_layout`'s."""
 
-    if game not in GAMES.simulated():
-        raise UsageError(f"analyse works for {', '.join(GAMES.simulated())}, not {game}")
+    if not game.simulated:
+        raise UsageError(f"analyse works for games agents can play, not {game.title}")
     check_run(games, seed, max_turns, 10 if skill_games is None and maps is None else skill_games or 0)
     if maps is not None:
         check_maps(maps, "maps")
         check_seed(map_seed, "map_seed")
         check_seed(map_seed + maps - 1, "map_seed + maps - 1")
-    base = layout_spec or GAMES[game].layout_spec
+    base = layout_spec or game.default_spec
 
     def measure(spec: str, skill: int) -> LayoutReport:
         return analyse_layout(
@@ -596,7 +597,7 @@ def analyse_game(
             until_decided=until_decided,
             precision=precision,
             note=note,
-            game=game,
+            game=game.name,
             workers=workers,
             dask=dask,
             units=units,

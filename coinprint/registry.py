@@ -7,8 +7,9 @@ other packages are found through the ``coinprint.games`` entry point group; both
 on first use, so ``import coinprint`` stays fast, and a game registered at any time (a plug-in,
 a test's toy game) appears in every command.
 
-Adding a game is its package ``coinprint/games/<name>/`` plus one line in :data:`BUILT_IN`
-(CONTRIBUTING.md walks through it).
+Adding a game is its package ``coinprint/games/<name>/``, one line in :data:`BUILT_IN` and its
+English rule-sheet texts ``templates/<name>.en.json`` (CONTRIBUTING.md walks through it).
+Choosing a game imports that game alone.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def load_game(target: str) -> Game:
     found = getattr(import_module(module), attribute)
     game = found() if isinstance(found, type) else found
     # Checked by what it has, not by class: this module imports no game machinery at run time.
-    if not all(callable(getattr(game, hook, None)) for hook in ("build", "problems", "rules", "kit_pages")):
+    if not all(callable(getattr(game, hook, None)) for hook in ("build", "problems", "rules", "sheet", "sheet_parts")):
         raise TypeError(f"{target} is not a coinprint.game.Game")
     return cast("Game", game)
 
@@ -80,7 +81,14 @@ class Registry:
         return game
 
     def __iter__(self) -> Iterator[Game]:
-        return iter([self._game(name) for name in self._names()])
+        """The games that load (one that does not fails when it is chosen by name, in one line)."""
+        games = []
+        for name in self._names():
+            try:
+                games.append(self._game(name))
+            except UsageError:
+                continue
+        return iter(games)
 
     def __len__(self) -> int:
         return len(self._names())
@@ -115,3 +123,10 @@ class Registry:
 
 GAMES = Registry(BUILT_IN, entry_points=ENTRY_POINTS)
 """Every game coinprint knows, by its command-line name."""
+
+
+def game_of(name: str) -> Game:
+    """The game called ``name`` (a layout's or a record's ``game``): the registry's one
+    lookup for code below the edges that holds a name it was given, such as a notebook's
+    picture of a position."""
+    return GAMES[name]

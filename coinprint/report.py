@@ -14,12 +14,11 @@ from coinprint import __version__
 from coinprint.errors import UsageError
 from coinprint.fileio import check_file_target, write_atomic
 from coinprint.metrics import LayoutReport, Share, Spread
-from coinprint.registry import GAMES
 from coinprint.render.charts import ShareRow, heat_map, histogram, share_chart, stack, text_block
 from coinprint.render.pdf import pages_to_pdf
 from coinprint.render.scene import Group, Scene
 from coinprint.render.svg import scene_to_svg
-from coinprint.source import resolve_layout
+from coinprint.source import game_named, game_of_spec, resolve_layout
 
 JSON_FORMAT = "coinprint-analysis/1"
 REPORT_FORMATS = ("html", "pdf", "svg")
@@ -47,11 +46,11 @@ def layout_words(spec: str) -> str:
     """A layout spec in words for a title: ``cointable:size=3`` → ``Coin Table (size 3)``; a
     file by its name."""
 
-    name, _, rest = spec.partition(":")
-    if name not in GAMES:
+    game = game_of_spec(spec)
+    if game is None:
         return Path(spec).name
-    params = [part.replace("=", " ", 1) for part in rest.split(",") if part]
-    return GAMES[name].title + (f" ({', '.join(params)})" if params else "")
+    params = [part.replace("=", " ", 1) for part in spec.partition(":")[2].split(",") if part]
+    return game.title + (f" ({', '.join(params)})" if params else "")
 
 
 def readings(report: LayoutReport) -> list[tuple[str, str, str]]:
@@ -260,7 +259,7 @@ def figures(
     each and what to look at, a game-length histogram and a heat map of the spaces (a layout
     file read again with the ``units`` and ``tolerance_mm`` it was analysed with)."""
 
-    games = sorted({GAMES[report.game].title for report in reports})
+    games = sorted({game_named(report.game).title for report in reports})
     head = [
         f"{len(reports)} layout(s) of {', '.join(games)}; {reports[0].agent} against itself, "
         f"{reports[0].games} games a layout from seed {reports[0].seed}"

@@ -22,6 +22,7 @@ from coinprint.registry import GAMES
 
 if TYPE_CHECKING:
     from coinprint.engine import Record, Replay, Rules
+    from coinprint.game import Game
     from coinprint.io import Conventions, ReadLayout
 
 
@@ -68,11 +69,24 @@ class LayoutSource:
         return self.spec
 
 
+def game_named(name: str) -> Game:
+    """The game a spec, a record or a layout file names; :class:`UsageError` naming the
+    games there are when none is called ``name``. Shared code that reads a name from its
+    input asks here, and passes the :class:`~coinprint.game.Game` on."""
+    return GAMES[name]
+
+
+def game_of_spec(spec: str) -> Game | None:
+    """The game a built-in layout spec (``cointable:size=5``) is of; None for a file name."""
+    name = spec.partition(":")[0]
+    return GAMES[name] if name in GAMES else None
+
+
 def builtin_layout(spec: str) -> Layout:
     """The built-in layout named ``game:key=value,…`` (e.g. ``cointable:size=5``)."""
 
     name, params = parse_layout_name(spec)
-    return GAMES[name].build(params)
+    return GAMES[name].layout_from_spec(params)
 
 
 def resolve_layout(

@@ -51,6 +51,23 @@ def parse_length(text: str | float | int, *, default_unit: str | None = None) ->
     return value * MM_PER_UNIT[unit]
 
 
+@dataclass(frozen=True)
+class Length:
+    """A length read from text: its value in millimetres, and the text as it was written (so a
+    record or a spec says what was typed, ``1.25in``, while drawing code uses ``mm``)."""
+
+    mm: float
+    text: str
+
+    @classmethod
+    def parse(cls, text: str, *, default_unit: str | None = "mm") -> Length:
+        """The length written in ``text`` (see :func:`parse_length`)."""
+        return cls(parse_length(text, default_unit=default_unit), text)
+
+    def __str__(self) -> str:
+        return self.text
+
+
 def format_mm(mm: float) -> str:
     """A length for people: ``31.75 mm (1.25 in)``."""
     return f"{mm:.2f} mm ({mm / 25.4:.3g} in)"

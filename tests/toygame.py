@@ -7,7 +7,7 @@ command and check from the registry alone.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,27 +15,17 @@ from typing import Any
 from coinprint.checks import Problem, common_problems
 from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules
 from coinprint.errors import UsageError
-from coinprint.game import Game, Option, Seat
-from coinprint.kit import PrintSettings, SheetParts
+from coinprint.game import Game, PrintJob, Seat, SheetParts
 from coinprint.layout import Layout, Mark, Space, close_ring
+from coinprint.params import Param, Values
 from coinprint.render.pages import Sheet
-from coinprint.render.scene import Scene
 
 NAME = "strip"
 SQUARE_MM = 30.0
 
 
-def build(params: Mapping[str, str]) -> Layout:
-    """``strip:squares=N`` (2 to 9 squares, default 5)."""
-    unknown = set(params) - {"squares"}
-    if unknown:
-        raise UsageError(f"unknown strip layout parameter(s) {', '.join(sorted(unknown))}; use squares")
-    try:
-        squares = int(params.get("squares", 5))
-    except ValueError:
-        raise UsageError(f"strip squares must be a whole number, not {params['squares']!r}") from None
-    if not 2 <= squares <= 9:
-        raise UsageError(f"strip squares {squares} is out of range; use 2 to 9")
+def build(squares: int) -> Layout:
+    """A row of ``squares`` squares (the schema checks the range)."""
     spaces = []
     for k in range(squares):
         x = k * SQUARE_MM
@@ -105,15 +95,23 @@ class StripRules(Rules[StripState, int]):
 class Strip(Game):
     name = NAME
     title = "Strip"
-    default_layout = "strip:squares=5"
     template_folder = Path(__file__).parent / "toygame_texts"
-    board_options = (Option("--squares", "Squares in the row (2 to 9).", 5, "int"),)
-    rules_options = (Option("--squares", "Squares the sheet describes (2 to 9).", 5, "int"),)
-    play_options = (Option("--squares", "Squares in the row (2 to 9).", 5, "int"),)
+    params = (
+        Param(
+            "squares",
+            "int",
+            "Squares in the row.",
+            5,
+            frozenset({"board", "rules", "play", "spec"}),
+            low=2,
+            high=9,
+            named=True,
+        ),
+    )
     seats = (Seat("heads", "--heads"), Seat("tails", "--tails"))
 
-    def build(self, params: Mapping[str, str]) -> Layout:
-        return build(params)
+    def build(self, values: Values) -> Layout:
+        return build(values["squares"])
 
     def problems(self, layout: Layout, *, tolerance_mm: float = 0.2) -> list[Problem]:
         return common_problems(layout)
@@ -121,23 +119,11 @@ class Strip(Game):
     def rules(self, layout: Layout, options: Mapping[str, Any] | None = None) -> StripRules:
         return StripRules(layout, dict(options or {}))
 
-    def board_sheet(self, layout: Layout, style: str) -> Sheet:
+    def sheet(self, layout: Layout, job: PrintJob) -> Sheet:
         return self.position_sheet(layout, [], StripRules.players, title="Strip")
 
-    def kit_pages(self, settings: PrintSettings, lang: str) -> list[Scene]:
-        from coinprint.kit import board_pages, rule_sheet
-
-        sheet = rule_sheet(NAME, settings.paper, lang)
-        return sheet + board_pages(self.board_sheet(self.build({}), settings.style), settings)
-
-    def sheet_values(self, template: dict[str, Any], source: str, **params: Any) -> SheetParts:
-        return SheetParts({"squares": params.get("squares", 5)}, {}, {})
-
-    def play_layout(self, values: Mapping[str, Any]) -> str:
-        return f"strip:squares={values['squares']}"
-
-    def rules_params(self, values: Mapping[str, Any]) -> dict[str, Any]:
-        return {"squares": values["squares"]}
+    def sheet_parts(self, template: Mapping[str, Any], values: Values, layout: Callable[[], Layout]) -> SheetParts:
+        return SheetParts({"squares": values["squares"]})
 
 
 GAME = Strip()

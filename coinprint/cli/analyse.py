@@ -20,6 +20,7 @@ from coinprint.cli.options import (
 from coinprint.cli.types import GameName
 from coinprint.fileio import write_atomic
 from coinprint.metrics import analyse_game
+from coinprint.registry import GAMES
 from coinprint.report import check_report_path, table, to_json, write_report
 from coinprint.sprt import cap_warning
 
@@ -100,13 +101,13 @@ def analyse(
 ) -> None:
     """A design report from self-play: first-player share, ties and timeouts, game length,
     lead changes, decisiveness, branching, coverage and skill against luck, with 95 %
-    intervals (GAME is cointable, coinage or mapgame). `balance` is the short form."""
+    intervals (GAME is any game agents can play). `balance` is the short form."""
 
     warning = cap_warning(games, precision) if until_decided else None
     if warning:
         click.echo(warning, err=True)
     reports = analyse_game(
-        game,
+        GAMES[game],
         layout,
         maps=maps,
         map_seed=map_seed,

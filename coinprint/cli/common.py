@@ -76,10 +76,14 @@ def kit(
             click.echo(f"{layout_file}: {checked.verdict}")
             return 1
         layout = checked.layout
-    names = GAMES.names() if game == "all" else (game,)
-    with progress(len(names), "kits") as update:
-        make_kits(names, settings, lang, output, layout, click.echo, update)
+    games = list(GAMES) if game == "all" else [GAMES[game]]
+    with progress(len(games), "kits") as update:
+        make_kits(games, settings, lang, output, layout, click.echo, update, note=_note)
     return 0
+
+
+def _note(line: str) -> None:
+    click.echo(line, err=True)
 
 
 @validate.command("layout")
@@ -100,7 +104,7 @@ def validate_layout(path: str, game: str | None, units: str, tolerance: float | 
     checked = check_layout_file(path, game, units, tolerance, click.echo)
     click.echo(f"{path}: {checked.verdict}")
     layout = checked.layout
-    summary = GAMES[layout.game].summary_line(layout) if checked.valid and layout.game in GAMES else None
+    summary = GAMES[layout.game].summary(layout) if checked.valid and layout.game in GAMES else None
     if summary is not None:
         click.echo(f"{path}: {summary}")
     if report_path:
@@ -127,7 +131,7 @@ def validate_game(path: str, show: bool, svg_path: str | None) -> int:
     if show:
         click.echo(rules.describe(replayed.state))
     if svg_path:
-        written = write_position_svg(rules, replayed.state, svg_path)
+        written = write_position_svg(GAMES[record.game], rules, replayed.state, svg_path)
         click.echo(f"wrote {written}")
     return 0 if replayed.valid else 1
 
@@ -167,8 +171,8 @@ def balance(
         click.echo(warning, err=True)
     with progress(games, "games") as update:
         report = judge(
-            game,
-            GAMES[game].layout_spec if layout is None else layout,
+            GAMES[game],
+            GAMES[game].default_spec if layout is None else layout,
             agent,
             games,
             seed,

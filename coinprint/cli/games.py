@@ -1,8 +1,11 @@
 """The per-game commands, built once for every game from what it declares: ``board GAME``,
 ``rules GAME`` and ``play GAME``.
 
-A game's own options (:attr:`~coinprint.game.Game.board_options` and the like) become click
-options here; the options every game shares are defined once in :mod:`coinprint.cli.options`.
+A game's parameters (:attr:`~coinprint.game.Game.params`, the schema) become click options
+here, and what it can do (:attr:`~coinprint.game.Game.generated`, :attr:`~coinprint.game.Game.cards`)
+adds the options of those capabilities; the options every game shares are defined once in
+:mod:`coinprint.cli.options`. No option reaches a game unread: a value typed and not used is
+refused in one line.
 The groups build a game's command when it is asked for, from the registry as it is then, so a
 game registered late (a plug-in, a test's toy game) has every command too.
 """
@@ -19,7 +22,10 @@ from coinprint.analysis import play_to_folder
 from coinprint.cli.options import (
     AGENT_HELP,
     appendix_option,
+    bleed_option,
+    copies_option,
     drawing_options,
+    fair_options,
     file_output,
     games_option,
     lang_option,
@@ -34,92 +40,160 @@ from coinprint.cli.options import (
     seed_option,
     selfplay_options,
 )
-from coinprint.cli.types import LENGTH, LENGTH_OR_ZERO, PAPER, HelpGroup
-from coinprint.commands import print_board, print_layout_file
+from coinprint.cli.types import HelpGroup
+from coinprint.commands import FairOptions, print_board, print_layout_file
+from coinprint.errors import CoinprintError, UsageError
 from coinprint.kit import PrintSettings, write_rules
 from coinprint.kit.replay import write_replays
+from coinprint.params import Param, Values
 from coinprint.registry import GAMES
 from coinprint.units import paper_size
 
 if TYPE_CHECKING:
-    from coinprint.game import Game, Option
+    from coinprint.game import Game
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 
-def click_option(option: Option) -> click.Option:
-    """The click option for a game's declared :class:`~coinprint.game.Option`."""
-    kinds: dict[str, Any] = {
-        "int": int,
-        "text": None,
-        "flag": None,
-        "length": LENGTH,
-        "length-or-zero": LENGTH_OR_ZERO,
-        "paper": PAPER,
-    }
-    kwargs: dict[str, Any] = {"help": option.help, "default": option.default}
-    if option.kind == "flag":
+class ParamType(click.ParamType):
+    """The click type of a game parameter: its text read by :meth:`Param.parse
+    <coinprint.params.Param.parse>`, so the command line and a layout spec refuse a value
+    with the same words."""
+
+    def __init__(self, param: Param, flag: str) -> None:
+        self.param = param
+        self.flag = flag
+        self.name = param.kind
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return self.param.parse(value, self.flag)
+        except CoinprintError as exc:
+            # The message names the option already: no "Invalid value for" before it.
+            raise click.UsageError(str(exc), ctx) from None
+
+
+def param_option(param: Param, command: str) -> click.Option:
+    """The click option of a game parameter in ``command``."""
+    flag = param.flag(command)
+    kwargs: dict[str, Any] = {"help": param.describe(), "default": param.default}
+    if param.kind == "flag":
         kwargs["is_flag"] = True
-    elif option.kind == "choice":
-        kwargs["type"] = click.Choice(option.choices)
-    elif kinds[option.kind] is not None:
-        kwargs["type"] = kinds[option.kind]
-    if option.default is not None and option.kind != "flag":
-        kwargs["show_default"] = True
-    if option.metavar:
-        kwargs["metavar"] = option.metavar
-    if option.check is not None:
-        check = option.check
-        kwargs["callback"] = lambda ctx, param, value: value if value is None else check(value, option.flag)
-    return click.Option([option.flag, option.key], **kwargs)
+    elif param.kind == "choice":
+        kwargs["type"] = click.Choice(param.choices)
+    else:
+        kwargs["type"] = ParamType(param, flag)
+    if param.default is not None and param.kind != "flag":
+        kwargs["show_default"] = str(param.default)
+    if param.metavar:
+        kwargs["metavar"] = param.metavar
+    return click.Option([flag, dest(param)], **kwargs)
 
 
-def _with_options(command: click.Command, options: tuple[Option, ...]) -> click.Command:
-    # The game's options come first in --help, as each game's commands listed them before.
-    command.params[:0] = [click_option(option) for option in options]
+def dest(param: Param) -> str:
+    """The name click gives a parameter's value: kept apart from the shared options' names
+    (Coin Age's map ``seed`` is ``--map-seed`` in ``play``, where ``--seed`` is the game's)."""
+    return f"param_{param.name}"
+
+
+def _with_params(command: click.Command, game: Game, name: str) -> click.Command:
+    # The game's parameters come first in --help, before the options every game shares.
+    command.params[:0] = [param_option(param, name) for param in game.schema.shown_in(name)]
     return command
 
 
-def _split(game_options: tuple[Option, ...], values: dict[str, Any]) -> dict[str, Any]:
-    """The values of the game's own options, taken out of ``values``."""
-    return {option.key: values.pop(option.key) for option in game_options}
+def game_values(game: Game, command: str, options: dict[str, Any]) -> Values:
+    """The values of ``game``'s parameters in ``command``, taken out of ``options`` (the
+    click values); those typed on the command line count as given."""
+    ctx = click.get_current_context()
+    shown = game.schema.shown_in(command)
+    given = [param.name for param in shown if ctx.get_parameter_source(dest(param)) not in _NOT_GIVEN]
+    own = {param.name: options.pop(dest(param)) for param in shown}
+    return game.schema.from_options(command, own, given)
+
+
+_NOT_GIVEN = (click.core.ParameterSource.DEFAULT, click.core.ParameterSource.DEFAULT_MAP, None)
+
+
+def _refuse_with_layout(values: Values, what: str) -> None:
+    """A layout file is printed or played as drawn: its game's layout parameters would be ignored."""
+    given = [values.where(name) for name in sorted(values.given)]
+    if given:
+        raise UsageError(f"--layout {what} the file as it is drawn; leave out {', '.join(given)}")
+
+
+def _given(name: str) -> bool:
+    return click.get_current_context().get_parameter_source(name) not in _NOT_GIVEN
+
+
+def capability_options(game: Game) -> list[Decorator]:
+    """The options of ``board GAME`` that come from what the game can do: a fair search for
+    generated maps, copies and bleed for cards."""
+    options: list[Decorator] = []
+    if game.generated is not None:
+        options.append(fair_options)
+    if game.cards:
+        options += [copies_option(), bleed_option]
+    return options
+
+
+def _fair(values: dict[str, Any]) -> FairOptions | None:
+    """``--fair`` and its settings; a setting given without ``--fair`` is refused."""
+    if "fair" not in values:
+        return None
+    fair = values.pop("fair")
+    settings = {key: values.pop(key) for key in ("candidates", "agent", "fair_games")}
+    if not fair:
+        stray = [f"--{key.replace('_', '-')}" for key in settings if _given(key)]
+        if stray:
+            raise UsageError(
+                f"{', '.join(stray)} {'is' if len(stray) == 1 else 'are'} for --fair; add --fair or leave {'it' if len(stray) == 1 else 'them'} out"
+            )
+        return None
+    return FairOptions(settings["candidates"], settings["agent"], settings["fair_games"])
 
 
 def board_command(game: Game) -> click.Command:
-    """``board GAME``: the game's board from its options, or a layout file with ``--layout``."""
+    """``board GAME``: the game's board from its parameters, or a layout file with ``--layout``."""
 
     @paper_option()
     @print_options
     @output_options()
     @layout_file_option
     @drawing_options(with_game=False)
-    def board(**values: Any) -> int:
-        own = _split(game.board_options, values)
-        bleed = own.pop("bleed", "0")
+    def board(**options: Any) -> int:
+        values = game_values(game, "board", options)
+        fair = _fair(options)
+        copies = options.pop("copies", None)
         settings = PrintSettings.parse(
-            paper=values["paper"],
-            margin=values["margin"],
-            overlap=values["overlap"],
-            style=values["style"],
-            bleed=bleed,
+            paper=options["paper"],
+            margin=options["margin"],
+            overlap=options["overlap"],
+            style=options["style"],
+            bleed=options.pop("bleed", "0"),
         )
-        say, warn = click.echo, _warn
-        if values["layout_file"]:
+        output, fmt = options["output"], options["fmt"]
+        if options["layout_file"]:
+            _refuse_with_layout(values, "prints")
+            if fair is not None:
+                raise UsageError("--fair searches generated maps; it cannot be used with --layout")
             return print_layout_file(
                 game,
-                values["layout_file"],
-                values["units"],
-                values["tolerance"],
+                options["layout_file"],
+                options["units"],
+                options["tolerance"],
                 settings,
-                values["output"],
-                values["fmt"],
-                say,
-                own.get("copies"),
+                output,
+                fmt,
+                click.echo,
+                copies,
             )
-        return print_board(game, own, settings, values["output"], values["fmt"], say, warn)
+        return print_board(game, values, settings, output, fmt, click.echo, _warn, copies=copies, fair=fair)
 
+    for option in reversed(capability_options(game)):
+        board = option(board)
     command = click.command(game.name, help=_first_line(game, "board"))(board)
-    return _with_options(command, game.board_options)
+    return _with_params(command, game, "board")
 
 
 def rules_command(game: Game) -> click.Command:
@@ -129,21 +203,22 @@ def rules_command(game: Game) -> click.Command:
     @lang_option
     @output_options(("pdf",))
     @appendix_option
-    def rules(**values: Any) -> None:
-        params = game.rules_params(_split(game.rules_options, values))
+    def rules(**options: Any) -> None:
+        values = game_values(game, "rules", options)
         path = write_rules(
-            game.name,
-            paper_size(values["paper"]),
-            values["lang"],
-            values["output"],
-            values["fmt"],
-            appendix=values["appendix"],
-            **params,
+            game,
+            paper_size(options["paper"]),
+            options["lang"],
+            options["output"],
+            options["fmt"],
+            appendix=options["appendix"],
+            values=values,
+            note=_warn,
         )
         click.echo(f"wrote {path}")
 
     command = click.command(game.name, help=_first_line(game, "rules"))(rules)
-    return _with_options(command, game.rules_options)
+    return _with_params(command, game, "rules")
 
 
 def play_command(game: Game) -> click.Command:
@@ -165,7 +240,7 @@ def play_command(game: Game) -> click.Command:
     @layout_option(
         None,
         "Play on this layout instead: a built-in name (e.g. "
-        f"{game.layout_spec}), coinprint GeoJSON, an SVG drawing or GeoJSON from QGIS.",
+        f"{game.default_spec}), coinprint GeoJSON, an SVG drawing or GeoJSON from QGIS.",
         metavar="SPEC|FILE",
     )
     @seat_options
@@ -177,8 +252,13 @@ def play_command(game: Game) -> click.Command:
     @html_option
     @selfplay_options
     def play(**values: Any) -> None:
-        own = _split(game.play_options, values)
-        spec = values["layout"] or game.play_layout(own)
+        own = game_values(game, "play", values)
+        layout_given = [name for name in own.given if game.schema[name].role == "layout"]
+        if values["layout"] and layout_given:
+            _refuse_with_layout(
+                Values({}, layout_given, where={n: game.schema[n].flag("play") for n in layout_given}), "plays"
+            )
+        spec = values["layout"] or game.spec_of(own)
         agents = {seat.player: values[f"agent_{seat.player}"] for seat in game.seats}
         with progress(values["games"], "games") as update:
             paths, summary = play_to_folder(
@@ -188,7 +268,7 @@ def play_command(game: Game) -> click.Command:
                 values["seed"],
                 values["max_turns"],
                 values["output"],
-                game.rule_options(own),
+                game.schema.rules_options(own),
                 game=game.name,
                 workers=values["workers"],
                 dask=values["dask"],
@@ -203,7 +283,7 @@ def play_command(game: Game) -> click.Command:
         echo_replay_pages(values["html"], paths, values["output"])
 
     command = click.command(game.name, help=_first_line(game, "play"))(play)
-    return _with_options(command, game.play_options)
+    return _with_params(command, game, "play")
 
 
 html_option = click.option(
@@ -254,4 +334,4 @@ class GameGroup(HelpGroup):
         return self.build(GAMES[cmd_name])
 
 
-__all__ = ["GameGroup", "board_command", "click_option", "file_output", "play_command", "rules_command"]
+__all__ = ["GameGroup", "board_command", "file_output", "param_option", "play_command", "rules_command"]

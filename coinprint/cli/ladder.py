@@ -56,13 +56,13 @@ def ladder(
     dask: str | None,
 ) -> None:
     """How strong the agents are: each rung plays the next one up, and the ladder reports Elo
-    ratings against the first rung with 95 % intervals (GAME is cointable, coinage or mapgame)."""
+    ratings against the first rung with 95 % intervals (GAME is any game agents can play)."""
     import json
 
     levels = check_levels(level or DEFAULT_LEVELS)
     with progress(games * (len(levels) - 1), "games") as update:
         found = climb(
-            GAMES[game].layout_spec if layout is None else layout,
+            GAMES[game].default_spec if layout is None else layout,
             levels,
             games,
             seed,

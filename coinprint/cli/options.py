@@ -467,6 +467,18 @@ def fair_search_options(func: Callable) -> Callable:
     return agent_option("random", "--fair: the agent playing both sides in the search and the re-measure")(func)
 
 
+def fair_options(func: Callable) -> Callable:
+    """``--fair`` and its settings, on ``board GAME`` of a game whose maps are generated."""
+    func = fair_search_options(func)
+    func = candidates_option()(func)
+    return click.option(
+        "--fair",
+        is_flag=True,
+        help="Self-play --candidates maps from --seed on and print the one whose first player wins "
+        "closest to 50 % (the figure is printed on the map).",
+    )(func)
+
+
 def json_target(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """Callback of ``--json``: one file (not a folder), checked before any game; ``-`` keeps
     standard output for the JSON."""

@@ -1,38 +1,41 @@
 """Writing boards, rule sheets, positions and whole kits to files: the layer the CLI calls
 to turn layouts, rules and drawings into PDF, SVG or GeoJSON on disk.
 
-Each game's ``sheet.py`` (``coinprint/games/<game>/``) gives the values, examples (replayed
-by its rules engine, drawn by its drawing) and generated blocks of its rule sheet; this
-module sets them from the template, and writes kits: the rule sheet and the board, one PDF.
+A kit is composed here, for any :class:`~coinprint.game.Game`: its rule sheet (the template's
+words with what the game's ``sheet_parts`` adds: values, figures, generated blocks, and
+example positions replayed by its rules engine), then the game's sheet of its board, then the
+extra sheets it declares, each tiled on the paper. The game is asked, never called back.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from coinprint.caps import MAX_BLEED_MM, check_pages
-from coinprint.engine import IllegalMoveError, InvalidMoveError
+from coinprint.engine import IllegalMoveError, InvalidMoveError, parse_layout_name
 from coinprint.errors import CoinprintError, UsageError
 from coinprint.fileio import STDOUT, write_atomic
-from coinprint.registry import GAMES
+from coinprint.game import BOARD_PAGES, PrintJob, SheetParts
+from coinprint.params import Values
 from coinprint.render.pages import localise_numbers, page_words, paginate, plans, single_sheet
 from coinprint.render.pdf import pages_to_pdf
 from coinprint.render.scene import Scene
 from coinprint.render.style import palette_names
 from coinprint.render.svg import scene_to_svg
 from coinprint.resources import templates_dir
-from coinprint.source import builtin_layout, rules_for
 from coinprint.units import PaperSize, paper_size, parse_length
 
 if TYPE_CHECKING:
     from coinprint.engine import Rules
+    from coinprint.game import Game
     from coinprint.layout import Layout
     from coinprint.render.pages import Sheet
 
+Say = Callable[[str], None]
 DEFAULT_FOLDER = Path("output")
 SUFFIXES = {".pdf": "pdf", ".svg": "svg", ".geojson": "geojson", ".json": "geojson"}
 
@@ -159,71 +162,55 @@ def write_pages(
     return write_atomic(path, pages_to_pdf(pages, title=title, keywords=keywords))
 
 
-def template_folder(game: str) -> Path:
+def template_folder(game: Game) -> Path:
     """Where ``game``'s rule-sheet texts are: its own folder if it names one, else coinprint's
     ``templates/``."""
 
-    return GAMES[game].template_folder or templates_dir()
+    return game.template_folder or templates_dir()
 
 
-def languages(game: str) -> list[str]:
+def languages(game: Game) -> list[str]:
     """The languages ``game``'s rule sheet is written in (``<game>.<lang>.json`` files)."""
     folder = template_folder(game)
-    return sorted(p.name.split(".")[1] for p in folder.glob(f"{game}.*.json") if p.name.count(".") == 2)
+    return sorted(p.name.split(".")[1] for p in folder.glob(f"{game.name}.*.json") if p.name.count(".") == 2)
 
 
-def check_language(game: str, lang: str) -> None:
-    """Refuse a language ``game`` has no texts in (UsageError naming the ones there are).
-    The one language check behind every ``rules`` and ``kit`` command."""
+def known_languages() -> list[str]:
+    """The languages coinprint prints pages in (its ``pages.<lang>.json`` texts)."""
+    return sorted(p.name.split(".")[1] for p in templates_dir().glob("pages.*.json") if p.name.count(".") == 2)
+
+
+def sheet_language(game: Game, lang: str, note: Say | None = None) -> str:
+    """The language ``game``'s sheets are printed in for ``lang``: ``lang`` itself, or English
+    (said in one line to ``note``) when the game has no texts in a language coinprint knows.
+    A language coinprint does not know at all is refused, naming the ones it knows."""
     have = languages(game)
-    if not have:
-        raise UsageError(f"{game} has no rule sheet texts (no {game}.<lang>.json in {template_folder(game)})")
-    if lang not in have:
-        raise UsageError(f"no {game} rule sheet in language '{lang}'; use one of: {', '.join(have)}")
+    if lang in have:
+        return lang
+    if "en" not in have:
+        raise UsageError(f"{game.name} has no rule sheet texts (no {game.name}.en.json in {template_folder(game)})")
+    known = sorted({*known_languages(), *have})
+    if lang not in known:
+        raise UsageError(f"no rule sheet in language '{lang}'; use one of: {', '.join(known)}")
+    if note is not None:
+        note(f"note: {game.title} has no rule sheet in '{lang}'; printing it in English")
+    return "en"
 
 
-def sheet_template(game: str, lang: str = "en") -> dict[str, Any]:
-    """The parsed texts of ``game`` in ``lang`` (``<game>.<lang>.json``)."""
+def sheet_template(game: Game, lang: str = "en") -> dict[str, Any]:
+    """The parsed texts of ``game`` in ``lang`` (``<game>.<lang>.json``; ``lang`` as
+    :func:`sheet_language` chose it)."""
     from coinprint.render.document import load_template
 
-    check_language(game, lang)
-    return dict(load_template(f"{game}.{lang}.json", template_folder(game)))
+    if lang not in languages(game):
+        sheet_language(game, lang)  # refuses it in one line
+    return dict(load_template(f"{game.name}.{lang}.json", template_folder(game)))
 
 
-@dataclass
-class SheetParts:
-    """What a game adds to its template's words to make its rule sheet: the values for
-    ``{name}`` fields, the figures by name, and blocks that stand for generated content
-    (``{"generated": NAME}`` in the template is replaced by ``blocks[NAME]``)."""
-
-    values: dict[str, Any]
-    figures: dict[str, Scene]
-    blocks: dict[str, list[dict[str, Any]]]
-
-
-PLACES = ("board_pages", "blank_pages")
+PLACES = (BOARD_PAGES, "blank_pages")
 """The template values that say where in the kit a part is (``{board_pages}``: the board,
 ``{blank_pages}``: the Map's blank sheet); a sheet printed on its own says they are
 printed separately."""
-
-
-def rule_sheet(
-    game: str, paper: PaperSize, lang: str = "en", *, places: dict[str, str] | None = None, **params: Any
-) -> list[Scene]:
-    """``game``'s rule sheet on ``paper``: the one pipeline for every game.
-
-    The words come from the template; the game's ``sheet_parts(template, source, **params)``
-    (its registry entry names it) gives the values, figures (example positions replayed by the
-    rules engine) and generated blocks. ``places`` says on which pages of the kit the board
-    (and the blank sheet) are.
-    """
-    return sheet_material(game, lang, **params).pages("blocks", paper, places)
-
-
-def appendix_pages(game: str, paper: PaperSize, lang: str = "en", **params: Any) -> list[Scene]:
-    """The "for computers" pages (``rules --appendix``): how games are written down and
-    checked, and the commands that print the board; set like the rule sheet."""
-    return sheet_material(game, lang, **params).pages("appendix", paper)
 
 
 @dataclass
@@ -231,6 +218,7 @@ class SheetMaterial:
     """A game's template in one language with everything its texts refer to (values,
     figures, generated blocks), made once and set on pages as often as needed."""
 
+    game: Game
     template: dict[str, Any]
     source: str
     lang: str
@@ -238,11 +226,12 @@ class SheetMaterial:
     figures: dict[str, Scene]
     values: dict[str, Any]
 
-    def pages(self, part: str, paper: PaperSize, places: dict[str, str] | None = None) -> list[Scene]:
+    def pages(self, part: str, paper: PaperSize, places: Mapping[str, str] | None = None) -> list[Scene]:
         """The template's ``part`` (``blocks``: the rule sheet; ``appendix``) set on ``paper``."""
         from coinprint.render.document import blocks_from_json, layout_document
 
-        values = {**self.values, **{key: page_words(self.lang)["in_kit"] for key in PLACES}, **(places or {})}
+        in_kit = {key: page_words(self.lang)["in_kit"] for key in {*PLACES, *self.game.kit_places}}
+        values = {**self.values, **in_kit, **(places or {})}
         doc: list[dict[str, Any]] = []
         for entry in self.template.get(part, []):
             doc += self.parts.blocks[entry["generated"]] if "generated" in entry else [entry]
@@ -250,21 +239,75 @@ class SheetMaterial:
         title = self.template["title"] if part == "blocks" else self.template.get("appendix_title", "")
         return layout_document(blocks, paper, title=title or self.template["title"], footer=self.template["footer"])
 
+    def with_parts(self, paper: PaperSize, parts: Mapping[str, list[Scene]]) -> list[Scene]:
+        """The rule sheet followed by ``parts`` (by place name, in order: the board pages, the
+        blank sheet), the sheet saying on which pages each part is."""
+        if not parts:
+            return self.pages("blocks", paper)
+        sheet_length = 1
+        for _ in range(3):  # the page numbers may lengthen the sheet; settle in a pass or two
+            places, first = {}, sheet_length + 1
+            for name, pages in parts.items():
+                places[name] = page_range(first, len(pages), self.lang)
+                first += len(pages)
+            sheet = self.pages("blocks", paper, places)
+            if len(sheet) == sheet_length:
+                break
+            sheet_length = len(sheet)
+        return sheet + [page for pages in parts.values() for page in pages]
 
-def sheet_material(game: str, lang: str, **params: Any) -> SheetMaterial:
-    """What ``game``'s rule sheet in ``lang`` is made of (see :class:`SheetMaterial`)."""
 
+class Layouts:
+    """The layouts of one game a sheet refers to, each built once: by spec (its examples) and
+    the one the rule sheet describes."""
+
+    def __init__(self, game: Game, described: Layout | None = None, values: Values | None = None) -> None:
+        self.game = game
+        self._values = values if values is not None else game.schema.defaults()
+        self._described = described
+        self._built: dict[str, Layout] = {}
+
+    def described(self) -> Layout:
+        """The layout the rule sheet's values describe (built on first use)."""
+        if self._described is None:
+            self._described = self.game.layout(self._values.plain())
+        return self._described
+
+    def named(self, spec: str) -> Layout:
+        """The built-in layout ``spec`` names (``cointable:size=3``), built once."""
+        if spec not in self._built:
+            name, params = parse_layout_name(spec)
+            if name != self.game.name:
+                raise UsageError(f"an example must be on a {self.game.name} layout, not {spec!r}")
+            if self._described is not None and spec == self.game.default_spec and self._values.given == frozenset():
+                self._built[spec] = self._described
+            else:
+                self._built[spec] = self.game.layout_from_spec(params)
+        return self._built[spec]
+
+
+def sheet_material(
+    game: Game, lang: str, values: Values | None = None, *, layouts: Layouts | None = None
+) -> SheetMaterial:
+    """What ``game``'s rule sheet in ``lang`` is made of (see :class:`SheetMaterial`), for the
+    parameter ``values`` it describes (default: the game's defaults). A given value the sheet
+    does not use is refused."""
+
+    values = values if values is not None else game.schema.defaults()
     template = sheet_template(game, lang)
-    source = f"{game}.{lang}.json"
-    parts = GAMES[game].sheet_values(template, source, **params)
-    if parts is None:
-        raise UsageError(f"{GAMES[game].title} has no rule sheet")
+    source = f"{game.name}.{lang}.json"
+    layouts = layouts or Layouts(game, values=values)
+    parts = game.sheet_parts(template, values, layouts.described)
+    values.check_read(f"the {game.title} rule sheet")
     specs = template.get("figures", {})
-    figures = {key: example_position(game, spec, source=source, lang=lang) for key, spec in specs.items()}
+    letters = template.get("coin_letters", {})
+    figures = {
+        key: example_position(game, spec, layouts, source=source, letters=letters) for key, spec in specs.items()
+    }
     figures.update(parts.figures)
-    values = {**{f"{key}_caption": spec.get("caption", "") for key, spec in specs.items()}, **parts.values}
-    values = {key: localise_numbers(value, lang) if isinstance(value, str) else value for key, value in values.items()}
-    return SheetMaterial(template, source, lang, parts, figures, values)
+    texts = {**{f"{key}_caption": spec.get("caption", "") for key, spec in specs.items()}, **parts.values}
+    texts = {key: localise_numbers(value, lang) if isinstance(value, str) else value for key, value in texts.items()}
+    return SheetMaterial(game, template, source, lang, parts, figures, texts)
 
 
 def page_range(first: int, count: int, lang: str = "en") -> str:
@@ -276,49 +319,55 @@ def page_range(first: int, count: int, lang: str = "en") -> str:
     return words["kit_pages"].format(first=first, last=first + count - 1)
 
 
-def with_rule_sheet(
-    game: str, paper: PaperSize, lang: str, parts: dict[str, list[Scene]], **params: Any
+def print_job(game: Game, settings: PrintSettings, lang: str = "en", **job: Any) -> PrintJob:
+    """A :class:`~coinprint.game.PrintJob` for ``game`` in ``lang``, with the words of its
+    template's ``board`` part."""
+    template = sheet_template(game, lang) if lang in languages(game) else {}
+    return PrintJob(settings, lang, template.get("board", {}), **job)
+
+
+def placed_sheets(game: Game, material: SheetMaterial, settings: PrintSettings, board: Sheet | None) -> list[Scene]:
+    """The rule sheet, then the kit's parts in ``game``'s order: ``board`` (left out when None)
+    and the game's extra sheets, each tiled on the paper of ``settings``."""
+    job = PrintJob(settings, material.lang, material.template.get("board", {}))
+    sheets: dict[str, Sheet] = {**game.extra_sheets(job)}
+    if board is not None:
+        sheets[BOARD_PAGES] = board
+    parts = {place: board_pages(sheets[place], settings) for place in game.kit_places if place in sheets}
+    return material.with_parts(settings.paper, parts)
+
+
+def rules_pages(
+    game: Game, paper: PaperSize, lang: str, values: Values | None = None, *, appendix: bool = False
 ) -> list[Scene]:
-    """The rule sheet followed by ``parts`` (by place name, in order: the board pages, the
-    blank sheet), the sheet saying on which pages each part is."""
-    material = sheet_material(game, lang, **params)  # the examples are worked out once
-    sheet_length = 1
-    for _ in range(3):  # the page numbers may lengthen the sheet; settle in a pass or two
-        places, first = {}, sheet_length + 1
-        for name, pages in parts.items():
-            places[name] = page_range(first, len(pages), lang)
-            first += len(pages)
-        sheet = material.pages("blocks", paper, places)
-        if len(sheet) == sheet_length:
-            break
-        sheet_length = len(sheet)
-    return sheet + [page for pages in parts.values() for page in pages]
+    """``rules GAME``: the rule sheet in ``lang`` on ``paper`` for the parameter ``values``,
+    then the game's extra sheets (the Map's blank sheet); ``appendix`` adds the "for
+    computers" pages (how games are written down and checked) at the end."""
+    material = sheet_material(game, lang, values)
+    pages = placed_sheets(game, material, PrintSettings(paper), None)
+    if appendix:
+        pages += material.pages("appendix", paper)
+    return pages
 
 
 def write_rules(
-    game: str,
+    game: Game,
     paper: PaperSize,
     lang: str,
     output: str | None,
     fmt: str | None = None,
     *,
     appendix: bool = False,
-    **params: Any,
+    values: Values | None = None,
+    note: Say | None = None,
 ) -> Path:
-    """Write ``game``'s rule sheet in ``lang`` as a PDF (``-o`` a .pdf file or a folder).
-    A game may add pages after the sheet (its registry entry's ``rules_extra_pages``: the
-    Map's blank sheet); ``appendix`` adds the "for computers" pages at the end."""
+    """Write ``game``'s rule sheet as a PDF (``-o`` a .pdf file or a folder); see :func:`rules_pages`."""
 
-    template = sheet_template(game, lang)
-    path, _ = resolve_output(output, fmt, f"{game}-rules-{lang}", ("pdf",))
-    extra = GAMES[game].rules_extra_pages(paper, lang)
-    if extra:
-        pages = with_rule_sheet(game, paper, lang, {"blank_pages": extra}, **params)
-    else:
-        pages = rule_sheet(game, paper, lang, **params)
-    if appendix:
-        pages += appendix_pages(game, paper, lang, **params)
-    return write_pages(pages, str(path), game, title=template["title"], keywords={"game": game, "lang": lang})
+    path, _ = resolve_output(output, fmt, f"{game.name}-rules-{lang}", ("pdf",))
+    lang = sheet_language(game, lang, note)
+    pages = rules_pages(game, paper, lang, values, appendix=appendix)
+    title = sheet_template(game, lang)["title"]
+    return write_pages(pages, str(path), game.name, title=title, keywords={"game": game.name, "lang": lang})
 
 
 def board_pages(sheet: Sheet, settings: PrintSettings) -> list[Scene]:
@@ -329,42 +378,74 @@ def board_pages(sheet: Sheet, settings: PrintSettings) -> list[Scene]:
     return paginate(sheet, settings.paper, settings.margin_mm, settings.overlap_mm)
 
 
-def make_kit(
-    game: str, settings: PrintSettings, lang: str, output: str | None, *, layout: Layout | None = None
-) -> Path:
-    """Write ``game``'s kit (rule sheet, then board) in ``lang`` as one PDF; returns the path.
-    With ``layout`` (a valid layout of ``game``), that board is printed instead of the
-    built-in one."""
+def kit_pages(game: Game, settings: PrintSettings, lang: str, *, layout: Layout | None = None) -> list[Scene]:
+    """``game``'s kit: the rule sheet, then its board (the standard one, or ``layout``, a
+    valid layout of ``game`` read from a file), then its extra sheets, in the game's order.
+    The standard board is built once, for the sheet and the pages alike."""
 
-    template = sheet_template(game, lang)
     if layout is None:
-        pages = GAMES[game].kit_pages(settings, lang)
+        board = game.layout(game.schema.defaults())
+        layouts = Layouts(game, board)
+        values = None
     else:
-        drawn = GAMES[game]
-        sheet = drawn.drawn_sheet(drawn.printable(layout), settings, copies=None, for_pdf=True)
-        sheet.lang = lang
-        pages = with_rule_sheet(
-            game, settings.paper, lang, {"board_pages": board_pages(sheet, settings)}, **drawn.drawn_values(layout)
-        )
+        board = game.printable(layout)
+        values = sheet_values(game, board)
+        layouts = Layouts(game, values=values)
+    material = sheet_material(game, lang, values, layouts=layouts)
+    job = PrintJob(settings, lang, material.template.get("board", {}))
+    sheet = game.sheet(board, job)
+    sheet.lang = lang
+    return placed_sheets(game, material, settings, sheet)
+
+
+def sheet_values(game: Game, layout: Layout) -> Values:
+    """The values a rule sheet printed with a drawn ``layout`` describes: those of its
+    ``params`` (as :meth:`~coinprint.game.Game.printable` completed them) that ``rules`` shows."""
+    schema = game.schema
+    defaults = schema.defaults()
+    shown = {param.name for param in schema.shown_in("rules")}
+    values = {
+        name: layout.params.get(name, defaults.peek(name)) if name in shown else defaults.peek(name)
+        for name in defaults
+    }
+    return Values(values)
+
+
+def make_kit(
+    game: Game, settings: PrintSettings, lang: str, output: str | None, *, layout: Layout | None = None
+) -> Path:
+    """Write ``game``'s kit (see :func:`kit_pages`) in ``lang`` as one PDF; returns the path."""
+
+    pages = kit_pages(game, settings, lang, layout=layout)
     return write_pages(
         pages,
         output,
-        f"{game}-kit",
-        title=template["kit_title"],
-        keywords={"game": game, "lang": lang, "paper": settings.paper.name},
+        f"{game.name}-kit",
+        title=sheet_template(game, lang)["kit_title"],
+        keywords={"game": game.name, "lang": lang, "paper": settings.paper.name},
     )
 
 
-def example_position(game: str, spec: dict[str, Any], *, source: str = "template", lang: str = "en") -> Scene:
+def example_position(
+    game: Game,
+    spec: Mapping[str, Any],
+    layouts: Layouts | None = None,
+    *,
+    source: str = "template",
+    letters: Mapping[str, str] | None = None,
+) -> Scene:
     """A rule sheet's example: the position after ``spec["moves"]`` on ``spec["layout"]`` (a
     built-in ``game:…`` name), replayed by the rules engine so an example is never illegal,
-    and drawn by the game's position drawer."""
+    and drawn by the game's position drawer; ``letters`` are the coins' letters in the
+    sheet's language (H and T are English)."""
 
-    spec_layout = str(spec.get("layout", game))
-    if spec_layout.partition(":")[0] != game:
-        raise CoinprintError(f"{source}: an example must be on a {game} layout, not {spec_layout!r}")
-    layout = builtin_layout(spec_layout)
-    rules = rules_for(layout, spec.get("options", {}))
+    layouts = layouts or Layouts(game)
+    spec_layout = str(spec.get("layout", game.name))
+    try:
+        layout = layouts.named(spec_layout)
+    except UsageError as exc:
+        raise CoinprintError(f"{source}: {exc}") from None
+    rules = game.rules(layout, spec.get("options", {}))
     state = rules.initial_state()
     for number, text in enumerate(spec.get("moves", []), start=1):
         try:
@@ -372,10 +453,9 @@ def example_position(game: str, spec: dict[str, Any], *, source: str = "template
         except (InvalidMoveError, IllegalMoveError) as exc:
             raise CoinprintError(f"{source}: example move {number} ({text}) is not legal: {exc}") from None
     marks = rules.marks(state)
-    letters = sheet_template(game, lang).get("coin_letters", {})
-    if letters:  # the coins' letters in the sheet's language (H and T are English)
+    if letters:
         marks = [replace(mark, text=letters.get(mark.text, mark.text)) for mark in marks]
-    return GAMES[game].position_sheet(layout, marks, rules.players).content
+    return game.position_sheet(layout, marks, rules.players).content
 
 
 def _keywords(layout: Layout) -> dict[str, Any]:
@@ -385,13 +465,6 @@ def _keywords(layout: Layout) -> dict[str, Any]:
     for key, value in sorted(layout.params.items()):
         words[key] = value
     return words
-
-
-def position_svg(rules: Rules[Any, Any], state: Any) -> bytes:
-    """A game position (the rules' marks on its layout) as a true-size SVG document, drawn by
-    its game."""
-
-    return GAMES[rules.layout.game].position_svg(rules, state)
 
 
 REPORT_SUFFIXES = (".svg", ".pdf")
@@ -408,7 +481,7 @@ def require_suffix(path: str, option: str, suffixes: tuple[str, ...], *, stdout:
     raise UsageError(f"{option} needs a file name ending in {allowed}, not '{path}'")
 
 
-def write_position_svg(rules: Rules[Any, Any], state: Any, path: str) -> Path:
-    """Draw a game position as a true-size SVG file at ``path`` (see :func:`position_svg`)."""
+def write_position_svg(game: Game, rules: Rules[Any, Any], state: Any, path: str) -> Path:
+    """Draw a position of ``game`` as a true-size SVG file at ``path``."""
     require_suffix(path, "--svg", (".svg",), stdout=True)
-    return write_atomic(path, position_svg(rules, state))
+    return write_atomic(path, game.position_svg(rules, state))

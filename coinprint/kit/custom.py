@@ -1,6 +1,6 @@
-"""Printing any valid layout (a drawing, a QGIS map, a GeoJSON file) exactly like a built-in
-board: the game's own sheet drawer, after filling in what that drawer shows and a drawing
-does not say (colour numbers, region sizes, the hex size and coin guide, the card outline).
+"""Drawn layouts (a drawing, a QGIS map, a GeoJSON file): the helpers games use to complete
+one for print (:meth:`~coinprint.game.Game.printable`: colour numbers, properties), and the
+check's report drawn on the layout (``validate layout --report``).
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 from coinprint.fileio import write_atomic
 from coinprint.kit import REPORT_SUFFIXES, PrintSettings, board_pages, require_suffix
 from coinprint.layout import Layout, colour_regions
-from coinprint.registry import GAMES
 from coinprint.render.pages import single_sheet
 from coinprint.render.pdf import pages_to_pdf
 from coinprint.render.report import Marked, report_sheet
@@ -23,19 +22,6 @@ if TYPE_CHECKING:
     from coinprint.checks import Problem
     from coinprint.kit import PrintSettings
     from coinprint.layout import Layout
-    from coinprint.render.pages import Sheet
-
-
-def printable(layout: Layout) -> Layout:
-    """A copy of a valid ``layout`` with the properties its game's printed sheet uses."""
-
-    return GAMES[layout.game].printable(layout)
-
-
-def board_sheet(layout: Layout, settings: PrintSettings, *, copies: int | None = None, for_pdf: bool = True) -> Sheet:
-    """The printable sheet of a valid layout of any game, drawn by that game's renderer."""
-
-    return GAMES[layout.game].drawn_sheet(printable(layout), settings, copies=copies, for_pdf=for_pdf)
 
 
 def with_properties(layout: Layout, extra: dict[str, dict[str, Any]], meta: dict[str, Any]) -> Layout:

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 from coinprint.errors import UsageError
 from coinprint.fileio import write_atomic
 from coinprint.kit import is_stream
-from coinprint.registry import GAMES
 from coinprint.render.board import Frame as Placement
 from coinprint.render.board import space_items
 from coinprint.render.scene import Path as ScenePath
@@ -32,10 +31,11 @@ from coinprint.render.scene import Style, Text
 from coinprint.render.style import palette
 from coinprint.render.svg import svg_elements
 from coinprint.resources import template_path
-from coinprint.source import validate_record
+from coinprint.source import game_named, validate_record
 
 if TYPE_CHECKING:
     from coinprint.engine import Record, Replay, Rules
+    from coinprint.game import Game
     from coinprint.render.scene import Item
 
 TEMPLATE = "replay.html"
@@ -137,11 +137,12 @@ class _Pieces:
         return extra, hidden
 
 
-def compute_frames(record: Record, rules: Rules, replayed: Replay) -> Frames:
-    """Replay ``record`` (already checked: ``replayed``) move by move and draw every position."""
+def compute_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed: Replay[Any]) -> Frames:
+    """Replay ``record`` (already checked: ``replayed``) move by move and draw every position
+    as ``game`` draws them."""
 
     layout = rules.layout
-    draw = GAMES[layout.game].position_sheet
+    draw = game.position_sheet
     players = rules.players
     empty = draw(layout, [], players)
     pieces = _Pieces(empty.content.items)
@@ -164,11 +165,10 @@ def compute_frames(record: Record, rules: Rules, replayed: Replay) -> Frames:
 
     state = rules.initial_state()
     last = add_frame(state, -1)
-    note_for = GAMES[layout.game].replay_note
     for number, text in enumerate(record.moves[: replayed.moves_played], start=1):
         player = rules.to_move(state)
         move = rules.parse_move(state, text)
-        note = note_for(rules, state, move)
+        note = rules.move_note(state, move)
         rules.apply(state, move)
         if rules.is_over(state):
             ending = rules.result(state).reason
@@ -284,7 +284,7 @@ def _players_text(record: Record, players: Sequence[str]) -> str:
     return " v ".join(str(s) for s in sides)
 
 
-def _result_text(record: Record, replayed: Replay) -> str:
+def _result_text(record: Record, replayed: Replay[Any]) -> str:
     if replayed.error:
         return f"invalid record: {replayed.error}"
     text = replayed.result.describe()
@@ -304,8 +304,9 @@ def page_from_record(path: str) -> ReplayPage:
     replay page. Unreadable or unusable records raise the usual coinprint errors."""
 
     record, rules, replayed = validate_record(path)
-    frames = compute_frames(record, rules, replayed)
-    title = GAMES[record.game].title
+    game = game_named(record.game)
+    frames = compute_frames(game, record, rules, replayed)
+    title = game.title
     players = _players_text(record, rules.players)
     result = _result_text(record, replayed)
     layout = _layout_text(record)

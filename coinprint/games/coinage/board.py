@@ -515,25 +515,6 @@ def build(
     return build_builtin(map_name, card)
 
 
-def from_params(params: dict[str, str]) -> Layout:
-    """The map named ``coinage:map=classic`` or ``coinage:map=random,regions=3-3-2-2,seed=5``
-    (``card=a6|poker|credit|WxH`` optional). Region sizes are joined by ``-``."""
-    known = {"map", "regions", "seed", "card"}
-    unknown = set(params) - known
-    if unknown:
-        raise UsageError(
-            f"unknown coinage layout parameter(s) {', '.join(sorted(unknown))}; use {', '.join(sorted(known))}"
-        )
-    seed_text = params.get("seed")
-    seed = None
-    if seed_text is not None:
-        try:
-            seed = int(seed_text)
-        except ValueError:
-            raise UsageError(f"coinage seed must be a whole number, not {seed_text!r}") from None
-    return build(params.get("map", "classic"), regions=params.get("regions"), seed=seed, card=params.get("card"))
-
-
 def layout_name(layout: Layout) -> str:
     """The record name of a generated map (``coinage:map=random,regions=3-3-2-2,seed=5``)."""
     params = layout.params

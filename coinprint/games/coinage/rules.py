@@ -441,6 +441,12 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
             return f"move {self.labels[action[1]].lower()} {self.labels[action[2]].lower()}"
         return f"capture {self.labels[action[1]].lower()}"
 
+    def move_note(self, state: CoinAgeState, move: Turn) -> str:
+        """The turn's throw, coin by coin, and the matches."""
+        coins = " ".join(f"{DENOMINATIONS[rank]}{'✓' if hit else '✗'}" for rank, hit in move.throw)
+        matches = sum(1 for _, hit in move.throw if hit)
+        return f"throw {coins}: {matches} match{'es' if matches != 1 else ''}"
+
     def move_text(self, state: CoinAgeState, move: Turn) -> str:
         return "; ".join([self.throw_text(move.throw)] + [self.action_text(a) for a in move.actions])
 

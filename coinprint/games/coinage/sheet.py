@@ -1,47 +1,25 @@
-"""The Coin Age kit: the rule sheet (``templates/coinage.<lang>.json`` through
-:func:`coinprint.kit.rule_sheet`, with the classic map and a worked example: a real game
-between two computer players, replayed and scored by the rules engine) and a page of map
-cards."""
+"""The Coin Age rule sheet's values (the words are ``templates/coinage.<lang>.json``): the
+classic map and a worked example, a real game between two computer players, replayed and
+scored by the rules engine; and drawn maps completed for print."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from coinprint.engine import GreedyAgent
-from coinprint.games.coinage.board import CARD_MARGIN_MM, build
-from coinprint.games.coinage.coins import DENOMINATIONS, PLAYERS
-from coinprint.games.coinage.draw import board_sheet, card_scene, position_scene
+from coinprint.game import SheetParts
+from coinprint.games.coinage.board import CARD_MARGIN_MM
+from coinprint.games.coinage.coins import PLAYERS
+from coinprint.games.coinage.draw import card_scene, position_scene
 from coinprint.games.coinage.rules import CoinAgeRules, CoinAgeState, Turn
-from coinprint.kit import SheetParts, board_pages, rule_sheet, sheet_template, with_rule_sheet
 from coinprint.kit.custom import with_properties
 from coinprint.layout import Feature, close_ring, colour_regions, polygon_geometry
 from coinprint.units import coin
 
 if TYPE_CHECKING:
-    from coinprint.games.coinage.rules import CoinAgeRules, CoinAgeState
-    from coinprint.kit import PrintSettings, SheetParts
     from coinprint.layout import Layout
-    from coinprint.render.scene import Scene
-    from coinprint.units import PaperSize
-
-
-def rule_sheet_pages(paper: PaperSize, lang: str = "en") -> list[Scene]:
-    """The rule sheet in ``lang`` on ``paper``, with the classic map and a worked example."""
-
-    return rule_sheet("coinage", paper, lang)
-
-
-def kit_pages(settings: PrintSettings, lang: str = "en") -> list[Scene]:
-    """The rule sheet, then a page of classic map cards with cut lines."""
-
-    layout = build("classic")
-    texts = sheet_template("coinage", lang)["board"]
-    sheet = board_sheet(
-        layout, settings.style, paper=settings.paper, margin=settings.margin_mm, texts=texts, bleed=settings.bleed_mm
-    )
-    sheet.lang = lang
-    return with_rule_sheet("coinage", settings.paper, lang, {"board_pages": board_pages(sheet, settings)})
 
 
 def worked_example(layout: Layout, first_seed: int = 1) -> tuple[CoinAgeRules, CoinAgeState, list[str]]:
@@ -89,11 +67,10 @@ def sheet_example(layout: Layout) -> dict[str, Any]:
     }
 
 
-def sheet_parts(template: dict[str, Any], source: str) -> SheetParts:
-    """The classic map, the worked example's position and its score table, and the values
-    the template's sentences about it use."""
+def sheet_parts(template: Mapping[str, Any], layout: Layout) -> SheetParts:
+    """The map ``layout`` (the classic one), the worked example's position on it and its
+    score table, and the values the template's sentences about it use."""
 
-    layout = build("classic")
     example = sheet_example(layout)
     words = template["words"]
     side = {p: words[p] for p in example["players"]}
@@ -119,7 +96,7 @@ def sheet_parts(template: dict[str, Any], source: str) -> SheetParts:
     return SheetParts(values, figures, {"example_table": [_score_table(example, words)]})
 
 
-def _score_table(example: dict[str, Any], words: dict[str, str]) -> dict[str, Any]:
+def _score_table(example: dict[str, Any], words: Mapping[str, str]) -> dict[str, Any]:
     """The example's score, region by region, as a table block (literal braces escaped)."""
     side = {p: words[p] for p in example["players"]}
     h, t = example["players"]
@@ -144,14 +121,6 @@ def _score_table(example: dict[str, Any], words: dict[str, str]) -> dict[str, An
     rows.append([words["total_row"], f"{example['total'][h]}", f"{example['total'][t]}", ""])
     escaped = [[cell.replace("{", "{{").replace("}", "}}") for cell in row] for row in rows]
     return {"table": escaped, "widths": [2.2, 1.6, 1.6, 1.2]}
-
-
-def replay_note(rules: Any, state: Any, turn: Any) -> str:
-    """What a replay page shows beside a turn: its throw, coin by coin, and the matches."""
-
-    coins = " ".join(f"{DENOMINATIONS[rank]}{'✓' if hit else '✗'}" for rank, hit in turn.throw)
-    matches = sum(1 for _, hit in turn.throw if hit)
-    return f"throw {coins}: {matches} match{'es' if matches != 1 else ''}"
 
 
 def printable(layout: Layout) -> Layout:

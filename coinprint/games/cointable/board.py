@@ -21,7 +21,7 @@ from typing import Any
 from coinprint.checks import DEFAULT_TOLERANCE_MM, Problem, common_problems, duplicate_label_problems
 from coinprint.errors import UsageError
 from coinprint.layout import Layout, Space, close_ring
-from coinprint.units import coin, parse_length
+from coinprint.units import Length, coin, parse_length
 
 GAME = "cointable"
 STANDARD_SIDE = 5
@@ -73,8 +73,8 @@ class HexSize:
     radius_mm: float
 
     @classmethod
-    def parse(cls, text: str | float, measure: str = "flat-to-flat") -> HexSize:
-        across = parse_length(text)
+    def parse(cls, text: str | float | Length, measure: str = "flat-to-flat") -> HexSize:
+        across = text.mm if isinstance(text, Length) else parse_length(text)
         if measure not in MEASURES:
             raise UsageError(f"unknown hex measure '{measure}'; use {' or '.join(MEASURES)}")
         return cls(across / math.sqrt(3) if measure == "flat-to-flat" else across / 2)
@@ -86,7 +86,7 @@ class HexSize:
 
 def build(
     side: int = STANDARD_SIDE,
-    hex_size: str | float = STANDARD_HEX,
+    hex_size: str | float | Length = STANDARD_HEX,
     measure: str = "flat-to-flat",
     orientation: str = "pointy",
     guide_coin: str | None = "penny",
@@ -140,27 +140,6 @@ def _corners(column: int, row: int, side: int, radius: float, orientation: str) 
     if orientation == "flat":  # a quarter turn clockwise: (x, y) → (y, -x)
         points = [(y, -x) for x, y in points]
     return points
-
-
-def from_params(params: dict[str, str]) -> Layout:
-    """The board named ``cointable:size=5,hex=1.25in,orientation=pointy`` (all optional)."""
-    known = {"size", "hex", "measure", "orientation", "coin"}
-    unknown = set(params) - known
-    if unknown:
-        raise UsageError(
-            f"unknown cointable layout parameter(s) {', '.join(sorted(unknown))}; use {', '.join(sorted(known))}"
-        )
-    try:
-        side = int(params.get("size", STANDARD_SIDE))
-    except ValueError:
-        raise UsageError(f"cointable size must be a whole number, not {params['size']!r}") from None
-    return build(
-        side,
-        params.get("hex", STANDARD_HEX),
-        params.get("measure", "flat-to-flat"),
-        params.get("orientation", "pointy"),
-        params.get("coin", "penny") or None,
-    )
 
 
 def havannah_names(centres: list[tuple[float, float]]) -> list[str] | None:

@@ -1,41 +1,25 @@
-"""The Coin Table kit: the rule sheet (``templates/cointable.<lang>.json`` through
-:func:`coinprint.kit.rule_sheet`, with example positions replayed from the template's move
-lists) and the board.
-"""
+"""The Coin Table rule sheet's values (the words are ``templates/cointable.<lang>.json``; its
+example positions are replayed from the template's move lists) and drawn boards completed
+for print."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from coinprint.games.cointable.board import build, cell_count, cell_name, havannah_names, regular_hexagon_radius
-from coinprint.games.cointable.draw import board_sheet, where_is
-from coinprint.kit import SheetParts, board_pages, rule_sheet, sheet_template, with_rule_sheet
+from coinprint.game import SheetParts
+from coinprint.games.cointable.board import cell_count, cell_name, havannah_names, regular_hexagon_radius
+from coinprint.games.cointable.draw import where_is
 from coinprint.kit.custom import colouring, with_properties
 from coinprint.units import coin
 
 if TYPE_CHECKING:
-    from coinprint.kit import PrintSettings, SheetParts
     from coinprint.layout import Layout
-    from coinprint.render.scene import Scene
-    from coinprint.units import PaperSize
 
 
-def kit_pages(settings: PrintSettings, lang: str = "en") -> list[Scene]:
-    """The rule sheet, then the standard board tiled on the kit's paper."""
-
-    layout = build()
-    sheet = board_sheet(layout, settings.style, texts=sheet_template("cointable", lang)["board"], lang=lang)
-    return with_rule_sheet("cointable", settings.paper, lang, {"board_pages": board_pages(sheet, settings)})
-
-
-def rule_sheet_pages(paper: PaperSize, lang: str = "en", supply: int = 100, side: int = 5) -> list[Scene]:
-    """The rule sheet as page scenes for ``paper``, for a board of ``side`` hexes a side."""
-
-    return rule_sheet("cointable", paper, lang, supply=supply, side=side)
-
-
-def sheet_parts(template: dict[str, Any], source: str, supply: int = 100, side: int = 5) -> SheetParts:
-    """The values of the Coin Table sheet: the board's size, the supply, the centre cell."""
+def sheet_parts(template: Mapping[str, Any], layout: Layout, supply: int = 100, side: int = 5) -> SheetParts:
+    """The values of the Coin Table sheet for ``layout`` (a board of ``side`` hexes a side):
+    the board's size, the supply, the centre cell, where cell a1 is."""
 
     board_command = "coinprint board cointable" + ("" if side == 5 else f" --size {side}")
     values: dict[str, Any] = {
@@ -44,7 +28,7 @@ def sheet_parts(template: dict[str, Any], source: str, supply: int = 100, side: 
         "cells": cell_count(side),
         "centre": cell_name(side - 1, side),
         "board_command": board_command,
-        "a1_where": template["board"].get("where", {}).get(where_is(build(side), "a1"), ""),
+        "a1_where": dict(template["board"]).get("where", {}).get(where_is(layout, "a1"), ""),
     }
     return SheetParts(values, {}, {})
 

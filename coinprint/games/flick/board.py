@@ -26,7 +26,7 @@ from typing import Any
 from coinprint.checks import Problem
 from coinprint.errors import UsageError
 from coinprint.layout import Feature, Layout, close_ring, polygon_geometry, round_point
-from coinprint.units import Coin, coin, parse_length
+from coinprint.units import Coin, Length, coin, parse_length
 
 XY = tuple[float, float]
 
@@ -99,7 +99,7 @@ def _parse_int(value: Any, what: str, low: int, high: int) -> int:
 
 def build(
     sides: int | str = STANDARD_SIDES,
-    width: str | float = STANDARD_WIDTH,
+    width: str | float | Length = STANDARD_WIDTH,
     goal_coin: str = STANDARD_GOAL_COIN,
     score_coin: str = STANDARD_SCORE_COIN,
     coins: int | str = STANDARD_COINS,
@@ -116,7 +116,7 @@ def build(
     side_count = _parse_int(sides, "sides", MIN_SIDES, MAX_SIDES)
     coin_count = _parse_int(coins, "coins", MIN_COINS, MAX_COINS)
     player_count = _parse_int(players, "players", 2, side_count)
-    side_mm = parse_length(width)
+    side_mm = width.mm if isinstance(width, Length) else parse_length(width)
     goal, score = coin(goal_coin), coin(score_coin)
     narrowest = goal.diameter_mm + score.diameter_mm
     if side_mm <= narrowest:
@@ -188,26 +188,6 @@ def _zone(seat: Seat, start: XY, end: XY, goal: Coin, score: Coin, coins: int) -
         spots.append(list(round_point(*at(a, near + ZONE_GAP_MM + pitch * row + score.radius_mm))))
     props = {"player": seat.player, "face": seat.face, "coins": coins, "coin": score.name, "spots": spots}
     return Feature(f"zone-{seat.player}", "zone", polygon_geometry([ring]), props)
-
-
-def from_params(params: dict[str, str]) -> Layout:
-    """The mat named ``flick:sides=4,width=15cm,goal-coin=dime,score-coin=quarter,coins=2,players=2``
-    (every parameter optional; ``goal_coin`` and ``score_coin`` may be spelt with ``_``)."""
-    params = {key.replace("_", "-"): value for key, value in params.items()}
-    known = {"sides", "width", "goal-coin", "score-coin", "coins", "players"}
-    unknown = set(params) - known
-    if unknown:
-        raise UsageError(
-            f"unknown flick layout parameter(s) {', '.join(sorted(unknown))}; use {', '.join(sorted(known))}"
-        )
-    return build(
-        params.get("sides", STANDARD_SIDES),
-        params.get("width", STANDARD_WIDTH),
-        params.get("goal-coin", STANDARD_GOAL_COIN),
-        params.get("score-coin", STANDARD_SCORE_COIN),
-        params.get("coins", STANDARD_COINS),
-        params.get("players", 2),
-    )
 
 
 # -- checking hand-made mats -----------------------------------------------------------------------------

@@ -408,29 +408,6 @@ def spec(
     return f"mapgame:countries={countries},seed={seed}{extra},growth={growth},starts={starts}"
 
 
-def from_params(params: dict[str, str]) -> Layout:
-    """The map named ``mapgame:countries=21,seed=3,max_neighbours=4,coin=penny/nickel,growth=packed``
-    (every parameter optional; without ``growth`` the map is the sprawling one, SPEC_GROWTH,
-    as 0.1.0 built it; without ``starts`` X's start may border O's, SPEC_STARTS, as every map
-    before ``starts`` existed was built)."""
-    known = {"countries", "seed", "max_neighbours", "coin", "growth", "starts"}
-    unknown = set(params) - known
-    if unknown:
-        raise UsageError(
-            f"unknown mapgame layout parameter(s) {', '.join(sorted(unknown))}; use {', '.join(sorted(known))}"
-        )
-    values = {}
-    for key, default in (("countries", DEFAULT_COUNTRIES), ("seed", 0), ("max_neighbours", DEFAULT_MAX_NEIGHBOURS)):
-        try:
-            values[key] = int(params.get(key, default))
-        except ValueError:
-            raise UsageError(f"mapgame {key} must be a whole number, not {params[key]!r}") from None
-    coins = parse_coins(params["coin"]) if "coin" in params else DEFAULT_COINS
-    growth = params.get("growth", SPEC_GROWTH)
-    starts = params.get("starts", SPEC_STARTS)
-    return build(values["countries"], values["seed"], values["max_neighbours"], coins, growth=growth, starts=starts)
-
-
 def grow(params: MapParams, stats: GrowthStats) -> tuple[list[list[Point]], list[frozenset[int]]]:
     """The countries' rings (anticlockwise, closed) and each one's neighbours when drawn
     (0-based indices). Never fails: a step that keeps failing backtracks one country."""

@@ -1,53 +1,21 @@
-"""The Map kit: the rule sheet (``templates/mapgame.<lang>.json`` through
-:func:`coinprint.kit.rule_sheet`, with an example position replayed by the rules engine),
-the blank sheet for drawing a map by hand, and a ready-made map."""
+"""The Map rule sheet's values (the words are ``templates/mapgame.<lang>.json``; its example
+position is replayed by the rules engine), and drawn maps completed for print."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from coinprint.games.mapgame.board import DEFAULT_COINS, blank_layout, build
-from coinprint.games.mapgame.draw import blank_sheet, map_sheet
-from coinprint.kit import PrintSettings, SheetParts, board_pages, rule_sheet, with_rule_sheet
+from coinprint.game import SheetParts
+from coinprint.games.mapgame.board import DEFAULT_COINS
+from coinprint.kit.custom import with_properties
 from coinprint.units import coin
 
 if TYPE_CHECKING:
-    from coinprint.kit import PrintSettings, SheetParts
-    from coinprint.render.scene import Scene
-    from coinprint.units import PaperSize
+    from coinprint.layout import Layout
 
 
-def kit_pages(settings: PrintSettings, lang: str = "en", seed: int = 0) -> list[Scene]:
-    """The rule sheet, the blank sheet, then the 21-country map of ``seed``."""
-
-    layout = build(seed=seed)
-    parts = {
-        "blank_pages": blank_pages(settings, lang=lang),
-        "board_pages": board_pages(map_sheet(layout, settings.style, lang), settings),
-    }
-    return with_rule_sheet("mapgame", settings.paper, lang, parts)
-
-
-def blank_pages(settings: PrintSettings, coins: tuple[str, str] | None = None, lang: str = "en") -> list[Scene]:
-    """The blank sheet (the circle and the rules summary) on the paper of ``settings``."""
-
-    layout = blank_layout(coins or DEFAULT_COINS)
-    return board_pages(blank_sheet(layout, lang), settings)
-
-
-def rules_extra_pages(paper: PaperSize, lang: str = "en") -> list[Scene]:
-    """The blank sheet, printed after the rule sheet by ``rules mapgame``."""
-
-    return blank_pages(PrintSettings(paper), lang=lang)
-
-
-def rule_sheet_pages(paper: PaperSize, lang: str = "en", countries: int = 21) -> list[Scene]:
-    """The rule sheet as page scenes for ``paper``."""
-
-    return rule_sheet("mapgame", paper, lang, countries=countries)
-
-
-def sheet_parts(template: dict[str, Any], source: str, countries: int = 21) -> SheetParts:
+def sheet_parts(template: Mapping[str, Any], countries: int = 21) -> SheetParts:
     """The values of the Map sheet: the number of countries, the start countries, the coins."""
 
     values: dict[str, Any] = {
@@ -58,3 +26,8 @@ def sheet_parts(template: dict[str, Any], source: str, countries: int = 21) -> S
         "coin_x": coin(DEFAULT_COINS[1]).title,
     }
     return SheetParts(values, {}, {})
+
+
+def printable(layout: Layout) -> Layout:
+    """A drawn map with the number of countries the rule sheet printed with it states."""
+    return with_properties(layout, {}, {"params": {**layout.params, "countries": len(layout)}})
