@@ -17,7 +17,7 @@ from coinprint.checks import DEFAULT_TOLERANCE_MM, errors
 from coinprint.errors import InterruptedRunError, UsageError, stop_code
 from coinprint.fair import fairest_map
 from coinprint.fileio import Interrupted
-from coinprint.kit import PrintSettings, export_board, make_kit, print_job, resolve_output, sheet_language
+from coinprint.kit import PrintSettings, export_board, make_kit, print_job, resolve_output, rule_sheet_language
 from coinprint.source import check_layout, read_layout_file
 
 if TYPE_CHECKING:
@@ -161,7 +161,7 @@ def make_kits(
     if len(games) > 1 and single:
         raise UsageError("kit all writes one PDF per game; give a folder for -o")
     folder = output if output is None or single else output.rstrip("/\\") + "/"
-    langs = [sheet_language(game, lang, note) for game in games]
+    langs = [rule_sheet_language(game, lang, note) for game in games]
     written: list[Path] = []
     try:
         for game, game_lang in zip(games, langs):

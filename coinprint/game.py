@@ -14,7 +14,7 @@ per rule set). A game is
   (the checker);
 - its **rules**: :meth:`Game.rules`, the engine on a layout;
 - one way to **print** a layout: :meth:`Game.sheet`, for a :class:`PrintJob`; the rule sheet's
-  contents: :meth:`Game.sheet_parts`.
+  contents: :meth:`Game.rule_sheet_parts`.
 
 Shared code (the kit, the commands, the studio) receives the :class:`Game` object and composes
 these hooks; it never names a game. Every hook but the first five has a default that is a
@@ -87,7 +87,7 @@ class PrintJob:
 
 
 @dataclass
-class SheetParts:
+class RuleSheetParts:
     """What a game adds to its template's words to make its rule sheet: the values for
     ``{name}`` fields, the figures by name, and blocks that stand for generated content
     (``{"generated": NAME}`` in the template is replaced by ``blocks[NAME]``)."""
@@ -160,7 +160,9 @@ class Game(ABC):
         and the studio all print through it."""
 
     @abstractmethod
-    def sheet_parts(self, template: Mapping[str, Any], values: Values, layout: Callable[[], Layout]) -> SheetParts:
+    def rule_sheet_parts(
+        self, template: Mapping[str, Any], values: Values, layout: Callable[[], Layout]
+    ) -> RuleSheetParts:
         """What the rule sheet adds to the template's words: values, figures and generated
         blocks, for the parameter ``values`` the sheet describes (those shown in ``rules``);
         ``layout()`` is the layout they describe, built once on first call."""

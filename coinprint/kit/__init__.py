@@ -2,7 +2,7 @@
 to turn layouts, rules and drawings into PDF, SVG or GeoJSON on disk.
 
 A kit is composed here, for any :class:`~coinprint.game.Game`: its rule sheet (the template's
-words with what the game's ``sheet_parts`` adds: values, figures, generated blocks, and
+words with what the game's ``rule_sheet_parts`` adds: values, figures, generated blocks, and
 example positions replayed by its rules engine), then the game's sheet of its board, then the
 extra sheets it declares, each tiled on the paper. The game is asked, never called back.
 """
@@ -19,7 +19,7 @@ from coinprint.caps import MAX_BLEED_MM, check_pages
 from coinprint.engine import IllegalMoveError, InvalidMoveError, parse_layout_name
 from coinprint.errors import CoinprintError, UsageError
 from coinprint.fileio import STDOUT, write_atomic
-from coinprint.game import BOARD_PAGES, PrintJob, SheetParts
+from coinprint.game import BOARD_PAGES, PrintJob, RuleSheetParts
 from coinprint.params import Values
 from coinprint.render.pages import localise_numbers, page_words, paginate, plans, single_sheet
 from coinprint.render.pdf import pages_to_pdf
@@ -180,7 +180,7 @@ def known_languages() -> list[str]:
     return sorted(p.name.split(".")[1] for p in templates_dir().glob("pages.*.json") if p.name.count(".") == 2)
 
 
-def sheet_language(game: Game, lang: str, note: Say | None = None) -> str:
+def rule_sheet_language(game: Game, lang: str, note: Say | None = None) -> str:
     """The language ``game``'s sheets are printed in for ``lang``: ``lang`` itself, or English
     (said in one line to ``note``) when the game has no texts in a language coinprint knows.
     A language coinprint does not know at all is refused, naming the ones it knows."""
@@ -197,13 +197,13 @@ def sheet_language(game: Game, lang: str, note: Say | None = None) -> str:
     return "en"
 
 
-def sheet_template(game: Game, lang: str = "en") -> dict[str, Any]:
+def rule_sheet_template(game: Game, lang: str = "en") -> dict[str, Any]:
     """The parsed texts of ``game`` in ``lang`` (``<game>.<lang>.json``; ``lang`` as
-    :func:`sheet_language` chose it)."""
+    :func:`rule_sheet_language` chose it)."""
     from coinprint.render.document import load_template
 
     if lang not in languages(game):
-        sheet_language(game, lang)  # refuses it in one line
+        rule_sheet_language(game, lang)  # refuses it in one line
     return dict(load_template(f"{game.name}.{lang}.json", template_folder(game)))
 
 
@@ -214,7 +214,7 @@ printed separately."""
 
 
 @dataclass
-class SheetMaterial:
+class RuleSheet:
     """A game's template in one language with everything its texts refer to (values,
     figures, generated blocks), made once and set on pages as often as needed."""
 
@@ -222,7 +222,7 @@ class SheetMaterial:
     template: dict[str, Any]
     source: str
     lang: str
-    parts: SheetParts
+    parts: RuleSheetParts
     figures: dict[str, Scene]
     values: dict[str, Any]
 
@@ -286,18 +286,16 @@ class Layouts:
         return self._built[spec]
 
 
-def sheet_material(
-    game: Game, lang: str, values: Values | None = None, *, layouts: Layouts | None = None
-) -> SheetMaterial:
-    """What ``game``'s rule sheet in ``lang`` is made of (see :class:`SheetMaterial`), for the
+def rule_sheet(game: Game, lang: str, values: Values | None = None, *, layouts: Layouts | None = None) -> RuleSheet:
+    """What ``game``'s rule sheet in ``lang`` is made of (see :class:`RuleSheet`), for the
     parameter ``values`` it describes (default: the game's defaults). A given value the sheet
     does not use is refused."""
 
     values = values if values is not None else game.schema.defaults()
-    template = sheet_template(game, lang)
+    template = rule_sheet_template(game, lang)
     source = f"{game.name}.{lang}.json"
     layouts = layouts or Layouts(game, values=values)
-    parts = game.sheet_parts(template, values, layouts.described)
+    parts = game.rule_sheet_parts(template, values, layouts.described)
     values.check_read(f"the {game.title} rule sheet")
     specs = template.get("figures", {})
     letters = template.get("coin_letters", {})
@@ -307,7 +305,7 @@ def sheet_material(
     figures.update(parts.figures)
     texts = {**{f"{key}_caption": spec.get("caption", "") for key, spec in specs.items()}, **parts.values}
     texts = {key: localise_numbers(value, lang) if isinstance(value, str) else value for key, value in texts.items()}
-    return SheetMaterial(game, template, source, lang, parts, figures, texts)
+    return RuleSheet(game, template, source, lang, parts, figures, texts)
 
 
 def page_range(first: int, count: int, lang: str = "en") -> str:
@@ -322,11 +320,11 @@ def page_range(first: int, count: int, lang: str = "en") -> str:
 def print_job(game: Game, settings: PrintSettings, lang: str = "en", **job: Any) -> PrintJob:
     """A :class:`~coinprint.game.PrintJob` for ``game`` in ``lang``, with the words of its
     template's ``board`` part."""
-    template = sheet_template(game, lang) if lang in languages(game) else {}
+    template = rule_sheet_template(game, lang) if lang in languages(game) else {}
     return PrintJob(settings, lang, template.get("board", {}), **job)
 
 
-def placed_sheets(game: Game, material: SheetMaterial, settings: PrintSettings, board: Sheet | None) -> list[Scene]:
+def placed_sheets(game: Game, material: RuleSheet, settings: PrintSettings, board: Sheet | None) -> list[Scene]:
     """The rule sheet, then the kit's parts in ``game``'s order: ``board`` (left out when None)
     and the game's extra sheets, each tiled on the paper of ``settings``."""
     job = PrintJob(settings, material.lang, material.template.get("board", {}))
@@ -337,13 +335,13 @@ def placed_sheets(game: Game, material: SheetMaterial, settings: PrintSettings, 
     return material.with_parts(settings.paper, parts)
 
 
-def rules_pages(
+def rule_sheet_pages(
     game: Game, paper: PaperSize, lang: str, values: Values | None = None, *, appendix: bool = False
 ) -> list[Scene]:
     """``rules GAME``: the rule sheet in ``lang`` on ``paper`` for the parameter ``values``,
     then the game's extra sheets (the Map's blank sheet); ``appendix`` adds the "for
     computers" pages (how games are written down and checked) at the end."""
-    material = sheet_material(game, lang, values)
+    material = rule_sheet(game, lang, values)
     pages = placed_sheets(game, material, PrintSettings(paper), None)
     if appendix:
         pages += material.pages("appendix", paper)
@@ -361,12 +359,12 @@ def write_rules(
     values: Values | None = None,
     note: Say | None = None,
 ) -> Path:
-    """Write ``game``'s rule sheet as a PDF (``-o`` a .pdf file or a folder); see :func:`rules_pages`."""
+    """Write ``game``'s rule sheet as a PDF (``-o`` a .pdf file or a folder); see :func:`rule_sheet_pages`."""
 
     path, _ = resolve_output(output, fmt, f"{game.name}-rules-{lang}", ("pdf",))
-    lang = sheet_language(game, lang, note)
-    pages = rules_pages(game, paper, lang, values, appendix=appendix)
-    title = sheet_template(game, lang)["title"]
+    lang = rule_sheet_language(game, lang, note)
+    pages = rule_sheet_pages(game, paper, lang, values, appendix=appendix)
+    title = rule_sheet_template(game, lang)["title"]
     return write_pages(pages, str(path), game.name, title=title, keywords={"game": game.name, "lang": lang})
 
 
@@ -389,16 +387,16 @@ def kit_pages(game: Game, settings: PrintSettings, lang: str, *, layout: Layout 
         values = None
     else:
         board = game.printable(layout)
-        values = sheet_values(game, board)
+        values = rule_sheet_values(game, board)
         layouts = Layouts(game, values=values)
-    material = sheet_material(game, lang, values, layouts=layouts)
+    material = rule_sheet(game, lang, values, layouts=layouts)
     job = PrintJob(settings, lang, material.template.get("board", {}))
     sheet = game.sheet(board, job)
     sheet.lang = lang
     return placed_sheets(game, material, settings, sheet)
 
 
-def sheet_values(game: Game, layout: Layout) -> Values:
+def rule_sheet_values(game: Game, layout: Layout) -> Values:
     """The values a rule sheet printed with a drawn ``layout`` describes: those of its
     ``params`` (as :meth:`~coinprint.game.Game.printable` completed them) that ``rules`` shows."""
     schema = game.schema
@@ -421,7 +419,7 @@ def make_kit(
         pages,
         output,
         f"{game.name}-kit",
-        title=sheet_template(game, lang)["kit_title"],
+        title=rule_sheet_template(game, lang)["kit_title"],
         keywords={"game": game.name, "lang": lang, "paper": settings.paper.name},
     )
 

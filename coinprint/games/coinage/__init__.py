@@ -12,11 +12,11 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from coinprint.checks import DEFAULT_TOLERANCE_MM
-from coinprint.game import Game, Generated, PrintJob, Seat, SheetParts
+from coinprint.game import Game, Generated, PrintJob, RuleSheetParts, Seat
 from coinprint.games.coinage import board
 from coinprint.games.coinage.draw import board_sheet
 from coinprint.games.coinage.rules import CoinAgeRules
-from coinprint.games.coinage.sheet import printable, sheet_parts
+from coinprint.games.coinage.sheet import printable, rule_sheet_parts
 from coinprint.io import Conventions
 from coinprint.params import Param, Values
 
@@ -94,8 +94,10 @@ class CoinAge(Game):
             bleed=settings.bleed_mm,
         )
 
-    def sheet_parts(self, template: Mapping[str, Any], values: Values, layout: Callable[[], Layout]) -> SheetParts:
-        return sheet_parts(template, layout())
+    def rule_sheet_parts(
+        self, template: Mapping[str, Any], values: Values, layout: Callable[[], Layout]
+    ) -> RuleSheetParts:
+        return rule_sheet_parts(template, layout())
 
     def file_stem(self, layout: Layout) -> str:
         params = layout.params

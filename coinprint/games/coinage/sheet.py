@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from coinprint.engine import GreedyAgent
-from coinprint.game import SheetParts
+from coinprint.game import RuleSheetParts
 from coinprint.games.coinage.board import CARD_MARGIN_MM
 from coinprint.games.coinage.coins import PLAYERS
 from coinprint.games.coinage.draw import card_scene, position_scene
@@ -67,7 +67,7 @@ def sheet_example(layout: Layout) -> dict[str, Any]:
     }
 
 
-def sheet_parts(template: Mapping[str, Any], layout: Layout) -> SheetParts:
+def rule_sheet_parts(template: Mapping[str, Any], layout: Layout) -> RuleSheetParts:
     """The map ``layout`` (the classic one), the worked example's position on it and its
     score table, and the values the template's sentences about it use."""
 
@@ -93,7 +93,7 @@ def sheet_parts(template: Mapping[str, Any], layout: Layout) -> SheetParts:
         "map": card_scene(layout),
         "example": position_scene(example["layout"], example["marks"], example["players"]),
     }
-    return SheetParts(values, figures, {"example_table": [_score_table(example, words)]})
+    return RuleSheetParts(values, figures, {"example_table": [_score_table(example, words)]})
 
 
 def _score_table(example: dict[str, Any], words: Mapping[str, str]) -> dict[str, Any]:

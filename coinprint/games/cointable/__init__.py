@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from coinprint import caps
 from coinprint.checks import DEFAULT_TOLERANCE_MM
-from coinprint.game import Game, PrintJob, Seat, SheetParts
+from coinprint.game import Game, PrintJob, RuleSheetParts, Seat
 from coinprint.games.cointable import board
 from coinprint.games.cointable.draw import board_sheet
 from coinprint.games.cointable.rules import CoinTableRules
-from coinprint.games.cointable.sheet import printable, sheet_parts
+from coinprint.games.cointable.sheet import printable, rule_sheet_parts
 from coinprint.params import Param, Values
 from coinprint.units import Length
 
@@ -85,8 +85,10 @@ class CoinTable(Game):
     def sheet(self, layout: Layout, job: PrintJob) -> Sheet:
         return board_sheet(layout, job.settings.style, texts=dict(job.texts) or None, lang=job.lang)
 
-    def sheet_parts(self, template: Mapping[str, Any], values: Values, layout: Callable[[], Layout]) -> SheetParts:
-        return sheet_parts(template, layout(), supply=values["supply"], side=values["size"])
+    def rule_sheet_parts(
+        self, template: Mapping[str, Any], values: Values, layout: Callable[[], Layout]
+    ) -> RuleSheetParts:
+        return rule_sheet_parts(template, layout(), supply=values["supply"], side=values["size"])
 
     def named(self, layout: Layout) -> Layout:
         return board.named_cells(layout)

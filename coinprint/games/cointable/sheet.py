@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from coinprint.game import SheetParts
+from coinprint.game import RuleSheetParts
 from coinprint.games.cointable.board import cell_count, cell_name, havannah_names, regular_hexagon_radius
 from coinprint.games.cointable.draw import where_is
 from coinprint.kit.custom import colouring, with_properties
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from coinprint.layout import Layout
 
 
-def sheet_parts(template: Mapping[str, Any], layout: Layout, supply: int = 100, side: int = 5) -> SheetParts:
+def rule_sheet_parts(template: Mapping[str, Any], layout: Layout, supply: int = 100, side: int = 5) -> RuleSheetParts:
     """The values of the Coin Table sheet for ``layout`` (a board of ``side`` hexes a side):
     the board's size, the supply, the centre cell, where cell a1 is."""
 
@@ -30,7 +30,7 @@ def sheet_parts(template: Mapping[str, Any], layout: Layout, supply: int = 100, 
         "board_command": board_command,
         "a1_where": dict(template["board"]).get("where", {}).get(where_is(layout, "a1"), ""),
     }
-    return SheetParts(values, {}, {})
+    return RuleSheetParts(values, {}, {})
 
 
 GUIDE_COIN = "penny"

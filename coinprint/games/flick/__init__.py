@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from coinprint.game import Game, PrintJob, SheetParts
+from coinprint.game import Game, PrintJob, RuleSheetParts
 from coinprint.games.flick import board
 from coinprint.games.flick.draw import marks_sheet, mat_sheet
 from coinprint.games.flick.rules import FlickRules
-from coinprint.games.flick.sheet import sheet_parts
+from coinprint.games.flick.sheet import rule_sheet_parts
 from coinprint.params import Param, Values
 from coinprint.units import Length
 
@@ -84,8 +84,10 @@ class Flick(Game):
     def sheet(self, layout: Layout, job: PrintJob) -> Sheet:
         return mat_sheet(layout, job.settings.style, dict(job.texts) or None, lang=job.lang)
 
-    def sheet_parts(self, template: Mapping[str, Any], values: Values, layout: Callable[[], Layout]) -> SheetParts:
-        return sheet_parts(template, layout())
+    def rule_sheet_parts(
+        self, template: Mapping[str, Any], values: Values, layout: Callable[[], Layout]
+    ) -> RuleSheetParts:
+        return rule_sheet_parts(template, layout())
 
     def position_sheet(
         self, layout: Layout, marks: Sequence[Mark], players: Sequence[str], *, title: str = ""

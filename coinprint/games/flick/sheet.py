@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from coinprint.game import SheetParts
+from coinprint.game import RuleSheetParts
 from coinprint.games.flick.draw import example_figures, mat_scene
 from coinprint.units import coin, format_mm
 
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from coinprint.layout import Layout
 
 
-def sheet_parts(template: Mapping[str, Any], layout: Layout) -> SheetParts:
+def rule_sheet_parts(template: Mapping[str, Any], layout: Layout) -> RuleSheetParts:
     """The mat ``layout``'s sizes and coins, the mat (without its words) and the examples."""
 
     params = layout.params
@@ -27,4 +27,4 @@ def sheet_parts(template: Mapping[str, Any], layout: Layout) -> SheetParts:
     words = {**template["board"], "zone_note": "", "goal_width": "", "side": ""}
     # Goal coins keep their true size against the goal: their tiny names would grow them.
     figures = {"mat": mat_scene(layout, words=words, coin_names=False), **example_figures(layout, template)}
-    return SheetParts(values, figures, {})
+    return RuleSheetParts(values, figures, {})

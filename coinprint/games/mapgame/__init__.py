@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from coinprint.game import Game, Generated, PrintJob, Seat, SheetParts
+from coinprint.game import Game, Generated, PrintJob, RuleSheetParts, Seat
 from coinprint.games.mapgame import board
 from coinprint.games.mapgame.draw import blank_sheet, map_sheet
 from coinprint.games.mapgame.rules import MapRules
-from coinprint.games.mapgame.sheet import printable, sheet_parts
+from coinprint.games.mapgame.sheet import printable, rule_sheet_parts
 from coinprint.io import Conventions
 from coinprint.params import Param, Values
 
@@ -110,8 +110,10 @@ class MapGame(Game):
     def extra_sheets(self, job: PrintJob) -> dict[str, Sheet]:
         return {BLANK_PAGES: blank_sheet(board.blank_layout(), job.lang)}
 
-    def sheet_parts(self, template: Mapping[str, Any], values: Values, layout: Callable[[], Layout]) -> SheetParts:
-        return sheet_parts(template, countries=values["countries"])
+    def rule_sheet_parts(
+        self, template: Mapping[str, Any], values: Values, layout: Callable[[], Layout]
+    ) -> RuleSheetParts:
+        return rule_sheet_parts(template, countries=values["countries"])
 
     def file_stem(self, layout: Layout) -> str:
         if len(layout) == 1:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from coinprint.game import SheetParts
+from coinprint.game import RuleSheetParts
 from coinprint.games.mapgame.board import DEFAULT_COINS
 from coinprint.kit.custom import with_properties
 from coinprint.units import coin
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from coinprint.layout import Layout
 
 
-def sheet_parts(template: Mapping[str, Any], countries: int = 21) -> SheetParts:
+def rule_sheet_parts(template: Mapping[str, Any], countries: int = 21) -> RuleSheetParts:
     """The values of the Map sheet: the number of countries, the start countries, the coins."""
 
     values: dict[str, Any] = {
@@ -25,7 +25,7 @@ def sheet_parts(template: Mapping[str, Any], countries: int = 21) -> SheetParts:
         "coin_o": coin(DEFAULT_COINS[0]).title,
         "coin_x": coin(DEFAULT_COINS[1]).title,
     }
-    return SheetParts(values, {}, {})
+    return RuleSheetParts(values, {}, {})
 
 
 def printable(layout: Layout) -> Layout:
