@@ -40,7 +40,7 @@ from coinprint.cli.options import (
     seed_option,
     selfplay_options,
 )
-from coinprint.cli.types import HelpGroup
+from coinprint.cli.types import ClickType, HelpGroup
 from coinprint.commands import FairOptions, print_board, print_layout_file
 from coinprint.errors import CoinprintError, UsageError
 from coinprint.kit import PrintSettings, write_rules
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 
-class ParamType(click.ParamType):
+class ParamType(ClickType):
     """The click type of a game parameter: its text read by :meth:`Param.parse
     <coinprint.params.Param.parse>`, so the command line and a layout spec refuse a value
     with the same words."""

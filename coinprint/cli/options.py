@@ -28,6 +28,10 @@ from coinprint.render.style import palette_names
 from coinprint.selfplay import DASK_TIMEOUT_S
 from coinprint.sprt import check_precision
 
+Command = Callable[..., Any]
+"""A command's function, as click decorators take and return it."""
+Decorator = Callable[[Command], Command]
+
 
 def file_output(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """Callback of every ``-o`` that names one file: ``-`` means standard output, which then
@@ -51,20 +55,7 @@ def suffixed_output(*suffixes: str, stdout: bool = False) -> Callable[[click.Con
     return callback
 
 
-def rules_output_option(func: Callable) -> Callable:
-    """``-o`` of a ``rules`` command: a .pdf file, ``-``, or a folder for the default name."""
-    return click.option(
-        "-o",
-        "--output",
-        "output",
-        default=None,
-        metavar="PATH",
-        callback=file_output,
-        help="Output PDF file ('-' for standard output), or a folder for the default file name (default: output/).",
-    )(func)
-
-
-def records_folder_option(game: str) -> Callable:
+def records_folder_option(game: str) -> Decorator:
     """``-o`` of a ``play`` command: the folder for the records, one ``GAME-SEED.json`` a game."""
     return click.option(
         "-o",
@@ -84,7 +75,7 @@ def _checked(check: Callable[[Any, str], Any]) -> Callable[[click.Context, click
     return callback
 
 
-def games_option(default: int, help: str = "Games to play.") -> Callable:
+def games_option(default: int, help: str = "Games to play.") -> Decorator:
     return click.option(
         "--games",
         default=default,
@@ -95,7 +86,7 @@ def games_option(default: int, help: str = "Games to play.") -> Callable:
     )
 
 
-def max_turns_option(default: int, help: str = "Moves before a game counts as a timeout, never a win.") -> Callable:
+def max_turns_option(default: int, help: str = "Moves before a game counts as a timeout, never a win.") -> Decorator:
     return click.option(
         "--max-turns",
         default=default,
@@ -106,7 +97,7 @@ def max_turns_option(default: int, help: str = "Moves before a game counts as a 
     )
 
 
-def maps_option(help: str) -> Callable:
+def maps_option(help: str) -> Decorator:
     return click.option(
         "--maps",
         default=None,
@@ -117,7 +108,7 @@ def maps_option(help: str) -> Callable:
     )
 
 
-def skill_games_option(help: str) -> Callable:
+def skill_games_option(help: str) -> Decorator:
     return click.option(
         "--skill-games",
         default=None,
@@ -128,7 +119,7 @@ def skill_games_option(help: str) -> Callable:
     )
 
 
-def candidates_option(default: int = 10, help: str = "--fair: how many maps to try.") -> Callable:
+def candidates_option(default: int = 10, help: str = "--fair: how many maps to try.") -> Decorator:
     return click.option(
         "--candidates",
         default=default,
@@ -139,18 +130,7 @@ def candidates_option(default: int = 10, help: str = "--fair: how many maps to t
     )
 
 
-def supply_option(help: str = "Coins in the shared supply.") -> Callable:
-    return click.option(
-        "--supply",
-        default=100,
-        show_default=True,
-        type=int,
-        callback=_checked(caps.check_supply),
-        help=f"{help} (1 to {caps.MAX_SUPPLY:,})",
-    )
-
-
-def copies_option() -> Callable:
+def copies_option() -> Decorator:
     return click.option(
         "--copies",
         default=None,
@@ -171,7 +151,7 @@ def _check_layout_spec(value: str, option: str) -> str:
     return value
 
 
-def layout_option(default: str | None, help: str, *, name: str = "layout", metavar: str = "SPEC") -> Callable:
+def layout_option(default: str | None, help: str, *, name: str = "layout", metavar: str = "SPEC") -> Decorator:
     return click.option(
         "--layout",
         name,
@@ -183,7 +163,7 @@ def layout_option(default: str | None, help: str, *, name: str = "layout", metav
     )
 
 
-def seed_option(default: int | None, help: str, *, name: str = "--seed", dest: str | None = None) -> Callable:
+def seed_option(default: int | None, help: str, *, name: str = "--seed", dest: str | None = None) -> Decorator:
     decls = [name] + ([dest] if dest else [])
     return click.option(
         *decls,
@@ -199,7 +179,7 @@ def _check_precision(value: float, option: str) -> float:
     return check_precision(value, option)
 
 
-def until_decided_options(func: Callable) -> Callable:
+def until_decided_options(func: Command) -> Command:
     """--until-decided and --precision: one stopping rule for ``balance`` and ``analyse``."""
     func = click.option(
         "--precision",
@@ -223,7 +203,7 @@ def _enter_dask_timeout(ctx: click.Context, param: click.Parameter, value: int) 
     ctx.with_resource(selfplay.dask_timeout(caps.check_dask_timeout(value, param.opts[0])))
 
 
-def selfplay_options(func: Callable) -> Callable:
+def selfplay_options(func: Command) -> Command:
     """--workers, --dask and --dask-timeout: where self-played games run (the results are the
     same anywhere), and how long to wait for a Dask cluster that does not answer."""
     func = click.option(
@@ -283,7 +263,7 @@ def progress(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
 FORMATS = ("pdf", "svg", "geojson")
 
 
-def paper_option(default: str = "a4") -> Callable:
+def paper_option(default: str = "a4") -> Decorator:
     return click.option(
         "--paper",
         default=default,
@@ -294,7 +274,7 @@ def paper_option(default: str = "a4") -> Callable:
     )
 
 
-def lang_option(func: Callable) -> Callable:
+def lang_option(func: Command) -> Command:
     """--lang: the language of rule sheets and printed texts (checked by the kit layer)."""
     return click.option(
         "--lang",
@@ -306,7 +286,7 @@ def lang_option(func: Callable) -> Callable:
     )(func)
 
 
-def bleed_option(func: Callable) -> Callable:
+def bleed_option(func: Command) -> Command:
     """--bleed: how far cards' colours run past their trim lines (crop marks, PDF BleedBox)."""
     return click.option(
         "--bleed",
@@ -319,7 +299,7 @@ def bleed_option(func: Callable) -> Callable:
     )(func)
 
 
-def print_options(func: Callable) -> Callable:
+def print_options(func: Command) -> Command:
     """--style, --margin, --overlap: how a board is printed."""
     func = click.option(
         "--overlap",
@@ -340,7 +320,7 @@ def print_options(func: Callable) -> Callable:
     return style_option(func)
 
 
-def style_option(func: Callable) -> Callable:
+def style_option(func: Command) -> Command:
     """--style: colour or ink-saver (the palettes of templates/styles.json)."""
     return click.option(
         "--style",
@@ -351,8 +331,8 @@ def style_option(func: Callable) -> Callable:
     )(func)
 
 
-def output_options(formats: tuple[str, ...] = FORMATS) -> Callable:
-    def decorate(func: Callable) -> Callable:
+def output_options(formats: tuple[str, ...] = FORMATS) -> Decorator:
+    def decorate(func: Command) -> Command:
         func = click.option(
             "--format",
             "fmt",
@@ -374,13 +354,13 @@ def output_options(formats: tuple[str, ...] = FORMATS) -> Callable:
     return decorate
 
 
-def drawing_options(*, with_game: bool) -> Callable:
+def drawing_options(*, with_game: bool) -> Decorator:
     """--units, --tolerance (and --game for a command that is not about one game): how every
     command that takes a layout file reads a drawing or a foreign GeoJSON file and how
     closely it compares lengths. ``--tolerance`` reaches the command in mm, None when not
     given (each check's own default)."""
 
-    def decorate(func: Callable) -> Callable:
+    def decorate(func: Command) -> Command:
         func = click.option(
             "--tolerance",
             default=None,
@@ -408,7 +388,7 @@ def drawing_options(*, with_game: bool) -> Callable:
     return decorate
 
 
-def layout_file_option(func: Callable) -> Callable:
+def layout_file_option(func: Command) -> Command:
     """--layout FILE of ``board`` and ``kit``: print a drawn or hand-made layout instead."""
     return layout_option(
         None,
@@ -418,7 +398,7 @@ def layout_file_option(func: Callable) -> Callable:
     )(func)
 
 
-def appendix_option(func: Callable) -> Callable:
+def appendix_option(func: Command) -> Command:
     """``--appendix`` of every ``rules`` command: add the "for computers" pages (how games
     are written down and checked, and the commands that print the board)."""
     return click.option(
@@ -434,7 +414,7 @@ AGENT_HELP = (
 )
 
 
-def agent_option(default: str, help: str, *, name: str = "--agent", multiple: bool = False) -> Callable:
+def agent_option(default: str, help: str, *, name: str = "--agent", multiple: bool = False) -> Decorator:
     """An agent spec (``mcts:iterations=800``), checked when the command line is read."""
 
     def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
@@ -453,7 +433,7 @@ def agent_option(default: str, help: str, *, name: str = "--agent", multiple: bo
     )
 
 
-def fair_search_options(func: Callable) -> Callable:
+def fair_search_options(func: Command) -> Command:
     """--fair-games and --agent of ``board … --fair``: who plays the search, and how many fresh
     games the chosen map is re-measured on (the figure printed on the card)."""
     func = click.option(
@@ -467,7 +447,7 @@ def fair_search_options(func: Callable) -> Callable:
     return agent_option("random", "--fair: the agent playing both sides in the search and the re-measure")(func)
 
 
-def fair_options(func: Callable) -> Callable:
+def fair_options(func: Command) -> Command:
     """``--fair`` and its settings, on ``board GAME`` of a game whose maps are generated."""
     func = fair_search_options(func)
     func = candidates_option()(func)

@@ -4,7 +4,7 @@ group class every command group uses."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -13,8 +13,13 @@ from coinprint.errors import CoinprintError
 from coinprint.registry import GAMES
 from coinprint.units import paper_size, parse_length
 
+if TYPE_CHECKING:
+    ClickType = click.ParamType[Any, Any]
+else:  # click before 8.2 has no type parameters on ParamType
+    ClickType = click.ParamType
 
-class LengthType(click.ParamType):
+
+class LengthType(ClickType):
     """A length with a unit (``1.25in``, ``32mm``; ``0`` where ``zero`` allows it). The value
     is checked here and handed on as written, so what a layout records is what was typed."""
 
@@ -35,7 +40,7 @@ class LengthType(click.ParamType):
         return value
 
 
-class PaperType(click.ParamType):
+class PaperType(ClickType):
     """A paper name (a4, letter, …) or ``WxH`` with a unit; checked here, handed on as written."""
 
     name = "paper"
@@ -48,7 +53,7 @@ class PaperType(click.ParamType):
         return value
 
 
-class GameName(click.ParamType):
+class GameName(ClickType):
     """A registered game's name, looked up when the command line is read (not when the command
     tree was built), so a game registered late is accepted too."""
 
@@ -63,6 +68,8 @@ class GameName(click.ParamType):
         """The games accepted: all, those agents play (``simulated``), or those a drawing can
         be read for (``drawn``), then ``extra`` words (``all``)."""
 
+        if not (self.simulated or self.drawn):  # by name alone: choosing one game loads that game only
+            return (*GAMES.names(), *self.extra)
         games = [game for game in GAMES if (game.simulated or not self.simulated) and (game.drawing or not self.drawn)]
         return (*(game.name for game in games), *self.extra)
 
@@ -76,12 +83,11 @@ class GameName(click.ParamType):
         return value
 
 
-LENGTH = LengthType()
 LENGTH_OR_ZERO = LengthType(zero=True)
 PAPER = PaperType()
 
 
-class ToleranceType(click.ParamType):
+class ToleranceType(ClickType):
     """``--tolerance``: a length (``0`` allowed) up to the tolerance cap, read as millimetres."""
 
     name = "tolerance"

@@ -376,10 +376,19 @@ def board_pages(sheet: Sheet, settings: PrintSettings) -> list[Scene]:
     return paginate(sheet, settings.paper, settings.margin_mm, settings.overlap_mm)
 
 
-def kit_pages(game: Game, settings: PrintSettings, lang: str, *, layout: Layout | None = None) -> list[Scene]:
-    """``game``'s kit: the rule sheet, then its board (the standard one, or ``layout``, a
-    valid layout of ``game`` read from a file), then its extra sheets, in the game's order.
-    The standard board is built once, for the sheet and the pages alike."""
+@dataclass(frozen=True)
+class Kit:
+    """A print-and-play kit: its title (the template's ``kit_title``) and its pages."""
+
+    title: str
+    pages: list[Scene]
+
+
+def kit(game: Game, settings: PrintSettings, lang: str, *, layout: Layout | None = None) -> Kit:
+    """``game``'s kit in ``lang``: the rule sheet, then its board (the standard one, or
+    ``layout``, a valid layout of ``game`` read from a file), then its extra sheets, in the
+    game's order. The standard board is built once and the template read once, for the
+    sheet and the pages alike."""
 
     if layout is None:
         board = game.layout(game.schema.defaults())
@@ -393,7 +402,7 @@ def kit_pages(game: Game, settings: PrintSettings, lang: str, *, layout: Layout 
     job = PrintJob(settings, lang, material.template.get("board", {}))
     sheet = game.sheet(board, job)
     sheet.lang = lang
-    return placed_sheets(game, material, settings, sheet)
+    return Kit(material.template["kit_title"], placed_sheets(game, material, settings, sheet))
 
 
 def rule_sheet_values(game: Game, layout: Layout) -> Values:
@@ -412,14 +421,14 @@ def rule_sheet_values(game: Game, layout: Layout) -> Values:
 def make_kit(
     game: Game, settings: PrintSettings, lang: str, output: str | None, *, layout: Layout | None = None
 ) -> Path:
-    """Write ``game``'s kit (see :func:`kit_pages`) in ``lang`` as one PDF; returns the path."""
+    """Write ``game``'s kit (see :func:`kit`) in ``lang`` as one PDF; returns the path."""
 
-    pages = kit_pages(game, settings, lang, layout=layout)
+    made = kit(game, settings, lang, layout=layout)
     return write_pages(
-        pages,
+        made.pages,
         output,
         f"{game.name}-kit",
-        title=rule_sheet_template(game, lang)["kit_title"],
+        title=made.title,
         keywords={"game": game.name, "lang": lang, "paper": settings.paper.name},
     )
 

@@ -34,7 +34,7 @@ def colouring(layout: Layout) -> dict[str, int]:
     import networkx
 
     graph = layout.graph
-    colours = networkx.greedy_color(graph, strategy="DSATUR")
+    colours: dict[str, int] = networkx.greedy_color(graph, strategy="DSATUR")
     if max(colours.values(), default=0) < 4:
         return colours
     exact = colour_regions(list(graph.nodes), graph.edges)

@@ -10,7 +10,7 @@ coins are and where they go comes from the caller (the rule-sheet template), nev
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -321,7 +321,7 @@ def _burst(x: float, y: float, inner: float = 4.0) -> list[Item]:
 
 
 # -- the rule sheet ------------------------------------------------------------------------------------------
-def example_figures(layout: Layout, template: dict[str, Any]) -> dict[str, Scene]:
+def example_figures(layout: Layout, template: Mapping[str, Any]) -> dict[str, Scene]:
     """The template's example diagrams drawn on ``layout``, by name."""
     figures = {}
     names = template.get("coin_names", {})  # the coins' names in the sheet's language (h1 → kr1)
