@@ -45,7 +45,8 @@ def main() -> None:
     from coinprint.games.flick.board import build
     from coinprint.games.flick.draw import mat_sheet
     from coinprint.games.flick.rules import FlickRules
-    from coinprint.games.flick.sheet import rule_sheet_pages
+    from coinprint.kit import rule_sheet_pages
+    from coinprint.registry import GAMES
     from coinprint.render.pages import paginate, single_sheet
     from coinprint.render.pdf import pages_to_pdf
     from coinprint.render.svg import scene_to_svg
@@ -61,7 +62,9 @@ def main() -> None:
     print(
         f"standard mat to SVG:             {timed(5, lambda: scene_to_svg(single_sheet(mat_sheet(layout)))) * 1000:7.1f} ms"
     )
-    print(f"rule sheet to PDF:               {timed(3, lambda: pages_to_pdf(rule_sheet_pages(a4))) * 1000:7.1f} ms")
+    print(
+        f"rule sheet to PDF:               {timed(3, lambda: pages_to_pdf(rule_sheet_pages(GAMES['flick'], a4, 'en'))) * 1000:7.1f} ms"
+    )
 
     # A long game without penalties: shots that enter over the shooter's line, knock-outs.
     rules = FlickRules(build(coins=12), {})

@@ -38,18 +38,18 @@ def command_wall(runs: int, paper: str, *extra: str, game: str = "all") -> list[
 
 def warm_breakdown(paper: str) -> None:
     from coinprint import registry
-    from coinprint.kit import PrintSettings, rule_sheet
+    from coinprint.kit import PrintSettings, kit, rule_sheet_pages
     from coinprint.render.pdf import pages_to_pdf
 
     settings = PrintSettings.parse(paper=paper)
     for game in GAMES:  # warm up imports and caches
-        registry.GAMES[game].kit_pages(settings, "en")
+        kit(registry.GAMES[game], settings, "en")
     for game in GAMES:
         start = time.perf_counter()
-        rule_sheet(game, settings.paper, "en")
+        rule_sheet_pages(registry.GAMES[game], settings.paper, "en")
         sheet = time.perf_counter() - start
         start = time.perf_counter()
-        pages = registry.GAMES[game].kit_pages(settings, "en")
+        pages = kit(registry.GAMES[game], settings, "en").pages
         built = time.perf_counter() - start
         start = time.perf_counter()
         pages_to_pdf(pages)
