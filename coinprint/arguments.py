@@ -44,10 +44,10 @@ def text(value: Any, what: str, *, limit: int = MAX_TEXT_CHARS, name: bool = Fal
 def choice(value: Any, what: str, allowed: Iterable[str]) -> str:
     """``value`` if it is one of ``allowed``."""
     options = tuple(allowed)
-    value = text(value, what)
-    if value not in options:
-        raise UsageError(f"{what} {value!r} is not one of: {', '.join(options)}")
-    return value
+    chosen = text(value, what)
+    if chosen not in options:
+        raise UsageError(f"{what} {chosen!r} is not one of: {', '.join(options)}")
+    return chosen
 
 
 def huge(value: int) -> bool:

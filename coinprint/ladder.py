@@ -26,9 +26,10 @@ from typing import Any
 
 from coinprint import selfplay
 from coinprint.agents import agent_parameters
-from coinprint.analysis import _check_run, playable_layout, rules_for
+from coinprint.analysis import _check_run
 from coinprint.caps import MAX_LADDER_LEVELS, check_seed
 from coinprint.errors import UsageError
+from coinprint.source import playable_layout, rules_for
 from coinprint.stats import Z95, Share, wilson
 
 DEFAULT_LEVELS = (

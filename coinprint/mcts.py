@@ -150,7 +150,13 @@ class MCTSAgent(Agent[Any, Any]):
         return best[0] if len(best) == 1 else rng.choice(best)
 
     def _list(
-        self, rules: Rules, state: Any, node: Node, key: Hashable, moves: list[tuple[Any, Any]], rng: random.Random
+        self,
+        rules: Rules[Any, Any],
+        state: Any,
+        node: Node,
+        key: Hashable,
+        moves: list[tuple[Any, Any]],
+        rng: random.Random,
     ) -> None:
         """Note the legal ``moves`` (each with the position after it) at ``node`` for chance
         outcome ``key``, to be expanded best first by the evaluation (ties in random order;
@@ -166,7 +172,9 @@ class MCTSAgent(Agent[Any, Any]):
         node.expanded[key] = []
         node.seen[key] = 0
 
-    def _race(self, rules: Rules, state: Any, root: Node, rng: random.Random, chance: StratifiedChance) -> Any:
+    def _race(
+        self, rules: Rules[Any, Any], state: Any, root: Node, rng: random.Random, chance: StratifiedChance
+    ) -> Any:
         """Sequential halving over the root's ``halving`` best moves by the evaluation: the
         budget is split evenly over ⌈log₂ k⌉ rounds; in each, every move still racing gets the
         same number of iterations (at least one; a move's first is its leaf value), then the
@@ -192,7 +200,7 @@ class MCTSAgent(Agent[Any, Any]):
 
     def _iterate(
         self,
-        rules: Rules,
+        rules: Rules[Any, Any],
         start: Any,
         root: Node,
         rng: random.Random,
@@ -239,7 +247,7 @@ class MCTSAgent(Agent[Any, Any]):
             path.append(node)
 
     def _value_leaf(
-        self, rules: Rules, state: Any, path: list[Node], mover: str, guess: float, rng: random.Random
+        self, rules: Rules[Any, Any], state: Any, path: list[Node], mover: str, guess: float, rng: random.Random
     ) -> None:
         """Value the new leaf ending ``path`` (its move, ``mover``'s, not yet played on
         ``state``; ``guess`` its evaluation squashed) by the mix of evaluation and play-outs,
@@ -251,7 +259,7 @@ class MCTSAgent(Agent[Any, Any]):
         _back_up(path, mover, value, None)
 
     @staticmethod
-    def _guess(rules: Rules, after: Any, mover: str) -> float:
+    def _guess(rules: Rules[Any, Any], after: Any, mover: str) -> float:
         """The search evaluation (:meth:`Rules.search_evaluate`) of the position ``after`` a
         move for ``mover``, squashed into 0 to 1 (a game over is 1, 0.5 or 0)."""
         if rules.is_over(after):

@@ -572,7 +572,7 @@ class _DaskBackend(_Backend):
     def __init__(self, address: str) -> None:
         try:
             from distributed import Client
-            from distributed.comm import get_address_host_port
+            from distributed.comm.addressing import get_address_host_port
         except ImportError:
             raise UsageError("--dask needs Dask's distributed scheduler: pip install 'coinprint[dask]'") from None
         self.address = address

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
+
 import click
 
 from coinprint.cli.groups import cli
@@ -40,7 +43,7 @@ html_option = click.option(
 """``play … --html``: the option every play command takes."""
 
 
-def echo_replay_pages(html: bool, paths: list, folder: str) -> None:
+def echo_replay_pages(html: bool, paths: Sequence[Path], folder: str) -> None:
     """Write the replay pages of ``play … --html`` (when asked) and say where."""
     if html:
         click.echo(f"wrote {len(paths)} replay pages; open {write_replays(paths, folder)}")

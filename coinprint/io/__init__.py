@@ -534,7 +534,8 @@ def _corners(ring: tuple[tuple[float, float], ...]) -> list[bool]:
     turn = numpy.abs(
         numpy.arctan2(before[:, 0] * after[:, 1] - before[:, 1] * after[:, 0], (before * after).sum(axis=1))
     )
-    return (turn > math.radians(CORNER_DEGREES)).tolist()
+    corners: list[bool] = (turn > math.radians(CORNER_DEGREES)).tolist()
+    return corners
 
 
 def _number_countries(pieces: list[_Piece]) -> None:

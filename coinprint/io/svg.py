@@ -21,6 +21,7 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
 from copy import deepcopy as copy_element
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol, SupportsFloat
 
 from coinprint.caps import (
     MAX_COORDINATE_MM,
@@ -31,6 +32,9 @@ from coinprint.caps import (
     MAX_TRANSFORM_STEPS,
 )
 from coinprint.errors import UnreadableInputError
+
+if TYPE_CHECKING:
+    import svgelements
 
 PX_PER_INCH = 96.0
 MM_PER_PX = 25.4 / PX_PER_INCH
@@ -519,7 +523,7 @@ def _document_unit(root: ElementTree.Element) -> tuple[str, float]:
 
 
 def _rings(
-    path, height_mm: float, scale: float, budget: list[int], source: str
+    path: svgelements.Path, height_mm: float, scale: float, budget: list[int], source: str
 ) -> tuple[list[list[tuple[float, float]]], int]:
     """The closed subpaths of ``path`` as rings in mm (y up), and how many were open."""
     import svgelements
@@ -562,7 +566,13 @@ def _rings(
     return rings, open_count
 
 
-def _mm(point, height_mm: float, scale: float) -> tuple[float, float]:
+class _XY(Protocol):
+    """A point as svgelements gives one (a ``Point``, or a row of its ``npoint`` array)."""
+
+    def __getitem__(self, index: int, /) -> SupportsFloat: ...
+
+
+def _mm(point: _XY, height_mm: float, scale: float) -> tuple[float, float]:
     x, y = float(point[0]) * scale, height_mm - float(point[1]) * scale
     if not (abs(x) < MAX_COORDINATE_MM and abs(y) < MAX_COORDINATE_MM):
         raise ValueError(
@@ -580,7 +590,7 @@ def _mm_per_px(root: ElementTree.Element, width_px: float) -> float:
     return float(match.group(1)) * UNIT_MM[match.group(2)] / width_px
 
 
-def _flatten(segment, height_mm: float, scale: float) -> list[tuple[float, float]]:
+def _flatten(segment: svgelements.PathSegment, height_mm: float, scale: float) -> list[tuple[float, float]]:
     """Points along a curve segment (its start left out), evenly spaced in its parameter.
 
     The count depends only on the curve's length, so a border drawn in the other direction

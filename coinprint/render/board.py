@@ -16,6 +16,8 @@ from coinprint.render.style import Palette, palette
 from coinprint.render.svg import scene_to_svg
 
 if TYPE_CHECKING:
+    import shapely
+
     from coinprint.layout import Layout, Mark, Space
     from coinprint.render.pages import Sheet
 
@@ -79,7 +81,7 @@ def region_border_items(layout: Layout, frame: Frame, colours: Palette) -> list[
     """Thick lines along region boundaries (spaces with different ``region``)."""
     import shapely
 
-    regions: dict[str, list] = {}
+    regions: dict[str, list[shapely.Polygon]] = {}
     for space in layout.spaces:
         if space.region is not None and space.polygon.is_valid:
             regions.setdefault(space.region, []).append(space.polygon)

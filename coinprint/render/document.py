@@ -153,7 +153,7 @@ def _baseline(top: float, style: TypeStyle) -> float:
     return top - (style.leading_mm - style.size_mm) / 2 - 0.76 * style.size_mm
 
 
-class _Recorder(Canvas):
+class _Recorder(Canvas):  # type: ignore[misc]  # reportlab has no type stubs: its classes are Any
     """A canvas that keeps the scene items our flowables give it, page by page."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -168,7 +168,7 @@ class _Recorder(Canvas):
         super().showPage()
 
 
-class _Sheets(BaseDocTemplate):
+class _Sheets(BaseDocTemplate):  # type: ignore[misc]  # reportlab has no type stubs: its classes are Any
     """A document whose page number ``last_page`` is set with ``last_template`` (the last
     page, whose columns are balanced)."""
 
@@ -181,7 +181,7 @@ class _Sheets(BaseDocTemplate):
         super().handle_pageBegin()
 
 
-class _Lines(Flowable):
+class _Lines(Flowable):  # type: ignore[misc]  # reportlab has no type stubs: its classes are Any
     """Wrapped text in one style: a paragraph, a caption, a heading or a list item (with its
     marker hanging in the ``indent``). Splits between lines, keeping two on each side."""
 
@@ -225,7 +225,7 @@ class _Lines(Flowable):
         first.spaceAfter, rest.spaceBefore = 0.0, 0.0
         return [first, rest]
 
-    def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:
+    def drawOn(self, canvas: _Recorder, x: float, y: float, _sW: float = 0) -> None:
         items: list[Item] = []
         size = self.style.size_mm
         top = y + self.height
@@ -239,7 +239,7 @@ class _Lines(Flowable):
         canvas.record(items)
 
 
-class _Table(Flowable):
+class _Table(Flowable):  # type: ignore[misc]  # reportlab has no type stubs: its classes are Any
     """Rows of wrapped cells between thin rules; splits between rows, repeating the header."""
 
     def __init__(self, table: Table, style: TypeStyle, rows: tuple[tuple[str, ...], ...] | None = None) -> None:
@@ -315,7 +315,7 @@ class _Table(Flowable):
         first.spaceAfter = 0.0
         return [first, second]
 
-    def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:
+    def drawOn(self, canvas: _Recorder, x: float, y: float, _sW: float = 0) -> None:
         items: list[Item] = []
         top = y + self.height
         for number, (cells, height) in enumerate(zip(self.cells, self.heights)):
@@ -332,7 +332,7 @@ class _Table(Flowable):
         canvas.record(items)
 
 
-class _Picture(Flowable):
+class _Picture(Flowable):  # type: ignore[misc]  # reportlab has no type stubs: its classes are Any
     """A scene scaled to the column (never above 1:1 or ``max_height``), centred, with its
     text enlarged where needed to stay legible at print size."""
 
@@ -347,7 +347,7 @@ class _Picture(Flowable):
         self.width, self.height = availWidth, scene.height_mm * self.scale
         return self.width, self.height
 
-    def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:
+    def drawOn(self, canvas: _Recorder, x: float, y: float, _sW: float = 0) -> None:
         left = x + (self.width - self.scene.width_mm * self.scale) / 2
         place = compose(translate(left, y), (self.scale, 0.0, 0.0, self.scale, 0.0, 0.0))
 
@@ -358,7 +358,7 @@ class _Picture(Flowable):
         canvas.record([Group(items, place)])
 
 
-class _RoomFor(CondPageBreak):
+class _RoomFor(CondPageBreak):  # type: ignore[misc]  # reportlab has no type stubs: its classes are Any
     """Moves to the next column unless the heading and the start of what follows it fit."""
 
     def __init__(self, following: Sequence[Flowable], cap: float) -> None:
@@ -373,7 +373,8 @@ class _RoomFor(CondPageBreak):
             else:
                 needed += flowable.wrap(availWidth, 1e9)[1] + flowable.getSpaceBefore() + flowable.getSpaceAfter()
         self.height = min(needed, self.cap)
-        return super().wrap(availWidth, availHeight)
+        size: tuple[float, float] = super().wrap(availWidth, availHeight)
+        return size
 
 
 def _list_flowables(block: ListBlock) -> list[Flowable]:
@@ -429,8 +430,8 @@ def columns_for(text_width: float) -> int:
     style = text_style("body")
     sample = "Place a coin, your face up, on any empty space of the board next to yours."
     average = stringWidth(sample, _font(style), style.size_mm) / len(sample)
-    measure = rule_sheet_setting("max_measure_chars") * average
-    gap = rule_sheet_setting("column_gap_mm")
+    measure: float = rule_sheet_setting("max_measure_chars") * average
+    gap: float = rule_sheet_setting("column_gap_mm")
     return max(1, math.ceil((text_width + gap) / (measure + gap)))
 
 

@@ -15,9 +15,10 @@ thing (for SVG). The words come from ``templates/pages.<lang>.json``.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from coinprint import __version__
 from coinprint.render.pdf import text_width_mm
@@ -39,6 +40,9 @@ from coinprint.render.scene import (
 )
 from coinprint.render.style import text_style
 from coinprint.units import PaperSize
+
+if TYPE_CHECKING:
+    import shapely
 
 INK = "#000000"
 RULER_MM = 100.0
@@ -81,7 +85,8 @@ def page_words(lang: str = "en") -> dict[str, str]:
     """The texts printed round a board (``templates/pages.<lang>.json``)."""
     from coinprint.render.document import load_template
 
-    return load_template(f"pages.{lang}.json")
+    words: dict[str, str] = load_template(f"pages.{lang}.json")
+    return words
 
 
 def localise_numbers(text: str, lang: str = "en") -> str:
@@ -102,7 +107,8 @@ def board_texts(game: str, lang: str = "en") -> dict[str, Any]:
     """The ``board`` part of ``game``'s template in ``lang``: title and info lines."""
     from coinprint.render.document import load_template
 
-    return load_template(f"{game}.{lang}.json")["board"]
+    texts: dict[str, Any] = load_template(f"{game}.{lang}.json")["board"]
+    return texts
 
 
 # -- the info block: title, lines, ruler ----------------------------------------------------------------
@@ -286,7 +292,7 @@ def paginate(sheet: Sheet, paper: PaperSize, margin: float = 10.0, overlap: floa
     reserved = plans(sheet, paper, margin, overlap, strip.height + GAP_MM)
     # Fewest pages wins; at equal pages the block floats in free space on every page, else
     # sits in a strip on every page, else on the pages with room, else on a page of its own.
-    options: list[tuple[int, int, Plan, list, InfoBlock]] = [
+    options: list[tuple[int, int, Plan, list[tuple[float, float] | None], InfoBlock]] = [
         (floating[0].pages + 1, 3, floating[0], [None] * floating[0].pages, strip)
     ]
     if reserved:
@@ -337,7 +343,7 @@ def _info_page(sheet: Sheet, plan: Plan, margin: float, block: InfoBlock) -> Sce
     return page
 
 
-def _footprint(sheet: Sheet):
+def _footprint(sheet: Sheet) -> shapely.Geometry:
     import shapely
 
     if sheet.footprint is not None:
@@ -403,7 +409,9 @@ PRINT_NOTE_ROOM_MM = 0.0
 """Room kept under the top margin for the print note (it lives in the margin itself)."""
 
 
-def _pages(sheet: Sheet, plan: Plan, margin: float, block: InfoBlock, spots) -> list[Scene]:
+def _pages(
+    sheet: Sheet, plan: Plan, margin: float, block: InfoBlock, spots: Sequence[tuple[float, float] | None]
+) -> list[Scene]:
     import shapely
 
     pages = []
@@ -433,7 +441,7 @@ def _pages(sheet: Sheet, plan: Plan, margin: float, block: InfoBlock, spots) -> 
     return pages
 
 
-def _trim_box(sheet: Sheet, matrix, window: Box) -> Box:
+def _trim_box(sheet: Sheet, matrix: Matrix, window: Box) -> Box:
     """The box round the trimmed pieces on this page (page mm): the PDF TrimBox."""
 
     b = sheet.bleed_mm
@@ -599,12 +607,13 @@ def _trim_line(
     cells = [affinity.affine_transform(cell, [a, c, b, d, e, f]) for cell in sheet.cells]
     sign = 1 if axis == 0 else -1  # which way is "into this page"
 
-    def inside(cell) -> bool:  # the cell lies whole on this page's side of the edge
-        low, high = (cell.bounds[axis], cell.bounds[axis + 2])
+    def inside(cell: shapely.Polygon) -> bool:  # the cell lies whole on this page's side of the edge
+        bounds: Box = cell.bounds
+        low, high = (bounds[axis], bounds[axis + 2])
         return sign * ((low if sign > 0 else high) - at) >= -1e-6
 
-    def here(cell) -> bool:
-        centre = cell.centroid.coords[0][axis]
+    def here(cell: shapely.Polygon) -> bool:
+        centre: float = cell.centroid.coords[0][axis]
         return inside(cell) and (sign * (centre - middle) >= 0 or not _other_side(cell, axis, at, middle, sign))
 
     mine = [cell for cell in cells if here(cell)]
@@ -622,11 +631,12 @@ def _trim_line(
     return items
 
 
-def _other_side(cell, axis: int, at: float, middle: float, sign: int) -> bool:
+def _other_side(cell: shapely.Polygon, axis: int, at: float, middle: float, sign: int) -> bool:
     """Whether ``cell`` also lies whole on the neighbour's page (it ends before the band's
     far edge, which is as far past ``middle`` as ``at`` is before it)."""
     far = 2 * middle - at
-    low, high = cell.bounds[axis], cell.bounds[axis + 2]
+    bounds: Box = cell.bounds
+    low, high = bounds[axis], bounds[axis + 2]
     return sign * ((high if sign > 0 else low) - far) <= 1e-6
 
 

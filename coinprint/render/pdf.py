@@ -16,10 +16,13 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from coinprint.render.scene import Circle, Group, Item, Path, Scene, Style, Text
 from coinprint.units import POINTS_PER_MM
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 FONT_FILES = {"CoinprintSans": "Vera.ttf", "CoinprintSans-Bold": "VeraBd.ttf", "CoinprintSans-Italic": "VeraIt.ttf"}
 """The embedded fonts (reportlab's own copies of Bitstream Vera) by the name we register."""
@@ -101,7 +104,7 @@ def pages_to_pdf(
     return buffer.getvalue()
 
 
-def _boxes(canvas, page: Scene) -> None:
+def _boxes(canvas: Canvas, page: Scene) -> None:
     """TrimBox (and BleedBox when the page has a bleed) in points."""
     trim = page.trim or (0.0, 0.0, page.width_mm, page.height_mm)
     canvas.setTrimBox(tuple(round(v * POINTS_PER_MM, 4) for v in trim))
@@ -112,7 +115,7 @@ def _boxes(canvas, page: Scene) -> None:
         canvas.setBleedBox(tuple(round(v * POINTS_PER_MM, 4) for v in bleed))
 
 
-def _draw(canvas, item: Item) -> None:
+def _draw(canvas: Canvas, item: Item) -> None:
     if isinstance(item, Path):
         _path(canvas, item)
     elif isinstance(item, Circle):
@@ -138,7 +141,7 @@ def _draw(canvas, item: Item) -> None:
         raise TypeError(f"cannot draw {item!r}")
 
 
-def _paint(canvas, style: Style, *, closed: bool) -> bool:
+def _paint(canvas: Canvas, style: Style, *, closed: bool) -> bool:
     """Set up colours for ``style`` inside a saved state; False when nothing would be painted."""
     fill = style.fill if closed else None
     if fill is None and style.stroke is None:
@@ -158,7 +161,7 @@ def _paint(canvas, style: Style, *, closed: bool) -> bool:
     return True
 
 
-def _path(canvas, path: Path) -> None:
+def _path(canvas: Canvas, path: Path) -> None:
     if not _paint(canvas, path.style, closed=path.closed):
         return
     shape = canvas.beginPath()
@@ -175,7 +178,7 @@ def _path(canvas, path: Path) -> None:
     canvas.restoreState()
 
 
-def _text(canvas, text: Text) -> None:
+def _text(canvas: Canvas, text: Text) -> None:
     canvas.saveState()
     canvas.setFillColor(text.color)
     canvas.setFont(text.font or _FONTS[text.bold], text.size_mm)
@@ -192,4 +195,5 @@ def text_width_mm(text: str, size_mm: float, bold: bool = False) -> float:
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     register_fonts()
-    return stringWidth(text, _FONTS[bold], size_mm)
+    width: float = stringWidth(text, _FONTS[bold], size_mm)
+    return width

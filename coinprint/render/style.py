@@ -71,7 +71,8 @@ class TypeStyle:
 
 @cache
 def _styles() -> dict[str, Any]:
-    return json.loads(template_path("styles.json").read_text(encoding="utf-8"))
+    styles: dict[str, Any] = json.loads(template_path("styles.json").read_text(encoding="utf-8"))
+    return styles
 
 
 def palette_names() -> list[str]:

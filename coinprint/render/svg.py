@@ -8,8 +8,16 @@ and placed with ``<use>``. Coordinates are rounded to 1 µm so output is byte-st
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from coinprint.render.scene import Circle, Group, Item, Matrix, Path, Point, Scene, Style, Text
+
+if TYPE_CHECKING:
+    from svgwrite.base import BaseElement
+
+_ShapeKey = tuple[Point, ...]
+"""A closed ring's shape relative to its first point (empty for paths that are not one)."""
 
 FONT_FAMILY = "Bitstream Vera Sans, DejaVu Sans, Verdana, sans-serif"
 """Vera first: the PDFs embed it, and DejaVu has the same metrics."""
@@ -38,14 +46,14 @@ class _Writer:
         self.clips = 0
 
     # Shapes (single closed rings) that appear at least twice are defined once.
-    def _repeated_shapes(self, items: list[Item]) -> dict[tuple, str]:
-        counts: Counter[tuple] = Counter()
-        first: dict[tuple, Path] = {}
+    def _repeated_shapes(self, items: list[Item]) -> dict[_ShapeKey, str]:
+        counts: Counter[_ShapeKey] = Counter()
+        first: dict[_ShapeKey, Path] = {}
         for path in _paths(items):
             key = _shape_key(path)
             counts[key] += 1
             first.setdefault(key, path)
-        names: dict[tuple, str] = {}
+        names: dict[_ShapeKey, str] = {}
         for key, count in counts.items():
             if key and count >= 2:
                 name = f"shape{len(names) + 1}"
@@ -59,7 +67,7 @@ class _Writer:
     def flip(self, point: Point) -> tuple[str, str]:
         return num(point[0]), num(self.height - point[1])
 
-    def add(self, parent, item: Item) -> None:
+    def add(self, parent: BaseElement, item: Item) -> None:
         if isinstance(item, Path):
             self._path(parent, item)
         elif isinstance(item, Circle):
@@ -72,7 +80,7 @@ class _Writer:
         else:  # pragma: no cover - the scene model is closed
             raise TypeError(f"cannot draw {item!r}")
 
-    def _path(self, parent, path: Path) -> None:
+    def _path(self, parent: BaseElement, path: Path) -> None:
         key = _shape_key(path)
         if key in self.shapes:
             x, y = self.flip(path.rings[0][0])
@@ -89,7 +97,7 @@ class _Writer:
             paint["fill_rule"] = "evenodd"
         parent.add(self.drawing.path(d=" ".join(parts), **paint))
 
-    def _text(self, parent, text: Text) -> None:
+    def _text(self, parent: BaseElement, text: Text) -> None:
         x, y = self.flip(text.at)
         attrs = {
             "insert": (x, y),
@@ -107,7 +115,7 @@ class _Writer:
             element["transform"] = f"rotate({num(-text.angle)} {x} {y})"
         parent.add(element)
 
-    def _group(self, parent, group: Group) -> None:
+    def _group(self, parent: BaseElement, group: Group) -> None:
         outer = parent
         if group.clip is not None:
             self.clips += 1
@@ -129,7 +137,7 @@ class _Writer:
         return (a, -b, -c, d, e + c * h, h - f - d * h)
 
 
-def _paths(items) -> list[Path]:
+def _paths(items: Iterable[Item]) -> list[Path]:
     found: list[Path] = []
     for item in items:
         if isinstance(item, Path):
@@ -139,7 +147,7 @@ def _paths(items) -> list[Path]:
     return found
 
 
-def _shape_key(path: Path) -> tuple:
+def _shape_key(path: Path) -> _ShapeKey:
     """The ring's shape relative to its first point, to 0.01 mm: equal keys are the same
     shape (layouts keep 0.1 µm, so true copies differ only by rounding noise)."""
     if not path.closed or len(path.rings) != 1:
@@ -166,7 +174,8 @@ def scene_to_svg(scene: Scene) -> bytes:
     writer = _Writer(scene)
     for item in scene.items:
         writer.add(writer.drawing, item)
-    return (writer.drawing.tostring() + "\n").encode("utf-8")
+    text: str = writer.drawing.tostring()
+    return (text + "\n").encode("utf-8")
 
 
 def svg_elements(items: list[Item], height_mm: float) -> list[str]:
