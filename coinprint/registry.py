@@ -41,7 +41,9 @@ def load_game(target: str) -> Game:
     found = getattr(import_module(module), attribute)
     game = found() if isinstance(found, type) else found
     # Checked by what it has, not by class: this module imports no game machinery at run time.
-    if not all(callable(getattr(game, hook, None)) for hook in ("build", "problems", "rules", "sheet", "rule_sheet_parts")):
+    if not all(
+        callable(getattr(game, hook, None)) for hook in ("build", "problems", "rules", "sheet", "rule_sheet_parts")
+    ):
         raise TypeError(f"{target} is not a coinprint.game.Game")
     return cast("Game", game)
 

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
-
 import click
 
 from coinprint.cli.groups import cli
 from coinprint.cli.options import file_output
-from coinprint.kit.replay import write_replay, write_replays
+from coinprint.kit.replay import write_replay
 
 
 @cli.command("replay")
@@ -32,18 +29,3 @@ def replay(path: str, output: str | None) -> int:
     click.echo(f"{path}: {page.report}")
     click.echo(f"wrote {written}")
     return 0 if page.valid else 1
-
-
-html_option = click.option(
-    "--html",
-    "html",
-    is_flag=True,
-    help="Also write a replay page per game (NAME.html beside NAME.json) and an index.html listing them.",
-)
-"""``play … --html``: the option every play command takes."""
-
-
-def echo_replay_pages(html: bool, paths: Sequence[Path], folder: str) -> None:
-    """Write the replay pages of ``play … --html`` (when asked) and say where."""
-    if html:
-        click.echo(f"wrote {len(paths)} replay pages; open {write_replays(paths, folder)}")
