@@ -1,10 +1,13 @@
 """One suite every game passes, taken from the registry alone (as OpenSpiel's random-simulation
 test does for its games): the board builds, passes its own checker and round-trips as GeoJSON;
 the same spec gives the same bytes; notation round-trips; states copy independently;
-random games recorded as JSON replay and validate; positions draw.
+random games recorded as JSON replay and validate; positions draw; every option a command
+shows reaches the game's hooks, and a capability's options exist only where it is on.
 
-A toy fifth game (``tests/toygame.py``) is registered for this module only: it passes the
-same suite without any other file in coinprint knowing of it.
+A toy fifth game (``tests/toygame.py``, the scratch game of ``tests/scratch_game/``) is
+registered for this module only: it passes the same suite without any other file in coinprint
+knowing of it. A variant of it that declares a parameter no hook reads shows that no option
+is silently ignored: ``board``, ``rules``, ``play`` and a layout spec refuse it.
 """
 
 from __future__ import annotations
@@ -15,12 +18,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from coinprint.analysis import builtin_layout
 from coinprint.checks import errors
 from coinprint.engine import RandomAgent, Record, play_game, read_record, replay
 from coinprint.game import Game
 from coinprint.layout import loads
 from coinprint.registry import GAMES
+from coinprint.source import builtin_layout
 from tests import toygame
 
 SEEDS = range(3)
@@ -37,22 +40,22 @@ def every_game() -> list[str]:
     return [*GAMES.names(), toygame.NAME]
 
 
-def spec_of(name: str) -> Game:
+def game_named(name: str) -> Game:
     return GAMES[name]
 
 
 @pytest.mark.parametrize("name", every_game())
 def test_the_board_builds_and_passes_its_own_checker(name: str) -> None:
-    spec = spec_of(name)
-    layout = builtin_layout(spec.layout_spec)
+    game = game_named(name)
+    layout = builtin_layout(game.default_spec)
     assert layout.game == name
-    assert not errors(spec.problems(layout))
+    assert not errors(game.problems(layout))
 
 
 @pytest.mark.parametrize("name", every_game())
 def test_the_same_spec_gives_the_same_bytes_and_geojson_round_trips(name: str) -> None:
-    spec = spec_of(name)
-    first, second = builtin_layout(spec.layout_spec).dumps(), builtin_layout(spec.layout_spec).dumps()
+    game = game_named(name)
+    first, second = builtin_layout(game.default_spec).dumps(), builtin_layout(game.default_spec).dumps()
     assert first == second
     assert loads(first).dumps() == first
 
@@ -62,13 +65,13 @@ def test_a_bad_parameter_is_a_one_line_usage_error(name: str) -> None:
     from coinprint.errors import UsageError
 
     with pytest.raises(UsageError) as caught:
-        spec_of(name).build({"no-such-parameter": "1"})
+        game_named(name).layout_from_spec({"no-such-parameter": "1"})
     assert "\n" not in str(caught.value)
 
 
-def random_states(spec: Game, seed: int) -> Iterator[tuple[object, object]]:
+def random_states(game: Game, seed: int) -> Iterator[tuple[object, object]]:
     """(rules, state) after each move of a random game on the game's default layout."""
-    rules = spec.rules(builtin_layout(spec.layout_spec))
+    rules = game.rules(builtin_layout(game.default_spec))
     rng = random.Random(seed)
     state = rules.initial_state()
     for _ in range(300):
@@ -82,7 +85,7 @@ def random_states(spec: Game, seed: int) -> Iterator[tuple[object, object]]:
 @pytest.mark.parametrize("name", every_game())
 def test_notation_round_trips_for_every_legal_move(name: str) -> None:
     checked = 0
-    for rules, state in random_states(spec_of(name), seed=1):
+    for rules, state in random_states(game_named(name), seed=1):
         for move in rules.legal_moves(state)[:40]:
             assert rules.parse_move(state, rules.move_text(state, move)) == move
             checked += 1
@@ -91,7 +94,7 @@ def test_notation_round_trips_for_every_legal_move(name: str) -> None:
 
 @pytest.mark.parametrize("name", every_game())
 def test_a_copied_state_is_independent(name: str) -> None:
-    for rules, state in random_states(spec_of(name), seed=2):
+    for rules, state in random_states(game_named(name), seed=2):
         moves = rules.legal_moves(state)
         if not moves:
             continue
@@ -105,26 +108,24 @@ def test_a_copied_state_is_independent(name: str) -> None:
 @pytest.mark.parametrize("name", every_game())
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_games_recorded_as_json_replay_and_validate(name: str, seed: int) -> None:
-    spec = spec_of(name)
-    rules = spec.rules(builtin_layout(spec.layout_spec))
+    game = game_named(name)
+    rules = game.rules(builtin_layout(game.default_spec))
     outcome = play_game(rules, {p: RandomAgent() for p in rules.players}, random.Random(seed), max_turns=400)
     result = None if outcome.timeout else outcome.result.to_json()
-    text = Record(name, spec.layout_spec, outcome.moves, {}, {}, seed, result).dumps()
+    text = Record(name, game.default_spec, outcome.moves, {}, {}, seed, result).dumps()
     record = read_record(text)
-    replayed = replay(spec.rules(builtin_layout(str(record.layout))), record.moves, record.result)
+    replayed = replay(game.rules(builtin_layout(str(record.layout))), record.moves, record.result)
     assert replayed.valid, replayed.report()
     assert replayed.moves_played == len(outcome.moves)
 
 
 @pytest.mark.parametrize("name", every_game())
 def test_marks_draw_as_a_well_formed_svg_with_a_coin_per_mark(name: str) -> None:
-    from coinprint.kit import position_svg
-
-    spec = spec_of(name)
-    for rules, state in random_states(spec, seed=3):
+    game = game_named(name)
+    for rules, state in random_states(game, seed=3):
         if len(rules.marks(state)) >= 2:
             break
-    svg = ET.fromstring(position_svg(rules, state))
+    svg = ET.fromstring(game.position_svg(rules, state))
     assert svg.tag.endswith("svg") and svg.get("width", "").endswith("mm")
     texts = [t.text for t in svg.iter() if t.tag.endswith("text") and t.text]
     assert all(m.text in texts for m in rules.marks(state) if m.text)
@@ -306,8 +307,173 @@ def test_every_game_command_takes_the_shared_options_and_its_declared_ones(name:
         return
     assert command is not None
     flags = {opt for param in command.params for opt in param.opts if opt.startswith("--")}
-    declared = {"board": game.board_options, "rules": game.rules_options, "play": game.play_options}[group]
+    declared = {param.flag(group) for param in game.schema.shown_in(group)}
     assert SHARED[group] <= flags
-    assert {option.flag for option in declared} <= flags
+    assert declared <= flags
     if group == "play":
         assert {seat.flag for seat in game.seats} <= flags
+
+
+# -- no option is silently ignored ---------------------------------------------------------------
+
+SLOPPY = "sloppy"
+"""A variant of the toy game that declares one parameter more, ``extra``, which no hook reads."""
+EVERYWHERE = frozenset({"board", "rules", "play", "spec"})
+ONE_GAME = ("--games", "1", "--workers", "1")
+
+
+@pytest.fixture(scope="module")
+def sloppy(tmp_path_factory) -> Iterator[Game]:
+    import shutil
+
+    from coinprint.params import Param
+
+    texts = tmp_path_factory.mktemp("sloppy_texts")
+    shutil.copy(toygame.TEMPLATE, texts / f"{SLOPPY}.en.json")
+
+    class Sloppy(toygame.Strip):
+        name = SLOPPY
+        title = "Sloppy Strip"
+        template_folder = texts
+        params = (*toygame.Strip.params, Param("extra", "int", "Read by no hook.", 0, EVERYWHERE, low=0, high=9))
+
+    game = Sloppy()
+    GAMES.register(game)
+    yield game
+    GAMES.unregister(SLOPPY)
+
+
+def run_main(capsys, *args: object) -> tuple[int, str, str]:
+    """``coinprint ARGS`` as the console script runs it: (exit code, stdout, stderr)."""
+    from coinprint.cli import main
+
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as stopped:
+        main([str(arg) for arg in args])
+    out, err = capsys.readouterr()
+    code = stopped.value.code
+    return code if isinstance(code, int) else (0 if code is None else 2), out, err
+
+
+def with_extra(command: str, out, extra: bool = True) -> list[object]:
+    """The command line that gives the variant's ``extra`` (or, with ``extra`` False, the same
+    without it) in ``command``; ``spec``: in the layout spec ``play --layout`` takes."""
+    given = ["--extra", "3"] if extra else []
+    return {
+        "board": ["board", SLOPPY, "--squares", "4", *given, "-o", out / "board.svg"],
+        "rules": ["rules", SLOPPY, "--squares", "4", *given, "-o", out / "rules.pdf"],
+        "play": ["play", SLOPPY, "--squares", "4", *given, *ONE_GAME, "-o", out / "records"],
+        "spec": ["play", SLOPPY, "--layout", f"{SLOPPY}:squares=4" + (",extra=3" if extra else ""), *ONE_GAME]
+        + ["-o", out / "records"],
+    }[command]
+
+
+@pytest.mark.parametrize("command", sorted(EVERYWHERE))
+def test_a_parameter_no_hook_reads_is_refused_in_one_line_naming_it(sloppy, command, tmp_path, capsys) -> None:
+    import click
+
+    from coinprint.cli import cli
+
+    if command != "spec":  # shown: the command offers the option, so the refusal is the game's
+        group = cli.commands[command]
+        assert isinstance(group, click.Group)
+        offered = group.get_command(click.Context(group), SLOPPY)
+        assert offered is not None and "--extra" in {o for p in offered.params for o in p.opts}
+    code, _, err = run_main(capsys, *with_extra(command, tmp_path))
+    assert code == 2, err
+    assert len(err.strip().splitlines()) == 1, err
+    assert "does not use" in err and "extra" in err, err
+    assert not list(tmp_path.rglob("*.*")), "nothing is written"
+    # The same command without it runs: the refusal is of the unread value alone.
+    code, _, err = run_main(capsys, *with_extra(command, tmp_path, extra=False))
+    assert code == 0, err
+
+
+def squares_output(command: str, squares: int, out, capsys) -> object:
+    """What ``command`` of the variant writes with ``--squares squares``, in a comparable form."""
+    from pypdf import PdfReader
+
+    out.mkdir()
+    if command == "board svg":
+        assert run_main(capsys, "board", SLOPPY, "--squares", squares, "-o", out / "b.svg")[0] == 0
+        return (out / "b.svg").read_bytes()
+    if command == "board geojson":
+        assert run_main(capsys, "board", SLOPPY, "--squares", squares, "-o", out / "b.geojson")[0] == 0
+        return (out / "b.geojson").read_bytes(), len(loads((out / "b.geojson").read_text()))
+    if command == "rules":
+        assert run_main(capsys, "rules", SLOPPY, "--squares", squares, "-o", out / "r.pdf")[0] == 0
+        return " ".join(" ".join(page.extract_text() for page in PdfReader(out / "r.pdf").pages).split())
+    assert run_main(capsys, "play", SLOPPY, "--squares", squares, *ONE_GAME, "-o", out)[0] == 0
+    (record,) = out.glob(f"{SLOPPY}-*.json")
+    played = read_record(record.read_text())
+    return played.layout, len(played.moves)
+
+
+@pytest.mark.parametrize("command", ["board svg", "board geojson", "rules", "play"])
+def test_the_parameter_the_game_reads_changes_what_each_command_writes(sloppy, command, tmp_path, capsys) -> None:
+    three = squares_output(command, 3, tmp_path / "three", capsys)
+    four = squares_output(command, 4, tmp_path / "four", capsys)
+    assert three != four
+    if command == "board geojson":
+        assert (three[1], four[1]) == (3, 4)
+    if command == "rules":
+        assert "row of 3 squares" in three and "row of 4 squares" in four
+    if command == "play":
+        assert three == (f"{SLOPPY}:squares=3", 3) and four == (f"{SLOPPY}:squares=4", 4)
+
+
+@pytest.mark.parametrize("name", every_game())
+def test_every_parameter_a_game_shows_is_read_where_it_is_shown(name: str) -> None:
+    # The other side of the refusal above: each option a game declares is read by the hook of
+    # the command that shows it (given at its default, it is not refused as unused).
+    from coinprint.kit import rule_sheet
+
+    game = game_named(name)
+    defaults = game.schema.defaults()
+    for param in game.schema.shown_in("board"):
+        game.layout(defaults.replace(**{param.name: defaults.peek(param.name)}))
+    for param in game.schema.shown_in("rules"):
+        rule_sheet(game, "en", defaults.replace(**{param.name: defaults.peek(param.name)}))
+    for param in game.schema.shown_in("play"):
+        # play passes a layout's values to build only through the layout spec it records: a
+        # layout parameter shown in play and not in the spec would never reach the game.
+        assert param.role == "rules" or param.shown_in("spec"), f"{name}: play {param.flag('play')} reaches no hook"
+
+
+def capability_cases() -> list[object]:
+    """(game, options of ``board GAME``, words of the refusal): each capability option given
+    where the capability is off. Taken from what the registry's games declare."""
+    cases = []
+    for name in every_game():
+        game = toygame.GAME if name == toygame.NAME else GAMES[name]
+        if game.generated is None:
+            cases.append((name, ["--fair"], "No such option"))
+            cases.append((name, ["--candidates", "3"], "No such option"))
+        else:
+            cases.append((name, ["--candidates", "3"], "--candidates is for --fair"))
+            cases.append((name, ["--fair-games", "4", "--agent", "random"], "are for --fair"))
+            for key, wanted in game.generated.asks.items():
+                other = next(c for c in game.schema[key].choices if c != wanted) if game.schema[key].choices else None
+                if other is not None:
+                    flag = game.schema[key].flag("board")
+                    cases.append((name, ["--fair", flag, other], f"--fair needs {flag} {wanted}"))
+        if not game.cards:
+            cases.append((name, ["--copies", "2"], "No such option"))
+            cases.append((name, ["--bleed", "3mm"], "No such option"))
+    return [pytest.param(*case, id=f"{case[0]} {' '.join(case[1])}") for case in cases]
+
+
+def test_the_registry_has_a_game_of_each_capability() -> None:
+    # The capability cases below cover both sides only if some game has each capability.
+    games = [GAMES[name] for name in GAMES.names()]
+    assert any(game.generated is not None for game in games)
+    assert any(game.cards for game in games)
+    assert any(game.generated is None for game in games) and any(not game.cards for game in games)
+
+
+@pytest.mark.parametrize(("name", "options", "words"), capability_cases())
+def test_a_capability_option_without_its_capability_on_is_refused(name, options, words, tmp_path, capsys) -> None:
+    code, _, err = run_main(capsys, "board", name, *options, "-o", tmp_path / "board.svg")
+    assert code == 2, err
+    assert len(err.strip().splitlines()) == 1 and words in err, err
+    assert not (tmp_path / "board.svg").exists()

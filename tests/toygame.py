@@ -1,129 +1,51 @@
-"""A fifth game that exists only for the tests: "Strip", a row of squares where players take
-turns claiming an empty square; most squares wins. It is one :class:`~coinprint.game.Game`
-subclass (with its rule-sheet texts in ``tests/toygame_texts/``) registered with one line, as
-CONTRIBUTING.md says a new game is, so the conformance suite can show that a game gets every
-command and check from the registry alone.
+"""The toy fifth game "Strip" in the checkout: the scratch game of ``tests/scratch_game/``,
+loaded from its file (it lives once, there; ``tests/test_wheel.py`` ships the same file in a
+wheel as ``coinprint/games/strip/``), with its rule-sheet texts read from that folder.
+
+The conformance suite registers :data:`GAME` with one call, as a plug-in would, to show that
+a game gets every command and check from the registry alone.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+import importlib.util
+import sys
 from pathlib import Path
-from typing import Any
+from types import ModuleType
 
-from coinprint.checks import Problem, common_problems
-from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules
-from coinprint.errors import UsageError
-from coinprint.game import Game, PrintJob, Seat, SheetParts
-from coinprint.layout import Layout, Mark, Space, close_ring
-from coinprint.params import Param, Values
-from coinprint.render.pages import Sheet
-
-NAME = "strip"
-SQUARE_MM = 30.0
+FOLDER = Path(__file__).resolve().parent / "scratch_game"
+"""The scratch game: its package ``strip/`` and its English texts ``strip.en.json``."""
+PACKAGE = FOLDER / "strip"
+TEMPLATE = FOLDER / "strip.en.json"
+MODULE = "tests.scratch_game.strip"
 
 
-def build(squares: int) -> Layout:
-    """A row of ``squares`` squares (the schema checks the range)."""
-    spaces = []
-    for k in range(squares):
-        x = k * SQUARE_MM
-        ring = close_ring([(x, 0), (x + SQUARE_MM, 0), (x + SQUARE_MM, SQUARE_MM), (x, SQUARE_MM)])
-        spaces.append(Space(f"s{k + 1}", (ring,), label=str(k + 1)))
-    return Layout(NAME, spaces, meta={"params": {"squares": squares}})
-
-
-@dataclass
-class StripState:
-    owner: list[str | None]
-    mover: int = 0
-
-    def copy(self) -> StripState:
-        return StripState(list(self.owner), self.mover)
-
-
-class StripRules(Rules[StripState, int]):
-    name = NAME
-    players = ("heads", "tails")
-
-    def __init__(self, layout: Layout, options: dict[str, Any] | None = None) -> None:
-        if options:
-            raise UsageError(f"strip has no options, not {sorted(options)}")
-        self.layout = layout
-        self.labels = [space.name for space in layout.spaces]
-
-    def initial_state(self) -> StripState:
-        return StripState([None] * len(self.labels))
-
-    def to_move(self, state: StripState) -> str:
-        return self.players[state.mover]
-
-    def legal_moves(self, state: StripState) -> list[int]:
-        return [i for i, owner in enumerate(state.owner) if owner is None]
-
-    def check(self, state: StripState, move: int) -> None:
-        if state.owner[move] is not None:
-            raise IllegalMoveError(f"square {self.labels[move]} is taken")
-
-    def apply_unchecked(self, state: StripState, move: int) -> None:
-        state.owner[move] = self.to_move(state)
-        state.mover = 1 - state.mover
-
-    def is_over(self, state: StripState) -> bool:
-        return None not in state.owner
-
-    def result(self, state: StripState) -> Result:
-        score = {p: state.owner.count(p) for p in self.players}
-        winner = None if score["heads"] == score["tails"] else max(score, key=score.__getitem__)
-        return Result(winner, score, "every square claimed", finished=self.is_over(state))
-
-    def parse_move(self, state: StripState, text: Any) -> int:
-        words = str(text).split()
-        if len(words) != 2 or words[0] != "claim" or words[1] not in self.labels:
-            raise InvalidMoveError(f"{text!r} is not a move; write 'claim N' with N from 1 to {len(self.labels)}")
-        return self.labels.index(words[1])
-
-    def move_text(self, state: StripState, move: int) -> str:
-        return f"claim {self.labels[move]}"
-
-    def marks(self, state: StripState) -> list[Mark]:
-        ids = [space.id for space in self.layout.spaces]
-        return [Mark(ids[i], owner[0].upper(), owner) for i, owner in enumerate(state.owner) if owner]
-
-
-class Strip(Game):
-    name = NAME
-    title = "Strip"
-    template_folder = Path(__file__).parent / "toygame_texts"
-    params = (
-        Param(
-            "squares",
-            "int",
-            "Squares in the row.",
-            5,
-            frozenset({"board", "rules", "play", "spec"}),
-            low=2,
-            high=9,
-            named=True,
-        ),
+def _load() -> ModuleType:
+    if MODULE in sys.modules:
+        return sys.modules[MODULE]
+    spec = importlib.util.spec_from_file_location(
+        MODULE, PACKAGE / "__init__.py", submodule_search_locations=[str(PACKAGE)]
     )
-    seats = (Seat("heads", "--heads"), Seat("tails", "--tails"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[MODULE] = module
+    spec.loader.exec_module(module)
+    return module
 
-    def build(self, values: Values) -> Layout:
-        return build(values["squares"])
 
-    def problems(self, layout: Layout, *, tolerance_mm: float = 0.2) -> list[Problem]:
-        return common_problems(layout)
+_scratch = _load()
+NAME: str = _scratch.NAME
+SQUARE_MM: float = _scratch.SQUARE_MM
+build = _scratch.build
+StripState = _scratch.StripState
+StripRules = _scratch.StripRules
 
-    def rules(self, layout: Layout, options: Mapping[str, Any] | None = None) -> StripRules:
-        return StripRules(layout, dict(options or {}))
 
-    def sheet(self, layout: Layout, job: PrintJob) -> Sheet:
-        return self.position_sheet(layout, [], StripRules.players, title="Strip")
+class Strip(_scratch.Strip):
+    """The scratch game, its texts read from ``tests/scratch_game/`` (in a wheel they are
+    coinprint's ``templates/strip.en.json``)."""
 
-    def sheet_parts(self, template: Mapping[str, Any], values: Values, layout: Callable[[], Layout]) -> SheetParts:
-        return SheetParts({"squares": values["squares"]})
+    template_folder = FOLDER
 
 
 GAME = Strip()
