@@ -236,11 +236,13 @@ class Game(ABC):
         return self.layout(self.schema.from_spec(params))
 
     def spec_of(self, values: Values) -> str:
-        """The spec of the layout ``values`` describe: a generated one names what it grew from
-        (its seed, the sizes it resolved), so it is built to know; others are written from
-        the values alone."""
+        """The spec of the layout ``values`` describe (their rules options aside), built once
+        so a value it does not use is refused by its option's name: a generated layout's spec
+        names what it grew from (its seed, the sizes it resolved); others are written from
+        the values."""
+        layout = self.layout(self.schema.layout_values(values))
         if self.generated is not None and self.generated.of(values):
-            return self.layout_spec(self.layout(values))
+            return self.layout_spec(layout)
         return self.schema.spec(values)
 
     def position_svg(self, rules: Rules[Any, Any], state: Any) -> bytes:

@@ -232,6 +232,10 @@ class Values(Mapping[str, Any]):
             names = ", ".join(self.where(key) for key in unread)
             raise UsageError(f"{what} does not use {names}; leave {'it' if len(unread) == 1 else 'them'} out")
 
+    def subset(self, names: Iterable[str]) -> Values:
+        """A copy in which only ``names`` count as given (the others are passed on, not used)."""
+        return Values(self._values, self.given & set(names), where=self._where)
+
     def plain(self) -> Values:
         """A copy with nothing given and nothing read (to pass the same values to another hook)."""
         return Values(self._values, where=self._where)
@@ -300,6 +304,10 @@ class Schema:
             if param.named or value != param.absent:
                 parts.append(f"{param.name}={param.text(value)}")
         return ":".join([self.game, ",".join(parts)]) if parts else self.game
+
+    def layout_values(self, values: Values) -> Values:
+        """``values`` as the layout sees them: the rules' options are not given to it."""
+        return values.subset(p.name for p in self.params if p.role == "layout")
 
     def rules_options(self, values: Values) -> dict[str, Any]:
         """The rules engine's options (a record's ``options``) among ``values``."""
