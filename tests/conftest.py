@@ -147,6 +147,20 @@ def pdf_text_runs(path: Path, pages: slice = slice(None)) -> list[list[dict]]:
     return found
 
 
+RULE_FOOTER = re.compile(r"— (page|sida) \d+ (of|av) \d+$")
+"""The footer of a rule-sheet page ("… — page 2 of 3"); a board page's footer is not one."""
+
+
+def rule_pages(path: Path) -> list[list[dict]]:
+    """The text runs of the rule-sheet pages at the front of a kit."""
+    pages = []
+    for page in pdf_text_runs(path, slice(0, 6)):
+        if not (page and RULE_FOOTER.search(page[-1]["text"])):
+            break
+        pages.append(page)
+    return pages
+
+
 def pdf_reading_text(path: Path, separator: str = " ") -> str:
     """The text of a PDF in drawing order (column by column on a rule sheet), lines joined
     by ``separator``: with a space, a sentence reads whole even where the page wraps it."""

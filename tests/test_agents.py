@@ -19,6 +19,7 @@ from coinprint.engine import GreedyAgent, MonteCarloAgent, RandomAgent, Rules, p
 from coinprint.errors import UsageError
 from coinprint.ladder import elo_from_score, ladder, match
 from coinprint.mcts import MCTSAgent, StratifiedChance
+from coinprint.registry import GAMES
 
 
 @cache
@@ -90,11 +91,14 @@ def test_a_bad_agent_on_the_command_line_is_a_usage_error(cli) -> None:
 
 
 # -- mcts ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize(
-    "spec", ["cointable:size=3", "coinage:map=classic", "mapgame:countries=9,seed=2,growth=packed,starts=apart"]
-)
-def test_mcts_games_replay_as_legal_records(spec: str) -> None:
-    game = rules(spec)
+SMALL_LAYOUTS = {"cointable": "cointable:size=3", "mapgame": "mapgame:countries=9,seed=2,growth=packed,starts=apart"}
+"""Where a game's standard layout is large, the smaller one its mcts games are played on; any
+other game plays on the layout its bare name builds."""
+
+
+@pytest.mark.parametrize("name", GAMES.simulated())
+def test_mcts_games_replay_as_legal_records(name: str) -> None:
+    game = rules(SMALL_LAYOUTS.get(name, name))
     outcome = play_game(game, {p: MCTSAgent(iterations=60) for p in game.players}, random.Random(3), 400)
     replayed = replay(game, outcome.moves)
     assert replayed.error is None

@@ -18,6 +18,7 @@ import shapely
 from coinprint.games.coinage import board as coinage
 from coinprint.games.cointable import board as cointable
 from coinprint.games.mapgame import board as mapgame
+from coinprint.registry import GAMES
 from coinprint.source import parse_drawing as parse_layout
 from coinprint.source import read_drawing as read_layout
 from tests.conftest import MM_PER_PT, SVG_NS, parse_path_points, pdf_page_sizes, pdf_polygons
@@ -962,7 +963,8 @@ LAYOUT_COMMANDS = [
 def test_every_command_that_takes_a_layout_file_reads_it_the_same_way(cli, command):
     text = cli(*command, "--help").out
     assert "--units [mm|cm|in|m]" in text and "--tolerance LENGTH" in text
-    assert ("--game [cointable|coinage|mapgame]" in text) == (command == ("validate", "layout"))
+    drawn = "|".join(game.name for game in GAMES if game.drawing is not None)  # the games a drawing is read for
+    assert (f"--game [{drawn}]" in text) == (command == ("validate", "layout"))
     target = [str(EXAMPLE)] if command[0] == "validate" else ["--layout", str(EXAMPLE)]
     bad = cli(*command, *target, "--tolerance", "5mm")
     assert bad.code == 2 and "--tolerance must be from 0 to 2 mm (the tolerance cap), not 5 mm" in bad.err

@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from coinprint.registry import GAMES
 from tests.conftest import CliResult, run_cli
 
 HOSTILE_VALUES = [
@@ -79,19 +80,16 @@ def timed(*args: str) -> tuple[CliResult, float]:
 
 # -- the documents the mutations start from -------------------------------------------------------------
 _BASES: dict[str, dict] = {}
+SMALL_LAYOUTS = {"cointable": "cointable:size=2", "mapgame": "mapgame:countries=5,seed=1"}
+"""Where a game's standard layout is large, the smaller one its mutations start from; any other
+game starts from the layout its bare name builds."""
 
 
 def base_layout(game: str) -> dict:
     if game not in _BASES:
         from coinprint.analysis import builtin_layout
 
-        spec = {
-            "cointable": "cointable:size=2",
-            "coinage": "coinage",
-            "mapgame": "mapgame:countries=5,seed=1",
-            "flick": "flick",
-        }[game]
-        _BASES[game] = json.loads(builtin_layout(spec).dumps())
+        _BASES[game] = json.loads(builtin_layout(SMALL_LAYOUTS.get(game, game)).dumps())
     return copy.deepcopy(_BASES[game])
 
 
@@ -110,9 +108,8 @@ def base_record(game: str) -> dict:
         else:
             from coinprint.analysis import self_play
 
-            spec = {"cointable": "cointable:size=2", "coinage": "coinage", "mapgame": "mapgame:countries=5,seed=1"}
-            players = {"cointable": ("heads", "tails"), "coinage": ("heads", "tails"), "mapgame": ("O", "X")}[game]
-            record, _ = next(iter(self_play(spec[game], {p: "random" for p in players}, 1, 3, 60)))
+            spec, players = SMALL_LAYOUTS.get(game, game), GAMES[game].players
+            record, _ = next(iter(self_play(spec, {p: "random" for p in players}, 1, 3, 60)))
             doc = record.to_json()
         _BASES[key] = doc
     return copy.deepcopy(_BASES[key])
@@ -165,7 +162,6 @@ def mutated(draw: st.DrawFn, doc: dict) -> str:
     return text
 
 
-GAMES = ["cointable", "coinage", "mapgame", "flick"]
 FUZZ = settings(
     max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
 )
@@ -196,7 +192,7 @@ def check_record_text(folder: Path, text: str) -> None:
     page.unlink(missing_ok=True)
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", GAMES.names())
 def test_mutated_layouts_get_a_clean_answer(tmp_path, game):
     @FUZZ
     @given(text=mutated(base_layout(game)))
@@ -206,7 +202,7 @@ def test_mutated_layouts_get_a_clean_answer(tmp_path, game):
     run()
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", GAMES.names())
 def test_mutated_records_and_event_logs_get_a_clean_answer(tmp_path, game):
     @FUZZ
     @given(text=mutated(base_record(game)))
@@ -216,7 +212,7 @@ def test_mutated_records_and_event_logs_get_a_clean_answer(tmp_path, game):
     run()
 
 
-@pytest.mark.parametrize("game", ["cointable", "coinage", "mapgame"])
+@pytest.mark.parametrize("game", GAMES.simulated())
 def test_records_with_a_mutated_inline_layout_get_a_clean_answer(tmp_path, game):
     record = base_record(game)
     record["layout"] = base_layout(game)
@@ -298,7 +294,7 @@ def test_random_option_values_get_a_clean_answer(tmp_path, command):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", GAMES.names())
 def test_many_mutated_layouts_and_records(tmp_path, game):
     @SLOW_FUZZ
     @given(layout=mutated(base_layout(game)), record=mutated(base_record(game)))
@@ -440,7 +436,7 @@ def test_checkers_report_degenerate_layouts_and_never_raise():
     from coinprint.layout import from_geojson
 
     assert overlap_problems([]) == []
-    for game in GAMES:
+    for game in GAMES.names():
         doc = base_layout(game)
         variants = [
             [],

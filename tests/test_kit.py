@@ -3,6 +3,7 @@
 import pdfplumber
 import pytest
 
+from coinprint.registry import GAMES
 from tests.conftest import MM_PER_PT, hexagon_flat_to_flat, pdf_polygons
 
 
@@ -19,13 +20,11 @@ def kits(tmp_path_factory):
 def test_kit_all_writes_one_pdf_per_game(kits):
     folder, result = kits
     names = sorted(p.name for p in folder.iterdir())
-    assert names == ["coinage-kit.pdf", "cointable-kit.pdf", "flick-kit.pdf", "mapgame-kit.pdf"]
-    assert result.out.count("wrote ") == 4
+    assert names == sorted(f"{game}-kit.pdf" for game in GAMES.names())
+    assert result.out.count("wrote ") == len(GAMES)
 
 
-@pytest.mark.parametrize(
-    "game, title", [("cointable", "Coin Table"), ("coinage", "Coin Age"), ("mapgame", "Map"), ("flick", "Flick")]
-)
+@pytest.mark.parametrize("game, title", [(game.name, game.title) for game in GAMES])
 def test_each_kit_starts_with_the_rules_and_ends_with_the_board(kits, game, title):
     folder, _ = kits
     with pdfplumber.open(folder / f"{game}-kit.pdf") as pdf:

@@ -1,0 +1,1 @@
+"""The tests: shared ones here, each game's own under ``tests/games/<game>/``."""

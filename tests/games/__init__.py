@@ -1,0 +1,1 @@
+"""Each game's own tests, one package per game as in ``coinprint/games/<game>/``."""

@@ -1,0 +1,1 @@
+"""Coin Age's own tests: ``coinprint/games/coinage/``."""

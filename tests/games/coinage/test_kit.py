@@ -1,0 +1,24 @@
+"""Coin Age's print-and-play kit, read back from the PDF: the card pages keep their info
+lines on A4 and Letter."""
+
+import pytest
+
+from tests.conftest import pdf_reading_text, run_cli
+
+
+@pytest.fixture(scope="module")
+def kits(tmp_path_factory):
+    """Coin Age's kit on A4 and Letter, in English: {paper: path}."""
+    made = {}
+    for paper in ("a4", "letter"):
+        folder = tmp_path_factory.mktemp(paper)
+        assert run_cli("kit", "coinage", "--paper", paper, "-o", str(folder) + "/").code == 0
+        made[paper] = folder / "coinage-kit.pdf"
+    return made
+
+
+def test_board_info_lines_are_kept_on_a4_and_letter(kits):
+    for paper in ("a4", "letter"):
+        text = pdf_reading_text(kits[paper])
+        for line in ["A US quarter is"]:
+            assert line in text, (paper, line)

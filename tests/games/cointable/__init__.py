@@ -1,0 +1,1 @@
+"""Coin Table's own tests: ``coinprint/games/cointable/``."""

@@ -1,0 +1,1 @@
+"""Flick's own tests: ``coinprint/games/flick/``."""

@@ -1,0 +1,1 @@
+"""The Map's own tests: ``coinprint/games/mapgame/``."""
