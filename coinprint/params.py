@@ -102,6 +102,8 @@ class Param:
             number = _whole(text, where)
             if self.kind == "seed":
                 return caps.check_seed(number, where)
+            if self.check is not None:  # a cap's own check says the range, naming the cap
+                return number
             if (self.low is not None and number < self.low) or (self.high is not None and number > self.high):
                 raise UsageError(f"{where} {number} is out of range; use {self.range_text()}")
             return number

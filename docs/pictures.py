@@ -30,12 +30,12 @@ def kit_first_pages(images: str) -> None:
     the PDF is drawn from."""
     from coinprint import registry
     from coinprint.fileio import write_atomic
-    from coinprint.kit import PrintSettings
+    from coinprint.kit import PrintSettings, kit
     from coinprint.render.svg import scene_to_svg
 
     settings = PrintSettings.parse(paper="a4")
     for game in ("cointable", "coinage", "mapgame", "flick"):
-        pages = registry.GAMES[game].kit_pages(settings, "en")
+        pages = kit(registry.GAMES[game], settings, "en").pages
         write_atomic(Path(images) / f"{game}-rules.svg", scene_to_svg(pages[0]))
 
 

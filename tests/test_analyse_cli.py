@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from coinprint.metrics import analyse_layout, family_specs, unfairness
+from coinprint.registry import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -55,7 +56,7 @@ def test_analyse_maps_ranks_the_family_fairest_first(cli, tmp_path):
     result = cli(*args, "--games", "16", "--max-turns", "300", "--json", str(tmp_path / "m.json"))
     assert result.code == 0, result.err
     ranked = [entry["layout"] for entry in json.loads((tmp_path / "m.json").read_text())["layouts"]]
-    assert sorted(ranked) == family_specs("mapgame", 3, 4, "mapgame:countries=9")
+    assert sorted(ranked) == family_specs(GAMES["mapgame"], 3, 4, "mapgame:countries=9")
     distances = [unfairness(analyse_layout(spec, "random", 16, 1, 300)) for spec in ranked]
     assert distances == sorted(distances)
     assert result.out.splitlines()[1].split()[1] == ranked[0]  # rank 1 is the first table row
@@ -127,8 +128,8 @@ def test_library_messages_name_parameters_not_flags():
 
     for call, hint in (
         (lambda: analyse_layout("cointable:size=2", games=0), "games must be"),
-        (lambda: analyse_game("mapgame", maps=0), "maps must be"),
-        (lambda: family_specs("mapgame", 0, 1), "count must be"),
+        (lambda: analyse_game(GAMES["mapgame"], maps=0), "maps must be"),
+        (lambda: family_specs(GAMES["mapgame"], 0, 1), "count must be"),
         (lambda: fair_search("mapgame:countries=9,seed=1", 0), "candidates must be"),
         (lambda: selfplay.run(None, 0, 1), "games must be"),  # type: ignore[arg-type]
     ):
@@ -216,7 +217,7 @@ def test_fair_map_is_the_fairest_candidate_and_says_so_on_the_card(cli, tmp_path
     specs = [f"mapgame:countries=9,growth=packed,starts=apart,seed={s}" for s in (2, 3, 4)]
     best, used = _halved_by_hand(cli, specs, 150 * 9)
     assert used == 120  # 60 games each, then 60 more for the two fairer ones
-    assert f"seed {best['layout'].rsplit('=', 1)[1]}, packed:" in result.out
+    assert f"seed {best['layout'].rsplit('=', 1)[1]}: " in result.out
     # The printed figure is the winner re-measured on 120 fresh games: seeds 121 to 240.
     fresh = _analysed_alone(cli, best["layout"], 150 * 9, 120, seed=1 + used)
     share = fresh["first_share"]
@@ -274,8 +275,10 @@ def test_fairest_map_is_one_function_for_every_generated_game():
     from coinprint.fair import fairest_map
 
     with pytest.raises(UsageError, match="a fair search needs a generated map"):
-        fairest_map(resolve_layout("cointable:size=2"), 2)
-    layout, line = fairest_map(resolve_layout("mapgame:countries=9,seed=5"), 2, fair_games=20, workers=1)
+        fairest_map(GAMES["cointable"], resolve_layout("cointable:size=2"), 2)
+    layout, line = fairest_map(
+        GAMES["mapgame"], resolve_layout("mapgame:countries=9,seed=5"), 2, fair_games=20, workers=1
+    )
     assert layout.game == "mapgame" and layout.meta["seed"] in (5, 6)
     assert line.startswith(
         "fairest of 2 candidates; re-measured by random self-play, 20 fresh games: first player won "

@@ -7,6 +7,7 @@ import pytest
 from coinprint.analysis import play_to_folder, resolve_layout, validate_record
 from coinprint.errors import UnreadableInputError, UsageError
 from coinprint.games.cointable.board import build
+from coinprint.registry import GAMES
 
 
 def test_records_played_on_a_layout_file_validate_from_anywhere(tmp_path, monkeypatch):
@@ -70,7 +71,7 @@ def test_balance_and_analyse_share_one_wilson_interval():
 def test_balance_counts_the_same_games_self_play_writes(tmp_path):
     from coinprint.analysis import balance
 
-    report = balance("cointable", "cointable:size=3", "random", 12, 40, 500)
+    report = balance(GAMES["cointable"], "cointable:size=3", "random", 12, 40, 500)
     paths, summary = play_to_folder(
         "cointable:size=3", {"heads": "random", "tails": "random"}, 12, 40, 500, str(tmp_path)
     )

@@ -3,7 +3,7 @@
 Every import in coinprint, at the top of a module or inside a function (where the lazy imports
 are), goes to the same layer or a lower one:
 
-    units, errors, caps, fileio, resources, stats, sprt
+    units, errors, caps, params, fileio, resources, stats, sprt
         →  layout, io
         →  checks, engine, mcts, agents, games/<game>/board, rules, fast, playout, coins
         →  render/, games/<game>/draw
@@ -52,6 +52,7 @@ LAYERS: list[tuple[str, int]] = [
     ("coinprint.errors", 0),
     ("coinprint.caps", 0),
     ("coinprint.arguments", 0),
+    ("coinprint.params", 0),
     ("coinprint.fileio", 0),
     ("coinprint.resources", 0),
     ("coinprint.stats", 0),
@@ -232,3 +233,58 @@ def test_first_party_imports_stand_at_the_top(name: str, path: Path) -> None:
     # (shapely, reportlab, networkx, numpy) are imported inside functions, for a fast --help.
     lazy = sorted(t for t in lazy_imports(path) if (name, t) not in LAZY_ALLOWED and t not in LAZY_TARGETS)
     assert not lazy, f"{name} imports {lazy} inside a function; import them at the top of the module"
+
+
+LOOKUP_EDGES = ("coinprint/cli/", "coinprint/registry.py", "coinprint/source.py")
+"""Where a game may be looked up by name: the command line, the registry, and the reading of
+specs, records and layout files. Everywhere else holds the Game object it was given."""
+
+
+def name_lookups(path: Path) -> list[str]:
+    """The lines of ``path`` that look a game up in the registry by name (``GAMES[...]``,
+    ``GAMES.get``), comments aside."""
+    found = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        code = line.split("#", 1)[0]
+        if "GAMES[" in code or "GAMES.get(" in code:
+            found.append(f"{path.name}:{number}: {line.strip()}")
+    return found
+
+
+def test_games_are_looked_up_by_name_only_at_the_edges() -> None:
+    outside = [
+        hit
+        for _, path in [*modules(), ("coinprint", PACKAGE / "__init__.py")]
+        if not path.relative_to(PACKAGE.parent).as_posix().startswith(LOOKUP_EDGES)
+        for hit in name_lookups(path)
+    ]
+    assert not outside, outside
+
+
+def test_the_lookup_check_sees_a_lookup(tmp_path: Path) -> None:
+    sneaky = PACKAGE / "kit" / "__init__.py"
+    assert not name_lookups(sneaky)
+    copy = tmp_path / "copy.py"
+    copy.write_text("title = GAMES[name].title  # GAMES[...] in a comment is fine\n")
+    assert len(name_lookups(copy)) == 1
+
+
+def hooks() -> set[str]:
+    """The methods a game may override: the public methods of :class:`Game` that are not
+    derived from the others (those defined after the "derived" marker comment)."""
+    import inspect
+
+    from coinprint.game import Game
+
+    source = inspect.getsource(Game)
+    hook_part = source.split("# -- derived from the above")[0]
+    return {name for name, member in vars(Game).items() if callable(member) and f"def {name}(" in hook_part}
+
+
+def test_a_game_has_at_most_twelve_hooks_and_five_to_write() -> None:
+    from coinprint.game import Game
+
+    found = hooks()
+    assert len(found) <= 12, sorted(found)
+    assert set(Game.__abstractmethods__) == {"build", "problems", "rules", "sheet", "rule_sheet_parts"}
+    assert Game.__abstractmethods__ <= found

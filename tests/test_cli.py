@@ -110,9 +110,9 @@ def test_styles_fill_cells_or_only_outline_them(cli, tmp_path, style, filled):
 
 # -- the error contract: one line on stderr, exit 2, no output file --------------------------------------
 BAD_INPUTS = {
-    "size zero": (["--size", "0"], "board size 0 is out of range"),
-    "size huge": (["--size", "1000"], "board size 1000 is out of range"),
-    "size not a number": (["--size", "five"], "'five' is not a valid integer"),
+    "size zero": (["--size", "0"], "--size 0 is out of range; use 2 to 13"),
+    "size huge": (["--size", "1000"], "--size 1000 is out of range; use 2 to 13"),
+    "size not a number": (["--size", "five"], "--size must be a whole number, not 'five'"),
     "negative length": (["--hex", "-1in"], "'-1in' must be a positive length"),
     "unparseable length": (["--hex", "wide"], "'wide' is not a length"),
     "unknown unit": (["--hex", "3yd"], "unknown unit 'yd'"),

@@ -21,6 +21,7 @@ from coinprint.metrics import (
     spread,
     wilson,
 )
+from coinprint.registry import GAMES
 
 
 def _square(x0: float, y0: float, x1: float, y1: float) -> tuple:
@@ -190,13 +191,17 @@ def test_skill_plays_both_seatings():
 
 
 def test_families_are_seeded_maps_and_ranking_puts_the_fairest_first():
-    assert family_specs("mapgame", 3, 7, "mapgame:countries=9,seed=1") == [
+    assert family_specs(GAMES["mapgame"], 3, 7, "mapgame:countries=9,seed=1") == [
         "mapgame:countries=9,seed=7",
         "mapgame:countries=9,seed=8",
         "mapgame:countries=9,seed=9",
     ]
-    assert family_specs("coinage", 1, 0, "coinage:regions=3-3-2-2") == ["coinage:regions=3-3-2-2,map=random,seed=0"]
-    reports = [analyse_layout(s, "random", 20, 1, 300) for s in family_specs("mapgame", 3, 0, "mapgame:countries=9")]
+    assert family_specs(GAMES["coinage"], 1, 0, "coinage:regions=3-3-2-2") == [
+        "coinage:regions=3-3-2-2,map=random,seed=0"
+    ]
+    reports = [
+        analyse_layout(s, "random", 20, 1, 300) for s in family_specs(GAMES["mapgame"], 3, 0, "mapgame:countries=9")
+    ]
     ranked = rank_fairest(reports)
     distances = [abs(r.first_share.value - 0.5) for r in ranked]
     assert distances == sorted(distances)

@@ -125,7 +125,7 @@ def test_fonts_are_embedded_and_every_page_has_a_trimbox(kits, game):
 @pytest.mark.parametrize("lang", ["en", "sv"])
 def test_every_character_printed_is_in_the_font(lang):
     """Walk every text of every kit page (before it is drawn) and ask the font for it."""
-    from coinprint.kit import PrintSettings
+    from coinprint.kit import PrintSettings, kit
     from coinprint.render.pdf import missing_glyphs
     from coinprint.render.scene import Group, Text
 
@@ -138,7 +138,7 @@ def test_every_character_printed_is_in_the_font(lang):
 
     settings = PrintSettings.parse(paper="a4")
     for game in GAMES.names():
-        for page in GAMES[game].kit_pages(settings, lang):
+        for page in kit(GAMES[game], settings, lang).pages:
             for text in texts(page.items):
                 assert not missing_glyphs(text.text, text.bold), (game, text.text)
 

@@ -19,6 +19,7 @@ from coinprint import selfplay
 from coinprint.analysis import balance, judge, play_to_folder, validate_record
 from coinprint.caps import MAX_GAMES
 from coinprint.errors import InterruptedRunError, RunFailedError, UsageError
+from coinprint.registry import GAMES
 from coinprint.sprt import AHEAD, BEHIND, EVEN, FirstPlayerTest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -185,8 +186,10 @@ def test_the_stated_false_edge_rate_holds_on_fair_coins():
 
 
 def test_balance_until_decided_stops_early_and_the_same_way_on_any_worker_count():
-    one = balance("cointable", "cointable:size=2", "random", 5000, 1, 500, until_decided=True, precision=10)
-    two = balance("cointable", "cointable:size=2", "random", 5000, 1, 500, until_decided=True, precision=10, workers=2)
+    one = balance(GAMES["cointable"], "cointable:size=2", "random", 5000, 1, 500, until_decided=True, precision=10)
+    two = balance(
+        GAMES["cointable"], "cointable:size=2", "random", 5000, 1, 500, until_decided=True, precision=10, workers=2
+    )
     assert one.summary == two.summary
     assert one.summary.games < 5000
     assert one.test.decision is not None or one.interval_width() < 0.10
@@ -200,7 +203,7 @@ def test_bad_runner_values_are_usage_errors():
     with pytest.raises(UsageError, match="the workers cap"):
         selfplay.run(setup, 3, 1, workers=10**6)
     with pytest.raises(UsageError, match="precision must be more than 0"):
-        balance("cointable", SMALL, "random", 10, 1, 100, until_decided=True, precision=0)
+        balance(GAMES["cointable"], SMALL, "random", 10, 1, 100, until_decided=True, precision=0)
     with pytest.raises(UsageError, match="--max-turns must be a whole number from 1"):
         selfplay.GameSetup.build(SMALL, AGENTS, 0)
 

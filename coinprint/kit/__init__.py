@@ -324,11 +324,13 @@ def print_job(game: Game, settings: PrintSettings, lang: str = "en", **job: Any)
     return PrintJob(settings, lang, template.get("board", {}), **job)
 
 
-def placed_sheets(game: Game, material: RuleSheet, settings: PrintSettings, board: Sheet | None) -> list[Scene]:
+def placed_sheets(
+    game: Game, material: RuleSheet, settings: PrintSettings, board: Sheet | None, *, extras: bool = True
+) -> list[Scene]:
     """The rule sheet, then the kit's parts in ``game``'s order: ``board`` (left out when None)
-    and the game's extra sheets, each tiled on the paper of ``settings``."""
+    and, with ``extras``, the game's extra sheets, each tiled on the paper of ``settings``."""
     job = PrintJob(settings, material.lang, material.template.get("board", {}))
-    sheets: dict[str, Sheet] = {**game.extra_sheets(job)}
+    sheets: dict[str, Sheet] = {**game.extra_sheets(job)} if extras else {}
     if board is not None:
         sheets[BOARD_PAGES] = board
     parts = {place: board_pages(sheets[place], settings) for place in game.kit_places if place in sheets}
@@ -402,7 +404,10 @@ def kit(game: Game, settings: PrintSettings, lang: str, *, layout: Layout | None
     job = PrintJob(settings, lang, material.template.get("board", {}))
     sheet = game.sheet(board, job)
     sheet.lang = lang
-    return Kit(material.template["kit_title"], placed_sheets(game, material, settings, sheet))
+    # A drawn board's kit is its rule sheet and its board: the extra sheets go with the
+    # standard board (the Map's blank sheet says how to draw the standard map).
+    pages = placed_sheets(game, material, settings, sheet, extras=layout is None)
+    return Kit(material.template["kit_title"], pages)
 
 
 def rule_sheet_values(game: Game, layout: Layout) -> Values:

@@ -65,6 +65,7 @@ class CoinTable(Game):
             role="rules",
             low=1,
             high=caps.MAX_SUPPLY,
+            check=caps.check_supply,
         ),
     )
     seats = (Seat("heads", "--heads"), Seat("tails", "--tails"))
