@@ -12,6 +12,7 @@ from coinprint.checks import errors
 from coinprint.errors import UsageError
 from coinprint.games.coinage import board as coinage
 from coinprint.layout import loads
+from coinprint.registry import GAMES
 
 QUARTER_RADIUS = 24.26 / 2
 
@@ -148,7 +149,7 @@ def test_random_maps_meet_every_constraint_many(seed, sizes):
 
 def test_same_seed_same_map_and_different_seed_different_map():
     a = coinage.build("random", regions="3,3,2,2", seed=5).dumps()
-    b = coinage.from_params({"map": "random", "regions": "3-3-2-2", "seed": "5"}).dumps()
+    b = GAMES["coinage"].layout_from_spec({"map": "random", "regions": "3-3-2-2", "seed": "5"}).dumps()
     c = coinage.build("random", regions="3,3,2,2", seed=6).dumps()
     assert a == b
     assert a != c
@@ -195,20 +196,20 @@ def test_colouring_needs_backtracking_and_stays_within_four():
 @pytest.mark.parametrize(
     "params, words",
     [
-        ({"map": "nowhere"}, "unknown Coin Age map"),
+        ({"map": "nowhere"}, "coinage map 'nowhere' is not one of: classic, terraces, steps, patchwork, random"),
         ({"map": "random", "regions": "2-2", "seed": "1"}, "6 to 20"),
         ({"map": "random", "regions": "9-9-9", "seed": "1"}, "6 to 20"),
         ({"map": "random", "regions": "3-x", "seed": "1"}, "whole numbers"),
         ({"map": "random", "regions": "3-0-3-3", "seed": "1"}, "at least 1"),
-        ({"map": "random", "regions": "4-3-3", "seed": "z"}, "whole number"),
-        ({"map": "classic", "size": "3"}, "unknown coinage layout parameter"),
+        ({"map": "random", "regions": "4-3-3", "seed": "z"}, "coinage seed must be a whole number, not 'z'"),
+        ({"map": "classic", "size": "3"}, "unknown coinage layout parameter 'size'; use card, map, regions, seed"),
         ({"map": "classic", "seed": "3"}, "for the random map"),
         ({"map": "classic", "card": "huge"}, "unknown card"),
     ],
 )
 def test_bad_parameters_say_what_is_allowed(params, words):
     with pytest.raises(UsageError, match=words):
-        coinage.from_params(params)
+        GAMES["coinage"].layout_from_spec(params)
 
 
 def _with_spaces(layout, change):

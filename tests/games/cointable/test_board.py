@@ -10,6 +10,7 @@ from coinprint.errors import UsageError
 from coinprint.games.cointable import board as cointable
 from coinprint.games.cointable.board import build, cell_count, check
 from coinprint.layout import loads
+from coinprint.registry import GAMES
 from tests.conftest import hexagon_flat_to_flat, pdf_polygons, read_svg
 
 
@@ -189,7 +190,9 @@ def test_bad_board_parameters(kwargs, message):
 
 
 def test_layout_name_parameters():
-    layout = cointable.from_params({"size": "3", "hex": "1in", "orientation": "flat"})
+    layout = GAMES["cointable"].layout_from_spec({"size": "3", "hex": "1in", "orientation": "flat"})
     assert len(layout) == 19 and layout.params["orientation"] == "flat"
-    with pytest.raises(UsageError, match="unknown cointable layout parameter"):
-        cointable.from_params({"colour": "red"})
+    with pytest.raises(
+        UsageError, match="unknown cointable layout parameter 'colour'; use coin, hex, measure, orientation, size"
+    ):
+        GAMES["cointable"].layout_from_spec({"colour": "red"})

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coinprint.analysis import builtin_layout, validate_record
+from coinprint.caps import MAX_SUPPLY
 from coinprint.cli import main
 from coinprint.games.cointable.rules import CoinTableRules
 
@@ -197,7 +198,7 @@ def test_castle_twice_on_one_triangle_fails(tmp_path, capsys):
     [
         (
             {"format": "coinprint-record/1", "game": "cointable", "layout": "cointable:size=99", "moves": []},
-            "board size 99 is out of range",
+            "cointable size 99 is out of range; use 2 to 13",
         ),
         (
             {
@@ -357,8 +358,8 @@ def test_a_game_cut_at_the_turn_limit_is_a_timeout(tmp_path, capsys):
     [
         (["--heads", "clever"], "--heads: unknown agent 'clever'"),
         (["--games", "0"], "--games must be a whole number from 1 to"),
-        (["--supply", "0"], "supply must be a whole number"),
-        (["--size", "1"], "board size 1 is out of range"),
+        (["--supply", "0"], f"--supply must be a whole number from 1 to {MAX_SUPPLY:,}, not 0"),
+        (["--size", "1"], "--size 1 is out of range; use 2 to 13"),
     ],
 )
 def test_play_refuses_bad_options_in_one_line(tmp_path, capsys, args, message):

@@ -6,9 +6,11 @@ from __future__ import annotations
 import pdfplumber
 import pytest
 
+from coinprint.caps import MAX_SUPPLY
 from coinprint.cli import main
 from coinprint.errors import CoinprintError
 from coinprint.kit import example_position
+from coinprint.registry import GAMES
 from coinprint.render.board import SIDE_COLOURS
 from coinprint.render.document import load_template
 from coinprint.render.scene import Circle
@@ -80,15 +82,15 @@ def test_rule_sheet_is_byte_identical_run_to_run(tmp_path, capsys):
     "args, message",
     [
         (["-o", "rules.svg"], "format svg is not available here; use one of: pdf"),
-        (["--size", "20"], "board size 20 is out of range"),
-        (["--supply", "0"], "--supply must be a whole number from 1 to"),
+        (["--size", "20"], "--size 20 is out of range; use 2 to 13"),
+        (["--supply", "0"], f"--supply must be a whole number from 1 to {MAX_SUPPLY:,}, not 0"),
     ],
 )
 def test_rule_sheet_refuses_bad_options(tmp_path, capsys, args, message):
     code, _, err = run(
         capsys, "rules", "cointable", *[a if not a.endswith(".svg") else str(tmp_path / a) for a in args]
     )
-    assert code == 2 and message in err
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
 
 
 def coins(scene) -> list[Circle]:
@@ -98,8 +100,8 @@ def coins(scene) -> list[Circle]:
 def test_example_positions_replay_and_show_their_coins():
     figures = load_template("cointable.en.json")["figures"]
     # flip: heads c3 b3, tails b2 → 3 coins; castle: heads c3 c2 d3, tails a1 e5 → 5 coins.
-    assert len(coins(example_position("cointable", figures["flip"]))) == 3
-    castle = example_position("cointable", figures["castle"])
+    assert len(coins(example_position(GAMES["cointable"], figures["flip"]))) == 3
+    castle = example_position(GAMES["cointable"], figures["castle"])
     assert len(coins(castle)) == 5
     assert [c.style.fill for c in coins(castle)].count(SIDE_COLOURS[0]) == 3
 
@@ -107,4 +109,4 @@ def test_example_positions_replay_and_show_their_coins():
 def test_an_illegal_example_in_a_template_is_reported():
     spec = {"layout": "cointable:size=3", "moves": ["place c3", "flip c3"]}
     with pytest.raises(CoinprintError, match=r"example move 2 \(flip c3\) is not legal: c3 is safe"):
-        example_position("cointable", spec)
+        example_position(GAMES["cointable"], spec)

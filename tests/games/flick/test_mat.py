@@ -11,8 +11,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from coinprint.errors import UsageError
-from coinprint.games.flick.board import build, check, from_params
+from coinprint.games.flick.board import build, check
 from coinprint.layout import loads
+from coinprint.registry import GAMES
 from coinprint.units import coin
 from tests.conftest import MM_PER_PT, SVG_NS
 
@@ -171,11 +172,14 @@ def test_many_coins_wrap_into_rows_that_fit_beside_the_goal_coins():
 
 
 def test_layout_names_build_mats():
-    layout = from_params({"sides": "5", "width": "12cm", "goal-coin": "penny", "coins": "3"})
+    layout = GAMES["flick"].layout_from_spec({"sides": "5", "width": "12cm", "goal-coin": "penny", "coins": "3"})
     assert layout.params["sides"] == 5 and layout.params["width_mm"] == 120.0
     assert layout.params["goal_coin"] == "penny" and layout.params["coins"] == 3
-    with pytest.raises(UsageError, match="unknown flick layout parameter"):
-        from_params({"size": "4"})
+    with pytest.raises(
+        UsageError,
+        match="unknown flick layout parameter 'size'; use coins, goal_coin, players, score_coin, sides, width",
+    ):
+        GAMES["flick"].layout_from_spec({"size": "4"})
 
 
 @pytest.mark.parametrize(
@@ -366,7 +370,7 @@ def test_same_options_give_identical_bytes(cli, tmp_path):
         (["--goal-coin", "zloty"], "unknown coin 'zloty'"),
         (["--score-coin", "zloty"], "unknown coin 'zloty'"),
         (["--players", "7"], "players 7 is out of range; use 2 to 4"),
-        (["--sides", "x"], "'x' is not a valid integer"),
+        (["--sides", "x"], "--sides must be a whole number, not 'x'"),
     ],
 )
 def test_cli_bad_options_one_line_exit_2_and_no_file(cli, tmp_path, args, message):

@@ -10,7 +10,8 @@ import pytest
 from coinprint.engine import replay
 from coinprint.games.flick.board import build
 from coinprint.games.flick.rules import FlickRules
-from coinprint.games.flick.sheet import rule_sheet_template
+from coinprint.kit import rule_sheet_template
+from coinprint.registry import GAMES
 from tests.conftest import MM_PER_PT
 
 
@@ -74,7 +75,7 @@ def test_every_example_is_drawn(sheet):
             quarters += sum(1 for w in widths if any(abs(w / ratio - d) < 0.1 for d in dime_size))
     for number in range(1, 6):
         assert f"Example {number}." in text
-    examples = rule_sheet_template()["examples"]
+    examples = rule_sheet_template(GAMES["flick"])["examples"]
     figures = 1 + len(examples)  # the mat and one diagram per example
     assert dimes == 4 * figures
     assert quarters == 4 * figures + sum(len(spec["coins"]) for spec in examples.values())
@@ -82,7 +83,7 @@ def test_every_example_is_drawn(sheet):
 
 @pytest.mark.parametrize("name", ["example1", "example2", "example3", "example4", "example5"])
 def test_each_example_log_gives_what_the_sheet_says(name):
-    spec = rule_sheet_template()["examples"][name]
+    spec = rule_sheet_template(GAMES["flick"])["examples"][name]
     rules = FlickRules(build(), {})
     done = replay(rules, spec["log"])
     assert done.error is None, done.error
@@ -102,7 +103,7 @@ def test_each_example_log_gives_what_the_sheet_says(name):
 
 
 def test_each_caption_names_the_outcome_its_log_gives():
-    template = rule_sheet_template()
+    template = rule_sheet_template(GAMES["flick"])
     captions = {b["figure"]: b["caption"] for b in template["blocks"] if "figure" in b}
     for name, spec in template["examples"].items():
         expect = spec["expect"]
@@ -114,7 +115,7 @@ def test_each_caption_names_the_outcome_its_log_gives():
 
 def test_unknown_language_and_wrong_format_are_usage_errors(cli, tmp_path):
     done = cli("rules", "flick", "--lang", "xx", "-o", str(tmp_path / "r.pdf"))
-    assert done.code == 2 and "no flick rule sheet in language 'xx'; use one of: en, sv" in done.err
+    assert done.code == 2 and "no rule sheet in language 'xx'; use one of: en, sv" in done.err
     done = cli("rules", "flick", "-o", str(tmp_path / "r.svg"))
     assert done.code == 2 and "format svg is not available here" in done.err
     assert list(tmp_path.iterdir()) == []

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from coinprint.errors import UsageError
 from coinprint.games.mapgame import board as mapgame
 from coinprint.layout import loads
+from coinprint.registry import GAMES
 from coinprint.units import coin
 
 BORDER_MM = 0.1  # docs/formats.md, Layouts: a border is a shared line longer than this
@@ -139,13 +140,16 @@ def test_bad_country_counts_are_refused(countries: int) -> None:
 @pytest.mark.parametrize(
     "params, words",
     [
-        ({"countries": "x"}, "whole number"),
-        ({"size": "3"}, "unknown mapgame layout parameter"),
-        ({"coin": "pebble"}, "unknown coin"),
-        ({"max_neighbours": "0"}, "max neighbours"),
-        ({"growth": "dense"}, "packed or sprawling"),
+        ({"countries": "x"}, "mapgame countries must be a whole number, not 'x'"),
+        (
+            {"size": "3"},
+            "unknown mapgame layout parameter 'size'; use coin, countries, growth, max_neighbours, seed, starts",
+        ),
+        ({"coin": "pebble"}, "unknown coin 'pebble'; use one of: dime, penny"),
+        ({"max_neighbours": "0"}, "mapgame max_neighbours 0 is out of range; use 1 to 8"),
+        ({"growth": "dense"}, "mapgame growth 'dense' is not one of: packed, sprawling"),
     ],
 )
 def test_bad_layout_names_are_refused(params, words) -> None:
     with pytest.raises(UsageError, match=words):
-        mapgame.from_params(params)
+        GAMES["mapgame"].layout_from_spec(params)

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from coinprint.cli import cli
 from coinprint.games.mapgame import board as mapgame
+from coinprint.registry import GAMES
 
 BORDER_MM = 0.1
 
@@ -239,17 +240,18 @@ def test_board_and_validate_print_the_summary_line(tmp_path) -> None:
         f"21 countries, {m['borders']} borders, {m['dead_ends']} dead ends, "
         f"max earlier neighbours {max(earlier_neighbours(layout).values())}, solidity {m['solidity']:.2f}"
     )
-    assert f"seed 4, packed: {line}" in board.output
+    assert f"seed 4: {line}" in board.output
     checked = CliRunner().invoke(cli, ["validate", "layout", str(out)], standalone_mode=False)
     assert checked.return_value == 0 and f"{out}: {line}" in checked.output
     sprawling = CliRunner().invoke(
         cli, ["board", "mapgame", "--growth", "sprawling", "-o", str(tmp_path / "s.geojson")], standalone_mode=False
     )
-    assert "seed 0, sprawling: 21 countries, 20 borders" in sprawling.output
+    assert "seed 0: 21 countries, 20 borders" in sprawling.output
+    assert json.loads((tmp_path / "s.geojson").read_text())["coinprint"]["params"]["growth"] == "sprawling"
 
 
 def test_a_bad_growth_in_a_layout_spec_is_a_usage_error() -> None:
     from coinprint.errors import UsageError
 
-    with pytest.raises(UsageError, match="packed or sprawling"):
-        mapgame.from_params({"growth": "dense"})
+    with pytest.raises(UsageError, match="mapgame growth 'dense' is not one of: packed, sprawling"):
+        GAMES["mapgame"].layout_from_spec({"growth": "dense"})

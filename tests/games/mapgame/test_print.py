@@ -97,7 +97,7 @@ def test_blank_sheet(tmp_path, paper) -> None:
     [
         (["--countries", "20"], "countries 20"),
         (["--coin", "pebble"], "unknown coin 'pebble'"),
-        (["--max-neighbours", "0"], "max neighbours 0"),
+        (["--max-neighbours", "0"], "--max-neighbours 0 is out of range; use 1 to 8"),
     ],
 )
 def test_bad_options(tmp_path, args, words) -> None:
@@ -137,12 +137,12 @@ def test_rule_sheet_and_kit(tmp_path) -> None:
 def test_rule_sheet_example_is_replayed_by_the_engine() -> None:
     from coinprint.errors import CoinprintError
     from coinprint.kit import example_position
+    from coinprint.registry import GAMES
 
-    example_position(
-        "mapgame", {"layout": "mapgame:countries=9,seed=2", "moves": ["move 6", "move 1", "move 1 send 5"]}
-    )
+    game = GAMES["mapgame"]
+    example_position(game, {"layout": "mapgame:countries=9,seed=2", "moves": ["move 6", "move 1", "move 1 send 5"]})
     with pytest.raises(CoinprintError, match="example move 1"):
-        example_position("mapgame", {"layout": "mapgame:countries=9,seed=2", "moves": ["move 2"]})
+        example_position(game, {"layout": "mapgame:countries=9,seed=2", "moves": ["move 2"]})
 
 
 def test_a_hand_made_map_without_colours_gets_four_colours() -> None:

@@ -153,5 +153,5 @@ def test_new_maps_never_start_side_by_side(seed: int, countries: int, growth: st
 def test_a_bad_starts_value_names_the_choices() -> None:
     from coinprint.errors import UsageError
 
-    with pytest.raises(UsageError, match="starts 'near' is not allowed; use apart or any"):
+    with pytest.raises(UsageError, match="mapgame starts 'near' is not one of: apart, any"):
         builtin_layout("mapgame:countries=21,starts=near")
