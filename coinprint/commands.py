@@ -16,8 +16,17 @@ from typing import TYPE_CHECKING
 from coinprint.checks import DEFAULT_TOLERANCE_MM, errors
 from coinprint.errors import InterruptedRunError, UsageError, stop_code
 from coinprint.fair import fairest_map
-from coinprint.fileio import Interrupted
-from coinprint.kit import PrintSettings, export_board, make_kit, print_job, resolve_output, rule_sheet_language
+from coinprint.fileio import STDIN, Interrupted
+from coinprint.kit import (
+    PrintSettings,
+    board_file_name,
+    export_board,
+    file_name,
+    make_kit,
+    print_job,
+    resolve_output,
+    rule_sheet_language,
+)
 from coinprint.source import check_layout, read_layout_file
 
 if TYPE_CHECKING:
@@ -101,7 +110,8 @@ def print_board(
         if problem.severity == "warning":
             warn(str(problem))
     sheet = game.sheet(layout, print_job(game, settings, copies=copies, pdf=chosen == "pdf"))
-    for path in export_board(layout, sheet, settings, output, fmt, game.file_stem(layout), notes):
+    name = board_file_name(game, layout, chosen, settings.paper)
+    for path in export_board(layout, sheet, settings, output, fmt, name, notes):
         say(f"wrote {path}")
     return 0
 
@@ -134,8 +144,9 @@ def print_layout_file(
     if not checked.valid:
         say(f"{path}: {checked.verdict}")
         return 1
-    name = f"{game.name}-{Path(path).stem}"
-    _, chosen = resolve_output(output, fmt, name)
+    _, chosen = resolve_output(output, fmt, game.name)
+    stem = "stdin" if path == STDIN else Path(path).stem
+    name = file_name(game.name, stem, settings.paper.name if chosen == "pdf" else "")
     layout = game.printable(checked.layout)
     sheet = game.sheet(layout, print_job(game, settings, copies=copies, pdf=chosen == "pdf"))
     for written in export_board(layout, sheet, settings, output, fmt, name):

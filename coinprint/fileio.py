@@ -33,6 +33,8 @@ from coinprint.errors import UnreadableInputError, UsageError
 
 STDOUT = "-"
 """The output name that means standard output (``-o -``)."""
+STDIN = "-"
+"""The input name that means standard input (``validate layout - < card.svg``)."""
 
 
 def read_bytes(path: str | os.PathLike[str], *, cap: int = MAX_INPUT_BYTES) -> bytes:
@@ -43,6 +45,8 @@ def read_bytes(path: str | os.PathLike[str], *, cap: int = MAX_INPUT_BYTES) -> b
     :class:`UnreadableInputError` with one line naming the file and the reason.
     """
     name = os.fspath(path)
+    if name == STDIN:
+        return _read_stdin(cap)
     try:
         with open(name, "rb", opener=_open_no_block) as handle:
             info = os.fstat(handle.fileno())
@@ -55,6 +59,21 @@ def read_bytes(path: str | os.PathLike[str], *, cap: int = MAX_INPUT_BYTES) -> b
         raise UnreadableInputError(f"cannot read {name}: {exc.strerror or exc}") from None
     if len(data) > cap:
         raise UnreadableInputError(f"cannot read {name}: it is over the {_size(cap)} cap")
+    return data
+
+
+def _read_stdin(cap: int) -> bytes:
+    """Standard input, whole, refusing more than ``cap`` bytes and a terminal (which would
+    wait for typing: the user meant to pipe a file in)."""
+    stream = sys.stdin
+    if stream is None or stream.isatty():
+        raise UnreadableInputError(
+            "cannot read - (standard input): it is a terminal; pipe a file in, e.g. - < card.svg"
+        )
+    source = getattr(stream, "buffer", None)
+    data = source.read(cap + 1) if source is not None else stream.read(cap + 1).encode("utf-8")
+    if len(data) > cap:
+        raise UnreadableInputError(f"cannot read - (standard input): it is over the {_size(cap)} cap")
     return data
 
 

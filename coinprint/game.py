@@ -114,8 +114,6 @@ class Game(ABC):
     """The parameters: the schema every command and form is derived from."""
     seats: ClassVar[tuple[Seat, ...]] = ()
     """``play GAME``'s agent options, first mover first; none: agents cannot play it."""
-    play_seed: ClassVar[int] = 1
-    """The default seed of the first game of ``play``."""
     play_max_turns: ClassVar[int] = 2000
     """The default move limit of ``play`` (a cut game is a timeout, never a win)."""
     generated: ClassVar[Generated | None] = None
@@ -179,7 +177,8 @@ class Game(ABC):
         return {}
 
     def file_stem(self, layout: Layout) -> str:
-        """The default file name of a printed ``layout``, without suffix."""
+        """What a printed ``layout`` is called in its default file name (the seed of a
+        generated one and the paper are added to it)."""
         return f"{self.name}-{self.board_noun.replace(' ', '-')}"
 
     # -- layouts read from files and drawings ----------------------------------------------------

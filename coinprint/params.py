@@ -37,6 +37,13 @@ goes to the rules engine's options, a record's ``options``)."""
 _UNSET: Any = object()
 
 
+def fresh_seed() -> int:
+    """A seed drawn afresh (up to six digits, easy to type back), for a run given no seed."""
+    import secrets
+
+    return secrets.randbelow(1_000_000)
+
+
 @dataclass(frozen=True)
 class Param:
     """One parameter of a game."""
@@ -242,6 +249,10 @@ class Values(Mapping[str, Any]):
         """A copy with nothing given and nothing read (to pass the same values to another hook)."""
         return Values(self._values, where=self._where)
 
+    def defaulted(self, **changes: Any) -> Values:
+        """A copy with ``changes`` as new defaults (not counted as given)."""
+        return Values({**self._values, **changes}, self.given, where=self._where)
+
     def replace(self, **changes: Any) -> Values:
         """A copy with ``changes`` (counted as given)."""
         return Values({**self._values, **changes}, self.given | set(changes), where=self._where)
@@ -306,6 +317,17 @@ class Schema:
             if param.named or value != param.absent:
                 parts.append(f"{param.name}={param.text(value)}")
         return ":".join([self.game, ",".join(parts)]) if parts else self.game
+
+    def with_fresh_seeds(self, command: str, values: Values, generated: bool) -> Values:
+        """``values`` with a fresh seed for each seed parameter of ``command`` that was not
+        given, when they ask for a ``generated`` layout (a fixed layout takes no seed). A
+        fresh seed does not count as given: a layout that needs none leaves it unread."""
+        if not generated:
+            return values
+        fresh = {
+            p.name: fresh_seed() for p in self.shown_in(command) if p.kind == "seed" and p.name not in values.given
+        }
+        return values.defaulted(**fresh) if fresh else values
 
     def layout_values(self, values: Values) -> Values:
         """``values`` as the layout sees them: the rules' options are not given to it."""

@@ -107,6 +107,17 @@ class Registry:
     def names(self) -> tuple[str, ...]:
         return tuple(self._names())
 
+    def name_for(self, word: str) -> str | None:
+        """The name of the game ``word`` means: its name, or its title as one word in any case
+        (``map`` for ``mapgame``, ``CoinAge``); None when it means none."""
+        if word in self._names():
+            return word
+        wanted = word.lower().replace(" ", "").replace("-", "")
+        for game in self:
+            if wanted in (game.name, game.title.lower().replace(" ", "")):
+                return game.name
+        return None
+
     def simulated(self) -> tuple[str, ...]:
         """The games agents can play (``play``, ``balance``)."""
         return tuple(game.name for game in self if game.simulated)

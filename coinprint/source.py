@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from coinprint.checks import Problem, errors
 from coinprint.engine import parse_layout_name, read_record, replay
 from coinprint.errors import InvalidInputError, UnreadableInputError, UsageError
-from coinprint.fileio import read_text
+from coinprint.fileio import STDIN, read_text
 from coinprint.io import parse_layout, read_layout
 from coinprint.layout import Layout, from_geojson
 from coinprint.registry import GAMES
@@ -109,6 +109,8 @@ def resolve_layout(
     name = spec.partition(":")[0]
     if name in GAMES:
         return builtin_layout(spec)
+    if spec == STDIN:
+        return read_layout_file(spec, game=game, units=units, tolerance_mm=tolerance_mm).layout
     path = Path(spec)
     if base is not None and not path.is_absolute():
         path = base / path

@@ -137,6 +137,43 @@ def paper_size(text: str) -> PaperSize:
     return PaperSize(name, min(width, height), max(width, height))
 
 
+PAPER_VARIABLES = ("COINPRINT_PAPER", "PAPERSIZE")
+"""The environment variables that name the default paper, first found first (``PAPERSIZE`` is
+libpaper's, as many Unix tools read it)."""
+PAPERSIZE_FILE = "/etc/papersize"
+"""libpaper's system-wide paper, read after the variables."""
+
+
+def default_paper(environ: dict[str, str] | None = None, papersize_file: str = PAPERSIZE_FILE) -> tuple[str, str]:
+    """The paper to print on when none is given, and where that came from: ``COINPRINT_PAPER``,
+    then ``PAPERSIZE``, then the first name in ``/etc/papersize``, then A4. A value that is
+    not a paper is refused, naming where it was found."""
+    import os
+
+    env = os.environ if environ is None else environ
+    for variable in PAPER_VARIABLES:
+        value = env.get(variable, "").strip()
+        if value:
+            return _checked_paper(value, variable), variable
+    try:
+        with open(papersize_file, encoding="utf-8") as lines:
+            names = [line.split("#", 1)[0].strip() for line in lines]
+    except (OSError, UnicodeDecodeError):
+        names = []
+    for name in names:
+        if name:
+            return _checked_paper(name, papersize_file), papersize_file
+    return "a4", "the default"
+
+
+def _checked_paper(value: str, where: str) -> str:
+    try:
+        paper_size(value)
+    except UsageError as exc:
+        raise UsageError(f"{where} says paper {value!r}, which coinprint cannot print on: {exc}") from None
+    return value.lower()
+
+
 def card_size(text: str) -> PaperSize:
     """A card size by name (credit, poker, a6) or ``WxH`` with a unit, portrait."""
 

@@ -42,12 +42,12 @@ COMMANDS: list[str] = [
     "play cointable --size 3 --games 2 --seed 4 --workers 1 -o {out}/play-ct",
     "play coinage --games 2 --seed 2 --workers 1 -o {out}/play-ca",
     "play mapgame --games 2 --seed 1 --workers 1 --html -o {out}/play-mg",
-    "play coinage --map random --regions 3,3,2,2 --map-seed 3 --games 1 --workers 1 -o {out}/play-car",
+    "play coinage --map random --regions 3,3,2,2 --map-seed 3 --seed 1 --games 1 --workers 1 -o {out}/play-car",
     "board cointable --coin none --hex 1.5in -o {out}/ctn.svg",
     "rules cointable --size 4 --supply 80 -o {out}/rct4.pdf",
-    "board mapgame --countries 15 --max-neighbours 3 --coin dime -o {out}/mg15.geojson",
+    "board mapgame --countries 15 --max-neighbours 3 --coin dime --seed 0 -o {out}/mg15.geojson",
     "board flick --width 6in --goal-coin penny --coins 3 -o {out}/flw.svg",
-    "board coinage --map random --bleed 3mm --copies 2 -o {out}/carb.pdf",
+    "board coinage --map random --bleed 3mm --copies 2 --seed 0 -o {out}/carb.pdf",
 ]
 
 

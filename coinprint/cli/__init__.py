@@ -14,10 +14,13 @@ import click
 
 from coinprint.cli import analyse, common, ladder, replay  # the commands that serve every game  # noqa: F401
 from coinprint.cli.groups import board, cli, play, rules, validate
+from coinprint.cli.options import with_quiet
 from coinprint.errors import EXIT_USAGE, CoinprintError, InterruptedRunError
 from coinprint.fileio import Interrupted, handling_signals
 
 __all__ = ["board", "cli", "main", "play", "printable_line", "rules", "validate"]
+
+with_quiet(cli)  # every fixed command; the per-game ones get it as they are built
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -12,6 +12,8 @@ from coinprint.cli.options import (
     json_target,
     maps_option,
     max_turns_option,
+    note,
+    say,
     seed_option,
     selfplay_options,
     skill_games_option,
@@ -43,10 +45,10 @@ def _report_target(ctx: click.Context, param: click.Parameter, value: str | None
     "parameters every generated map shares (e.g. coinage:regions=3-3-2-2).",
 )
 @maps_option("Analyse N generated maps (coinage, mapgame) from seeds --map-seed, +1, … and rank them fairest first.")
-@seed_option(0, "Seed of the first generated map.", name="--map-seed")
+@seed_option("Seed of the first generated map.", name="--map-seed")
 @agent_option("random", "Agent playing both sides")
 @games_option(200, "Games per layout.")
-@seed_option(1, "Seed of the first game (game i uses seed + i).")
+@seed_option("Seed of the first game (game i uses seed + i).")
 @max_turns_option(2000)
 @skill_games_option(
     "Games of montecarlo against random per layout, half in each seating (default 10; 0 with --maps). "
@@ -106,6 +108,7 @@ def analyse(
     warning = cap_warning(games, precision) if until_decided else None
     if warning:
         click.echo(warning, err=True)
+    note(f"seed {seed}" + (f", maps from seed {map_seed}" if maps is not None else ""))
     reports = analyse_game(
         GAMES[game],
         layout,
@@ -131,7 +134,7 @@ def analyse(
         if until_decided:
             settings["precision"] = precision
         settings |= {"maps": maps, "map_seed": map_seed} if maps is not None else {"layout": layout or game}
-        click.echo(f"wrote {write_atomic(json_path, to_json(reports, settings))}")
+        say(f"wrote {write_atomic(json_path, to_json(reports, settings))}")
     if report_path is not None:
         written = write_report(reports, report_path, details=details, units=units, tolerance_mm=tolerance)
-        click.echo(f"wrote {written}")
+        say(f"wrote {written}")

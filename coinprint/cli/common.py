@@ -17,8 +17,10 @@ from coinprint.cli.options import (
     layout_file_option,
     layout_option,
     max_turns_option,
+    note,
     paper_option,
     progress,
+    say,
     seed_option,
     selfplay_options,
     style_option,
@@ -78,12 +80,8 @@ def kit(
         layout = checked.layout
     games = list(GAMES) if game == "all" else [GAMES[game]]
     with progress(len(games), "kits") as update:
-        make_kits(games, settings, lang, output, layout, click.echo, update, note=_note)
+        make_kits(games, settings, lang, output, layout, say, update, note=note)
     return 0
-
-
-def _note(line: str) -> None:
-    click.echo(line, err=True)
 
 
 @validate.command("layout")
@@ -108,7 +106,7 @@ def validate_layout(path: str, game: str | None, units: str, tolerance: float | 
     if summary is not None:
         click.echo(f"{path}: {summary}")
     if report_path:
-        click.echo(f"wrote {write_report(layout, checked.problems, report_path, checked.verdict)}")
+        say(f"wrote {write_report(layout, checked.problems, report_path, checked.verdict)}")
     return 0 if checked.valid else 1
 
 
@@ -132,7 +130,7 @@ def validate_game(path: str, show: bool, svg_path: str | None) -> int:
         click.echo(rules.describe(replayed.state))
     if svg_path:
         written = write_position_svg(GAMES[record.game], rules, replayed.state, svg_path)
-        click.echo(f"wrote {written}")
+        say(f"wrote {written}")
     return 0 if replayed.valid else 1
 
 
@@ -144,7 +142,7 @@ def validate_game(path: str, show: bool, svg_path: str | None) -> int:
 )
 @agent_option("random", "Agent playing both sides")
 @games_option(200, "Games to play (with --until-decided: the most to play).")
-@seed_option(1, "Seed of the first game (game i uses seed + i).")
+@seed_option("Seed of the first game (game i uses seed + i).")
 @max_turns_option(2000)
 @until_decided_options
 @selfplay_options
@@ -169,6 +167,7 @@ def balance(
     warning = cap_warning(games, precision) if until_decided else None
     if warning:
         click.echo(warning, err=True)
+    say(f"seed {seed}")
     with progress(games, "games") as update:
         report = judge(
             GAMES[game],

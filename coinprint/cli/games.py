@@ -32,13 +32,16 @@ from coinprint.cli.options import (
     layout_file_option,
     layout_option,
     max_turns_option,
+    note,
     output_options,
     paper_option,
     print_options,
     progress,
     records_folder_option,
+    say,
     seed_option,
     selfplay_options,
+    with_quiet,
 )
 from coinprint.cli.types import ClickType, HelpGroup
 from coinprint.commands import FairOptions, print_board, print_layout_file
@@ -99,7 +102,7 @@ def dest(param: Param) -> str:
 def _with_params(command: click.Command, game: Game, name: str) -> click.Command:
     # The game's parameters come first in --help, before the options every game shares.
     command.params[:0] = [param_option(param, name) for param in game.schema.shown_in(name)]
-    return command
+    return with_quiet(command)
 
 
 def game_values(game: Game, command: str, options: dict[str, Any]) -> Values:
@@ -109,7 +112,9 @@ def game_values(game: Game, command: str, options: dict[str, Any]) -> Values:
     shown = game.schema.shown_in(command)
     given = [param.name for param in shown if ctx.get_parameter_source(dest(param)) not in _NOT_GIVEN]
     own = {param.name: options.pop(dest(param)) for param in shown}
-    return game.schema.from_options(command, own, given)
+    values = game.schema.from_options(command, own, given)
+    # A generated map given no seed gets a fresh one (said and stored, so it can be repeated).
+    return game.schema.with_fresh_seeds(command, values, game.generated is not None and game.generated.of(values))
 
 
 _NOT_GIVEN = (click.core.ParameterSource.DEFAULT, click.core.ParameterSource.DEFAULT_MAP, None)
@@ -188,7 +193,7 @@ def board_command(game: Game) -> click.Command:
                 click.echo,
                 copies,
             )
-        return print_board(game, values, settings, output, fmt, click.echo, _warn, copies=copies, fair=fair)
+        return print_board(game, values, settings, output, fmt, say, _warn, copies=copies, fair=fair)
 
     for option in reversed(capability_options(game)):
         board = option(board)
@@ -213,9 +218,9 @@ def rules_command(game: Game) -> click.Command:
             options["fmt"],
             appendix=options["appendix"],
             values=values,
-            note=_warn,
+            note=note,
         )
-        click.echo(f"wrote {path}")
+        say(f"wrote {path}")
 
     command = click.command(game.name, help=_first_line(game, "rules"))(rules)
     return _with_params(command, game, "rules")
@@ -245,7 +250,7 @@ def play_command(game: Game) -> click.Command:
     )
     @seat_options
     @games_option(10, "How many games to play.")
-    @seed_option(game.play_seed, "Seed of the first game; game i uses seed + i.")
+    @seed_option("Seed of the first game; game i uses seed + i.")
     @max_turns_option(game.play_max_turns, "Cut a game after this many moves; it counts as a timeout, never a win.")
     @drawing_options(with_game=False)
     @records_folder_option(game.name)
@@ -277,13 +282,33 @@ def play_command(game: Game) -> click.Command:
                 tolerance_mm=values["tolerance"],
             )
         seats = " v ".join(f"{player} {agent}" for player, agent in agents.items())
-        click.echo(f"seed {values['seed']}: {values['games']} games of {game.title} on {spec}, {seats}")
-        click.echo(f"wrote {len(paths)} records to {values['output']}")
+        say(f"seed {values['seed']}: {values['games']} games of {game.title} on {spec}, {seats}")
+        say(f"wrote {len(paths)} records to {values['output']}")
         click.echo(summary.describe())
         echo_replay_pages(values["html"], paths, values["output"])
 
-    command = click.command(game.name, help=_first_line(game, "play"))(play)
+    command = click.command(game.name, cls=PlayCommand, help=_first_line(game, "play"))(play)
+    command.game = game
     return _with_params(command, game, "play")
+
+
+class PlayCommand(click.Command):
+    """``play GAME``: another game's agent option (``--heads`` for the Map) is answered with
+    this game's, not with click's nearest spelling."""
+
+    game: Game
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as exc:
+            others = {seat.flag for game in GAMES for seat in game.seats}
+            if exc.option_name in others:
+                own = " and ".join(f"{seat.flag} ({seat.player})" for seat in self.game.seats)
+                raise click.UsageError(
+                    f"no such option {exc.option_name}: {self.game.title}'s agents are chosen with {own}", ctx
+                ) from None
+            raise
 
 
 html_option = click.option(
@@ -298,7 +323,7 @@ html_option = click.option(
 def echo_replay_pages(html: bool, paths: list[Any], folder: str) -> None:
     """Write the replay pages of ``play … --html`` (when asked) and say where."""
     if html:
-        click.echo(f"wrote {len(paths)} replay pages; open {write_replays(paths, folder)}")
+        say(f"wrote {len(paths)} replay pages; open {write_replays(paths, folder)}")
 
 
 def _warn(line: str) -> None:
@@ -332,9 +357,24 @@ class GameGroup(HelpGroup):
         return [name for name in self._names() if name in loaded]
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name not in self._names():
+        name = GAMES.name_for(cmd_name)
+        if name is None:
             return None
-        return self.build(GAMES[cmd_name])
+        if name not in self._names():
+            title = GAMES[name].title
+            raise click.UsageError(
+                f"{title} is refereed, not simulated: agents cannot play it. Record a game's events and "
+                f"check them with 'coinprint validate game' (see 'coinprint rules {name}')",
+                ctx,
+            )
+        return self.build(GAMES[name])
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        # A game called by its title (``map``) runs under its name, so help and errors say it.
+        name, command, rest = super().resolve_command(ctx, args)
+        return (command.name if command is not None else name), command, rest
 
 
 __all__ = ["GameGroup", "board_command", "file_output", "param_option", "play_command", "rules_command"]

@@ -11,7 +11,9 @@ from coinprint.cli.options import (
     json_target,
     layout_option,
     max_turns_option,
+    note,
     progress,
+    say,
     seed_option,
     selfplay_options,
 )
@@ -33,7 +35,7 @@ from coinprint.registry import GAMES
     multiple=True,
 )
 @games_option(20, "Games per match (each rung against the next), half with each moving first.")
-@seed_option(1, "Seed of the first game (match k uses seeds from seed + k × games).")
+@seed_option("Seed of the first game (match k uses seeds from seed + k × games).")
 @max_turns_option(2000)
 @click.option(
     "--json",
@@ -60,6 +62,7 @@ def ladder(
     import json
 
     levels = check_levels(level or DEFAULT_LEVELS)
+    note(f"seed {seed}")
     with progress(games * (len(levels) - 1), "games") as update:
         found = climb(
             GAMES[game].default_spec if layout is None else layout,
@@ -76,4 +79,4 @@ def ladder(
     click.echo(found.describe())
     if json_path is not None:
         text = json.dumps(found.to_json(), indent=2) + "\n"
-        click.echo(f"wrote {write_atomic(json_path, text)}")
+        say(f"wrote {write_atomic(json_path, text)}")

@@ -24,9 +24,11 @@ from coinprint.errors import UsageError
 from coinprint.fileio import STDOUT, check_file_target, stdout_for_data
 from coinprint.io import UNIT_MM
 from coinprint.kit import require_suffix
+from coinprint.params import fresh_seed
 from coinprint.render.style import palette_names
 from coinprint.selfplay import DASK_TIMEOUT_S
 from coinprint.sprt import check_precision
+from coinprint.units import default_paper
 
 Command = Callable[..., Any]
 """A command's function, as click decorators take and return it."""
@@ -163,15 +165,22 @@ def layout_option(default: str | None, help: str, *, name: str = "layout", metav
     )
 
 
-def seed_option(default: int | None, help: str, *, name: str = "--seed", dest: str | None = None) -> Decorator:
+def seed_option(help: str, *, name: str = "--seed", dest: str | None = None) -> Decorator:
+    """A seed; without it a fresh one is drawn (and the command says which, so the run can be
+    repeated with ``--seed N``)."""
     decls = [name] + ([dest] if dest else [])
+
+    def callback(ctx: click.Context, param: click.Parameter, value: int | None) -> int:
+        if value is None:
+            return fresh_seed()
+        return caps.check_seed(value, param.opts[0])
+
     return click.option(
         *decls,
-        default=default,
-        show_default=default is not None,
+        default=None,
         type=int,
-        callback=_checked(caps.check_seed),
-        help=help,
+        callback=callback,
+        help=f"{help} Default: a fresh seed, printed so the run can be repeated.",
     )
 
 
@@ -233,11 +242,63 @@ def selfplay_options(func: Command) -> Command:
     return func
 
 
+QUIET = "coinprint.quiet"
+"""The context key ``--quiet`` sets."""
+
+
+def quiet_option() -> click.Option:
+    """``-q``/``--quiet``: print only results and errors (no "wrote" lines, seeds, notes or
+    progress bars). Every command that chats has it (see :func:`with_quiet`)."""
+    return click.Option(
+        ["-q", "--quiet"],
+        is_flag=True,
+        expose_value=False,
+        is_eager=True,
+        callback=_enter_quiet,
+        help="Print only results and errors: no 'wrote' lines, seeds, notes or progress.",
+    )
+
+
+def with_quiet(command: click.Command) -> click.Command:
+    """``command`` (and every command under it, if it is a group of fixed commands) with
+    ``--quiet``."""
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            with_quiet(sub)
+    elif not any(param.name == "quiet" for param in command.params):
+        command.params.append(quiet_option())
+    return command
+
+
+def _enter_quiet(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.meta[QUIET] = True
+
+
+def quiet() -> bool:
+    """Whether the running command was given ``--quiet``."""
+    ctx = click.get_current_context(silent=True)
+    return bool(ctx is not None and ctx.meta.get(QUIET))
+
+
+def say(text: str) -> None:
+    """Chatter on standard output (what was written, the seed drawn): left out with ``--quiet``."""
+    if not quiet():
+        click.echo(text)
+
+
+def note(text: str) -> None:
+    """A note on standard error (English printed for a missing language): left out with ``--quiet``."""
+    if not quiet():
+        click.echo(text, err=True)
+
+
 @contextmanager
 def progress(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
     """A progress bar on stderr (games done, games a second, time left) when stderr is a
-    terminal; ``None`` otherwise, so nothing extra is printed into logs and pipes."""
-    if not sys.stderr.isatty():
+    terminal and the command is not ``--quiet``; ``None`` otherwise, so nothing extra is
+    printed into logs and pipes."""
+    if not sys.stderr.isatty() or quiet():
         yield None
         return
     start = time.monotonic()
@@ -263,12 +324,14 @@ def progress(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
 FORMATS = ("pdf", "svg", "geojson")
 
 
-def paper_option(default: str = "a4") -> Decorator:
+def paper_option() -> Decorator:
+    """--paper: a paper name or WxH; by default the one the environment names (see
+    :func:`coinprint.units.default_paper`), else A4."""
     return click.option(
         "--paper",
-        default=default,
+        default=lambda: default_paper()[0],
         type=PAPER,
-        show_default=True,
+        show_default="$COINPRINT_PAPER, $PAPERSIZE or /etc/papersize, else a4",
         metavar="NAME|WxH",
         help="Paper: a5, a4, a3, letter, legal, tabloid, or WxH with a unit (e.g. 300x400mm).",
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from coinprint.cli.groups import cli
-from coinprint.cli.options import file_output
+from coinprint.cli.options import file_output, say
 from coinprint.kit.replay import write_replay
 
 
@@ -27,5 +27,5 @@ def replay(path: str, output: str | None) -> int:
 
     written, page = write_replay(path, output)
     click.echo(f"{path}: {page.report}")
-    click.echo(f"wrote {written}")
+    say(f"wrote {written}")
     return 0 if page.valid else 1

@@ -78,6 +78,7 @@ class GameName(ClickType):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         choices = self.choices()
+        value = GAMES.name_for(value) or value if value not in self.extra else value
         if value not in choices:
             self.fail(f"{value!r} is not one of {', '.join(map(repr, choices))}.", param, ctx)
         return value

@@ -153,6 +153,22 @@ def export_board(
     return [write_atomic(path, data)]
 
 
+def file_name(*parts: object) -> str:
+    """A default file name (without suffix) in the one pattern every output follows: what it
+    is, then what makes it differ from its siblings (paper, language, seed), joined by ``-``
+    (``cointable-kit-letter-sv``, ``mapgame-21-seed8-a4``); empty parts are left out."""
+    return "-".join(str(part) for part in parts if part not in (None, ""))
+
+
+def board_file_name(game: Game, layout: Layout, fmt: str, paper: PaperSize) -> str:
+    """The default name of a printed board: the game's name for it, the seed of a generated
+    layout, and the paper of a PDF."""
+    seed = layout.meta.get("seed") if game.generated is not None else None
+    return file_name(
+        game.file_stem(layout), f"seed{seed}" if seed is not None else "", paper.name if fmt == "pdf" else ""
+    )
+
+
 def write_pages(
     pages: list[Scene], output: str | None, default_name: str, *, title: str, keywords: dict[str, Any] | None = None
 ) -> Path:
@@ -363,8 +379,8 @@ def write_rules(
 ) -> Path:
     """Write ``game``'s rule sheet as a PDF (``-o`` a .pdf file or a folder); see :func:`rule_sheet_pages`."""
 
-    path, _ = resolve_output(output, fmt, f"{game.name}-rules-{lang}", ("pdf",))
     lang = rule_sheet_language(game, lang, note)
+    path, _ = resolve_output(output, fmt, file_name(game.name, "rules", paper.name, lang), ("pdf",))
     pages = rule_sheet_pages(game, paper, lang, values, appendix=appendix)
     title = rule_sheet_template(game, lang)["title"]
     return write_pages(pages, str(path), game.name, title=title, keywords={"game": game.name, "lang": lang})
@@ -432,7 +448,7 @@ def make_kit(
     return write_pages(
         made.pages,
         output,
-        f"{game.name}-kit",
+        file_name(game.name, "kit", settings.paper.name, lang),
         title=made.title,
         keywords={"game": game.name, "lang": lang, "paper": settings.paper.name},
     )

@@ -70,7 +70,6 @@ class CoinAge(Game):
     cards = True
     drawing = Conventions(outline_role="card", regions=True)
     seats = (Seat("heads", "--heads", "random"), Seat("tails", "--tails", "greedy"))
-    play_seed = 1
     play_max_turns = 200
 
     def build(self, values: Values) -> Layout:
@@ -103,7 +102,7 @@ class CoinAge(Game):
         params = layout.params
         name = f"coinage-{params.get('map', 'custom')}"
         if params.get("map") == "random":
-            name += f"-{params['regions']}-{layout.meta['seed']}"
+            name += f"-{params['regions']}"
         return name
 
     def printable(self, layout: Layout) -> Layout:

@@ -69,7 +69,6 @@ class CoinTable(Game):
         ),
     )
     seats = (Seat("heads", "--heads"), Seat("tails", "--tails"))
-    play_seed = 1
     play_max_turns = 2000
     """Random games take about 330 moves on the standard board, but two agents can touch back
     and forth for ever."""

@@ -79,7 +79,6 @@ class MapGame(Game):
     drawing = Conventions(numbered=True)
     kit_places = (BLANK_PAGES, "board_pages")
     seats = (Seat("O", "--o-agent", "greedy"), Seat("X", "--x-agent", "random"))
-    play_seed = 0
     play_max_turns = 400
 
     def build(self, values: Values) -> Layout:
@@ -118,7 +117,7 @@ class MapGame(Game):
     def file_stem(self, layout: Layout) -> str:
         if len(layout) == 1:
             return "mapgame-blank"
-        return f"mapgame-{layout.params['countries']}-seed{layout.meta['seed']}"
+        return f"mapgame-{layout.params['countries']}"
 
     def printable(self, layout: Layout) -> Layout:
         return printable(layout)
