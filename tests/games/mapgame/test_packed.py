@@ -244,7 +244,9 @@ def test_board_and_validate_print_the_summary_line(tmp_path) -> None:
     checked = CliRunner().invoke(cli, ["validate", "layout", str(out)], standalone_mode=False)
     assert checked.return_value == 0 and f"{out}: {line}" in checked.output
     sprawling = CliRunner().invoke(
-        cli, ["board", "mapgame", "--growth", "sprawling", "-o", str(tmp_path / "s.geojson")], standalone_mode=False
+        cli,
+        ["board", "mapgame", "--growth", "sprawling", "--seed", "0", "-o", str(tmp_path / "s.geojson")],
+        standalone_mode=False,
     )
     assert "seed 0: 21 countries, 20 borders" in sprawling.output
     assert json.loads((tmp_path / "s.geojson").read_text())["coinprint"]["params"]["growth"] == "sprawling"
