@@ -13,7 +13,7 @@ def kits(tmp_path_factory):
     for paper in ("a4", "letter"):
         folder = tmp_path_factory.mktemp(paper)
         assert run_cli("kit", "coinage", "--paper", paper, "-o", str(folder) + "/").code == 0
-        made[paper] = folder / "coinage-kit.pdf"
+        made[paper] = folder / f"coinage-kit-{paper}-en.pdf"
     return made
 
 

@@ -14,7 +14,7 @@ def kits(tmp_path_factory):
         for lang in ("en", "sv"):
             folder = tmp_path_factory.mktemp(f"{paper}-{lang}")
             assert run_cli("kit", "flick", "--paper", paper, "--lang", lang, "-o", str(folder) + "/").code == 0
-            made[(paper, lang)] = folder / "flick-kit.pdf"
+            made[(paper, lang)] = folder / f"flick-kit-{paper}-{lang}.pdf"
     return made
 
 
