@@ -23,3 +23,12 @@ def template_path(name: str) -> Path:
     if not path.is_file():
         raise CoinprintError(f"template '{name}' is missing from {templates_dir()}")
     return path
+
+
+def example_path(name: str) -> Path:
+    """The path of example file ``name`` (e.g. ``coinage-card.svg``): ``coinprint/examples``
+    in a wheel, ``examples/`` in a checkout."""
+    for folder in (_PACKAGE / "examples", _PACKAGE.parent / "examples"):
+        if (folder / name).is_file():
+            return folder / name
+    raise CoinprintError(f"example '{name}' is missing; reinstall coinprint")
