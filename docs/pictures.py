@@ -89,6 +89,10 @@ def main(images: str = "docs/images") -> None:
         "100",
         "--details",
         "1",
+        "--seed",
+        "1",
+        "--map-seed",
+        "0",
         "--report",
         f"{images}/analyse-mapgame.svg",
     )
