@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -13,6 +14,11 @@ from pathlib import Path
 import pytest
 
 from coinprint.cli import main
+
+# The paper a command prints on by default comes from the environment (COINPRINT_PAPER,
+# PAPERSIZE, /etc/papersize): pin it, so the machine running the tests cannot change what
+# they read back. Tests of that choice set the variables themselves.
+os.environ["COINPRINT_PAPER"] = "a4"
 
 SVG_NS = {"svg": "http://www.w3.org/2000/svg", "xlink": "http://www.w3.org/1999/xlink"}
 MM_PER_PT = 25.4 / 72

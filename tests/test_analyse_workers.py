@@ -4,7 +4,20 @@ import json
 
 
 def test_the_figures_do_not_depend_on_the_number_of_workers(cli, tmp_path):
-    args = ["analyse", "mapgame", "--layout", "mapgame:countries=9", "--maps", "2", "--games", "24"]
+    args = [
+        "analyse",
+        "mapgame",
+        "--layout",
+        "mapgame:countries=9",
+        "--maps",
+        "2",
+        "--games",
+        "24",
+        "--seed",
+        "1",
+        "--map-seed",
+        "0",
+    ]
     args += ["--max-turns", "300", "--skill-games", "2"]
     here = cli(*args, "--workers", "1", "--json", str(tmp_path / "one.json"))
     pool = cli(*args, "--workers", "2", "--json", str(tmp_path / "two.json"))

@@ -59,13 +59,13 @@ def test_default_output_goes_to_the_output_folder(cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = cli("board", "cointable", "--size", "3")
     assert result.code == 0
-    assert (tmp_path / "output" / "cointable-board.pdf").is_file()
-    assert str(Path("output") / "cointable-board.pdf") in result.out
+    assert (tmp_path / "output" / "cointable-board-a4.pdf").is_file()
+    assert str(Path("output") / "cointable-board-a4.pdf") in result.out
 
 
 def test_output_folder_and_format_inference(cli, tmp_path):
     assert cli("board", "cointable", "--size", "2", "-o", str(tmp_path) + "/").code == 0
-    assert (tmp_path / "cointable-board.pdf").is_file()
+    assert (tmp_path / "cointable-board-a4.pdf").is_file()
     assert cli("board", "cointable", "--size", "2", "--format", "svg", "-o", str(tmp_path)).code == 0
     assert (tmp_path / "cointable-board.svg").read_bytes().startswith(b"<svg")
     assert cli("board", "cointable", "--size", "2", "-o", str(tmp_path / "b.geojson")).code == 0

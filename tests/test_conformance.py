@@ -167,7 +167,7 @@ def test_the_toy_game_has_every_command_with_its_declared_options(tmp_path) -> N
     assert "row of 7 squares" in " ".join(PdfReader(tmp_path / "rules.pdf").pages[0].extract_text().split())
     code, text = run_cli("kit", "strip", "-o", str(tmp_path / "kits"))
     assert code == 0, text
-    assert len(PdfReader(tmp_path / "kits" / "strip-kit.pdf").pages) >= 2
+    assert len(PdfReader(tmp_path / "kits" / "strip-kit-a4-en.pdf").pages) >= 2
 
 
 def test_the_toy_game_plays_on_a_built_in_and_a_file_layout_and_its_records_validate(tmp_path) -> None:
@@ -255,7 +255,7 @@ def test_a_game_installed_as_a_plugin_entry_point_appears_in_every_command(tmp_p
             [sys.executable, "-m", "coinprint", *args], capture_output=True, text=True, env=env, timeout=120
         )
         assert done.returncode == 0, done.stderr
-    assert (tmp_path / "kits" / "strip-kit.pdf").is_file() and (tmp_path / "r.pdf").is_file()
+    assert (tmp_path / "kits" / "strip-kit-a4-en.pdf").is_file() and (tmp_path / "r.pdf").is_file()
     # Without the plug-in, the game is unknown; with it but its code missing, one line says so.
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -301,10 +301,12 @@ def test_every_game_command_takes_the_shared_options_and_its_declared_ones(name:
     game = GAMES[name]
     parent = cli.commands[group]
     assert isinstance(parent, click.Group)
-    command = parent.get_command(click.Context(parent), name)
     if group == "play" and not game.simulated:
-        assert command is None  # Flick is refereed, not played by agents
+        # A refereed game (Flick) is not played by agents: choosing it says so, in one line.
+        with pytest.raises(click.UsageError, match="refereed, not simulated"):
+            parent.get_command(click.Context(parent), name)
         return
+    command = parent.get_command(click.Context(parent), name)
     assert command is not None
     flags = {opt for param in command.params for opt in param.opts if opt.startswith("--")}
     declared = {param.flag(group) for param in game.schema.shown_in(group)}

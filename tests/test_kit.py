@@ -20,14 +20,14 @@ def kits(tmp_path_factory):
 def test_kit_all_writes_one_pdf_per_game(kits):
     folder, result = kits
     names = sorted(p.name for p in folder.iterdir())
-    assert names == sorted(f"{game}-kit.pdf" for game in GAMES.names())
+    assert names == sorted(f"{game}-kit-a4-en.pdf" for game in GAMES.names())
     assert result.out.count("wrote ") == len(GAMES)
 
 
 @pytest.mark.parametrize("game, title", [(game.name, game.title) for game in GAMES])
 def test_each_kit_starts_with_the_rules_and_ends_with_the_board(kits, game, title):
     folder, _ = kits
-    with pdfplumber.open(folder / f"{game}-kit.pdf") as pdf:
+    with pdfplumber.open(folder / f"{game}-kit-a4-en.pdf") as pdf:
         first = pdf.pages[0].extract_text()
         last = pdf.pages[-1].extract_text().replace("\n", " ")
         assert title in first and "print at 100%" not in first.replace("\n", " ")  # the rule sheet
@@ -41,7 +41,7 @@ def test_each_kit_starts_with_the_rules_and_ends_with_the_board(kits, game, titl
 
 def test_the_kit_board_is_true_size(kits):
     folder, _ = kits
-    hexes = [s for page in pdf_polygons(folder / "cointable-kit.pdf") for s in page if len(s) == 7]
+    hexes = [s for page in pdf_polygons(folder / "cointable-kit-a4-en.pdf") for s in page if len(s) == 7]
     # The rule sheet's diagrams are scaled; the board's 61 cells (on both tiles) measure 31.75 mm.
     true_size = [s for s in hexes if hexagon_flat_to_flat(s) == pytest.approx(31.75, abs=0.01)]
     assert len(true_size) >= 61 * 2

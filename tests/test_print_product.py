@@ -34,7 +34,9 @@ KIT_CASES = [(paper, lang, game) for paper in ("a4", "letter") for lang in ("en"
 
 @pytest.mark.parametrize("paper, lang, game", KIT_CASES)
 def test_rule_sheets_hold_no_commands_or_json(kits, paper, lang, game):
-    text = " ".join(run["text"] for page in rule_pages(kits[(paper, lang)] / f"{game}-kit.pdf") for run in page)
+    text = " ".join(
+        run["text"] for page in rule_pages(kits[(paper, lang)] / f"{game}-kit-{paper}-{lang}.pdf") for run in page
+    )
     assert "coinprint" not in text and '{"' not in text and " --" not in text
 
 
@@ -65,7 +67,7 @@ HEADING_PT = 10.4  # h3 is 10.5 pt bold, body text 9.5 pt
 
 @pytest.mark.parametrize("paper, lang, game", KIT_CASES)
 def test_no_heading_ends_a_column(kits, paper, lang, game):
-    for number, page in enumerate(rule_pages(kits[(paper, lang)] / f"{game}-kit.pdf"), start=1):
+    for number, page in enumerate(rule_pages(kits[(paper, lang)] / f"{game}-kit-{paper}-{lang}.pdf"), start=1):
         for runs in _columns(page).values():
             last = max(runs, key=lambda r: r["top"])
             assert not ("Bold" in last["font"] and last["size"] >= HEADING_PT), (number, last["text"])
@@ -78,7 +80,7 @@ def test_pages_are_well_used_and_the_last_is_balanced(kits, paper, lang, game):
     page holds more than a few lines."""
     height = {"a4": 297.0, "letter": 279.4}[paper] / MM_PER_PT
     text_height = height - (14 + 14 + 6) / MM_PER_PT  # margins and the footer
-    pages = rule_pages(kits[(paper, lang)] / f"{game}-kit.pdf")
+    pages = rule_pages(kits[(paper, lang)] / f"{game}-kit-{paper}-{lang}.pdf")
     for number, page in enumerate(pages, start=1):
         columns = _columns(page)
         reach = [max(r["top"] for r in runs) - 14 / MM_PER_PT for runs in columns.values()]
@@ -123,7 +125,7 @@ def test_no_label_crosses_a_coin_or_badge_in_any_figure(kits, game, lang):
     number) or clear of every circle it can be seen over (coins, rings, badges, goal coins)."""
     import pdfplumber
 
-    path = kits[("a4", lang)] / f"{game}-kit.pdf"
+    path = kits[("a4", lang)] / f"{game}-kit-a4-{lang}.pdf"
     with pdfplumber.open(path) as pdf:
         for page in pdf.pages[: len(rule_pages(path))]:
             discs = _discs(page)
@@ -142,7 +144,7 @@ def test_no_label_crosses_a_coin_or_badge_in_any_figure(kits, game, lang):
 def test_the_coin_age_table_header_has_a_gap(kits):
     import pdfplumber
 
-    with pdfplumber.open(kits[("a4", "en")] / "coinage-kit.pdf") as pdf:
+    with pdfplumber.open(kits[("a4", "en")] / f"coinage-kit-a4-en.pdf") as pdf:
         words = pdf.pages[0].extract_words()
     matches = next(w for w in words if w["text"] == "Matches")
     you = next(w for w in words if w["text"] == "You" and abs(w["top"] - matches["top"]) < 1)
@@ -151,7 +153,7 @@ def test_the_coin_age_table_header_has_a_gap(kits):
 
 @pytest.mark.parametrize("paper, lang, game", KIT_CASES)
 def test_board_pages_have_short_info_lines_and_a_scale_bar(kits, paper, lang, game):
-    path = kits[(paper, lang)] / f"{game}-kit.pdf"
+    path = kits[(paper, lang)] / f"{game}-kit-{paper}-{lang}.pdf"
     sheet = len(rule_pages(path))
     bar = "check: this bar measures 10 cm" if lang == "en" else "kontroll: stapeln är 10 cm lång"
     for page in pdf_text_runs(path)[sheet:]:
@@ -169,7 +171,7 @@ PAGE_TEXT_PT = (8.5, 12.0, 9.0, 7.0, 6.5)
 def test_the_info_block_is_never_alone_on_a_page(kits, game):
     """Every board page carries some of the board's own labels, not just the page's words."""
     for key in kits:
-        path = kits[key] / f"{game}-kit.pdf"
+        path = kits[key] / f"{game}-kit-{key[0]}-{key[1]}.pdf"
         for page in pdf_text_runs(path)[len(rule_pages(path)) :]:
             labels = [run for run in page if all(abs(run["size"] - pt) > 0.05 for pt in PAGE_TEXT_PT)]
             assert labels, key
@@ -177,7 +179,7 @@ def test_the_info_block_is_never_alone_on_a_page(kits, game):
 
 @pytest.mark.parametrize("paper, lang", [("a4", "en"), ("a4", "sv"), ("letter", "en"), ("letter", "sv")])
 def test_the_flick_mat_and_its_scale_fit_one_page(kits, paper, lang):
-    path = kits[(paper, lang)] / "flick-kit.pdf"
+    path = kits[(paper, lang)] / f"flick-kit-{paper}-{lang}.pdf"
     pages = pdf_text_runs(path)
     assert len(pages) == len(rule_pages(path)) + 1
     bar = "check: this bar measures 10 cm" if lang == "en" else "kontroll: stapeln är 10 cm lång"
@@ -308,7 +310,7 @@ def test_numbers_on_the_map_read_at_4_5_to_1(kits):
 
     import pdfplumber
 
-    path = kits[("a4", "en")] / "mapgame-kit.pdf"
+    path = kits[("a4", "en")] / f"mapgame-kit-a4-en.pdf"
     scale = 100 / 72
     with pdfplumber.open(path) as pdf:
         page = pdf.pages[-1]
@@ -355,7 +357,7 @@ def test_the_classic_card_shows_four_region_colours(kits):
     regions have four fills."""
     from tests.conftest import pdf_polygons
 
-    path = kits[("a4", "en")] / "coinage-kit.pdf"
+    path = kits[("a4", "en")] / f"coinage-kit-a4-en.pdf"
     import pdfplumber
 
     with pdfplumber.open(path) as pdf:
@@ -378,7 +380,7 @@ def test_flick_zones_are_in_the_players_colours(kits):
     def rgb(colour):
         return tuple(round(int(colour[i : i + 2], 16) / 255, 2) for i in (1, 3, 5))
 
-    path = kits[("a4", "en")] / "flick-kit.pdf"
+    path = kits[("a4", "en")] / f"flick-kit-a4-en.pdf"
     with pdfplumber.open(path) as pdf:
         page = pdf.pages[-1]
         fills = {tuple(round(v, 2) for v in c["non_stroking_color"]) for c in page.curves + page.rects if c.get("fill")}
@@ -395,7 +397,9 @@ ENGLISH = {
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("game", GAMES.names())
 def test_swedish_kits_have_no_english_and_decimal_commas(kits, paper, game):
-    text = " ".join(run["text"] for page in pdf_text_runs(kits[(paper, "sv")] / f"{game}-kit.pdf") for run in page)
+    text = " ".join(
+        run["text"] for page in pdf_text_runs(kits[(paper, "sv")] / f"{game}-kit-{paper}-sv.pdf") for run in page
+    )
     text = re.sub(r"coinprint \d+\.\d+\.\d+", "", text)  # the version number
     words = {w.lower() for w in re.findall(r"[\wåäöÅÄÖ_]+", text)}
     assert not words & ENGLISH, words & ENGLISH
@@ -403,7 +407,7 @@ def test_swedish_kits_have_no_english_and_decimal_commas(kits, paper, game):
     assert "fält" not in words  # one word for a space: ruta
     assert not words & {"h1", "h2", "t1", "t2"}  # Flick's coins are kr1, kl1 … in Swedish
     if game == "cointable":  # the coins in the figures say Kr and Kl
-        path = kits[(paper, "sv")] / f"{game}-kit.pdf"
+        path = kits[(paper, "sv")] / f"{game}-kit-{paper}-sv.pdf"
         letters = {run["text"] for page in rule_pages(path) for run in page}
         assert "Kr" in letters and "Kl" in letters and not {"H", "T"} & letters
 

@@ -61,7 +61,7 @@ def rule_runs(path) -> list[list[dict]]:
 def test_rule_sheets_are_legible(kits, game, paper):
     """Every text at least 6 pt; every line of text (more than 15 characters) at least 9 pt
     and at most 80 characters long."""
-    path = kits[(paper, "en")] / f"{game}-kit.pdf"
+    path = kits[(paper, "en")] / f"{game}-kit-{paper}-en.pdf"
     runs = rule_runs(path)
     assert len(runs) >= 1
     for page in runs:
@@ -78,7 +78,7 @@ def test_no_rule_page_but_the_last_is_less_than_half_full(kits, paper):
     column (the footer aside)."""
     height = {"a4": 297.0, "letter": 279.4, "a3": 420.0, "a5": 210.0}[paper] / MM_PER_PT
     for game in GAMES.names():
-        pages = rule_runs(kits[(paper, "en")] / f"{game}-kit.pdf")
+        pages = rule_runs(kits[(paper, "en")] / f"{game}-kit-{paper}-en.pdf")
         for number, page in enumerate(pages[:-1], start=1):
             body = page[:-1]  # the footer is the last run
             columns: dict[int, float] = {}
@@ -93,10 +93,14 @@ def test_wide_pages_get_columns_not_longer_lines(kits):
     """The same sheet's longest lines are no longer on A3 than on A4: A3 gets more columns."""
 
     def longest(paper):
-        return max(len(r["text"]) for page in rule_runs(kits[(paper, "en")] / "cointable-kit.pdf") for r in page)
+        return max(
+            len(r["text"]) for page in rule_runs(kits[(paper, "en")] / f"cointable-kit-{paper}-en.pdf") for r in page
+        )
 
     assert longest("a3") <= longest("a4") + 10
-    lefts = {round(r["x0"]) for r in rule_runs(kits[("a3", "en")] / "cointable-kit.pdf")[0] if len(r["text"]) > 30}
+    lefts = {
+        round(r["x0"]) for r in rule_runs(kits[("a3", "en")] / f"cointable-kit-a3-en.pdf")[0] if len(r["text"]) > 30
+    }
     assert len({x // 50 for x in lefts}) >= 3  # three columns on A3
 
 
@@ -104,7 +108,7 @@ def test_wide_pages_get_columns_not_longer_lines(kits):
 def test_fonts_are_embedded_and_every_page_has_a_trimbox(kits, game):
     from pypdf import PdfReader
 
-    reader = PdfReader(kits[("a4", "en")] / f"{game}-kit.pdf")
+    reader = PdfReader(kits[("a4", "en")] / f"{game}-kit-a4-en.pdf")
     for page in reader.pages:
         assert "/TrimBox" in page
         trim = [float(v) for v in page["/TrimBox"]]
@@ -156,7 +160,7 @@ def _rects(path, first: int) -> list[list[tuple[float, float]]]:
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_two_coin_age_cards_on_one_page(kits, paper):
-    path = kits[(paper, "en")] / "coinage-kit.pdf"
+    path = kits[(paper, "en")] / f"coinage-kit-{paper}-en.pdf"
     pages = _rects(path, rule_pages(path))
     assert len(pages) == 1, "the cards take one page"
     assert sum(1 for w, h in pages[0] if sorted((w, h)) == pytest.approx([105.0, 148.0], abs=0.05)) == 2
@@ -164,7 +168,7 @@ def test_two_coin_age_cards_on_one_page(kits, paper):
 
 def test_an_a6_card_is_never_split_on_a5(kits):
     """Each card page shows whole cards (its window is the page less the margins)."""
-    path = kits[("a5", "en")] / "coinage-kit.pdf"
+    path = kits[("a5", "en")] / f"coinage-kit-a5-en.pdf"
     pages = _rects(path, rule_pages(path))
     cards = [sum(1 for w, h in page if sorted((w, h)) == pytest.approx([105.0, 148.0], abs=0.05)) for page in pages]
     assert cards[0] >= 1 and len(pages) <= 2  # one card on the page (and the info page)
@@ -173,7 +177,7 @@ def test_an_a6_card_is_never_split_on_a5(kits):
 @pytest.mark.parametrize("paper", ["a4", "letter", "a3"])
 def test_the_flick_mat_goes_on_one_page(kits, paper):
     """The goal (a 150 mm square between the goal coins) is drawn on a single page."""
-    path = kits[(paper, "en")] / "flick-kit.pdf"
+    path = kits[(paper, "en")] / f"flick-kit-{paper}-en.pdf"
     pages = _rects(path, rule_pages(path))
     goals = [page for page in pages if (150.0, 150.0) in page]
     assert len(goals) == 1
@@ -184,7 +188,7 @@ def test_the_flick_mat_goes_on_one_page(kits, paper):
 def test_board_pages_have_no_turned_text_and_say_print_at_100(kits, game):
     import pdfplumber
 
-    path = kits[("a4", "en")] / f"{game}-kit.pdf"
+    path = kits[("a4", "en")] / f"{game}-kit-a4-en.pdf"
     count = rule_pages(path)
     with pdfplumber.open(path) as pdf:
         for page in pdf.pages[count:]:
@@ -266,7 +270,7 @@ def test_palette_colours_differ_in_lightness():
 
 @pytest.mark.parametrize("game", GAMES.names())
 def test_swedish_kits_are_swedish(kits, game):
-    path = kits[("a4", "sv")] / f"{game}-kit.pdf"
+    path = kits[("a4", "sv")] / f"{game}-kit-a4-sv.pdf"
     text = pdf_reading_text(path)
     assert " sida 1 av " in text
     assert "Skriv ut i 100 %" in text

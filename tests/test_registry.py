@@ -40,7 +40,7 @@ def games_loaded_by(*args: str) -> set[str]:
 @pytest.mark.parametrize("name", GAMES.names())
 def test_printing_one_games_kit_imports_that_game_alone(name: str, tmp_path: Path) -> None:
     assert games_loaded_by("kit", name, "-o", str(tmp_path) + "/") == {name}
-    assert (tmp_path / f"{name}-kit.pdf").read_bytes().startswith(b"%PDF")
+    assert (tmp_path / f"{name}-kit-a4-en.pdf").read_bytes().startswith(b"%PDF")
 
 
 def test_printing_a_board_imports_that_game_alone(tmp_path: Path) -> None:

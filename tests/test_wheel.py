@@ -185,7 +185,7 @@ def every_command(installed: Installed, game: str, out: Path) -> list[str]:
         (("board", game, "-o", out / "board.svg"), out / "board.svg", SVG),
         (("validate", "layout", out / "board.geojson"), None, ()),
         (("rules", game, "-o", out / "rules.pdf"), out / "rules.pdf", PDF),
-        (("kit", game, "-o", out / "kits"), out / "kits" / f"{game}-kit.pdf", PDF),
+        (("kit", game, "-o", out / "kits"), out / "kits" / f"{game}-kit-a4-en.pdf", PDF),
     )
     for args, path, starts in steps:
         done = installed.run(*args)

@@ -108,7 +108,6 @@ def analyse(
     warning = cap_warning(games, precision) if until_decided else None
     if warning:
         click.echo(warning, err=True)
-    note(f"seed {seed}" + (f", maps from seed {map_seed}" if maps is not None else ""))
     reports = analyse_game(
         GAMES[game],
         layout,
@@ -128,6 +127,7 @@ def analyse(
         tolerance_mm=tolerance,
     )
     click.echo(table(reports))
+    note(f"seed {seed}" + (f", maps from seed {map_seed}" if maps is not None else ""))
     if json_path is not None:
         settings = {"game": game, "agent": agent, "games": games, "seed": seed, "max_turns": max_turns}
         settings["until_decided"] = until_decided

@@ -167,7 +167,6 @@ def balance(
     warning = cap_warning(games, precision) if until_decided else None
     if warning:
         click.echo(warning, err=True)
-    say(f"seed {seed}")
     with progress(games, "games") as update:
         report = judge(
             GAMES[game],
@@ -184,4 +183,5 @@ def balance(
             units=units,
             tolerance_mm=tolerance,
         )
+    say(f"seed {seed}")
     click.echo(report.describe())

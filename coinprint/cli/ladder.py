@@ -62,7 +62,6 @@ def ladder(
     import json
 
     levels = check_levels(level or DEFAULT_LEVELS)
-    note(f"seed {seed}")
     with progress(games * (len(levels) - 1), "games") as update:
         found = climb(
             GAMES[game].default_spec if layout is None else layout,
@@ -77,6 +76,7 @@ def ladder(
             progress=update,
         )
     click.echo(found.describe())
+    note(f"seed {seed}")
     if json_path is not None:
         text = json.dumps(found.to_json(), indent=2) + "\n"
         say(f"wrote {write_atomic(json_path, text)}")
