@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import io
-import os
 import math
+import os
 import re
 import xml.etree.ElementTree as ET
 from contextlib import redirect_stderr, redirect_stdout

@@ -144,7 +144,7 @@ def test_no_label_crosses_a_coin_or_badge_in_any_figure(kits, game, lang):
 def test_the_coin_age_table_header_has_a_gap(kits):
     import pdfplumber
 
-    with pdfplumber.open(kits[("a4", "en")] / f"coinage-kit-a4-en.pdf") as pdf:
+    with pdfplumber.open(kits[("a4", "en")] / "coinage-kit-a4-en.pdf") as pdf:
         words = pdf.pages[0].extract_words()
     matches = next(w for w in words if w["text"] == "Matches")
     you = next(w for w in words if w["text"] == "You" and abs(w["top"] - matches["top"]) < 1)
@@ -310,7 +310,7 @@ def test_numbers_on_the_map_read_at_4_5_to_1(kits):
 
     import pdfplumber
 
-    path = kits[("a4", "en")] / f"mapgame-kit-a4-en.pdf"
+    path = kits[("a4", "en")] / "mapgame-kit-a4-en.pdf"
     scale = 100 / 72
     with pdfplumber.open(path) as pdf:
         page = pdf.pages[-1]
@@ -357,7 +357,7 @@ def test_the_classic_card_shows_four_region_colours(kits):
     regions have four fills."""
     from tests.conftest import pdf_polygons
 
-    path = kits[("a4", "en")] / f"coinage-kit-a4-en.pdf"
+    path = kits[("a4", "en")] / "coinage-kit-a4-en.pdf"
     import pdfplumber
 
     with pdfplumber.open(path) as pdf:
@@ -380,7 +380,7 @@ def test_flick_zones_are_in_the_players_colours(kits):
     def rgb(colour):
         return tuple(round(int(colour[i : i + 2], 16) / 255, 2) for i in (1, 3, 5))
 
-    path = kits[("a4", "en")] / f"flick-kit-a4-en.pdf"
+    path = kits[("a4", "en")] / "flick-kit-a4-en.pdf"
     with pdfplumber.open(path) as pdf:
         page = pdf.pages[-1]
         fills = {tuple(round(v, 2) for v in c["non_stroking_color"]) for c in page.curves + page.rects if c.get("fill")}

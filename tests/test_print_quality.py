@@ -99,7 +99,7 @@ def test_wide_pages_get_columns_not_longer_lines(kits):
 
     assert longest("a3") <= longest("a4") + 10
     lefts = {
-        round(r["x0"]) for r in rule_runs(kits[("a3", "en")] / f"cointable-kit-a3-en.pdf")[0] if len(r["text"]) > 30
+        round(r["x0"]) for r in rule_runs(kits[("a3", "en")] / "cointable-kit-a3-en.pdf")[0] if len(r["text"]) > 30
     }
     assert len({x // 50 for x in lefts}) >= 3  # three columns on A3
 
@@ -168,7 +168,7 @@ def test_two_coin_age_cards_on_one_page(kits, paper):
 
 def test_an_a6_card_is_never_split_on_a5(kits):
     """Each card page shows whole cards (its window is the page less the margins)."""
-    path = kits[("a5", "en")] / f"coinage-kit-a5-en.pdf"
+    path = kits[("a5", "en")] / "coinage-kit-a5-en.pdf"
     pages = _rects(path, rule_pages(path))
     cards = [sum(1 for w, h in page if sorted((w, h)) == pytest.approx([105.0, 148.0], abs=0.05)) for page in pages]
     assert cards[0] >= 1 and len(pages) <= 2  # one card on the page (and the info page)
