@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from coinprint.checks import DEFAULT_TOLERANCE_MM, errors
 from coinprint.errors import InterruptedRunError, UsageError, stop_code
-from coinprint.fair import fairest_map
+from coinprint.fair import SEARCH_GAMES, fairest_map, search_games
 from coinprint.fileio import STDIN, Interrupted
 from coinprint.kit import (
     PrintSettings,
@@ -78,6 +78,13 @@ class FairOptions:
     candidates: int
     agent: str
     fair_games: int
+    progress: Callable[[int], None] | None = None
+    """Hears each game the search plays (:func:`coinprint.fair.search_games` of them)."""
+
+    @property
+    def games(self) -> int:
+        """How many games the search plays, the re-measure included."""
+        return search_games(self.candidates, SEARCH_GAMES, self.fair_games)
 
 
 def print_board(

@@ -68,6 +68,8 @@ class FairSearch:
 
 FAIR_GAMES = 400
 """Games the chosen map is re-measured on (``--fair-games``)."""
+SEARCH_GAMES = 60
+"""Games each candidate plays in the first round of a fair search."""
 
 
 def fairest_layout(
@@ -81,6 +83,7 @@ def fairest_layout(
     workers: int | None = 1,
     dask: str | None = None,
     fair_games: int = FAIR_GAMES,
+    progress: Callable[[int], None] | None = None,
 ) -> FairSearch:
     """The candidate whose first player wins closest to 50 % of decided games, found by
     successive halving (Jamieson & Talwalkar 2016; the racing of Ludii's and irace's tuning):
@@ -88,7 +91,8 @@ def fairest_layout(
     (rounded up) plays as many more, continuing the seeds, and so on until one is left. The
     chosen one is then re-measured on ``fair_games`` fresh games (seeds after every seed the
     search used; 0 skips it). Deterministic for its inputs. ``max_turns`` defaults to one
-    scaled to each layout (:func:`scaled_max_turns`). A :class:`UsageError` when no
+    scaled to each layout (:func:`scaled_max_turns`). ``progress`` hears each game played
+    (:func:`search_games` is how many there will be). A :class:`UsageError` when no
     candidate had a decided game (there is nothing to rank)."""
     check_candidates(len(candidate_specs), "candidates")
     check_run(games, seed, 1 if max_turns is None else max_turns)
@@ -111,7 +115,10 @@ def fairest_layout(
             players: tuple[str, str] = rules_for(layout).players
             agents = {p: agent for p in players}
             plan = RunPlan(batch, seed + played, turns, workers, dask)
-            measured[spec] += play_measured(source, agents, plan, branching=False)
+            for metrics in play_measured(source, agents, plan, branching=False):
+                measured[spec].append(metrics)
+                if progress is not None:
+                    progress(1)
             spaces = [space.id for space in layout.spaces]
             names = [space.name for space in layout.spaces]
             reports[spec] = summarise_layout(
@@ -136,10 +143,32 @@ def fairest_layout(
     if fair_games:
         check_seed(seed + played + fair_games - 1, "seed + games of the search + fair_games")
         check = analyse_layout(
-            best.layout, agent, fair_games, seed + played, best.max_turns, branching=False, workers=workers, dask=dask
+            best.layout,
+            agent,
+            fair_games,
+            seed + played,
+            best.max_turns,
+            branching=False,
+            workers=workers,
+            dask=dask,
+            progress=progress,
         )
     ordered = [reports[spec] for spec in candidate_specs]
     return FairSearch(best, ordered, check, rounds, (seed, seed + played))
+
+
+def search_games(candidates: int, games: int, fair_games: int) -> int:
+    """How many games :func:`fairest_layout` plays for ``candidates`` maps: ``games`` each,
+    then the fairer half as many again as all before, until one is left; then ``fair_games``."""
+    total, alive, played, batch = 0, candidates, 0, games
+    while True:
+        total += alive * batch
+        played += batch
+        alive = (alive + 1) // 2
+        if alive == 1:
+            break
+        batch = played
+    return total + fair_games
 
 
 def fair_search(
@@ -147,12 +176,13 @@ def fair_search(
     candidates: int,
     *,
     agent: str = "random",
-    games: int = 60,
+    games: int = SEARCH_GAMES,
     game_seed: int = 1,
     max_turns: int | None = None,
     workers: int | None = None,
     dask: str | None = None,
     fair_games: int = FAIR_GAMES,
+    progress: Callable[[int], None] | None = None,
 ) -> FairSearch:
     """The fairest of ``candidates`` maps generated like ``base`` (a built-in name of a
     generated map, e.g. ``mapgame:countries=21,seed=7``) from its seed on: seeds 7, 8, …,
@@ -169,7 +199,9 @@ def fair_search(
     check_seed(seed, "seed")
     check_seed(seed + candidates - 1, "seed + candidates - 1")
     specs = family_specs(game_named(game), candidates, seed, base)
-    return fairest_layout(specs, agent, games, game_seed, max_turns, workers=workers, dask=dask, fair_games=fair_games)
+    return fairest_layout(
+        specs, agent, games, game_seed, max_turns, workers=workers, dask=dask, fair_games=fair_games, progress=progress
+    )
 
 
 def fairest_map(
@@ -181,6 +213,7 @@ def fairest_map(
     fair_games: int = FAIR_GAMES,
     workers: int | None = None,
     dask: str | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> tuple[Any, str]:
     """``board … --fair``: the fairest of ``candidates`` maps generated like ``layout`` (a
     random Coin Age map or a Map, a :class:`coinprint.layout.Layout`) from its seed on, by
@@ -190,5 +223,7 @@ def fairest_map(
     if game.generated is None:
         raise UsageError(f"a fair search needs a generated map, not a {game.title} layout")
     name = game.layout_spec(layout)
-    search = fair_search(name, candidates, agent=agent, workers=workers, dask=dask, fair_games=fair_games)
+    search = fair_search(
+        name, candidates, agent=agent, workers=workers, dask=dask, fair_games=fair_games, progress=progress
+    )
     return search.layout(), search.info_line()

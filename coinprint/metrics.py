@@ -436,6 +436,7 @@ def analyse_layout(
     dask: str | None = None,
     units: str = "mm",
     tolerance_mm: float | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> LayoutReport:
     """Self-play ``games`` games of ``agent`` against itself on ``layout_spec`` and measure
     them; ``skill_games`` more games pit montecarlo against random. ``options`` are the
@@ -448,7 +449,7 @@ def analyse_layout(
     with ``precision`` points): at the first decided game after which the sequential test
     decides or the interval is narrower than ``precision``; ``games`` is then the cap.
     ``branching=False`` skips counting legal moves (see :func:`game_metrics`).
-    Same arguments, same report.
+    ``progress`` hears each game played (not the skill games). Same arguments, same report.
     """
 
     check_run(games, seed, 1 if max_turns is None else max_turns, skill_games)
@@ -467,6 +468,8 @@ def analyse_layout(
     try:
         for m in played:
             measured.append(m)
+            if progress is not None:
+                progress(1)
             if rule is None or m.winner is None:
                 continue
             if rule.add(m.winner == players[0]):

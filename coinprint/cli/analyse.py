@@ -8,6 +8,7 @@ from coinprint.cli.groups import cli
 from coinprint.cli.options import (
     agent_option,
     drawing_options,
+    examples,
     games_option,
     json_target,
     maps_option,
@@ -35,7 +36,14 @@ def _report_target(ctx: click.Context, param: click.Parameter, value: str | None
     return value
 
 
-@cli.command("analyse")
+@cli.command(
+    "analyse",
+    epilog=examples(
+        "coinprint analyse cointable --games 100",
+        "coinprint analyse mapgame --maps 10 --report maps.pdf",
+        "coinprint analyse coinage --layout card.svg --json figures.json",
+    ),
+)
 @click.argument("game", type=GameName(simulated=True), metavar="GAME")
 @click.option(
     "--layout",

@@ -11,6 +11,7 @@ from coinprint.cli.options import (
     agent_option,
     bleed_option,
     drawing_options,
+    examples,
     file_output,
     games_option,
     lang_option,
@@ -36,7 +37,14 @@ from coinprint.source import validate_record
 from coinprint.sprt import cap_warning
 
 
-@cli.command("kit")
+@cli.command(
+    "kit",
+    epilog=examples(
+        "coinprint kit all",
+        "coinprint kit cointable --paper letter --lang sv",
+        "coinprint kit coinage --layout my-card.svg -o my-kit.pdf",
+    ),
+)
 @click.argument("game", type=GameName(extra=("all",)), metavar="GAME|all")
 @paper_option()
 @style_option
@@ -84,7 +92,14 @@ def kit(
     return 0
 
 
-@validate.command("layout")
+@validate.command(
+    "layout",
+    epilog=examples(
+        "coinprint validate layout my-map.geojson",
+        "coinprint validate layout card.svg --game coinage --report card-check.pdf",
+        "coinprint validate layout - --game coinage < card.svg",
+    ),
+)
 @click.argument("path", metavar="FILE")
 @drawing_options(with_game=True)
 @click.option(
@@ -110,7 +125,14 @@ def validate_layout(path: str, game: str | None, units: str, tolerance: float | 
     return 0 if checked.valid else 1
 
 
-@validate.command("game")
+@validate.command(
+    "game",
+    epilog=examples(
+        "coinprint validate game output/cointable-games/cointable-1.json",
+        "coinprint validate game game.json --show",
+        "coinprint validate game game.json --svg final.svg",
+    ),
+)
 @click.argument("path", metavar="RECORD.json")
 @click.option("--show", is_flag=True, help="Print the final position as a text diagram.")
 @click.option(
@@ -134,7 +156,14 @@ def validate_game(path: str, show: bool, svg_path: str | None) -> int:
     return 0 if replayed.valid else 1
 
 
-@cli.command("balance")
+@cli.command(
+    "balance",
+    epilog=examples(
+        "coinprint balance cointable",
+        "coinprint balance mapgame --layout mapgame:countries=31,seed=2 --games 400",
+        "coinprint balance coinage --until-decided --seed 1",
+    ),
+)
 @click.argument("game", type=GameName(simulated=True), metavar="GAME")
 @layout_option(
     None,

@@ -13,6 +13,7 @@ game registered late (a plug-in, a test's toy game) has every command too.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -25,6 +26,7 @@ from coinprint.cli.options import (
     bleed_option,
     copies_option,
     drawing_options,
+    examples,
     fair_options,
     file_output,
     games_option,
@@ -193,11 +195,15 @@ def board_command(game: Game) -> click.Command:
                 click.echo,
                 copies,
             )
-        return print_board(game, values, settings, output, fmt, say, _warn, copies=copies, fair=fair)
+        if fair is None:
+            return print_board(game, values, settings, output, fmt, say, _warn, copies=copies)
+        with progress(fair.games, "fair search") as update:
+            fair = replace(fair, progress=update)
+            return print_board(game, values, settings, output, fmt, say, _warn, copies=copies, fair=fair)
 
     for option in reversed(capability_options(game)):
         board = option(board)
-    command = click.command(game.name, help=_first_line(game, "board"))(board)
+    command = click.command(game.name, help=_first_line(game, "board"), epilog=_examples(game, "board"))(board)
     return _with_params(command, game, "board")
 
 
@@ -222,7 +228,7 @@ def rules_command(game: Game) -> click.Command:
         )
         say(f"wrote {path}")
 
-    command = click.command(game.name, help=_first_line(game, "rules"))(rules)
+    command = click.command(game.name, help=_first_line(game, "rules"), epilog=_examples(game, "rules"))(rules)
     return _with_params(command, game, "rules")
 
 
@@ -287,7 +293,9 @@ def play_command(game: Game) -> click.Command:
         click.echo(summary.describe())
         echo_replay_pages(values["html"], paths, values["output"])
 
-    command = click.command(game.name, cls=PlayCommand, help=_first_line(game, "play"))(play)
+    command = click.command(game.name, cls=PlayCommand, help=_first_line(game, "play"), epilog=_examples(game, "play"))(
+        play
+    )
     command.game = game
     return _with_params(command, game, "play")
 
@@ -328,6 +336,44 @@ def echo_replay_pages(html: bool, paths: list[Any], folder: str) -> None:
 
 def _warn(line: str) -> None:
     click.echo(line, err=True)
+
+
+def _example_value(param: Param) -> str:
+    """A value of ``param`` other than its default, to show in an example."""
+    if param.kind == "choice":
+        return next(choice for choice in param.choices if choice != param.default)
+    if param.kind in ("int", "seed"):
+        default = param.default if isinstance(param.default, int) else 0
+        high = param.high if param.high is not None else default + 2
+        return str(min(default + 2, high)) if param.low is None or default + 2 >= param.low else str(param.low)
+    return param.text(param.default) if param.default is not None else ""
+
+
+def _examples(game: Game, command: str) -> str:
+    """Two or three command lines for ``game``'s ``command``, made from its schema and
+    capabilities, so every game's --help has examples that work."""
+    name = game.name
+    lines = [f"coinprint {command} {name}"]
+    shown = [param for param in game.schema.shown_in(command) if param.kind != "flag" and _example_value(param)]
+    if command == "board":
+        if shown:
+            param = shown[0]
+            lines.append(f"coinprint board {name} {param.flag('board')} {_example_value(param)} -o {name}.svg")
+        if game.generated is not None:
+            asks = " ".join(f"{game.schema[key].flag('board')} {value}" for key, value in game.generated.asks.items())
+            lines.append(f"coinprint board {name} {asks} --seed 7 --fair".replace("  ", " "))
+        else:
+            lines.append(f"coinprint board {name} --paper letter --style ink-saver")
+    elif command == "rules":
+        lines.append(f"coinprint rules {name} --lang sv --paper letter")
+        if shown:
+            param = shown[0]
+            lines.append(f"coinprint rules {name} {param.flag('rules')} {_example_value(param)} --appendix")
+    else:
+        first, second = game.seats[0], game.seats[1]
+        lines.append(f"coinprint play {name} --games 100 --seed 1")
+        lines.append(f"coinprint play {name} {first.flag} greedy {second.flag} mcts:iterations=400 --html")
+    return examples(*lines)
 
 
 def _first_line(game: Game, command: str) -> str:

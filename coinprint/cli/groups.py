@@ -8,6 +8,7 @@ import click
 
 from coinprint import __version__
 from coinprint.cli.games import GameGroup, board_command, play_command, rules_command
+from coinprint.cli.options import examples
 from coinprint.cli.types import HelpGroup
 
 
@@ -18,7 +19,13 @@ class _Group(HelpGroup):
         return list(self.commands)
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=_Group,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog=examples(
+        "coinprint kit all", "coinprint board map --seed 7", "coinprint validate layout my-card.svg --game coinage"
+    ),
+)
 @click.version_option(__version__, "--version", prog_name="coinprint")
 def cli() -> None:
     """Print and play coin games: Coin Table, Coin Age, Map and Flick.
@@ -28,21 +35,33 @@ def cli() -> None:
     """
 
 
-@cli.group(cls=GameGroup, build=board_command)
+@cli.group(
+    cls=GameGroup, build=board_command, epilog=examples("coinprint board cointable", "coinprint board map -o map.svg")
+)
 def board() -> None:
     """Print a game's board, map card or mat (PDF, SVG or GeoJSON)."""
 
 
-@cli.group(cls=GameGroup, build=rules_command)
+@cli.group(
+    cls=GameGroup, build=rules_command, epilog=examples("coinprint rules coinage", "coinprint rules map --lang sv")
+)
 def rules() -> None:
     """Print a game's rule sheet (PDF)."""
 
 
-@cli.group(cls=_Group)
+@cli.group(
+    cls=_Group,
+    epilog=examples("coinprint validate layout my-map.svg --game mapgame", "coinprint validate game game.json"),
+)
 def validate() -> None:
     """Check a layout (GeoJSON) or a recorded game (JSON)."""
 
 
-@cli.group(cls=GameGroup, build=play_command, simulated=True)
+@cli.group(
+    cls=GameGroup,
+    build=play_command,
+    simulated=True,
+    epilog=examples("coinprint play cointable --games 20", "coinprint play coinage --tails mcts"),
+)
 def play() -> None:
     """Let agents play a game against each other and write the records."""

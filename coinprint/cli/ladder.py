@@ -7,6 +7,7 @@ import click
 from coinprint.cli.groups import cli
 from coinprint.cli.options import (
     agent_option,
+    examples,
     games_option,
     json_target,
     layout_option,
@@ -24,7 +25,13 @@ from coinprint.ladder import ladder as climb
 from coinprint.registry import GAMES
 
 
-@cli.command("ladder")
+@cli.command(
+    "ladder",
+    epilog=examples(
+        "coinprint ladder coinage --games 40",
+        "coinprint ladder cointable --level random --level greedy --level mcts:iterations=400",
+    ),
+)
 @click.argument("game", type=GameName(simulated=True), metavar="GAME")
 @layout_option(None, "Built-in layout with parameters (e.g. cointable:size=4), a GeoJSON file or an SVG drawing.")
 @agent_option(

@@ -23,7 +23,7 @@ from coinprint.cli.types import LENGTH_OR_ZERO, PAPER, TOLERANCE, GameName
 from coinprint.errors import UsageError
 from coinprint.fileio import STDOUT, check_file_target, stdout_for_data
 from coinprint.io import UNIT_MM
-from coinprint.kit import require_suffix
+from coinprint.kit import known_languages, require_suffix
 from coinprint.params import fresh_seed
 from coinprint.render.style import palette_names
 from coinprint.selfplay import DASK_TIMEOUT_S
@@ -242,6 +242,11 @@ def selfplay_options(func: Command) -> Command:
     return func
 
 
+def examples(*commands: str) -> str:
+    """A ``--help`` epilog: a few command lines to copy, kept as written (click's ``\\b``)."""
+    return "Examples:\n\n\b\n" + "\n".join(f"  {command}" for command in commands)
+
+
 QUIET = "coinprint.quiet"
 """The context key ``--quiet`` sets."""
 
@@ -345,8 +350,13 @@ def lang_option(func: Command) -> Command:
         show_default=True,
         metavar="CODE",
         callback=checked_lang,
+        shell_complete=_complete_lang,
         help="Language of the rule sheet and the printed texts: en or sv (an unknown one is refused).",
     )(func)
+
+
+def _complete_lang(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    return [lang for lang in known_languages() if lang.startswith(incomplete)]
 
 
 def bleed_option(func: Command) -> Command:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import click
 
 from coinprint.cli.groups import cli
-from coinprint.cli.options import file_output, say
+from coinprint.cli.options import examples, file_output, say
 from coinprint.kit.replay import write_replay
 
 
-@cli.command("replay")
+@cli.command(
+    "replay",
+    epilog=examples("coinprint replay output/mapgame-games/mapgame-1.json", "coinprint replay game.json -o game.html"),
+)
 @click.argument("path", metavar="RECORD.json")
 @click.option(
     "-o",

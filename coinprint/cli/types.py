@@ -7,11 +7,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import click
+from click.shell_completion import CompletionItem
 
 from coinprint.caps import check_tolerance
 from coinprint.errors import CoinprintError
 from coinprint.registry import GAMES
-from coinprint.units import paper_size, parse_length
+from coinprint.units import PAPER_SIZES, paper_size, parse_length
 
 if TYPE_CHECKING:
     ClickType = click.ParamType[Any, Any]
@@ -52,6 +53,9 @@ class PaperType(ClickType):
             self.fail(str(exc), param, ctx)
         return value
 
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+        return [CompletionItem(name) for name in PAPER_SIZES if name.startswith(incomplete.lower())]
+
 
 class GameName(ClickType):
     """A registered game's name, looked up when the command line is read (not when the command
@@ -75,6 +79,9 @@ class GameName(ClickType):
 
     def get_metavar(self, *args: Any, **kwargs: Any) -> str:
         return "[" + "|".join(self.choices()) + "]"
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+        return [CompletionItem(name) for name in self.choices() if name.startswith(incomplete)]
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         choices = self.choices()
