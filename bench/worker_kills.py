@@ -29,7 +29,13 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BUSY = "while True: pass"
+BUSY = """
+import os
+parent = os.getppid()
+while os.getppid() == parent:  # busy until killed, or until this benchmark is gone
+    for _ in range(200_000):
+        pass
+"""
 
 
 def main() -> None:
@@ -72,10 +78,20 @@ def kill_one_worker(delay: float, patience: float) -> tuple[int, float] | None:
         run = subprocess.Popen(
             [*command, "-o", "games"], cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
-        while not any(Path(folder, "games").glob("*.json")) and run.poll() is None:
+        # The kill's moment is random on purpose, but counted from a state: the first record.
+        deadline = time.monotonic() + 120
+        while not any(Path(folder, "games").glob("*.json")):
+            if run.poll() is not None or time.monotonic() > deadline:
+                run.kill()
+                run.wait()
+                sys.exit(f"the run ended (exit {run.returncode}) or wrote no record within 120 s")
             time.sleep(0.02)
         time.sleep(delay)
         workers = children(run.pid)
+        if len(workers) != 2:
+            run.kill()
+            run.wait()
+            sys.exit(f"expected the run's 2 worker processes, found {workers}")
         os.kill(workers[0], signal.SIGKILL)
         killed = time.monotonic()
         try:

@@ -10,9 +10,11 @@ import copy
 import io
 import json
 import os
+import select
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -58,24 +60,46 @@ RAW_HOSTILE = ["NaN", "Infinity", "-Infinity", "1e400", "9" * 5000, '"\\ud800"',
 """Texts that are not ordinary JSON values but a file can still contain."""
 
 
-def assert_clean(result: CliResult, elapsed: float | None = None, limit: float = 25.0) -> None:
+WALL_LIMIT = 120.0
+"""Seconds of wall-clock time any one command may take, on however busy a machine: a hang fails."""
+
+
+@dataclass(frozen=True)
+class Took:
+    """What a command cost: ``cpu`` seconds of work (this process and the children it reaped),
+    which a busy machine does not stretch, and ``wall`` seconds on the clock, which it does."""
+
+    cpu: float
+    wall: float
+
+
+def assert_clean(result: CliResult, took: Took | None = None, limit: float = 25.0) -> None:
+    """A clean answer; with ``took``, one whose work stayed within ``limit`` CPU seconds (the
+    caps bound the work, whatever else the machine is doing) and that did not hang."""
     assert result.code in (0, 1, 2), result
     assert "Traceback" not in result.err and "internal error" not in result.err, result.err
     if result.code == 2:
         lines = result.err.strip("\n").split("\n")
         assert len(lines) == 1 and lines[0].startswith("coinprint: "), result.err
-    if elapsed is not None:
-        assert elapsed < limit, f"took {elapsed:.1f} s"
+    if took is not None:
+        assert took.cpu < limit, f"took {took.cpu:.1f} s of CPU time (the limit is {limit:g} s)"
+        assert took.wall < WALL_LIMIT, f"took {took.wall:.0f} s on the clock: stuck, not just slow"
 
 
 def files_in(folder: Path) -> set[str]:
     return {str(p.relative_to(folder)) for p in folder.rglob("*")}
 
 
-def timed(*args: str) -> tuple[CliResult, float]:
-    start = time.perf_counter()
+def _cpu_seconds() -> float:
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
+def timed(*args: str) -> tuple[CliResult, Took]:
+    """``run_cli(*args)`` and what it cost (:class:`Took`)."""
+    cpu, wall = _cpu_seconds(), time.monotonic()
     result = run_cli(*args)
-    return result, time.perf_counter() - start
+    return result, Took(_cpu_seconds() - cpu, time.monotonic() - wall)
 
 
 # -- the documents the mutations start from -------------------------------------------------------------
@@ -172,8 +196,8 @@ def check_layout_text(folder: Path, text: str) -> None:
     path = folder / "layout.geojson"
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
     before = files_in(folder)
-    result, elapsed = timed("validate", "layout", str(path))
-    assert_clean(result, elapsed)
+    result, took = timed("validate", "layout", str(path))
+    assert_clean(result, took)
     assert files_in(folder) == before
 
 
@@ -181,12 +205,12 @@ def check_record_text(folder: Path, text: str) -> None:
     path = folder / "record.json"
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
     before = files_in(folder)
-    result, elapsed = timed("validate", "game", str(path))
-    assert_clean(result, elapsed)
+    result, took = timed("validate", "game", str(path))
+    assert_clean(result, took)
     assert files_in(folder) == before
     page = folder / "page.html"
-    result, elapsed = timed("replay", str(path), "-o", str(page))
-    assert_clean(result, elapsed)
+    result, took = timed("replay", str(path), "-o", str(page))
+    assert_clean(result, took)
     assert files_in(folder) - before <= ({page.name} if result.code in (0, 1) else set())
     assert result.code != 0 or page.is_file()
     page.unlink(missing_ok=True)
@@ -266,8 +290,8 @@ def run_option(folder: Path, command: tuple[str, str, str], value: str, games: s
     if family == "board" and option != "--paper":
         args += ["--format", "svg"]
     before = files_in(folder)
-    result, elapsed = timed(*args)
-    assert_clean(result, elapsed)
+    result, took = timed(*args)
+    assert_clean(result, took)
     new = {name for name in files_in(folder) - before if ".coinprint-" in name or name.endswith(".tmp")}
     assert not new, new
     if result.code != 0:
@@ -325,8 +349,8 @@ def test_caps_on_work_refuse_at_once_naming_the_cap(tmp_path):
         (["rules", "coinage", "--lang", "x" * 10000, "-o", out + "/r.pdf"], "not a language code"),
     ]
     for args, cap in cases:
-        result, elapsed = timed(*args)
-        assert_clean(result, elapsed, limit=5.0)
+        result, took = timed(*args)
+        assert_clean(result, took, limit=5.0)
         assert result.code == 2 and cap in result.err, (args, result.err)
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
 
@@ -376,8 +400,8 @@ def test_a_layout_far_over_the_point_cap_is_refused_before_it_is_parsed(tmp_path
     layout["features"][0]["geometry"]["coordinates"] = [ring + ring[:1]]
     path = tmp_path / "huge.geojson"
     path.write_text(json.dumps(layout))
-    result, elapsed = timed("validate", "layout", str(path))
-    assert_clean(result, elapsed, limit=10.0)
+    result, took = timed("validate", "layout", str(path))
+    assert_clean(result, took, limit=10.0)
     assert result.code == 2 and "array cap" in result.err
 
 
@@ -470,8 +494,8 @@ def test_many_stacked_spaces_are_reported_quickly(tmp_path):
     ]
     path = tmp_path / "stack.geojson"
     path.write_text(json.dumps({"type": "FeatureCollection", "coinprint": {"game": "coinage"}, "features": features}))
-    result, elapsed = timed("validate", "layout", str(path))
-    assert_clean(result, elapsed, limit=25.0)
+    result, took = timed("validate", "layout", str(path))
+    assert_clean(result, took, limit=25.0)
     assert result.code == 1 and "more overlapping spaces not listed" in result.out
 
 
@@ -505,8 +529,18 @@ def test_a_slow_non_blocking_pipe_gets_the_whole_pdf(tmp_path, unbuffered):
         stderr=subprocess.PIPE,
         env=env,
     )
+    # Read nothing until the child has filled the pipe: a pipe that polls as not writable is
+    # full, and the child's next write comes back short or "would block". Seen through a
+    # copy of the write end, closed before reading so the end of the output still shows.
+    probe = os.dup(write_end)
     os.close(write_end)
-    time.sleep(2.0)  # let the child fill the pipe and find it full
+    try:
+        deadline = time.monotonic() + 120
+        while select.select([], [probe], [], 0)[1] and child.poll() is None:
+            assert time.monotonic() < deadline, "the child did not fill the pipe within 120 s"
+            time.sleep(0.05)
+    finally:
+        os.close(probe)
     data = b""
     while chunk := os.read(read_end, 1 << 16):
         data += chunk
@@ -691,11 +725,39 @@ def test_every_kind_of_output_target_gets_a_clean_answer(tmp_path, command):
     run()
 
 
+def _wait_for(ready, child: subprocess.Popen, what: str, seconds: float = 120) -> None:
+    """Wait until ``ready()`` is true while ``child`` runs: fail, saying ``what`` was awaited,
+    if ``child`` ends first or ``seconds`` pass (generous: the machine may be very busy)."""
+    deadline = time.monotonic() + seconds
+    while not ready():
+        if child.poll() is not None:
+            _, err = child.communicate()
+            pytest.fail(f"the run ended (exit {child.returncode}) before {what}: {err!r}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"no {what} within {seconds:g} s")
+        time.sleep(0.05)
+
+
 def _children(pid: int) -> list[int]:
     try:
         return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
     except OSError:
         pytest.skip("needs /proc to find the worker processes")
+
+
+def _playing_children(pid: int, ticks: int = 10) -> list[int]:
+    """The children of ``pid`` that have used ``ticks`` clock ticks of CPU time (0.1 s at the
+    usual 100 a second): workers playing games, not just forked (CPU time, unlike seconds on
+    the clock, is not stretched by a busy machine)."""
+    playing = []
+    for child in _children(pid):
+        try:
+            fields = Path(f"/proc/{child}/stat").read_text().rpartition(")")[2].split()
+        except OSError:  # gone already
+            continue
+        if int(fields[11]) + int(fields[12]) >= ticks:  # utime + stime
+            playing.append(child)
+    return playing
 
 
 def test_a_worker_killed_outright_ends_the_run_in_one_line(tmp_path):
@@ -717,13 +779,14 @@ def test_a_worker_killed_outright_ends_the_run_in_one_line(tmp_path):
         "games",
     ]
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
-    deadline = time.monotonic() + 120
-    while not list(tmp_path.glob("games/*.json")) and child.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.05)
-    workers = _children(child.pid)
-    assert len(workers) == 2 and child.poll() is None
-    os.kill(workers[0], signal.SIGKILL)
-    _, err = child.communicate(timeout=60)
+    try:
+        _wait_for(lambda: list(tmp_path.glob("games/*.json")), child, "a first record")
+        workers = _children(child.pid)
+        assert len(workers) == 2, f"expected the run's 2 worker processes, found {workers}"
+        os.kill(workers[0], signal.SIGKILL)
+        _, err = child.communicate(timeout=60)
+    finally:
+        child.kill()
     assert child.returncode == 2
     line = _one_error_line(err)
     written = sorted((tmp_path / "games").iterdir())
@@ -733,7 +796,9 @@ def test_a_worker_killed_outright_ends_the_run_in_one_line(tmp_path):
 
 
 # Dask: a real scheduler and worker, each its own process, so either can be killed outright.
-DASK_TIMEOUT = "5"
+DASK_TIMEOUT = "10"
+"""--dask-timeout for the runs on the test cluster: how long a cluster without workers (or
+without its scheduler) may stay so, and how long connecting may take on a busy machine."""
 
 
 @pytest.fixture
@@ -750,11 +815,8 @@ def dask_cluster(tmp_path):
     )
     processes = [scheduler]
     try:
-        deadline = time.monotonic() + 60
-        while not file.exists() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        time.sleep(0.2)  # written whole
-        address = json.loads(file.read_text())["address"]
+        _wait_for(lambda: _scheduler_address(file), scheduler, "scheduler file naming the scheduler's address")
+        address = _scheduler_address(file)
         worker = subprocess.Popen(
             [
                 sys.executable,
@@ -769,8 +831,8 @@ def dask_cluster(tmp_path):
             **quiet,
         )
         processes.append(worker)
-        with Client(address, timeout=30, set_as_default=False) as client:
-            client.wait_for_workers(1, timeout=60)
+        with Client(address, timeout=120, set_as_default=False) as client:
+            client.wait_for_workers(1, timeout=120)
         yield SimpleNamespace(address=address, scheduler=scheduler, worker=worker)
     finally:
         for process in processes:
@@ -778,12 +840,30 @@ def dask_cluster(tmp_path):
             process.wait(timeout=30)
 
 
+def _scheduler_address(file: Path) -> str | None:
+    """The address in the scheduler's file, once the file is there and written whole."""
+    try:
+        return json.loads(file.read_text())["address"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
 def _start_dask_run(address: str, folder: Path) -> subprocess.Popen:
+    """``balance`` on the cluster, returned once it is connected and playing: the scheduler
+    shows a batch of its games running on the worker (montecarlo Coin Age games take a
+    while each, so the run is far from done)."""
+    from distributed import Client
+
     command = [sys.executable, "-m", "coinprint", "balance", "coinage", "--agent", "montecarlo", "--games", "2000"]
     command += ["--dask", address, "--dask-timeout", DASK_TIMEOUT]
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=folder)
-    time.sleep(3.0)  # connected and playing (montecarlo Coin Age games take a while each)
-    assert child.poll() is None, child.communicate()
+    try:
+        with Client(address, timeout=120, set_as_default=False) as watcher:
+            _wait_for(lambda: any(watcher.processing().values()), child, "batch of games running on the worker")
+    except BaseException:
+        child.kill()
+        child.communicate()
+        raise
     return child
 
 
@@ -799,7 +879,7 @@ def test_a_dask_cluster_that_loses_its_workers_or_scheduler_ends_in_one_line(tmp
         child.kill()
     assert child.returncode == 2
     line = _one_error_line(err)
-    assert ("lost its scheduler" if victim == "scheduler" else "has had no workers for 5 s") in line, line
+    assert ("lost its scheduler" if victim == "scheduler" else f"has had no workers for {DASK_TIMEOUT} s") in line, line
     assert "games had finished" in line
 
 
@@ -813,7 +893,15 @@ def plain_server():
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
     server.listen(16)
-    state = SimpleNamespace(reply=b"", connections=[], port=server.getsockname()[1])
+    # ``held``: for each connection, the seconds from its accept to the client closing it
+    # (None while open), as this server sees them.
+    state = SimpleNamespace(reply=b"", connections=[], held=[], port=server.getsockname()[1])
+
+    def watch(connection: socket.socket, index: int, accepted: float) -> None:
+        with contextlib.suppress(OSError):
+            while connection.recv(4096):
+                pass
+            state.held[index] = time.monotonic() - accepted
 
     def serve() -> None:
         while True:
@@ -821,10 +909,13 @@ def plain_server():
                 connection, _ = server.accept()
             except OSError:
                 return
+            accepted = time.monotonic()
             state.connections.append(connection)
+            state.held.append(None)
             if state.reply:
                 with contextlib.suppress(OSError):
                     connection.sendall(state.reply)
+            threading.Thread(target=watch, args=(connection, len(state.held) - 1, accepted), daemon=True).start()
 
     threading.Thread(target=serve, daemon=True).start()
     yield state
@@ -842,7 +933,7 @@ def test_a_service_that_is_not_dask_is_refused_within_the_timeout(plain_server):
     )
     def run(reply: bytes) -> None:
         plain_server.reply = reply
-        start = time.monotonic()
+        before = len(plain_server.held)
         result = _subprocess(
             "balance",
             "cointable",
@@ -852,12 +943,19 @@ def test_a_service_that_is_not_dask_is_refused_within_the_timeout(plain_server):
             f"tcp://127.0.0.1:{plain_server.port}",
             "--dask-timeout",
             "3",
-            timeout=60,
+            timeout=120,
         )
         assert result.returncode == 2
         line = _one_error_line(result.stderr)
         assert "is not a Dask scheduler" in line or "no Dask scheduler answered" in line, line
-        assert time.monotonic() - start < 2 + 30  # the timeout, and starting Python twice
+        # Within the timeout: the server saw the one connection closed about 3 s after it was
+        # accepted, at most (timed from the server's side, so starting Python, however slow on
+        # a busy machine, does not count; the margin is for a late wake-up).
+        deadline = time.monotonic() + 30
+        while None in plain_server.held[before:] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        held = plain_server.held[before:]
+        assert len(held) == 1 and held[0] is not None and held[0] < 3 + 10, held
 
     run()
 
@@ -1004,8 +1102,11 @@ def test_writing_goes_through_devices_and_links_and_to_stdout(tmp_path):
     assert "wrote" in result.err
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    result, elapsed = timed("board", "flick", "--format", "svg", "-o", str(fifo))
-    assert result.code == 2 and "no process is reading it" in result.err and elapsed < 5
+    result, took = timed("board", "flick", "--format", "svg", "-o", str(fifo))
+    assert result.code == 2 and "no process is reading it" in result.err
+    # Refused at once, not after waiting for a reader: a few ms of work, and far less than
+    # 30 s on the clock, however busy the machine (a blocking open would never return).
+    assert took.cpu < 5 and took.wall < 30, took
     assert fifo.is_fifo()
     result = run_cli("board", "flick", "-o", str(tmp_path / ("x" * 300 + ".svg")))
     assert_clean(result)
@@ -1063,7 +1164,11 @@ def test_a_signal_during_a_write_leaves_no_temporary(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize(
-    "command", [["balance", "mapgame", "--games", "100000"], ["play", "mapgame", "--games", "100000", "-o", "g"]]
+    "command",
+    [
+        ["balance", "mapgame", "--games", "100000", "--workers", "2"],
+        ["play", "mapgame", "--games", "100000", "--workers", "2", "-o", "g"],
+    ],
 )
 def test_ctrl_c_during_a_long_run_exits_130_in_one_line(tmp_path, command):
     import signal
@@ -1077,14 +1182,18 @@ def test_ctrl_c_during_a_long_run_exits_130_in_one_line(tmp_path, command):
         text=True,
         cwd=tmp_path,
     )
-    deadline = time.monotonic() + 60
-    if command[0] == "play":  # wait until records are being written
-        while not (tmp_path / "g").exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-    time.sleep(1.0)
-    process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=30)
-    assert process.returncode == 130
+    try:
+        # Interrupt once the run is under way, however busy the machine: both workers playing
+        # (so the run is past starting them; balance writes nothing until the end), and for
+        # play a record written.
+        _wait_for(lambda: len(_playing_children(process.pid)) == 2, process, "2 workers playing")
+        if command[0] == "play":
+            _wait_for(lambda: list(tmp_path.glob("g/*.json")), process, "a first record")
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 130, err
     # One line; a stopped play or balance also says how many games finished.
     assert err.startswith("coinprint: interrupted") and err.count("\n") == 1, err
     leftovers = [p for p in tmp_path.rglob("*") if p.name.startswith(".") or p.name.endswith(".tmp")]
@@ -1114,8 +1223,8 @@ def _drawing_answer(folder: Path, content: bytes | str, *extra: str) -> CliResul
     path = folder / "drawing.svg"
     path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
     before = files_in(folder)
-    result, elapsed = timed("validate", "layout", str(path), "--game", "coinage", *extra)
-    assert_clean(result, elapsed, limit=20.0)
+    result, took = timed("validate", "layout", str(path), "--game", "coinage", *extra)
+    assert_clean(result, took, limit=20.0)
     assert files_in(folder) == before
     return result
 
@@ -1300,8 +1409,8 @@ def _foreign_answer(folder: Path, text: str) -> CliResult:
     path = folder / "qgis.geojson"
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
     before = files_in(folder)
-    result, elapsed = timed("validate", "layout", str(path), "--game", "coinage")
-    assert_clean(result, elapsed)
+    result, took = timed("validate", "layout", str(path), "--game", "coinage")
+    assert_clean(result, took)
     assert files_in(folder) == before
     return result
 

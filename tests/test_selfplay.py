@@ -3,6 +3,7 @@ results streamed in game order without keeping them, the sequential stop, Ctrl-C
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import random
@@ -70,15 +71,31 @@ def test_results_come_in_game_order_with_the_summaries_made_in_the_workers():
         assert game.summary == ("cointable", game.moves, game.winner)
 
 
-def test_the_runner_is_lazy_and_stops_its_workers_when_left():
+def test_the_runner_is_lazy_and_stops_its_workers_when_left(monkeypatch):
+    import multiprocessing
+
+    # Count the games handed to the workers (not the seconds taken, which a busy machine stretches).
+    queued: list[int] = []
+    real_backend = selfplay._backend
+
+    def counting_backend(*args):
+        backend = real_backend(*args)
+        submit = backend.submit
+        backend.submit = lambda *batch: queued.append(batch[3]) or submit(*batch)
+        return backend
+
+    monkeypatch.setattr(selfplay, "_backend", counting_backend)
     setup = selfplay.GameSetup.build("cointable:size=2", AGENTS, 500)
+    before = {child.pid for child in multiprocessing.active_children()}  # other tests' leftovers
     for workers in (1, 2):
-        start = time.monotonic()
+        queued.clear()
         stream = selfplay.run(setup, MAX_GAMES, 1, workers=workers)
         first = list(itertools.islice(stream, 40))
         stream.close()
         assert [g.index for g in first] == list(range(40))
-        assert time.monotonic() - start < 30  # the cap's 100,000 games were never all queued
+        # The cap's 100,000 games were never all queued: a few batches ahead of the reader.
+        assert 40 <= sum(queued) < 2_000, sum(queued)
+        assert {child.pid for child in multiprocessing.active_children()} <= before  # the workers were stopped
 
 
 def heavy_summary(rules, record, outcome):
@@ -90,21 +107,38 @@ def refuse_game(rules, record, outcome):
     raise ValueError("no summary for this game")
 
 
-def test_a_worker_killed_half_way_through_a_reply_ends_the_run():
+def test_a_worker_killed_half_way_through_a_reply_ends_the_run(monkeypatch):
     """The runner reads nothing while the caller holds its first game, so each worker, once its
     next batch is played, blocks half-way through sending its reply; killing one leaves half a
     message in its pipe. The run must end with the one-line failure, not wait for the rest."""
     import multiprocessing
     import threading
 
+    started: list[selfplay._Worker] = []
+
+    class SeenWorker(selfplay._Worker):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            started.append(self)
+
+    monkeypatch.setattr(selfplay, "_Worker", SeenWorker)
     setup = selfplay.GameSetup.build("cointable:size=2", AGENTS, 500)
     before = {child.pid for child in multiprocessing.active_children()}  # other tests' leftovers
     stream = selfplay.run(setup, 40, 1, workers=2, batch=2, summarise=heavy_summary)
     assert next(stream).index == 0
-    time.sleep(1.5)  # both workers play a batch of two short games and start sending
-    workers = [child for child in multiprocessing.active_children() if child.pid not in before]
-    assert len(workers) == 2
-    os.kill(workers[0].pid, signal.SIGKILL)
+    assert len(started) == 2
+
+    def sending() -> bool:
+        # Each worker has a batch and its reply has begun to arrive; a reply (4 MB) is far
+        # more than a pipe holds, so the worker is blocked half-way through sending it.
+        return all(worker.batch is not None and worker.connection.poll() for worker in started)
+
+    deadline = time.monotonic() + 120
+    while not sending():
+        assert time.monotonic() < deadline, "the workers did not start sending their replies within 120 s"
+        assert all(worker.process.is_alive() for worker in started), "a worker ended before it was killed"
+        time.sleep(0.05)
+    os.kill(started[0].process.pid, signal.SIGKILL)
     outcome: list[BaseException] = []
 
     def drain() -> None:
@@ -116,7 +150,7 @@ def test_a_worker_killed_half_way_through_a_reply_ends_the_run():
 
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
-    reader.join(60)
+    reader.join(120)
     assert not reader.is_alive(), "the run waited for the rest of a dead worker's reply"
     assert len(outcome) == 1 and isinstance(outcome[0], RunFailedError)
     assert "a worker process died" in str(outcome[0]) and "of 40 games had finished" in str(outcome[0])
@@ -268,11 +302,20 @@ def test_ctrl_c_stops_cleanly_with_exit_130(tmp_path):
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True
     )
     # Interrupt once the run is under way (a record written), however busy the machine is.
-    deadline = time.monotonic() + 120
-    while not list(tmp_path.glob("games/*.json")) and child.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.1)
-    os.killpg(child.pid, signal.SIGINT)
-    out, err = child.communicate(timeout=60)
+    try:
+        deadline = time.monotonic() + 120
+        while not list(tmp_path.glob("games/*.json")):
+            assert child.poll() is None, (
+                f"the run ended (exit {child.returncode}) before a record: {child.communicate()}"
+            )
+            assert time.monotonic() < deadline, "no record within 120 s"
+            time.sleep(0.1)
+        os.killpg(child.pid, signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)  # nothing of the run left behind, whatever failed
+        child.wait()
     assert child.returncode == 130, err
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("coinprint: ") and "interrupted" in lines[0], err
