@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from coinprint import selfplay, sprt
 from coinprint.caps import check_games, check_seed
 from coinprint.errors import InterruptedRunError, UsageError, stop_code
-from coinprint.fileio import Interrupted, check_folder_target, write_atomic
+from coinprint.fileio import Interrupted, check_folder_target, signals_held, write_atomic
 from coinprint.selfplay import GameSetup, play_one
 from coinprint.source import (  # noqa: F401  (the library's names for them, docs/api.md)
     LayoutSource,
@@ -160,7 +160,8 @@ def play_to_folder(
             assert played.record is not None
             # follow_symlinks=False: a link planted in the folder is replaced, never followed out of it.
             record_path = target / f"{setup.game}-{played.seed}.json"
-            paths.append(write_atomic(record_path, played.record, follow_symlinks=False))
+            with signals_held():  # a record written is a record counted, even if Ctrl-C comes now
+                paths.append(write_atomic(record_path, played.record, follow_symlinks=False))
             tally.add(played.winner, played.timeout, played.moves)
             if progress:
                 progress(1)

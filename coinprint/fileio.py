@@ -505,6 +505,27 @@ def _on_signal(signum: int, frame: FrameType | None) -> None:
 
 
 @contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """Within this context SIGINT, SIGTERM and SIGHUP wait (they are blocked, and arrive when
+    it ends): for steps that must finish together, such as writing a record and counting it,
+    or starting a worker process (a signal during ``fork`` would be lost in its hooks)."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - every POSIX Python has it
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, HANDLED_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def release_signals() -> None:
+    """Unblock the signals :func:`signals_held` blocks (a process forked inside it inherits them held)."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, HANDLED_SIGNALS)
+
+
+@contextlib.contextmanager
 def handling_signals() -> Iterator[None]:
     """Within this context SIGINT, SIGTERM and SIGHUP raise :class:`Interrupted` after
     removing the temporaries being written; the previous handlers come back after."""

@@ -54,6 +54,7 @@ from coinprint.agents import agent_parameters, make_agent
 from coinprint.caps import check_dask_timeout, check_games, check_max_turns, check_workers
 from coinprint.engine import Record, play_game
 from coinprint.errors import RunFailedError, UsageError
+from coinprint.fileio import release_signals, signals_held
 from coinprint.source import LayoutSource, resolve_layout, rules_for
 
 if TYPE_CHECKING:
@@ -415,7 +416,8 @@ class _PoolBackend(_Backend):
         self.backlog: deque[_Batch] = deque()
         try:
             for _ in range(workers):
-                self.workers.append(_Worker(context, [worker.connection for worker in self.workers]))
+                with signals_held():  # Ctrl-C during a fork waits for it, instead of being lost in its hooks
+                    self.workers.append(_Worker(context, [worker.connection for worker in self.workers]))
         except BaseException:
             self.close(False)
             raise
@@ -529,6 +531,7 @@ def _serve(connection: Connection, others: list[Connection]) -> None:
     """A worker's life: play each batch that arrives and send back its reply, until told to stop
     (``None``) or the runner's end of the pipe closes."""
     _ignore_interrupts()
+    release_signals()  # forked with them held (see _PoolBackend): now ignored or default
     for other in others:  # other workers' pipes, inherited by a fork: theirs to close, not ours
         other.close()
     while True:

@@ -223,7 +223,7 @@ def widest_circle(polygon: Any, need_mm: float, tolerance_mm: float = 0.01) -> A
     for centre in (polygon.centroid, polygon.point_on_surface()):
         if polygon.contains(centre):
             line = shapely.shortest_line(centre, polygon.boundary)
-            if float(line.length) >= need_mm:
+            if line is not None and float(line.length) >= need_mm:  # None: GEOS could not tell
                 return line
     coarse = shapely.maximum_inscribed_circle(polygon, max(tolerance_mm, need_mm / 8))
     if float(coarse.length) >= need_mm:

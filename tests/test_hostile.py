@@ -592,7 +592,20 @@ def test_play_never_follows_a_link_planted_in_its_folder(tmp_path):
     for name in ("cointable-1.json", "cointable-2.html", "index.html"):
         (folder / name).symlink_to(outside)
     result = _subprocess(
-        "play", "cointable", "--size", "2", "--games", "2", "--max-turns", "20", "--html", "-o", "games", cwd=tmp_path
+        "play",
+        "cointable",
+        "--size",
+        "2",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--max-turns",
+        "20",
+        "--html",
+        "-o",
+        "games",
+        cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr
     assert outside.read_text() == "keep me"

@@ -135,7 +135,6 @@ def analyse(
         tolerance_mm=tolerance,
     )
     click.echo(table(reports))
-    note(f"seed {seed}" + (f", maps from seed {map_seed}" if maps is not None else ""))
     if json_path is not None:
         settings = {"game": game, "agent": agent, "games": games, "seed": seed, "max_turns": max_turns}
         settings["until_decided"] = until_decided
@@ -146,3 +145,4 @@ def analyse(
     if report_path is not None:
         written = write_report(reports, report_path, details=details, units=units, tolerance_mm=tolerance)
         say(f"wrote {written}")
+    note(f"seed {seed}" + (f", maps from seed {map_seed}" if maps is not None else ""))

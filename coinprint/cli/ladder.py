@@ -83,7 +83,7 @@ def ladder(
             progress=update,
         )
     click.echo(found.describe())
-    note(f"seed {seed}")
     if json_path is not None:
         text = json.dumps(found.to_json(), indent=2) + "\n"
         say(f"wrote {write_atomic(json_path, text)}")
+    note(f"seed {seed}")

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from coinprint.caps import DEFAULT_TOLERANCE_MM, MAX_FEATURES, MAX_GEOJSON_FEATURES, MAX_TEXT_CHARS
+from coinprint.caps import DEFAULT_TOLERANCE_MM, MAX_COORDINATE_MM, MAX_FEATURES, MAX_GEOJSON_FEATURES, MAX_TEXT_CHARS
 from coinprint.errors import UnreadableInputError, UsageError
 from coinprint.fileio import parse_json, read_bytes
 from coinprint.io.svg import read_svg
@@ -239,6 +239,9 @@ def _foreign_piece(raw: Any, index: int, scale: float) -> _Piece | str:
         return "polygons with unreadable coordinates"
     if not rings or len(rings[0]) < 3 or not all(math.isfinite(v) for r in rings for p in r for v in p):
         return "polygons with fewer than 3 corners or non-finite coordinates"
+    if not all(abs(v) <= MAX_COORDINATE_MM for r in rings for p in r for v in p):
+        # The cap coinprint's own layouts and drawings have: geometry past it overflows.
+        return f"polygons with points over the {MAX_COORDINATE_MM:,.0f} mm coordinate cap"
     region = _text(props.get("region"))
     order = props.get("order")
     if isinstance(order, float) and order.is_integer():
