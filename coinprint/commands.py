@@ -27,11 +27,13 @@ from coinprint.kit import (
     resolve_output,
     rule_sheet_language,
 )
-from coinprint.source import check_layout, read_layout_file
+from coinprint.registry import GAMES
+from coinprint.source import check_layout, parse_drawing, read_layout_file
 
 if TYPE_CHECKING:
     from coinprint.checks import Problem
     from coinprint.game import Game
+    from coinprint.io import ReadLayout
     from coinprint.layout import Layout
     from coinprint.params import Values
 
@@ -54,7 +56,23 @@ def check_layout_file(path: str, game: str | None, units: str, tolerance_mm: flo
     line."""
 
     limit = DEFAULT_TOLERANCE_MM if tolerance_mm is None else tolerance_mm
-    read = read_layout_file(path, game=game, units=units, tolerance_mm=limit)
+    return _checked(read_layout_file(path, game=game, units=units, tolerance_mm=limit), path, limit, say)
+
+
+def check_layout_data(
+    data: bytes, source: str, game: str | None, units: str, tolerance_mm: float | None, say: Say
+) -> CheckedLayout:
+    """:func:`check_layout_file` for the bytes of a file called ``source`` (an upload): the
+    same reading, check, messages and verdict."""
+
+    limit = DEFAULT_TOLERANCE_MM if tolerance_mm is None else tolerance_mm
+    read = parse_drawing(data, source=source, game=game, units=units, tolerance_mm=limit)
+    if read.layout.game in GAMES:
+        read.layout = GAMES[read.layout.game].named(read.layout)
+    return _checked(read, source, limit, say)
+
+
+def _checked(read: ReadLayout, path: str, limit: float, say: Say) -> CheckedLayout:
     layout = read.layout
     problems = check_layout(layout, tolerance_mm=limit)
     for note in read.notes:

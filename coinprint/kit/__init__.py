@@ -141,16 +141,25 @@ def export_board(
 
     Returns the paths written. Nothing is written when anything fails.
     """
+    path, chosen = resolve_output(output, fmt, default_name)
+    return [write_atomic(path, board_data(layout, sheet, settings, chosen, notes))]
+
+
+def board_data(
+    layout: Layout, sheet: Sheet, settings: PrintSettings, fmt: str, notes: Sequence[str] = ()
+) -> bytes | str:
+    """A board's file contents in ``fmt`` (``pdf``: tiled pages at true size, ``svg``: one
+    true-size sheet, ``geojson``: the layout), exactly as :func:`export_board` writes them;
+    ``notes`` are more info lines under the sheet's own."""
     if notes:
         sheet = replace(sheet, lines=[*sheet.lines, *notes])
-    path, chosen = resolve_output(output, fmt, default_name)
-    if chosen == "geojson":
-        data: bytes | str = layout.dumps()
-    elif chosen == "svg":
-        data = scene_to_svg(single_sheet(sheet, settings.margin_mm))
-    else:
-        data = pages_to_pdf(board_pages(sheet, settings), title=sheet.title, keywords=_keywords(layout))
-    return [write_atomic(path, data)]
+    if fmt == "geojson":
+        return layout.dumps()
+    if fmt == "svg":
+        return scene_to_svg(single_sheet(sheet, settings.margin_mm))
+    if fmt != "pdf":
+        raise UsageError(f"format {fmt} is not available here; use one of: pdf, svg, geojson")
+    return pages_to_pdf(board_pages(sheet, settings), title=sheet.title, keywords=_keywords(layout))
 
 
 def file_name(*parts: object) -> str:
@@ -381,9 +390,24 @@ def write_rules(
 
     lang = rule_sheet_language(game, lang, note)
     path, _ = resolve_output(output, fmt, file_name(game.name, "rules", paper.name, lang), ("pdf",))
+    return write_atomic(path, rules_pdf(game, paper, lang, values, appendix=appendix))
+
+
+def rules_pdf(
+    game: Game,
+    paper: PaperSize,
+    lang: str,
+    values: Values | None = None,
+    *,
+    appendix: bool = False,
+    note: Say | None = None,
+) -> bytes:
+    """The PDF bytes :func:`write_rules` writes: the rule sheet in ``lang`` (English, said to
+    ``note``, when the game has no texts in it); see :func:`rule_sheet_pages`."""
+    lang = rule_sheet_language(game, lang, note)
     pages = rule_sheet_pages(game, paper, lang, values, appendix=appendix)
     title = rule_sheet_template(game, lang)["title"]
-    return write_pages(pages, str(path), game.name, title=title, keywords={"game": game.name, "lang": lang})
+    return pages_to_pdf(pages, title=title, keywords={"game": game.name, "lang": lang})
 
 
 def board_pages(sheet: Sheet, settings: PrintSettings) -> list[Scene]:
@@ -444,14 +468,15 @@ def make_kit(
 ) -> Path:
     """Write ``game``'s kit (see :func:`kit`) in ``lang`` as one PDF; returns the path."""
 
+    path, _ = resolve_output(output, None, file_name(game.name, "kit", settings.paper.name, lang), ("pdf",))
+    return write_atomic(path, kit_pdf(game, settings, lang, layout=layout))
+
+
+def kit_pdf(game: Game, settings: PrintSettings, lang: str, *, layout: Layout | None = None) -> bytes:
+    """The PDF bytes :func:`make_kit` writes: ``game``'s kit (see :func:`kit`) in ``lang``."""
     made = kit(game, settings, lang, layout=layout)
-    return write_pages(
-        made.pages,
-        output,
-        file_name(game.name, "kit", settings.paper.name, lang),
-        title=made.title,
-        keywords={"game": game.name, "lang": lang, "paper": settings.paper.name},
-    )
+    keywords = {"game": game.name, "lang": lang, "paper": settings.paper.name}
+    return pages_to_pdf(made.pages, title=made.title, keywords=keywords)
 
 
 def example_position(

@@ -46,19 +46,28 @@ def write_report(layout: Layout, problems: list[Problem], path: str, verdict: st
     ``path``, an .svg (one true-size sheet) or a .pdf (tiled at true size on ``paper``)."""
 
     suffix = require_suffix(path, "--report", REPORT_SUFFIXES).lower().rsplit(".", 1)[-1]
+    return write_atomic(path, report_data(layout, problems, verdict, suffix, paper))
+
+
+def report_data(layout: Layout, problems: list[Problem], verdict: str, fmt: str = "svg", paper: str = "a4") -> bytes:
+    """The contents :func:`write_report` writes: the verdict drawn on ``layout`` as ``fmt``
+    (``svg``: one true-size sheet, ``pdf``: tiled at true size on ``paper``)."""
     marks = [
-        Marked(_where(layout, p), str(p), p.severity == "error") for p in problems if p.severity in ("error", "warning")
+        Marked(problem_geometry(layout, p), str(p), p.severity == "error")
+        for p in problems
+        if p.severity in ("error", "warning")
     ]
     sheet = report_sheet(layout, marks, f"{layout.game} layout check", verdict)
-    if suffix == "svg":
-        return write_atomic(path, scene_to_svg(single_sheet(sheet, 10.0)))
-
+    if fmt == "svg":
+        return scene_to_svg(single_sheet(sheet, 10.0))
     pages = board_pages(sheet, PrintSettings.parse(paper=paper))
-    return write_atomic(path, pages_to_pdf(pages, title=sheet.title, keywords={"game": layout.game}))
+    return pages_to_pdf(pages, title=sheet.title, keywords={"game": layout.game})
 
 
-def _where(layout: Layout, problem: Problem) -> Any:
-    """The problem's own geometry, else the shape of the space or feature it names."""
+def problem_geometry(layout: Layout, problem: Problem) -> Any:
+    """Where ``problem`` is on ``layout`` (a shapely geometry in layout mm), as the report
+    draws it: the problem's own geometry, else the shape of the space or feature it names;
+    None when it is about the layout as a whole."""
     if problem.geometry is not None:
         return problem.geometry
     if problem.feature is None:
