@@ -9,7 +9,7 @@ are), goes to the same layer or a lower one:
         →  render/, games/<game>/draw
         →  game, registry, source, kit/, games/<game>/sheet and the game itself
         →  selfplay, analysis, metrics, report, commands
-        →  cli/
+        →  cli/, studio/ (the front doors)
 
 A game's package ``coinprint/games/<game>/`` spans the layers (its modules sit where their
 names say); no shared module imports a game, so a game is one folder plus one registry line.
@@ -28,6 +28,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "coinprint"
 
 LAYERS: list[tuple[str, int]] = [
     ("coinprint.cli", 6),
+    ("coinprint.studio", 6),
     ("coinprint.__main__", 6),
     ("coinprint.selfplay", 5),
     ("coinprint.analysis", 5),
@@ -204,6 +205,8 @@ LAZY_ALLOWED = {
     ("coinprint.engine", "coinprint.registry"),
     # Ctrl-C while the command line is still loading exits 130 with one line.
     ("coinprint.__main__", "coinprint.cli"),
+    # The studio's web stack (Starlette, uvicorn) loads only when `coinprint studio` runs.
+    ("coinprint.cli.studio", "coinprint.studio.server"),
 }
 LAZY_TARGETS = {
     # The rule-sheet typesetter brings in ReportLab's platypus: loaded where a sheet is set,

@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from coinprint.cli import analyse, common, ladder, replay  # the commands that serve every game  # noqa: F401
+from coinprint.cli import analyse, common, ladder, replay, studio  # the commands that serve every game  # noqa: F401
 from coinprint.cli.groups import board, cli, play, rules, validate
 from coinprint.cli.options import with_quiet
 from coinprint.errors import EXIT_USAGE, CoinprintError, InterruptedRunError

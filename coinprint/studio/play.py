@@ -1,0 +1,273 @@
+"""Games played in the studio: a person against an agent, or two people at one screen, on
+the game's rules engine, so every move is checked by the same code that checks records.
+
+A :class:`Session` keeps the position, the moves in the record notation and a copy of the
+position before each move (so undo restores the very throw Coin Age had), and writes a
+normal record (:meth:`Session.record`) that ``coinprint validate game`` accepts.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from coinprint.agents import checked_agent, make_agent
+from coinprint.engine import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Record
+from coinprint.errors import UsageError
+
+if TYPE_CHECKING:
+    from coinprint.engine import Agent, Rules
+    from coinprint.game import Game
+    from coinprint.layout import Layout
+
+PERSON = "person"
+"""How a record names a seat played by a person in the studio."""
+MAX_SESSIONS = 200
+"""Most games the studio keeps at once (the oldest is dropped for a new one)."""
+
+
+class RefusedMove(UsageError):
+    """A move the engine refuses, with its reason (answered with 422)."""
+
+
+@dataclass
+class Session:
+    """One game in the studio."""
+
+    id: str
+    game: Game
+    rules: Rules[Any, Any]
+    recorded_layout: str | dict[str, Any]
+    layout_name: str
+    agents: dict[str, str]
+    """The agent spec of each seat the computer plays (none: two people)."""
+    options: dict[str, Any]
+    seed: int
+    max_turns: int
+    state: Any = None
+    moves: list[Any] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    before: list[Any] = field(default_factory=list)
+    thinking: bool = False
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    _rng: random.Random = field(default_factory=random.Random)
+    _agents: dict[str, Agent[Any, Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._rng = random.Random(self.seed)
+        self._agents = {player: make_agent(spec, player) for player, spec in self.agents.items()}
+        self.state = self.rules.initial_state()
+        self._begin_turn()
+
+    # -- what the page shows ---------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended (or was cut at the move limit: a timeout)."""
+        return self.rules.is_over(self.state) or self.timeout
+
+    @property
+    def timeout(self) -> bool:
+        return len(self.moves) >= self.max_turns and not self.rules.is_over(self.state)
+
+    def legal(self) -> list[Any]:
+        """Every legal move now, in the record notation (Coin Age: whole turns)."""
+        if self.over:
+            return []
+        return [self.rules.move_text(self.state, move) for move in self.rules.legal_moves(self.state)]
+
+    def to_json(self) -> dict[str, Any]:
+        """The game as ``GET /api/play/{id}`` describes it."""
+        rules, state = self.rules, self.state
+        result = rules.result(state)
+        legal = self.legal()
+        turn = None if self.over else rules.to_move(state)
+        chance = None
+        if turn is not None and rules.chance_key(state) is not None and legal:
+            chance = rules.move_note(state, rules.parse_move(state, legal[0]))
+        return {
+            "id": self.id,
+            "game": self.game.name,
+            "title": self.game.title,
+            "layout": self.layout_name,
+            "players": list(rules.players),
+            "agents": dict(self.agents),
+            "turn": turn,
+            "computer_to_move": turn is not None and turn in self.agents,
+            "thinking": self.thinking,
+            "chance": chance,
+            "legal": legal,
+            "over": self.over,
+            "timeout": self.timeout,
+            "score": dict(result.score),
+            "result": result.describe(),
+            "winner": result.winner if result.finished else None,
+            "moves": [
+                {"number": n, "player": player, "move": move, "note": note}
+                for n, (player, move, note) in enumerate(self._history(), start=1)
+            ],
+            "can_undo": bool(self.moves) and not self.thinking,
+        }
+
+    def _history(self) -> list[tuple[str, Any, str]]:
+        return [
+            (self.rules.to_move(before), move, note) for before, move, note in zip(self.before, self.moves, self.notes)
+        ]
+
+    def board_svg(self) -> bytes:
+        """The position drawn as ``validate game --svg`` draws it."""
+        return self.game.position_svg(self.rules, self.state)
+
+    # -- moves -----------------------------------------------------------------------------------
+    def play(self, text: Any) -> None:
+        """Play ``text`` (record notation) for whoever is to move; :class:`RefusedMove` with
+        the engine's reason when it is not legal now."""
+        with self.lock:
+            if self.thinking:
+                raise RefusedMove("the computer is thinking; wait for its move")
+            if self.over:
+                raise RefusedMove(f"the game is over ({self.rules.result(self.state).describe()})")
+            try:
+                move = self.rules.parse_move(self.state, text)
+                self.rules.check(self.state, move)
+            except (InvalidMoveError, IllegalMoveError, AmbiguousMoveError) as exc:
+                raise RefusedMove(f"{text}: {exc}") from None
+            self._apply(move)
+
+    def computer(self) -> None:
+        """Let the agent of the seat to move choose and play (run it off the event loop: a
+        strong agent takes its time). Refused when a person is to move."""
+        with self.lock:
+            if self.over:
+                raise RefusedMove("the game is over")
+            player = self.rules.to_move(self.state)
+            agent = self._agents.get(player)
+            if agent is None:
+                raise RefusedMove(f"{player} is played by a person here, not the computer")
+            if self.thinking:
+                raise RefusedMove("the computer is thinking already")
+            self.thinking = True
+            position = self.state.copy()
+        try:
+            move = agent.choose(self.rules, position, self._rng)
+        finally:
+            with self.lock:
+                self.thinking = False
+        with self.lock:
+            self._apply(move)
+
+    def undo(self) -> None:
+        """Take back the last move, and the computer's before it, so the person who undoes is
+        to move again (with the same throw as before)."""
+        with self.lock:
+            if self.thinking:
+                raise RefusedMove("the computer is thinking; undo after its move")
+            if not self.moves:
+                raise RefusedMove("there is no move to take back")
+            self._pop()
+            while self.moves and self.rules.to_move(self.state) in self.agents:
+                self._pop()
+
+    def _pop(self) -> None:
+        self.moves.pop()
+        self.notes.pop()
+        self.state = self.before.pop()
+
+    def _apply(self, move: Any) -> None:
+        self.before.append(self.state.copy())
+        self.moves.append(self.rules.move_text(self.state, move))
+        self.notes.append(self.rules.move_note(self.state, move))
+        self.rules.apply(self.state, move)
+        self._begin_turn()
+
+    def _begin_turn(self) -> None:
+        """Make the turn's chance (Coin Age throws its coins) as the turn starts."""
+        if not self.rules.is_over(self.state):
+            self.rules.begin_turn(self.state, self._rng)
+
+    # -- the record --------------------------------------------------------------------------------
+    def record(self) -> Record:
+        """The game as a record (docs/formats.md, Game records): ``validate game`` accepts it."""
+        players = {player: self.agents.get(player, PERSON) for player in self.rules.players}
+        finished = self.rules.is_over(self.state)
+        extra: dict[str, Any] = {"timeout": True} if self.timeout else {}
+        return Record(
+            self.rules.name,
+            self.recorded_layout,
+            list(self.moves),
+            dict(self.options),
+            players,
+            self.seed,
+            self.rules.result(self.state).to_json() if finished else None,
+            extra,
+        )
+
+
+def rules_options(game: Game, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The rules options (a record's ``options``) among ``given`` (text or JSON values, by
+    parameter name), each read through the game's schema; unknown names are refused."""
+    shown = {param.name: param for param in game.schema.shown_in("play") if param.role == "rules"}
+    values: dict[str, Any] = {}
+    for key, value in given.items():
+        name = key.replace("-", "_")
+        if name not in shown:
+            raise UsageError(f"{game.name} takes no option {key!r}; use {', '.join(sorted(shown)) or 'none'}")
+        values[name] = shown[name].parse(value, name)
+    typed = {p.name: values.get(p.name, p.parse(p.default, p.name)) for p in game.schema.shown_in("play")}
+    return game.schema.rules_options(game.schema.from_options("play", typed, values))
+
+
+class Sessions:
+    """The games being played, by id (random, so one cannot be guessed)."""
+
+    def __init__(self) -> None:
+        self._sessions: dict[str, Session] = {}
+        self._lock = threading.Lock()
+
+    def start(
+        self,
+        game: Game,
+        layout: Layout,
+        recorded_layout: str | dict[str, Any],
+        layout_name: str,
+        *,
+        opponent: str | None,
+        seat: str | None,
+        options: Mapping[str, Any],
+        seed: int | None,
+    ) -> Session:
+        """A new game of ``game`` on ``layout``: the person plays ``seat`` (default: the first
+        to move) against ``opponent`` (an agent spec), or both seats when it is None."""
+        if not game.simulated:
+            raise UsageError(f"{game.title} cannot be played here: it has no seats for agents")
+        players = tuple(seat_.player for seat_ in game.seats)
+        person = seat or players[0]
+        if person not in players:
+            raise UsageError(f"seat {person!r} is not a {game.title} seat; use one of: {', '.join(players)}")
+        agents: dict[str, str] = {}
+        if opponent is not None:
+            spec = checked_agent(str(opponent), "opponent")
+            agents = {player: spec for player in players if player != person}
+        rules = game.rules(layout, dict(options))
+        session = Session(
+            secrets.token_hex(12),
+            game,
+            rules,
+            recorded_layout,
+            layout_name,
+            agents,
+            dict(options),
+            random.SystemRandom().randrange(1, 10**9) if seed is None else seed,
+            game.play_max_turns,
+        )
+        with self._lock:
+            while len(self._sessions) >= MAX_SESSIONS:
+                self._sessions.pop(next(iter(self._sessions)))
+            self._sessions[session.id] = session
+        return session
+
+    def get(self, session_id: str) -> Session | None:
+        return self._sessions.get(session_id)

@@ -1,0 +1,194 @@
+"""The studio's door: who may talk to it, and what every answer says to the browser.
+
+A request gets through only when
+
+- its ``Host`` is the loopback address or ``localhost`` (a page on another site that rebinds
+  its own name to 127.0.0.1 is refused: DNS rebinding);
+- it carries the studio's token: ``?token=`` on any URL, the cookie the first visit sets, or an
+  ``Authorization: token …`` header (as Jupyter does);
+- when it changes something (any method but GET, HEAD and OPTIONS), it comes from the studio's
+  own pages (an ``Origin`` of this very address) or carries the CSRF token the pages hold
+  (``X-CSRF-Token``), or the token in its ``Authorization`` header (which no other site's page
+  can set without a preflight the studio never grants);
+- its body is no larger than the command line's input cap (413 otherwise).
+
+Every answer carries a Content-Security-Policy that forbids inline script, and refusals are
+one line of JSON, ``{"error": "…"}``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Awaitable, Callable, MutableMapping
+from http.cookies import SimpleCookie
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from coinprint.caps import MAX_INPUT_BYTES
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+COOKIE = "coinprint_studio_token"
+"""The cookie that carries the token after the first visit."""
+CSRF_HEADER = "x-csrf-token"
+"""The header the pages send the CSRF token in."""
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]"})
+"""The ``Host`` names the studio answers to."""
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+    "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
+"""The Content-Security-Policy of every page: scripts and styles from the studio's own files
+only, never inline."""
+
+
+def new_token() -> str:
+    """A fresh random token (32 bytes, URL-safe)."""
+    return secrets.token_urlsafe(32)
+
+
+def csrf_token(token: str) -> str:
+    """The CSRF token the pages hold for ``token`` (derived from it, so it is never stored)."""
+    return hmac.new(token.encode(), b"coinprint studio csrf", hashlib.sha256).hexdigest()
+
+
+def _headers(scope: Scope) -> dict[str, str]:
+    return {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope.get("headers", [])}
+
+
+def _host_name(host: str) -> str:
+    """``host`` without its port (``[::1]:8770`` → ``[::1]``)."""
+    if host.startswith("["):
+        return host.partition("]")[0] + "]"
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+class Guard:
+    """ASGI middleware enforcing the contract above around ``app``; ``csp`` chooses the
+    policy of a path (the replay page's own scripts are allowed by their hashes)."""
+
+    def __init__(self, app: ASGIApp, token: str, *, csp: Callable[[str], str] | None = None) -> None:
+        self.app = app
+        self.token = token
+        self.csrf = csrf_token(token)
+        self.csp = csp or (lambda path: CSP)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = _headers(scope)
+        refusal, from_query = self._refusal(scope, headers)
+        if refusal is not None:
+            status, message = refusal
+            await _refuse(send, status, message, self.csp(scope.get("path", "")))
+            return
+        path = scope.get("path", "")
+        policy = self.csp(path)
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                extra = [
+                    (b"content-security-policy", policy.encode()),
+                    (b"x-content-type-options", b"nosniff"),
+                    (b"referrer-policy", b"no-referrer"),
+                    (b"x-frame-options", b"DENY"),
+                    (b"cache-control", b"no-store"),
+                ]
+                if from_query:
+                    cookie = f"{COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Strict"
+                    extra.append((b"set-cookie", cookie.encode()))
+                message["headers"] = [*message.get("headers", []), *extra]
+            await send(message)
+
+        await self.app(scope, _capped(receive), send_with_headers)
+
+    def _refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[tuple[int, str] | None, bool]:
+        """Why the request is refused (status, message), or None; and whether the token came
+        in the query (the answer then sets the cookie)."""
+        host = _host_name(headers.get("host", ""))
+        if host not in LOOPBACK_HOSTS:
+            return (403, "the studio answers only to 127.0.0.1 and localhost"), False
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        by_query = any(hmac.compare_digest(given, self.token) for given in query.get("token", []))
+        authorization = headers.get("authorization", "")
+        scheme, _, given = authorization.partition(" ")
+        by_header = scheme.lower() == "token" and hmac.compare_digest(given.strip(), self.token)
+        cookie = SimpleCookie()
+        try:
+            cookie.load(headers.get("cookie", ""))
+        except Exception:  # a malformed cookie header is no token
+            cookie = SimpleCookie()
+        by_cookie = COOKIE in cookie and hmac.compare_digest(cookie[COOKIE].value, self.token)
+        if not (by_query or by_header or by_cookie):
+            return (403, "the studio needs its token: open the address it printed (…/?token=…)"), False
+        if scope.get("method", "GET") not in SAFE_METHODS:
+            origin = headers.get("origin")
+            same = origin is not None and _same_origin(origin, headers.get("host", ""))
+            if origin is not None and not same:
+                return (403, "a request from another site was refused (its Origin is not the studio's)"), False
+            if headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
+                return (403, "a request from another site was refused (Sec-Fetch-Site)"), False
+            csrf = hmac.compare_digest(headers.get(CSRF_HEADER, ""), self.csrf)
+            if not (same or csrf or by_header):
+                return (403, "a change needs the studio's own page (Origin) or its CSRF token"), False
+        length = headers.get("content-length", "0")
+        if length.isdigit() and int(length) > MAX_INPUT_BYTES:
+            return (413, _too_large()), False
+        return None, by_query and not by_cookie
+
+
+def _same_origin(origin: str, host: str) -> bool:
+    parts = urlsplit(origin)
+    return parts.scheme == "http" and parts.netloc == host and _host_name(parts.netloc) in LOOPBACK_HOSTS
+
+
+def _too_large() -> str:
+    return f"the upload is over the {MAX_INPUT_BYTES // (1024 * 1024)} MB input cap"
+
+
+class TooLarge(Exception):
+    """A request body grew past the input cap while it was read."""
+
+
+def _capped(receive: Receive) -> Receive:
+    """``receive`` that raises :class:`TooLarge` once the body passes the input cap (a body
+    sent without a length, in chunks)."""
+    seen = 0
+
+    async def capped() -> Message:
+        nonlocal seen
+        message = await receive()
+        if message["type"] == "http.request":
+            seen += len(message.get("body", b""))
+            if seen > MAX_INPUT_BYTES:
+                raise TooLarge(_too_large())
+        return message
+
+    return capped
+
+
+async def _refuse(send: Send, status: int, message: str, policy: str) -> None:
+    body = json.dumps({"error": message}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"content-security-policy", policy.encode()),
+                (b"x-content-type-options", b"nosniff"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
