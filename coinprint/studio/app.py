@@ -27,6 +27,7 @@ import anyio
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
@@ -100,6 +101,12 @@ def error(message: str, status: int = 400) -> JSONResponse:
 async def _usage_error(request: Request, exc: Exception) -> Response:
     status = 404 if isinstance(exc, UnknownGame) else 422 if isinstance(exc, RefusedMove) else 400
     return error(str(exc), status)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    status = exc.status_code if isinstance(exc, HTTPException) else 400
+    words = {404: f"no page or API at {request.url.path}", 405: f"{request.method} is not allowed here"}
+    return error(words.get(status, str(exc)), status)
 
 
 async def _too_large(request: Request, exc: Exception) -> Response:
@@ -400,6 +407,7 @@ def create_app(studio: Studio) -> Guard:
         Route("/replay/{id}", replay_page),
     ]
     handlers: Mapping[Any, Callable[[Request, Exception], Any]] = {
+        HTTPException: _http_error,
         _NoSession: _not_found,
         CoinprintError: _usage_error,
         TooLarge: _too_large,

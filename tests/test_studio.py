@@ -1,0 +1,434 @@
+"""coinprint studio through its ASGI app: every endpoint, every refusal of the security contract,
+the same bytes as the command line, and played games whose records validate."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the studio extra is not installed (pip install -e '.[test]')")
+
+from click.testing import CliRunner
+from starlette.testclient import TestClient
+
+from coinprint.caps import MAX_INPUT_BYTES
+from coinprint.cli import cli
+from coinprint.registry import GAMES
+from coinprint.studio.app import PAGES, Studio, create_app
+from coinprint.studio.security import COOKIE, csrf_token
+
+TOKEN = "test-token-0123456789"
+BASE = "http://127.0.0.1:8770"
+ORIGIN = {"origin": BASE}
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+MISTAKES = EXAMPLES / "coinage-card-mistakes.svg"
+CARD = EXAMPLES / "coinage-card.svg"
+
+
+@pytest.fixture
+def client() -> TestClient:
+    """A client that sends the token as a header (as a script would)."""
+    app = create_app(Studio(TOKEN))
+    return TestClient(app, base_url=BASE, headers={"authorization": f"token {TOKEN}"}, raise_server_exceptions=False)
+
+
+@pytest.fixture
+def browser_like() -> TestClient:
+    """A client without the token header: it must come by ``?token=`` and then the cookie."""
+    return TestClient(create_app(Studio(TOKEN)), base_url=BASE, raise_server_exceptions=False)
+
+
+def run(*args: str) -> tuple[int, str]:
+    """``coinprint ARGS`` through click's runner: the exit code (a command's own, as
+    ``coinprint.cli.main`` turns it into one) and what it said."""
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False, standalone_mode=False)
+    code = result.return_value if isinstance(result.return_value, int) else result.exit_code
+    return code, result.output
+
+
+def one_line_error(response, status: int) -> str:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    message = response.json()["error"]
+    assert message and "\n" not in message and len(message) < 600
+    return message
+
+
+# -- the door: token, Host, Origin, CSRF, caps, CSP ------------------------------------------------------------
+def test_every_request_needs_the_token(browser_like: TestClient) -> None:
+    for path in ["/print", "/api/games", "/api/board/cointable.svg", "/static/studio.js"]:
+        assert "token" in one_line_error(browser_like.get(path), 403)
+    assert one_line_error(browser_like.get("/print?token=wrong"), 403)
+    assert one_line_error(browser_like.get("/print", headers={"authorization": "token wrong"}), 403)
+    first = browser_like.get(f"/print?token={TOKEN}")
+    assert first.status_code == 200
+    cookie = first.headers["set-cookie"]
+    assert cookie.startswith(f"{COOKIE}={TOKEN}") and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    # The cookie the first visit set lets the page's later requests in without the token.
+    assert browser_like.get("/api/games").status_code == 200
+    browser_like.cookies.clear()
+    assert browser_like.get("/api/games").status_code == 403
+    assert browser_like.get("/api/games", headers={"authorization": f"token {TOKEN}"}).status_code == 200
+
+
+def test_a_foreign_host_is_refused_even_with_the_token(client: TestClient) -> None:
+    for host in ["evil.example", "evil.example:8770", "127.0.0.1.evil.example", "10.0.0.1:8770"]:
+        assert "127.0.0.1" in one_line_error(client.get("/api/games", headers={"host": host}), 403)
+    assert client.get("/api/games", headers={"host": "localhost:8770"}).status_code == 200
+    assert client.get("/api/games", headers={"host": "127.0.0.1"}).status_code == 200
+
+
+def test_a_cross_origin_change_is_refused(browser_like: TestClient) -> None:
+    browser_like.get(f"/print?token={TOKEN}")  # the cookie, as a browser holds it
+    body = {"game": "cointable", "opponent": None}
+    foreign = browser_like.post("/api/play", json=body, headers={"origin": "http://evil.example"})
+    assert "another site" in one_line_error(foreign, 403)
+    other_port = browser_like.post("/api/play", json=body, headers={"origin": "http://127.0.0.1:9999"})
+    one_line_error(other_port, 403)
+    cross_site = browser_like.post("/api/play", json=body, headers={**ORIGIN, "sec-fetch-site": "cross-site"})
+    one_line_error(cross_site, 403)
+    # With the cookie alone (no Origin, no CSRF token) a change is refused ...
+    assert "CSRF" in one_line_error(browser_like.post("/api/play", json=body), 403)
+    # ... the studio's own page (its Origin) or its CSRF token lets it through.
+    assert browser_like.post("/api/play", json=body, headers=ORIGIN).status_code == 201
+    csrf = {"x-csrf-token": csrf_token(TOKEN)}
+    assert browser_like.post("/api/play", json=body, headers=csrf).status_code == 201
+    assert one_line_error(browser_like.post("/api/play", json=body, headers={"x-csrf-token": "forged"}), 403)
+
+
+def test_every_page_has_a_policy_without_inline_script(client: TestClient) -> None:
+    for name in PAGES:
+        response = client.get(f"/{name}")
+        assert response.status_code == 200
+        policy = response.headers["content-security-policy"]
+        assert "script-src 'self'" in policy and "unsafe-inline" not in policy and "unsafe-eval" not in policy
+        assert response.headers["x-content-type-options"] == "nosniff"
+        html = response.text
+        scripts = re.findall(r"<script([^>]*)>(.*?)</script>", html, re.S)
+        assert scripts and all('src="/static/' in attrs and not body.strip() for attrs, body in scripts)
+        assert not re.search(r"\son[a-z]+\s*=", html), "no inline event handlers"
+        assert "http://" not in html.replace(BASE, "") and "https://" not in html, "no CDN"
+        assert csrf_token(TOKEN) in html
+    assert client.get("/").status_code == 200  # follows the redirect to the Print page
+    assert client.get("/static/studio.js").headers["content-type"].startswith("text/javascript")
+    assert one_line_error(client.get("/static/..%2F..%2Fapp.py"), 404)
+    assert one_line_error(client.get("/static/app.py"), 404)
+
+
+def test_an_upload_over_the_input_cap_is_refused_with_413(client: TestClient) -> None:
+    big = b" " * (MAX_INPUT_BYTES + 1)
+    assert "cap" in one_line_error(client.post("/api/check?game=coinage", content=big), 413)
+
+    def chunks():  # no Content-Length: the body is counted as it comes
+        for _ in range(MAX_INPUT_BYTES // (1 << 20) + 1):
+            yield b" " * (1 << 20)
+
+    assert "cap" in one_line_error(client.post("/api/check?game=coinage", content=chunks()), 413)
+
+
+# -- the schema and the forms ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", GAMES.names())
+def test_every_game_is_listed_with_its_schema(client: TestClient, name: str) -> None:
+    listed = {game["name"]: game for game in client.get("/api/games").json()["games"]}
+    game = GAMES[name]
+    described = listed[name]
+    assert described["title"] == game.title
+    assert [p["name"] for p in described["params"]] == [p.name for p in game.schema]
+    for shown, param in zip(described["params"], game.schema):
+        assert (shown["kind"], shown["low"], shown["high"]) == (param.kind, param.low, param.high)
+        assert shown["choices"] == list(param.choices) and shown["default"] == param.text(param.default)
+    assert described["board"] == [p.name for p in game.schema.shown_in("board")]
+    assert [s["player"] for s in described["seats"]] == list(game.players)
+    assert described["generated"] == (None if game.generated is None else {"asks": dict(game.generated.asks)})
+
+
+@pytest.mark.parametrize("name", GAMES.names())
+def test_every_game_prints_from_its_form_defaults(client: TestClient, name: str) -> None:
+    # What the Print page sends for a form left at its defaults: the values as the schema gives them.
+    game = GAMES[name]
+    fields = {p.name: p.text(p.default) for p in game.schema.shown_in("board") if p.default is not None}
+    fields = {key: value for key, value in fields.items() if value != ""}
+    response = client.get(f"/api/board/{name}.svg", params=fields)
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"] == "image/svg+xml" and response.content.startswith(b"<svg")
+    assert client.get(f"/api/board/{name}.svg").content == response.content
+
+
+# -- the same bytes as the command line ----------------------------------------------------------------------
+BOARD_CHOICES = [(name, fmt, {}) for name in GAMES.names() for fmt in ("pdf", "svg", "geojson")] + [
+    ("cointable", "pdf", {"size": "4", "paper": "letter", "style": "ink-saver", "hex": "30mm"}),
+    ("mapgame", "pdf", {"countries": "15", "seed": "7", "paper": "a5", "margin": "5mm"}),
+    ("coinage", "pdf", {"map": "random", "regions": "5,5", "seed": "11", "copies": "2", "bleed": "3mm"}),
+]
+
+
+@pytest.mark.parametrize("name,fmt,fields", BOARD_CHOICES, ids=lambda v: v if isinstance(v, str) else None)
+def test_board_bytes_equal_the_command_lines(client: TestClient, tmp_path: Path, name, fmt, fields) -> None:
+    target = tmp_path / f"board.{fmt}"
+    options = [arg for key, value in fields.items() for arg in (f"--{key.replace('_', '-')}", value)]
+    code, output = run("board", name, *options, "-o", str(target))
+    assert code == 0, output
+    response = client.get(f"/api/board/{name}.{fmt}", params=fields)
+    assert response.status_code == 200, response.text
+    assert response.content == target.read_bytes()
+
+
+@pytest.mark.parametrize("name", GAMES.names())
+def test_kit_bytes_equal_the_command_lines(client: TestClient, tmp_path: Path, name: str) -> None:
+    target = tmp_path / "kit.pdf"
+    assert run("kit", name, "-o", str(target))[0] == 0
+    assert client.get(f"/api/kit/{name}.pdf").content == target.read_bytes()
+
+
+def test_kit_choices_and_rule_sheet_bytes_equal_the_command_lines(client: TestClient, tmp_path: Path) -> None:
+    kit = tmp_path / "kit.pdf"
+    assert run("kit", "cointable", "--paper", "letter", "--lang", "sv", "--style", "ink-saver", "-o", str(kit))[0] == 0
+    response = client.get("/api/kit/cointable.pdf", params={"paper": "letter", "lang": "sv", "style": "ink-saver"})
+    assert response.content == kit.read_bytes()
+    rules = tmp_path / "rules.pdf"
+    assert run("rules", "cointable", "--size", "4", "--paper", "a5", "-o", str(rules))[0] == 0
+    assert client.get("/api/rules/cointable.pdf", params={"size": "4", "paper": "a5"}).content == rules.read_bytes()
+
+
+def test_the_kit_preview_has_every_page(client: TestClient) -> None:
+    count = client.get("/api/kit-pages/mapgame").json()["pages"]
+    assert count >= 2
+    for number in range(1, count + 1):
+        page = client.get(f"/api/kit-page/mapgame/{number}.svg")
+        assert page.status_code == 200 and page.content.startswith(b"<svg")
+    one_line_error(client.get(f"/api/kit-page/mapgame/{count + 1}.svg"), 404)
+
+
+def test_a_new_map_names_its_seed(client: TestClient) -> None:
+    info = client.get("/api/board-info/mapgame", params={"seed": "424242"}).json()
+    assert info["seed"] == 424242 and info["spec"].startswith("mapgame:") and "seed=424242" in info["spec"]
+    assert info["lines"][0].startswith("seed 424242: ")
+    card = client.get("/api/board-info/coinage", params={"map": "random", "seed": "5"}).json()
+    assert card["seed"] == 5 and "seed=5" in card["spec"]
+
+
+# -- refusals: unknown game, out of range, a path, bad input ---------------------------------------------------
+@pytest.mark.parametrize(
+    "request_args,status,words",
+    [
+        (("GET", "/api/board/nosuchgame.svg"), 404, "unknown game"),
+        (("GET", "/api/kit/nosuchgame.pdf"), 404, "unknown game"),
+        (("GET", "/api/rules/nosuchgame.pdf"), 404, "unknown game"),
+        (("GET", "/api/board-info/nosuchgame"), 404, "unknown game"),
+        (("GET", "/api/board/cointable.svg?size=99"), 400, "out of range"),
+        (("GET", "/api/board/mapgame.svg?countries=2"), 400, "out of range"),
+        (("GET", "/api/board/mapgame.svg?seed=" + "9" * 30), 400, "seed"),
+        (("GET", "/api/board/coinage.pdf?copies=1000"), 400, "copies"),
+        (("GET", "/api/board/cointable.svg?size=five"), 400, "whole number"),
+        (("GET", "/api/board/cointable.exe"), 400, ".pdf"),
+        (("GET", "/api/board/cointable.svg?layout=/etc/passwd"), 400, "takes no layout"),
+        (("GET", "/api/board/cointable.svg?paper=../../etc/passwd"), 400, "paper"),
+        (("GET", "/api/kit/cointable.pdf?lang=../../etc"), 400, "lang"),
+        (("GET", "/api/kit/cointable.pdf?output=/tmp/x.pdf"), 400, "takes no output"),
+        (("GET", "/api/board/cointable.svg?size=3&size=4"), 400, "twice"),
+        (("GET", "/api/board/cointable.pdf?drawing=nope"), 400, "no such checked drawing"),
+        (("GET", "/api/board/flick.svg?bleed=3mm"), 400, "bleed"),
+        (("GET", "/api/drawing/nope/report.svg"), 404, "no such"),
+        (("GET", "/api/play/nope"), 404, "no such game"),
+        (("GET", "/replay/nope"), 404, "no such record"),
+        (("GET", "/api/watch/0/events"), 404, "no watched file"),
+    ],
+)
+def test_a_bad_request_is_a_clear_4xx_in_one_line(client: TestClient, request_args, status, words) -> None:
+    method, url = request_args
+    assert words in one_line_error(client.request(method, url), status)
+
+
+@pytest.mark.parametrize(
+    "body,status,words",
+    [
+        ({"game": "nosuchgame"}, 404, "unknown game"),
+        ({"game": "flick"}, 400, "cannot be played"),
+        ({"game": "cointable", "layout": "/etc/passwd"}, 400, "reads no file"),
+        ({"game": "cointable", "layout": "../examples/coinage-card.svg"}, 400, "reads no file"),
+        ({"game": "cointable", "layout": "coinage:map=classic"}, 400, "not a cointable layout"),
+        ({"game": "cointable", "layout": "cointable:size=99"}, 400, "out of range"),
+        ({"game": "cointable", "layout": "drawing:nope"}, 400, "no such checked drawing"),
+        ({"game": "cointable", "opponent": "wizard"}, 400, "unknown agent"),
+        ({"game": "cointable", "opponent": "mcts:iterations=0"}, 400, "iterations"),
+        ({"game": "cointable", "seat": "dealer"}, 400, "seat"),
+        ({"game": "cointable", "options": {"supply": 0}}, 400, "supply"),
+        ({"game": "cointable", "options": {"size": 3}}, 400, "takes no option"),
+        ({"game": "cointable", "cheat": True}, 400, "takes no cheat"),
+    ],
+)
+def test_a_bad_game_request_is_refused(client: TestClient, body, status, words) -> None:
+    assert words in one_line_error(client.post("/api/play", json=body), status)
+    assert one_line_error(client.post("/api/play", content=b"{not json"), 400)
+
+
+def test_a_malformed_drawing_is_refused_in_one_line(client: TestClient) -> None:
+    for body in [b"<svg", b'{"type": ', b"\xff\xfe\x00garbage", b"[1, 2]"]:
+        one_line_error(client.post("/api/check?game=coinage", content=body), 400)
+    one_line_error(client.post("/api/check?game=coinage", content=b""), 400)
+    assert "unknown game" in one_line_error(client.post("/api/check?game=nosuchgame", content=b"<svg/>"), 404)
+    assert "takes no path" in one_line_error(client.post("/api/check?path=/etc/passwd", content=b"<svg/>"), 400)
+
+
+# -- checking a drawing ---------------------------------------------------------------------------------------
+def test_a_drawing_with_mistakes_gets_the_command_lines_verdict_and_picture(client: TestClient, tmp_path: Path) -> None:
+    report = tmp_path / "report.svg"
+    code, output = run("validate", "layout", str(MISTAKES), "--game", "coinage", "--report", str(report))
+    assert code == 1
+    response = client.post("/api/check?game=coinage&name=coinage-card-mistakes.svg", content=MISTAKES.read_bytes())
+    assert response.status_code == 200, response.text
+    checked = response.json()
+    assert checked["valid"] is False and checked["game"] == "coinage"
+    said = [line.replace(str(MISTAKES), MISTAKES.name) for line in output.splitlines() if not line.startswith("wrote")]
+    assert checked["lines"] == said
+    assert f"{MISTAKES.name}: {checked['verdict']}" in said
+    errors = [p for p in checked["problems"] if p["severity"] == "error"]
+    assert errors and all(p["message"] for p in errors)
+    assert [p["number"] for p in checked["problems"] if p["number"] is not None] == list(
+        range(1, 1 + sum(p["severity"] in ("error", "warning") for p in checked["problems"]))
+    )
+    assert any(p["place"] is not None and len(p["place"]) == 4 for p in checked["problems"])
+    picture = client.get(checked["report"])
+    assert picture.content == report.read_bytes()
+    one_line_error(client.get(f"/api/board/coinage.pdf?drawing={checked['id']}"), 400)
+
+
+def test_a_valid_drawing_prints_and_plays(client: TestClient, tmp_path: Path) -> None:
+    form = {"drawing": ("my card.svg", CARD.read_bytes(), "image/svg+xml")}
+    checked = client.post("/api/check?game=coinage", files=form).json()
+    assert checked["valid"] is True and checked["source"] == "my card.svg"
+    board = tmp_path / "board.pdf"
+    assert run("board", "coinage", "--layout", str(CARD), "-o", str(board))[0] == 0
+    assert client.get(f"/api/board/coinage.pdf?drawing={checked['id']}").content == board.read_bytes()
+    kit = tmp_path / "kit.pdf"
+    assert run("kit", "coinage", "--layout", str(CARD), "-o", str(kit))[0] == 0
+    assert client.get(f"/api/kit/coinage.pdf?drawing={checked['id']}").content == kit.read_bytes()
+    game = client.post(
+        "/api/play", json={"game": "coinage", "layout": f"drawing:{checked['id']}", "opponent": "random"}
+    )
+    assert game.status_code == 201, game.text
+    record = play_out(client, game.json())
+    assert isinstance(record["layout"], dict)  # the drawn layout travels inline
+    assert_validates(record, tmp_path)
+    assert one_line_error(
+        client.post("/api/play", json={"game": "cointable", "layout": f"drawing:{checked['id']}"}), 400
+    )
+
+
+# -- playing ---------------------------------------------------------------------------------------------------
+def play_out(client: TestClient, state: dict, *, limit: int = 3000) -> dict:
+    """Play a game to its end: the person plays the first legal move, the computer answers."""
+    for _ in range(limit):
+        if state["over"]:
+            break
+        if state["computer_to_move"]:
+            response = client.post(f"/api/play/{state['id']}/computer")
+        else:
+            response = client.post(f"/api/play/{state['id']}/move", json={"move": state["legal"][0]})
+        assert response.status_code == 200, response.text
+        state = response.json()
+    assert state["over"] and state["legal"] == []
+    return client.get(f"/api/play/{state['id']}/record").json()
+
+
+def assert_validates(record: dict, tmp_path: Path) -> None:
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    code, output = run("validate", "game", str(path))
+    assert code == 0 and ": valid: " in output, output
+
+
+@pytest.mark.parametrize("name", GAMES.simulated())
+def test_a_game_against_the_computer_saves_a_record_that_validates(client: TestClient, tmp_path: Path, name) -> None:
+    start = client.post("/api/play", json={"game": name, "opponent": "greedy", "seed": 5})
+    assert start.status_code == 201, start.text
+    state = start.json()
+    assert state["turn"] == GAMES[name].players[0] and state["legal"]
+    record = play_out(client, state)
+    assert record["game"] == name and record["result"] is not None and record["seed"] == 5
+    assert sorted(record["players"].values()) == ["greedy", "person"]
+    assert_validates(record, tmp_path)
+    board = client.get(f"/api/play/{state['id']}/board.svg")
+    assert board.status_code == 200 and board.content.startswith(b"<svg")
+
+
+def test_coin_age_shows_the_throw_and_refuses_an_illegal_turn_with_the_engines_reason(client: TestClient) -> None:
+    state = client.post("/api/play", json={"game": "coinage", "opponent": None, "seed": 9}).json()
+    assert state["agents"] == {} and state["chance"].startswith("throw ")
+    throw = state["legal"][0].split(";")[0]
+    assert all(turn.split(";")[0] == throw for turn in state["legal"])  # whole turns of this throw
+    wrong = "throw Q+ N+ P+ D+; place Q a1" if throw != "throw Q+ N+ P+ D+" else "throw Q- N- P- D-; place Q a1"
+    refused = client.post(f"/api/play/{state['id']}/move", json={"move": wrong})
+    assert "thrown as" in one_line_error(refused, 422)
+    assert "throw" in one_line_error(client.post(f"/api/play/{state['id']}/move", json={"move": "fly away"}), 422)
+    assert "person" in one_line_error(client.post(f"/api/play/{state['id']}/computer"), 422)
+    # Two people at one screen: both seats are played by moves, undo brings back the very throw.
+    after = client.post(f"/api/play/{state['id']}/move", json={"move": state["legal"][-1]}).json()
+    assert after["turn"] == "tails" and len(after["moves"]) == 1
+    undone = client.post(f"/api/play/{state['id']}/undo").json()
+    assert undone["turn"] == "heads" and undone["legal"] == state["legal"] and undone["chance"] == state["chance"]
+    assert "no move" in one_line_error(client.post(f"/api/play/{state['id']}/undo"), 422)
+
+
+def test_undo_against_the_computer_takes_back_its_answer_too(client: TestClient) -> None:
+    state = client.post("/api/play", json={"game": "cointable", "opponent": "random", "seat": "heads"}).json()
+    moved = client.post(f"/api/play/{state['id']}/move", json={"move": state["legal"][0]}).json()
+    answered = client.post(f"/api/play/{state['id']}/computer").json()
+    assert len(answered["moves"]) == 2 and answered["turn"] == "heads"
+    undone = client.post(f"/api/play/{state['id']}/undo").json()
+    assert undone["moves"] == [] and undone["turn"] == "heads"
+    assert moved["computer_to_move"] is True
+    assert "send the move" in one_line_error(client.post(f"/api/play/{state['id']}/move", json={}), 400)
+
+
+def test_the_person_may_take_the_second_seat_on_a_generated_map(client: TestClient, tmp_path: Path) -> None:
+    state = client.post(
+        "/api/play",
+        json={"game": "mapgame", "layout": "mapgame:seed=8,countries=11", "opponent": "random", "seat": "X"},
+    ).json()
+    assert state["computer_to_move"] is True and state["layout"].startswith("mapgame:") and "seed=8" in state["layout"]
+    record = play_out(client, state)
+    assert record["players"] == {"O": "random", "X": "person"}
+    assert_validates(record, tmp_path)
+
+
+def test_a_game_opens_in_the_replay_page(client: TestClient, tmp_path: Path) -> None:
+    state = client.post("/api/play", json={"game": "cointable", "layout": "cointable:size=3", "opponent": "greedy"})
+    record = play_out(client, state.json())
+    page = client.get(f"/replay/play/{state.json()['id']}")
+    assert page.status_code == 200 and 'id="replay-data"' in page.text
+    policy = page.headers["content-security-policy"]
+    assert "'sha256-" in policy and "unsafe-inline" not in policy
+    uploaded = client.post("/api/replay", content=json.dumps(record).encode())
+    assert uploaded.status_code == 201
+    shown = client.get(uploaded.json()["url"])
+    assert shown.status_code == 200 and shown.text == page.text
+    # A record that names its layout by a path would make the studio read that file: refused.
+    pathed = {**record, "layout": "../../etc/passwd"}
+    assert "reads no file" in one_line_error(client.post("/api/replay", content=json.dumps(pathed).encode()), 400)
+    assert one_line_error(client.post("/api/replay", content=b"not a record"), 400)
+
+
+def test_text_from_a_record_is_escaped_in_the_replay_page(client: TestClient) -> None:
+    state = client.post("/api/play", json={"game": "cointable", "layout": "cointable:size=2", "opponent": "random"})
+    record = play_out(client, state.json())
+    record["players"] = {"heads": "<script>alert(1)</script>", "tails": "<img src=x onerror=alert(2)>"}
+    page = client.get(client.post("/api/replay", content=json.dumps(record).encode()).json()["url"]).text
+    assert "<script>alert(1)" not in page and "<img src=x" not in page
+    assert "&lt;script&gt;alert(1)" in page
+
+
+def test_the_watch_list_names_only_the_files_given(tmp_path: Path) -> None:
+    from coinprint.studio.app import Watched
+
+    drawn = tmp_path / "card.svg"
+    drawn.write_bytes(CARD.read_bytes())
+    app = create_app(Studio(TOKEN, [Watched(drawn, "coinage")]))
+    client = TestClient(app, base_url=BASE, headers={"authorization": f"token {TOKEN}"})
+    assert client.get("/api/watch").json() == {"files": [{"number": 0, "name": "card.svg", "game": "coinage"}]}
+    assert "card.svg" in client.get("/check").text
+    state = client.post("/api/play", json={"game": "coinage", "layout": "watch:0", "opponent": "random"})
+    assert state.status_code == 201 and state.json()["layout"] == "card.svg"
