@@ -10,6 +10,7 @@ thread, so the page and other requests are answered meanwhile.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import json
@@ -487,20 +488,25 @@ def _check_event(watched: Watched, game: str | None) -> str:
 
 async def _watch_stream(studio: Studio, watched: Watched, game: str | None) -> AsyncIterator[str]:
     """The watched file's check now, and again whenever it is saved (watched through its
-    folder, so an editor that saves by replacing the file is seen too)."""
+    folder, so an editor that saves by replacing the file is seen too). The watcher is in
+    place before the first check is sent, so no save after it is missed."""
     from watchfiles import awatch
 
-    yield await run_in_threadpool(_check_event, watched, game)
-    stop = anyio.Event()
     target = watched.path.resolve()
+    stop = anyio.Event()
+    changes = awatch(target.parent, stop_event=stop, debounce=studio.debounce_ms, step=20, recursive=False)
+    pending = asyncio.ensure_future(anext(changes))
+    await asyncio.sleep(0)  # the task has started: the watcher is set up
     try:
-        async for changes in awatch(
-            target.parent, stop_event=stop, debounce=studio.debounce_ms, step=20, recursive=False
-        ):
-            if any(Path(changed).resolve() == target for _, changed in changes):
+        yield await run_in_threadpool(_check_event, watched, game)
+        while True:
+            found = await pending
+            pending = asyncio.ensure_future(anext(changes))
+            if any(Path(changed).resolve() == target for _, changed in found):
                 yield await run_in_threadpool(_check_event, watched, game)
     finally:
         stop.set()
+        pending.cancel()
 
 
 # -- replay pages ---------------------------------------------------------------------------------------
