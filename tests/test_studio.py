@@ -432,3 +432,39 @@ def test_the_watch_list_names_only_the_files_given(tmp_path: Path) -> None:
     assert "card.svg" in client.get("/check").text
     state = client.post("/api/play", json={"game": "coinage", "layout": "watch:0", "opponent": "random"})
     assert state.status_code == 201 and state.json()["layout"] == "card.svg"
+
+
+def sse(text: str) -> list[tuple[str, dict]]:
+    """The events of a finished server-sent event stream: (name, JSON data)."""
+    found = []
+    for block in text.strip().split("\n\n"):
+        lines = dict(line.split(": ", 1) for line in block.splitlines())
+        found.append((lines["event"], json.loads(lines["data"])))
+    return found
+
+
+def test_the_fair_search_streams_its_progress_and_finds_what_board_fair_finds(client: TestClient, tmp_path) -> None:
+    choices = ["--seed", "3", "--countries", "11", "--candidates", "3", "--fair-games", "40"]
+    code, output = run("board", "mapgame", *choices, "--fair", "-o", str(tmp_path / "fair.pdf"))
+    assert code == 0
+    fields = {"seed": "3", "countries": "11", "candidates": "3", "fair_games": "40"}
+    response = client.get("/api/fair/mapgame/events", params=fields)
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
+    events = sse(response.text)
+    progress = [doc for name, doc in events if name == "progress"]
+    assert [doc["done"] for doc in progress] == list(range(1, len(progress) + 1))
+    assert progress[-1]["done"] == progress[-1]["total"]
+    name, found = events[-1]
+    assert name == "done" and found["line"] in output.splitlines()
+    assert found["spec"].startswith("mapgame:") and f"seed={found['seed']}" in found["spec"]
+    assert (
+        client.get("/api/board-info/mapgame", params={"countries": "11", "seed": str(found["seed"])}).status_code == 200
+    )
+
+
+def test_a_fair_search_that_cannot_be_made_is_refused_before_it_starts(client: TestClient) -> None:
+    assert "fixed" in one_line_error(client.get("/api/fair/cointable/events"), 400)
+    assert "map=random" in one_line_error(client.get("/api/fair/coinage/events"), 400)
+    assert "candidates" in one_line_error(client.get("/api/fair/mapgame/events?candidates=1000"), 400)
+    assert "agent" in one_line_error(client.get("/api/fair/mapgame/events?agent=wizard"), 400)
+    assert one_line_error(client.get("/api/fair/nosuchgame/events"), 404)

@@ -17,6 +17,7 @@ import json
 import re
 import secrets
 import tempfile
+import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -55,7 +56,7 @@ PAGES = {
     "replay": "Replay",
 }
 """The pages, by path, with their titles, in the order the menu shows them."""
-STATIC = ("studio.js", "studio.css")
+STATIC = ("studio.js", "studio.css", "favicon.svg")
 """The files under ``/static/``: read from the package once, served from memory."""
 MAX_DRAWINGS = 50
 """Most checked drawings (and uploaded records) the studio keeps in memory."""
@@ -198,7 +199,7 @@ def create_app(studio: Studio) -> Guard:
         name = request.path_params["name"]
         if name not in static:
             return error(f"no static file {name!r}", 404)
-        media = "text/javascript" if name.endswith(".js") else "text/css"
+        media = {"js": "text/javascript", "css": "text/css", "svg": "image/svg+xml"}[name.rsplit(".", 1)[1]]
         return Response(static[name], media_type=media)
 
     async def games(request: Request) -> Response:
@@ -300,6 +301,13 @@ def create_app(studio: Studio) -> Guard:
             _watch_stream(studio, watched, game), media_type="text/event-stream", headers={"x-accel-buffering": "no"}
         )
 
+    async def fair_events(request: Request) -> Response:
+        game = game_named(request.path_params["game"])
+        plan = await run_in_threadpool(outputs.fair_plan, game, _fields(request))
+        return StreamingResponse(
+            _fair_stream(plan), media_type="text/event-stream", headers={"x-accel-buffering": "no"}
+        )
+
     async def play_start(request: Request) -> Response:
         doc = await _json(request)
         unknown = sorted(set(doc) - {"game", "layout", "opponent", "seat", "options", "seed"})
@@ -385,9 +393,11 @@ def create_app(studio: Studio) -> Guard:
         Route("/", home),
         *(Route(f"/{name}", page(name)) for name in PAGES),
         Route("/static/{name}", static_file),
+        Route("/favicon.ico", lambda request: RedirectResponse("/static/favicon.svg", status_code=301)),
         Route("/api/games", games),
         Route("/api/board/{file}", board),
         Route("/api/board-info/{game}", board_info),
+        Route("/api/fair/{game}/events", fair_events),
         Route("/api/kit/{file}", kit),
         Route("/api/kit-pages/{game}", kit_page_count),
         Route("/api/kit-page/{game}/{number:int}.svg", kit_page),
@@ -507,6 +517,49 @@ async def _watch_stream(studio: Studio, watched: Watched, game: str | None) -> A
     finally:
         stop.set()
         pending.cancel()
+
+
+def _event(name: str, doc: Mapping[str, Any]) -> str:
+    return f"event: {name}\ndata: {json.dumps(doc)}\n\n"
+
+
+class _Stopped(Exception):
+    """The page that asked for a search went away: the search stops at its next step."""
+
+
+async def _fair_stream(plan: outputs.FairPlan) -> AsyncIterator[str]:
+    """A fair-map search as server-sent events: ``progress`` after each candidate measured,
+    then ``done`` (the map's spec, seed and re-measured figure) or ``error`` (one line). The
+    search runs in a thread of its own; when the page goes away it stops at its next step."""
+    loop = asyncio.get_running_loop()
+    messages: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
+    stopped = threading.Event()
+
+    def post(name: str, doc: dict[str, Any]) -> None:
+        if stopped.is_set():
+            raise _Stopped()
+        loop.call_soon_threadsafe(messages.put_nowait, (name, doc))
+
+    def search() -> None:
+        try:
+            try:
+                found = outputs.fair_map(plan, lambda done, total: post("progress", {"done": done, "total": total}))
+            except CoinprintError as exc:
+                post("error", {"error": " ".join(str(exc).split())})
+            else:
+                post("done", {"spec": found.spec, "seed": found.seed, "line": found.line})
+        except (_Stopped, RuntimeError):  # the page went away, or the studio stopped under it
+            pass
+
+    threading.Thread(target=search, name="coinprint-fair-search", daemon=True).start()
+    try:
+        while True:
+            name, doc = await messages.get()
+            yield _event(name, doc)
+            if name != "progress":
+                return
+    finally:
+        stopped.set()
 
 
 # -- replay pages ---------------------------------------------------------------------------------------

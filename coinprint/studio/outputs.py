@@ -9,14 +9,16 @@ back as bytes.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from coinprint.agents import AGENT_PARAMETERS
-from coinprint.caps import check_copies, check_lang, check_tolerance
+from coinprint.agents import AGENT_PARAMETERS, checked_agent
+from coinprint.caps import check_candidates, check_copies, check_games, check_lang, check_tolerance
 from coinprint.commands import CheckedLayout, check_layout_data
+from coinprint.engine import parse_layout_name
 from coinprint.errors import UsageError
+from coinprint.fair import FAIR_GAMES, fairest_layout
 from coinprint.kit import (
     PrintSettings,
     board_data,
@@ -29,6 +31,7 @@ from coinprint.kit import (
     rules_pdf,
 )
 from coinprint.kit.custom import problem_geometry, report_data
+from coinprint.metrics import family_specs
 from coinprint.registry import GAMES
 from coinprint.render.style import palette_names
 from coinprint.render.svg import scene_to_svg
@@ -213,6 +216,79 @@ def _whole(text: str, where: str) -> int:
 
 def _bytes(data: bytes | str) -> bytes:
     return data.encode("utf-8") if isinstance(data, str) else data
+
+
+# -- the fair-map search -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class FairMap:
+    """What ``board … --fair`` finds: the fairest map's spec and seed, and its line (the
+    re-measured figure)."""
+
+    spec: str
+    seed: int | None
+    line: str
+
+
+FAIR_FIELDS = ("candidates", "agent", "fair_games")
+"""The fields of a fair search besides the map's parameters (``--candidates`` …)."""
+
+
+def fair_rounds(candidates: int) -> int:
+    """How many candidate measurements a successive-halving search of ``candidates`` makes
+    (the length of its progress bar)."""
+    total, alive = 0, candidates
+    while True:
+        total += alive
+        if alive == 1 or (alive + 1) // 2 == 1:
+            return total
+        alive = (alive + 1) // 2
+
+
+@dataclass(frozen=True)
+class FairPlan:
+    """A fair search checked and ready: the candidate maps' specs, who plays them, and how
+    many fresh games the chosen one is re-measured on."""
+
+    game: Game
+    specs: list[str]
+    agent: str
+    fair_games: int
+
+
+def fair_plan(game: Game, fields: Mapping[str, str]) -> FairPlan:
+    """The search ``board GAME --fair`` makes for the map in ``fields`` (and ``candidates``,
+    ``agent``, ``fair_games``, at the command line's defaults), checked before any game."""
+    map_fields = {key: value for key, value in fields.items() if key not in FAIR_FIELDS}
+    refuse_unknown(map_fields, {param.name for param in game.schema.shown_in("board")}, f"a fair {game.name} map")
+    generated = game.generated
+    if generated is None:
+        raise UsageError(f"a fair search needs a generated map; {game.title} layouts are fixed")
+    values = game_values(game, "board", map_fields)
+    if not generated.of(values):
+        raise UsageError(f"a fair search needs {', '.join(f'{k}={v}' for k, v in generated.asks.items())}")
+    candidates = check_candidates(_whole(fields.get("candidates") or "10", "candidates"))
+    agent = checked_agent(fields.get("agent") or "random", "agent")
+    fair_games = check_games(_whole(fields.get("fair_games") or str(FAIR_GAMES), "fair_games"), "fair_games")
+    base = game.layout_spec(game.layout(values))
+    _, params = parse_layout_name(base)
+    return FairPlan(game, family_specs(game, candidates, int(params.get("seed", 0)), base), agent, fair_games)
+
+
+def fair_map(plan: FairPlan, progress: Callable[[int, int], None]) -> FairMap:
+    """The fairest map of ``plan``: the same search by the same functions as ``board
+    --fair``, with ``progress(done, total)`` after each candidate is measured. One worker
+    process: the search is deterministic, so it finds what the command line finds."""
+    total = fair_rounds(len(plan.specs))
+    done = 0
+
+    def measured(report: object) -> None:
+        nonlocal done
+        done += 1
+        progress(min(done, total), total)
+
+    search = fairest_layout(plan.specs, plan.agent, on_report=measured, workers=1, fair_games=plan.fair_games)
+    chosen = search.layout()
+    return FairMap(plan.game.layout_spec(chosen), chosen.meta.get("seed"), search.info_line())
 
 
 # -- kits and rule sheets --------------------------------------------------------------------------------

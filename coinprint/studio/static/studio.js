@@ -249,11 +249,48 @@ async function mapsPage() {
     if (seed) seed.value = String(1 + (crypto.getRandomValues(new Uint32Array(1))[0] % 999999));
     update();
   };
+  let search = null;
+  const fair = () => {
+    const g = game();
+    if (search) search.close();
+    const fields = { ...paramValues(holder), candidates: $("candidates").value, fair_games: $("fair-games").value };
+    const bar = $("fair-progress");
+    bar.hidden = false;
+    bar.value = 0;
+    $("fair-line").textContent = "searching…";
+    $("fair").disabled = true;
+    search = new EventSource(`/api/fair/${g.name}/events${query(fields)}`);
+    const finish = () => {
+      search.close();
+      search = null;
+      $("fair").disabled = false;
+    };
+    search.addEventListener("progress", (event) => {
+      const { done, total } = JSON.parse(event.data);
+      bar.max = total;
+      bar.value = done;
+    });
+    search.addEventListener("done", (event) => {
+      const found = JSON.parse(event.data);
+      finish();
+      bar.value = bar.max;
+      const seed = seedInput();
+      if (seed && found.seed !== null) seed.value = String(found.seed);
+      $("fair-line").textContent = found.line;
+      update();
+    });
+    search.addEventListener("error", (event) => {
+      finish();
+      bar.hidden = true;
+      $("fair-line").textContent = event.data ? JSON.parse(event.data).error : "the search stopped";
+    });
+  };
   gameSelect.addEventListener("change", () => {
     buildParams(holder, game(), "board");
     newMap();
   });
   $("new-map").addEventListener("click", newMap);
+  $("fair").addEventListener("click", fair);
   $("maps-form").addEventListener("input", debounce((event) => event.target !== gameSelect && update(), 250));
   $("maps-form").addEventListener("submit", (event) => event.preventDefault());
   buildParams(holder, game(), "board");
@@ -263,7 +300,7 @@ async function mapsPage() {
 // -- the Check page -----------------------------------------------------------------------------------
 function showCheck(result, reportSvg) {
   const verdict = $("verdict");
-  verdict.textContent = result.error ? `${result.source}: ${result.error}` : `${result.source}: ${result.verdict}`;
+  verdict.textContent = result.error ? result.error : `${result.source}: ${result.verdict}`;
   verdict.className = `verdict ${result.valid ? "good" : "bad"}`;
   const list = $("problems");
   list.replaceChildren();
@@ -377,7 +414,7 @@ async function showGame(state) {
   const turn = $("turn");
   if (state.over) turn.textContent = "The game is over.";
   else turn.textContent = `${state.turn} to move${state.computer_to_move ? " (the computer)" : ""}`;
-  $("chance").textContent = state.chance ? `Throw: ${state.chance}` : "";
+  $("chance").textContent = state.chance || "";
   $("thinking").hidden = !state.thinking;
   const legal = $("legal");
   legal.replaceChildren();
