@@ -127,54 +127,197 @@ def test_the_help_does_not_load_the_web_stack() -> None:
 
 
 # -- in a real browser ------------------------------------------------------------------------------------------
-@pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))
-def test_a_browser_previews_a_board_builds_every_form_and_plays_a_move() -> None:
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions as seen
-    from selenium.webdriver.support.ui import Select, WebDriverWait
+needs_a_browser = pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))
 
-    with running(Studio(TOKEN)) as base, browser.chromium() as driver:
-        wait = WebDriverWait(driver, 60)
+
+@pytest.fixture(scope="module")
+def watched_file(tmp_path_factory) -> Path:
+    drawn = tmp_path_factory.mktemp("watched") / "card.svg"
+    drawn.write_bytes((EXAMPLES / "coinage-card-mistakes.svg").read_bytes())
+    return drawn
+
+
+@pytest.fixture(scope="module")
+def studio_in_a_browser(watched_file: Path):
+    """The studio (watching one drawing) and a headless Chromium that has opened its address."""
+    if browser.missing() is not None:
+        pytest.skip(str(browser.missing()))
+    with running(Studio(TOKEN, [Watched(watched_file, "coinage")])) as base, browser.chromium() as driver:
         driver.get(f"{base}/?token={TOKEN}")
-        wait.until(seen.presence_of_element_located((By.CSS_SELECTOR, "#board-preview svg")))
-        assert driver.current_url.endswith("/print")
-        # Every registered game gets its form from its schema: one labelled field per board parameter.
-        choose = Select(driver.find_element(By.ID, "game"))
-        assert [o.get_attribute("value") for o in choose.options] == list(GAMES.names())
-        for name in GAMES.names():
-            choose.select_by_value(name)
-            wanted = [p.name for p in GAMES[name].schema.shown_in("board")]
-            wait.until(lambda d, wanted=wanted: _fields(d) == wanted)
-            for field in wanted:
-                label = driver.find_element(By.CSS_SELECTOR, f'label[for="param-{field}"]')
-                assert label.text
-        # A changed option changes the preview (Coin Table with 3 cells a side: 19 labels).
-        choose.select_by_value("cointable")
-        wait.until(lambda d: _fields(d) == [p.name for p in GAMES["cointable"].schema.shown_in("board")])
-        size = driver.find_element(By.ID, "param-size")
-        size.clear()
-        size.send_keys("3")
-        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board-preview svg text")) >= 19)
-        wait.until(lambda d: "size=3" in d.find_element(By.ID, "download-board").get_attribute("href"))
-        # Play: a new game against the computer; one legal move chosen and played by keyboard.
-        driver.get(f"{base}/play")
-        wait.until(lambda d: len(Select(d.find_element(By.ID, "seat")).options) > 0)
-        Select(driver.find_element(By.ID, "game")).select_by_value("cointable")
-        driver.find_element(By.ID, "start").click()
-        wait.until(lambda d: len(Select(d.find_element(By.ID, "legal")).options) > 0)
-        legal = Select(driver.find_element(By.ID, "legal"))
-        legal.select_by_index(0)
-        driver.find_element(By.ID, "play-move").click()
-        # The computer answers on its own: two moves in the list, and a person to move again.
-        wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-moves") == "2")
-        assert len(driver.find_elements(By.CSS_SELECTOR, "#moves li")) == 2
-        assert "heads to move" in driver.find_element(By.ID, "turn").text
-        assert driver.find_element(By.ID, "status").text == ""
-        # A click on a space of the board plays the one legal move there.
-        before = len(driver.find_elements(By.CSS_SELECTOR, "#moves li"))
-        target = _free_label(driver)
-        target.click()
-        wait.until(lambda d: int(d.find_element(By.TAG_NAME, "body").get_attribute("data-moves")) >= before + 1)
+        yield base, driver
+
+
+def _wait(driver, seconds: float = 60):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, seconds)
+
+
+def _console_errors(driver) -> list[str]:
+    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+@needs_a_browser
+def test_the_print_page_builds_every_form_previews_and_downloads_the_command_lines_bytes(
+    studio_in_a_browser, tmp_path: Path
+) -> None:
+    from click.testing import CliRunner
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from coinprint.cli import cli
+
+    base, driver = studio_in_a_browser
+    driver.get(f"{base}/print")
+    wait = _wait(driver)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board-preview svg"))
+    # Every registered game gets its form from its schema: one labelled field per board parameter.
+    choose = Select(driver.find_element(By.ID, "game"))
+    assert [o.get_attribute("value") for o in choose.options] == list(GAMES.names())
+    for name in GAMES.names():
+        choose.select_by_value(name)
+        wanted = [p.name for p in GAMES[name].schema.shown_in("board")]
+        wait.until(lambda d, wanted=wanted: _fields(d) == wanted)
+        for field in wanted:
+            assert driver.find_element(By.CSS_SELECTOR, f'label[for="param-{field}"]').text
+    # A changed option changes the preview (Coin Table with 3 cells a side: 19 labels) and the download.
+    choose.select_by_value("cointable")
+    wait.until(lambda d: _fields(d) == [p.name for p in GAMES["cointable"].schema.shown_in("board")])
+    size = driver.find_element(By.ID, "param-size")
+    size.clear()
+    size.send_keys("3")
+    Select(driver.find_element(By.ID, "paper")).select_by_value("letter")
+    wait.until(lambda d: "size=3" in d.find_element(By.ID, "download-board").get_attribute("href"))
+    wait.until(lambda d: "paper=letter" in d.find_element(By.ID, "download-board").get_attribute("href"))
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board-preview svg text")) >= 19)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#kit-preview img"))
+    href = driver.find_element(By.ID, "download-board").get_attribute("href")
+    target = tmp_path / "board.pdf"
+    CliRunner().invoke(cli, ["board", "cointable", "--size", "3", "--paper", "letter", "-o", str(target)])
+    assert httpx.get(href, headers=AUTH).content == target.read_bytes()
+    assert _console_errors(driver) == []
+
+
+@needs_a_browser
+def test_a_drawing_with_mistakes_shows_its_problems_on_it(studio_in_a_browser) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    base, driver = studio_in_a_browser
+    driver.get(f"{base}/check")
+    wait = _wait(driver)
+    wait.until(lambda d: len(Select(d.find_element(By.ID, "check-game")).options) > 1)
+    Select(driver.find_element(By.ID, "check-game")).select_by_value("coinage")
+    driver.find_element(By.ID, "drawing-file").send_keys(str(EXAMPLES / "coinage-card-mistakes.svg"))
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#problems button"))
+    assert "invalid coinage layout" in driver.find_element(By.ID, "verdict").text
+    problems = driver.find_elements(By.CSS_SELECTOR, "#problems button")
+    assert any("B2" in button.text for button in problems)
+    badges = driver.find_elements(By.CSS_SELECTOR, '#report svg text[fill="#ffffff"]')
+    assert {b.text for b in badges} >= {"1", "2"}
+    problems[0].click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#report svg .highlight"))
+    assert driver.find_element(By.ID, "check-actions").is_displayed() is False
+    assert _console_errors(driver) == []
+
+
+@needs_a_browser
+def test_a_watched_drawing_turns_valid_in_the_page_when_it_is_fixed(studio_in_a_browser, watched_file: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    base, driver = studio_in_a_browser
+    driver.get(f"{base}/check")
+    wait = _wait(driver)
+    watch = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "button.watch"))
+    watch.click()
+    wait.until(lambda d: "invalid coinage layout" in d.find_element(By.ID, "verdict").text)
+    save_as_an_editor_does(watched_file, (EXAMPLES / "coinage-card.svg").read_bytes())
+    wait.until(lambda d: "card.svg: valid coinage layout" in d.find_element(By.ID, "verdict").text)
+    assert driver.find_element(By.ID, "check-actions").is_displayed()
+    assert _console_errors(driver) == []
+
+
+@needs_a_browser
+@pytest.mark.parametrize("game", ["coinage", "mapgame"])
+def test_a_whole_game_against_the_computer_saves_a_record_that_validates(studio_in_a_browser, tmp_path, game) -> None:
+    from click.testing import CliRunner
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    from coinprint.cli import cli
+
+    base, driver = studio_in_a_browser
+    driver.get(f"{base}/play")
+    wait = _wait(driver)
+    wait.until(lambda d: len(Select(d.find_element(By.ID, "seat")).options) > 0)
+    Select(driver.find_element(By.ID, "game")).select_by_value(game)
+    Select(driver.find_element(By.ID, "opponent")).select_by_value("greedy")
+    if game == "mapgame":  # a small generated map keeps the game short
+        layout = driver.find_element(By.ID, "layout")
+        layout.clear()
+        layout.send_keys("mapgame:countries=7,seed=4")
+    driver.find_element(By.ID, "start").click()
+    body = driver.find_element(By.TAG_NAME, "body")
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg"))
+    for _ in range(1000):
+        wait.until(lambda d: _settled(d))
+        if "over" in driver.find_element(By.ID, "turn").text:
+            break
+        moves = int(body.get_attribute("data-moves") or 0)
+        if game == "coinage":
+            assert driver.find_element(By.ID, "chance").text.startswith("throw ")
+        legal = driver.find_element(By.ID, "legal")
+        Select(legal).select_by_index(0)
+        legal.send_keys(Keys.ENTER)  # by keyboard: Enter on the chosen move plays it
+        wait.until(lambda d, moves=moves: int(body.get_attribute("data-moves")) > moves)
+    assert driver.find_element(By.ID, "result").text
+    record = httpx.get(driver.find_element(By.ID, "record").get_attribute("href"), headers=AUTH)
+    path = tmp_path / "record.json"
+    path.write_bytes(record.content)
+    result = CliRunner().invoke(cli, ["validate", "game", str(path)], standalone_mode=False)
+    assert result.return_value == 0 and ": valid: " in result.output
+    driver.get(driver.find_element(By.ID, "replay").get_attribute("href"))
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "svg#board"))
+    assert _console_errors(driver) == []
+
+
+def _settled(driver) -> bool:
+    """The page shows a person to move (or the end), the computer has answered."""
+    from selenium.webdriver.common.by import By
+
+    turn = driver.find_element(By.ID, "turn").text
+    return ("over" in turn or ("to move" in turn and "computer" not in turn)) and bool(
+        driver.find_elements(By.CSS_SELECTOR, "#legal option") or "over" in turn
+    )
+
+
+@needs_a_browser
+def test_a_click_on_a_space_plays_the_move_there(studio_in_a_browser) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    base, driver = studio_in_a_browser
+    driver.get(f"{base}/play")
+    wait = _wait(driver)
+    wait.until(lambda d: len(Select(d.find_element(By.ID, "seat")).options) > 0)
+    Select(driver.find_element(By.ID, "game")).select_by_value("cointable")
+    driver.find_element(By.ID, "start").click()
+    wait.until(
+        lambda d: (
+            d.find_elements(By.CSS_SELECTOR, "#board svg text") and d.find_elements(By.CSS_SELECTOR, "#legal option")
+        )
+    )
+    _free_label(driver).click()
+    body = driver.find_element(By.TAG_NAME, "body")
+    wait.until(lambda d: body.get_attribute("data-moves") == "2")  # the click, and the computer's answer
+    assert "heads to move" in driver.find_element(By.ID, "turn").text
+    assert driver.find_element(By.ID, "status").text == ""
+    for page in ("maps", "replay"):
+        driver.get(f"{base}/{page}")
+        wait.until(lambda d: d.find_element(By.ID, "status"))
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board-preview svg") or True)
+    assert _console_errors(driver) == []
 
 
 def _fields(driver) -> list[str]:

@@ -485,12 +485,15 @@ def check_file(path: Path, game: str | None) -> Check:
     return Check(path.name, checked, lines, summary)
 
 
-def _check_event(watched: Watched, game: str | None) -> str:
-    """One server-sent event: the watched file's check as JSON (or why it cannot be read)."""
+def _check_event(studio: Studio, watched: Watched, game: str | None) -> str:
+    """One server-sent event: the watched file's check as JSON (or why it cannot be read);
+    a valid drawing is kept, under the id the page prints and plays it by."""
     try:
         checked = check_file(watched.path, game)
         doc: dict[str, Any] = checked.to_json()
         doc["report_svg"] = checked.report_svg().decode("utf-8")
+        if checked.checked.valid:
+            doc["id"] = studio.keep(studio.drawings, checked)
     except CoinprintError as exc:
         doc = {"source": watched.path.name, "valid": False, "error": " ".join(str(exc).split())}
     return f"event: check\ndata: {json.dumps(doc)}\n\n"
@@ -508,12 +511,12 @@ async def _watch_stream(studio: Studio, watched: Watched, game: str | None) -> A
     pending = asyncio.ensure_future(anext(changes))
     await asyncio.sleep(0)  # the task has started: the watcher is set up
     try:
-        yield await run_in_threadpool(_check_event, watched, game)
+        yield await run_in_threadpool(_check_event, studio, watched, game)
         while True:
             found = await pending
             pending = asyncio.ensure_future(anext(changes))
             if any(Path(changed).resolve() == target for _, changed in found):
-                yield await run_in_threadpool(_check_event, watched, game)
+                yield await run_in_threadpool(_check_event, studio, watched, game)
     finally:
         stop.set()
         pending.cancel()
