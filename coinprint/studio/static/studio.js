@@ -213,9 +213,11 @@ async function printPage() {
     update();
   };
   gameSelect.addEventListener("change", choose);
-  $("print-form").addEventListener("input", (event) => {
-    if (event.target !== gameSelect) later();
-  });
+  for (const kind of ["input", "change"]) {
+    $("print-form").addEventListener(kind, (event) => {
+      if (event.target !== gameSelect) later();
+    });
+  }
   $("print-form").addEventListener("submit", (event) => event.preventDefault());
   choose();
 }
@@ -291,7 +293,9 @@ async function mapsPage() {
   });
   $("new-map").addEventListener("click", newMap);
   $("fair").addEventListener("click", fair);
-  $("maps-form").addEventListener("input", debounce((event) => event.target !== gameSelect && update(), 250));
+  const changed = debounce((event) => event.target !== gameSelect && update(), 250);
+  $("maps-form").addEventListener("input", changed);
+  $("maps-form").addEventListener("change", changed);
   $("maps-form").addEventListener("submit", (event) => event.preventDefault());
   buildParams(holder, game(), "board");
   newMap();

@@ -1,0 +1,70 @@
+"""Take docs/studio.md's screenshots of the studio's pages in headless Chromium, with the same
+machinery as the browser tests (run from the repository root; needs chromium, chromium-driver,
+selenium and the studio extra):
+
+    python docs/studio_screenshots.py
+
+Screenshots are not byte-stable, so no test compares them.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main(images: str = "docs/images") -> list[Path]:
+    """Open each page with something on it and save a picture of it."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    from coinprint.studio.app import Studio
+    from tests import browser
+    from tests.test_studio_server import TOKEN, running
+
+    reason = browser.missing()
+    if reason:
+        raise SystemExit(f"cannot take the screenshots: {reason}")
+    folder = Path(images)
+    written = []
+    with running(Studio(TOKEN)) as base, browser.chromium(1400, 900) as driver:
+        wait = WebDriverWait(driver, 60)
+
+        def shot(name: str) -> None:
+            time.sleep(0.5)  # let the last picture settle before the screenshot
+            path = folder / f"studio-{name}.png"
+            driver.save_screenshot(str(path))
+            written.append(path)
+
+        driver.get(f"{base}/?token={TOKEN}")
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#kit-preview img"))
+        shot("print")
+        driver.get(f"{base}/maps")
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board-preview svg"))
+        shot("maps")
+        driver.get(f"{base}/check")
+        wait.until(lambda d: len(Select(d.find_element(By.ID, "check-game")).options) > 1)
+        Select(driver.find_element(By.ID, "check-game")).select_by_value("coinage")
+        driver.find_element(By.ID, "drawing-file").send_keys(str(ROOT / "examples" / "coinage-card-mistakes.svg"))
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#problems button"))
+        driver.find_elements(By.CSS_SELECTOR, "#problems button")[0].click()
+        shot("check")
+        driver.get(f"{base}/play")
+        wait.until(lambda d: len(Select(d.find_element(By.ID, "seat")).options) > 0)
+        Select(driver.find_element(By.ID, "game")).select_by_value("coinage")
+        driver.find_element(By.ID, "start").click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#legal option"))
+        Select(driver.find_element(By.ID, "legal")).select_by_index(0)
+        driver.find_element(By.ID, "play-move").click()
+        wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-moves") == "2")
+        shot("play")
+    return written
+
+
+if __name__ == "__main__":
+    for path in main():
+        print(f"wrote {path}")
