@@ -28,7 +28,7 @@ from coinprint.kit import (
     rule_sheet_language,
 )
 from coinprint.registry import GAMES
-from coinprint.source import check_layout, parse_drawing, read_layout_file
+from coinprint.source import check_layout, game_named, parse_drawing, read_layout_file
 
 if TYPE_CHECKING:
     from coinprint.checks import Problem
@@ -68,7 +68,7 @@ def check_layout_data(
     limit = DEFAULT_TOLERANCE_MM if tolerance_mm is None else tolerance_mm
     read = parse_drawing(data, source=source, game=game, units=units, tolerance_mm=limit)
     if read.layout.game in GAMES:
-        read.layout = GAMES[read.layout.game].named(read.layout)
+        read.layout = game_named(read.layout.game).named(read.layout)
     return _checked(read, source, limit, say)
 
 

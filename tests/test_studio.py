@@ -150,15 +150,24 @@ def test_every_game_prints_from_its_form_defaults(client: TestClient, name: str)
     # What the Print page sends for a form left at its defaults: the values as the schema gives them.
     game = GAMES[name]
     fields = {p.name: p.text(p.default) for p in game.schema.shown_in("board") if p.default is not None}
-    fields = {key: value for key, value in fields.items() if value != ""}
+    fields = {key: value for key, value in fields.items() if value != ""} | seeded(name)
     response = client.get(f"/api/board/{name}.svg", params=fields)
     assert response.status_code == 200, response.text
     assert response.headers["content-type"] == "image/svg+xml" and response.content.startswith(b"<svg")
-    assert client.get(f"/api/board/{name}.svg").content == response.content
+    assert client.get(f"/api/board/{name}.svg", params=seeded(name)).content == response.content
 
 
 # -- the same bytes as the command line ----------------------------------------------------------------------
-BOARD_CHOICES = [(name, fmt, {}) for name in GAMES.names() for fmt in ("pdf", "svg", "geojson")] + [
+def seeded(name: str) -> dict[str, str]:
+    """A seed for each seed parameter of a game whose default layout is generated (given none,
+    both the command line and the studio draw a fresh one)."""
+    game = GAMES[name]
+    if game.generated is None or not game.generated.of(game.schema.defaults()):
+        return {}
+    return {p.name: "1234" for p in game.schema.shown_in("board") if p.kind == "seed"}
+
+
+BOARD_CHOICES = [(name, fmt, seeded(name)) for name in GAMES.names() for fmt in ("pdf", "svg", "geojson")] + [
     ("cointable", "pdf", {"size": "4", "paper": "letter", "style": "ink-saver", "hex": "30mm"}),
     ("mapgame", "pdf", {"countries": "15", "seed": "7", "paper": "a5", "margin": "5mm"}),
     ("coinage", "pdf", {"map": "random", "regions": "5,5", "seed": "11", "copies": "2", "bleed": "3mm"}),
@@ -200,6 +209,17 @@ def test_the_kit_preview_has_every_page(client: TestClient) -> None:
         page = client.get(f"/api/kit-page/mapgame/{number}.svg")
         assert page.status_code == 200 and page.content.startswith(b"<svg")
     one_line_error(client.get(f"/api/kit-page/mapgame/{count + 1}.svg"), 404)
+
+
+def test_a_map_given_no_seed_gets_a_fresh_one_and_names_it(client: TestClient) -> None:
+    for name in GAMES.names():
+        if seeded(name):
+            response = client.get(f"/api/board/{name}.geojson")
+            seed = int(response.headers["x-coinprint-seed"])
+            assert f"seed{seed}" in response.headers["content-disposition"]
+            again = client.get(f"/api/board/{name}.geojson", params={"seed": str(seed)})
+            assert again.content == response.content
+            assert isinstance(client.get(f"/api/board-info/{name}").json()["seed"], int)
 
 
 def test_a_new_map_names_its_seed(client: TestClient) -> None:

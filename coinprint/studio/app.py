@@ -222,7 +222,9 @@ def create_app(studio: Studio) -> Guard:
         fields = _fields(request)
         layout = _drawing(fields, name)
         made = await run_in_threadpool(outputs.board, game, fields, fmt, layout=layout)
-        response = _download(made.data, fmt, f"{name}-board.{fmt}")
+        response = _download(made.data, fmt, made.name)
+        if made.seed is not None:
+            response.headers["x-coinprint-seed"] = str(made.seed)
         return response
 
     async def board_info(request: Request) -> Response:

@@ -22,6 +22,7 @@ from coinprint.fair import FAIR_GAMES, fairest_layout
 from coinprint.kit import (
     PrintSettings,
     board_data,
+    board_file_name,
     kit,
     kit_pdf,
     known_languages,
@@ -35,7 +36,8 @@ from coinprint.metrics import family_specs
 from coinprint.registry import GAMES
 from coinprint.render.style import palette_names
 from coinprint.render.svg import scene_to_svg
-from coinprint.units import paper_size
+from coinprint.source import game_named as source_game_named
+from coinprint.units import default_paper, paper_size
 
 if TYPE_CHECKING:
     from coinprint.game import Game
@@ -57,7 +59,7 @@ def game_named(name: str) -> Game:
     """The registered game called ``name``; :class:`UnknownGame` naming the games there are."""
     if name not in GAMES:
         raise UnknownGame(f"unknown game {name!r}; use one of: {', '.join(GAMES.names())}")
-    return GAMES[name]
+    return source_game_named(name)
 
 
 class UnknownGame(UsageError):
@@ -106,6 +108,7 @@ def catalogue() -> dict[str, Any]:
     return {
         "games": [game_json(game) for game in GAMES],
         "papers": list(PAPERS),
+        "default_paper": default_paper()[0],
         "styles": list(palette_names()),
         "languages": known_languages(),
         "agents": {name: sorted(params) for name, params in AGENT_PARAMETERS.items()},
@@ -129,7 +132,9 @@ def game_values(game: Game, command: str, fields: Mapping[str, str]) -> Values:
             given.append(param.name)
         else:
             typed[param.name] = param.parse(param.default, flag)
-    return game.schema.from_options(command, typed, given)
+    values = game.schema.from_options(command, typed, given)
+    # As on the command line: a generated map given no seed gets a fresh one (the answer names it).
+    return game.schema.with_fresh_seeds(command, values, game.generated is not None and game.generated.of(values))
 
 
 def refuse_unknown(fields: Mapping[str, str], known: set[str], what: str) -> None:
@@ -146,7 +151,7 @@ def print_settings(game: Game, fields: Mapping[str, str], *, board: bool = True)
     if not game.cards and bleed not in ("0", "0mm"):
         raise UsageError(f"bleed is for cards; {game.title} prints no cards")
     return PrintSettings.parse(
-        paper=fields.get("paper") or "a4",
+        paper=fields.get("paper") or default_paper()[0],
         margin=(fields.get("margin") or "10mm") if board else "10mm",
         overlap=(fields.get("overlap") or "10mm") if board else "10mm",
         style=fields.get("style") or "color",
@@ -160,6 +165,8 @@ class Board:
 
     data: bytes
     fmt: str
+    name: str
+    """The file's name as the command line names it (without the folder)."""
     spec: str
     seed: int | None
     lines: list[str] = field(default_factory=list)
@@ -189,7 +196,7 @@ def board(game: Game, fields: Mapping[str, str], fmt: str, *, layout: Layout | N
         printed = game.printable(layout)
         job = print_job(game, settings, copies=copies, pdf=fmt == "pdf")
         data = board_data(printed, game.sheet(printed, job), settings, fmt)
-        return Board(_bytes(data), fmt, "a drawing", None)
+        return Board(_bytes(data), fmt, f"{game.name}-drawing.{fmt}", "a drawing", None)
     built = game.layout(values)
     lines: list[str] = []
     seed = built.meta.get("seed") if game.generated is not None else None
@@ -199,7 +206,8 @@ def board(game: Game, fields: Mapping[str, str], fmt: str, *, layout: Layout | N
     warnings = [str(problem) for problem in game.problems(built) if problem.severity == "warning"]
     job = print_job(game, settings, copies=copies, pdf=fmt == "pdf")
     data = board_data(built, game.sheet(built, job), settings, fmt)
-    return Board(_bytes(data), fmt, game.spec_of(values.plain()), seed, lines, warnings)
+    name = f"{board_file_name(game, built, fmt, settings.paper)}.{fmt}"
+    return Board(_bytes(data), fmt, name, game.spec_of(values.plain()), seed, lines, warnings)
 
 
 def new_seed(rng: random.Random | None = None) -> int:
@@ -322,7 +330,7 @@ def rules_bytes(game: Game, fields: Mapping[str, str]) -> bytes:
     refuse_unknown(fields, shown | {"paper", "lang", "appendix"}, f"rules {game.name}")
     values = game_values(game, "rules", {k: v for k, v in fields.items() if k.replace("-", "_") in shown})
     appendix = (fields.get("appendix") or "false").lower() in ("1", "true", "yes", "on")
-    paper = paper_size(fields.get("paper") or "a4")
+    paper = paper_size(fields.get("paper") or default_paper()[0])
     return rules_pdf(game, paper, check_lang(fields.get("lang") or "en"), values, appendix=appendix)
 
 
@@ -390,7 +398,7 @@ def check_drawing(data: bytes, source: str, fields: Mapping[str, str]) -> Check:
     checked = check_layout_data(data, source, game, fields.get("units") or "mm", tolerance_mm, lines.append)
     lines.append(f"{source}: {checked.verdict}")
     layout = checked.layout
-    summary = GAMES[layout.game].summary(layout) if checked.valid and layout.game in GAMES else None
+    summary = game_named(layout.game).summary(layout) if checked.valid and layout.game in GAMES else None
     if summary is not None:
         lines.append(f"{source}: {summary}")
     return Check(source, checked, lines, summary)

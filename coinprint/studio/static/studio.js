@@ -146,14 +146,20 @@ function fillGames(select, games, keep) {
 
 async function previewBoard(game, fields, holder, lines) {
   try {
-    const svg = await api("GET", `/api/board/${game}.svg${query(fields)}`);
-    showSvg(holder, svg);
+    let info = null;
     if (lines) {
-      const info = await api("GET", `/api/board-info/${game}${query(fields)}`);
+      info = await api("GET", `/api/board-info/${game}${query(fields)}`);
       lines.textContent = [...info.lines, ...info.warnings].join(" · ");
-      return info;
+      // A map given no seed got a fresh one: keep it, so the preview and the next change show that map.
+      const seed = document.querySelector('#game-options [data-kind="seed"]');
+      if (seed && seed.value === "" && info.seed !== null) {
+        seed.value = String(info.seed);
+        fields[seed.dataset.param] = seed.value;
+      }
     }
+    showSvg(holder, await api("GET", `/api/board/${game}.svg${query(fields)}`));
     say("");
+    return info;
   } catch (error) {
     holder.replaceChildren();
     say(error.message, true);
@@ -167,7 +173,9 @@ async function printPage() {
   const gameSelect = $("game");
   fillGames(gameSelect, cat.games, () => true);
   for (const paper of cat.papers) option($("paper"), paper);
+  if (!cat.papers.includes(cat.default_paper)) option($("paper"), cat.default_paper);
   option($("paper"), "custom", "custom (WxH)");
+  $("paper").value = cat.default_paper;
   for (const lang of cat.languages) option($("lang"), lang);
   for (const style of cat.styles) option($("style"), style);
   const holder = $("game-options");
@@ -175,7 +183,7 @@ async function printPage() {
 
   const printFields = () => {
     const paper = $("paper").value === "custom" ? $("custom-paper").value.trim() : $("paper").value;
-    return { paper: paper === "a4" ? "" : paper, style: $("style").value === "color" ? "" : $("style").value };
+    return { paper: paper === cat.default_paper ? "" : paper, style: $("style").value === "color" ? "" : $("style").value };
   };
   let kitToken = 0;
   const update = async () => {
@@ -185,11 +193,11 @@ async function printPage() {
     const ruleNames = new Set(g.rules);
     const ruleFields = { paper: kitFields.paper, lang: kitFields.lang };
     for (const [key, value] of Object.entries(paramValues(holder))) if (ruleNames.has(key)) ruleFields[key] = value;
+    await previewBoard(g.name, fields, $("board-preview"), $("board-lines"));
     $("download-board").href = `/api/board/${g.name}.pdf${query(fields)}`;
     $("download-board-svg").href = `/api/board/${g.name}.svg${query(fields)}`;
     $("download-kit").href = `/api/kit/${g.name}.pdf${query(kitFields)}`;
     $("download-rules").href = `/api/rules/${g.name}.pdf${query(ruleFields)}`;
-    await previewBoard(g.name, fields, $("board-preview"), $("board-lines"));
     const mine = ++kitToken;
     try {
       const count = await api("GET", `/api/kit-pages/${g.name}${query(kitFields)}`);
@@ -234,8 +242,8 @@ async function mapsPage() {
   const update = async () => {
     const g = game();
     const fields = paramValues(holder);
-    for (const fmt of ["pdf", "svg", "geojson"]) $(`download-${fmt}`).href = `/api/board/${g.name}.${fmt}${query(fields)}`;
     const info = await previewBoard(g.name, fields, $("board-preview"), $("board-lines"));
+    for (const fmt of ["pdf", "svg", "geojson"]) $(`download-${fmt}`).href = `/api/board/${g.name}.${fmt}${query(fields)}`;
     if (info) {
       $("map-seed").textContent = info.seed === null ? "" : `Seed ${info.seed}`;
       $("play-map").href = `/play${query({ game: g.name, layout: info.spec })}`;
