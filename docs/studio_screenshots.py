@@ -35,6 +35,7 @@ def main(images: str = "docs/images") -> list[Path]:
         wait = WebDriverWait(driver, 60)
 
         def shot(name: str) -> None:
+            driver.execute_script("window.scrollTo(0, 0)")
             time.sleep(0.5)  # let the last picture settle before the screenshot
             path = folder / f"studio-{name}.png"
             driver.save_screenshot(str(path))

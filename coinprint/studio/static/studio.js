@@ -417,8 +417,9 @@ async function checkPage() {
 let GAME = null;
 let BUSY = false;
 
+// The words of a move, lower-cased (a board may label a space "A2" where moves say "a2").
 function tokens(move) {
-  return String(move).split(/[\s;,:()]+/).filter(Boolean);
+  return String(move).toLowerCase().split(/[\s;,:()]+/).filter(Boolean);
 }
 
 async function showGame(state) {
@@ -487,7 +488,7 @@ function boardClick(event) {
   let best = null;
   let bestDistance = Infinity;
   for (const text of svg.querySelectorAll("text")) {
-    const name = text.textContent.trim();
+    const name = text.textContent.trim().toLowerCase();
     if (!named.has(name)) continue;
     const box = text.getBBox();
     const matrix = text.getCTM() && svg.getCTM() ? svg.getCTM().inverse().multiply(text.getCTM()) : null;
