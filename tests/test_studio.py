@@ -472,7 +472,8 @@ def test_the_fair_search_streams_its_progress_and_finds_what_board_fair_finds(cl
     assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
     events = sse(response.text)
     progress = [doc for name, doc in events if name == "progress"]
-    assert [doc["done"] for doc in progress] == list(range(1, len(progress) + 1))
+    done = [doc["done"] for doc in progress]
+    assert done == sorted(set(done)) and len(done) > 2
     assert progress[-1]["done"] == progress[-1]["total"]
     name, found = events[-1]
     assert name == "done" and found["line"] in output.splitlines()

@@ -16,9 +16,8 @@ from typing import TYPE_CHECKING, Any
 from coinprint.agents import AGENT_PARAMETERS, checked_agent
 from coinprint.caps import check_candidates, check_copies, check_games, check_lang, check_tolerance
 from coinprint.commands import CheckedLayout, check_layout_data
-from coinprint.engine import parse_layout_name
 from coinprint.errors import UsageError
-from coinprint.fair import FAIR_GAMES, fairest_layout
+from coinprint.fair import FAIR_GAMES, SEARCH_GAMES, fairest_map, search_games
 from coinprint.kit import (
     PrintSettings,
     board_data,
@@ -32,7 +31,6 @@ from coinprint.kit import (
     rules_pdf,
 )
 from coinprint.kit.custom import problem_geometry, report_data
-from coinprint.metrics import family_specs
 from coinprint.registry import GAMES
 from coinprint.render.style import palette_names
 from coinprint.render.svg import scene_to_svg
@@ -241,26 +239,21 @@ FAIR_FIELDS = ("candidates", "agent", "fair_games")
 """The fields of a fair search besides the map's parameters (``--candidates`` …)."""
 
 
-def fair_rounds(candidates: int) -> int:
-    """How many candidate measurements a successive-halving search of ``candidates`` makes
-    (the length of its progress bar)."""
-    total, alive = 0, candidates
-    while True:
-        total += alive
-        if alive == 1 or (alive + 1) // 2 == 1:
-            return total
-        alive = (alive + 1) // 2
-
-
 @dataclass(frozen=True)
 class FairPlan:
-    """A fair search checked and ready: the candidate maps' specs, who plays them, and how
-    many fresh games the chosen one is re-measured on."""
+    """A fair search checked and ready: the map it starts from (its seed first), how many
+    maps it tries, who plays them, and how many fresh games the chosen one is re-measured on."""
 
     game: Game
-    specs: list[str]
+    layout: Layout
+    candidates: int
     agent: str
     fair_games: int
+
+    @property
+    def games(self) -> int:
+        """How many games the search plays (the length of its progress bar)."""
+        return search_games(self.candidates, SEARCH_GAMES, self.fair_games)
 
 
 def fair_plan(game: Game, fields: Mapping[str, str]) -> FairPlan:
@@ -277,26 +270,32 @@ def fair_plan(game: Game, fields: Mapping[str, str]) -> FairPlan:
     candidates = check_candidates(_whole(fields.get("candidates") or "10", "candidates"))
     agent = checked_agent(fields.get("agent") or "random", "agent")
     fair_games = check_games(_whole(fields.get("fair_games") or str(FAIR_GAMES), "fair_games"), "fair_games")
-    base = game.layout_spec(game.layout(values))
-    _, params = parse_layout_name(base)
-    return FairPlan(game, family_specs(game, candidates, int(params.get("seed", 0)), base), agent, fair_games)
+    return FairPlan(game, game.layout(values), candidates, agent, fair_games)
 
 
 def fair_map(plan: FairPlan, progress: Callable[[int, int], None]) -> FairMap:
-    """The fairest map of ``plan``: the same search by the same functions as ``board
-    --fair``, with ``progress(done, total)`` after each candidate is measured. One worker
-    process: the search is deterministic, so it finds what the command line finds."""
-    total = fair_rounds(len(plan.specs))
-    done = 0
+    """The fairest map of ``plan``, by :func:`coinprint.fair.fairest_map` as ``board --fair``
+    finds it, with ``progress(done, total)`` as games are played (at each whole per cent). One worker process: the
+    search is deterministic, so it finds what the command line finds on any number."""
+    total, done, said = plan.games, 0, -1
 
-    def measured(report: object) -> None:
-        nonlocal done
-        done += 1
-        progress(min(done, total), total)
+    def played(count: int) -> None:  # said at each whole per cent, not after every game
+        nonlocal done, said
+        done = min(done + count, total)
+        if done * 100 // total > said:
+            said = done * 100 // total
+            progress(done, total)
 
-    search = fairest_layout(plan.specs, plan.agent, on_report=measured, workers=1, fair_games=plan.fair_games)
-    chosen = search.layout()
-    return FairMap(plan.game.layout_spec(chosen), chosen.meta.get("seed"), search.info_line())
+    chosen, line = fairest_map(
+        plan.game,
+        plan.layout,
+        plan.candidates,
+        agent=plan.agent,
+        fair_games=plan.fair_games,
+        workers=1,
+        progress=played,
+    )
+    return FairMap(plan.game.layout_spec(chosen), chosen.meta.get("seed"), line)
 
 
 # -- kits and rule sheets --------------------------------------------------------------------------------
