@@ -489,3 +489,11 @@ def test_a_fair_search_that_cannot_be_made_is_refused_before_it_starts(client: T
     assert "candidates" in one_line_error(client.get("/api/fair/mapgame/events?candidates=1000"), 400)
     assert "agent" in one_line_error(client.get("/api/fair/mapgame/events?agent=wizard"), 400)
     assert one_line_error(client.get("/api/fair/nosuchgame/events"), 404)
+
+
+def test_watching_a_file_that_is_not_there_is_refused_in_one_line(tmp_path: Path) -> None:
+    from tests.conftest import run_cli
+
+    refused = run_cli("studio", "--no-browser", "--watch", str(tmp_path / "nothing.svg"))
+    assert refused.code == 2 and refused.out == ""
+    assert refused.err.count("\n") == 1 and "no such file" in refused.err

@@ -4,14 +4,24 @@ fast and the command line works without the ``studio`` extra."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from coinprint.cli.groups import cli
+from coinprint.cli.options import examples
 from coinprint.cli.types import GameName
 from coinprint.errors import UsageError
 
 
-@cli.command("studio")
+@cli.command(
+    "studio",
+    epilog=examples(
+        "coinprint studio",
+        "coinprint studio --no-browser --port 0",
+        "coinprint studio --watch my-card.svg --game coinage",
+    ),
+)
 @click.option(
     "--port",
     default=8770,
@@ -25,7 +35,7 @@ from coinprint.errors import UsageError
     "watch",
     multiple=True,
     metavar="FILE",
-    type=click.Path(exists=True, dir_okay=False),
+    type=click.Path(dir_okay=False),
     help="A drawing (SVG or GeoJSON) to re-check whenever it is saved; may be given more than once.",
 )
 @click.option("--game", default=None, type=GameName(drawn=True), help="The game the watched SVG drawings are for.")
@@ -38,5 +48,8 @@ def studio(port: int, no_browser: bool, watch: tuple[str, ...], game: str | None
     except ImportError as exc:
         raise UsageError(f"the studio needs its web stack ({exc.name}): pip install 'coinprint[studio]'") from None
 
+    missing = [path for path in watch if not Path(path).is_file()]
+    if missing:
+        raise UsageError(f"--watch {missing[0]}: no such file (name a drawing that exists; save it once first)")
     sock = bind(port)
     serve(make_studio(watch, game), sock, open_browser=not no_browser, say=click.echo)

@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -45,6 +45,10 @@ from coinprint.studio import outputs
 from coinprint.studio.outputs import Check, UnknownGame, game_named
 from coinprint.studio.play import RefusedMove, Session, Sessions, rules_options
 from coinprint.studio.security import CSP, Guard, TooLarge, csrf_token
+
+if TYPE_CHECKING:
+    from coinprint.game import Game
+    from coinprint.layout import Layout
 
 T = TypeVar("T")
 
@@ -439,7 +443,7 @@ async def _not_found(request: Request, exc: Exception) -> Response:
 
 
 # -- layouts for a game ---------------------------------------------------------------------------------
-def _play_layout(studio: Studio, game: Any, given: Any) -> tuple[Any, str | dict[str, Any], str]:
+def _play_layout(studio: Studio, game: Game, given: Any) -> tuple[Layout, str | dict[str, Any], str]:
     """The layout a play request names: a built-in spec (``cointable:size=4``), a drawing
     checked on the Check page (``drawing:ID``) or a watched file (``watch:N``), valid and of
     ``game``; what its record calls it; and how the page names it. A file path is refused:

@@ -23,7 +23,7 @@ import hmac
 import json
 import secrets
 from collections.abc import Awaitable, Callable, MutableMapping
-from http.cookies import SimpleCookie
+from http.cookies import CookieError, SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -126,7 +126,7 @@ class Guard:
         cookie = SimpleCookie()
         try:
             cookie.load(headers.get("cookie", ""))
-        except Exception:  # a malformed cookie header is no token
+        except CookieError:  # a malformed cookie header is no token
             cookie = SimpleCookie()
         by_cookie = COOKIE in cookie and hmac.compare_digest(cookie[COOKIE].value, self.token)
         if not (by_query or by_header or by_cookie):
