@@ -18,7 +18,7 @@ import pytest
 
 pytest.importorskip("uvicorn", reason="the studio extra is not installed (pip install -e '.[test]')")
 
-import httpx
+import httpx2 as httpx
 import uvicorn
 
 from coinprint.registry import GAMES
