@@ -74,6 +74,8 @@ class Frame:
     caption: str
     hidden: list[int] = field(default_factory=list)
     bad: bool = False
+    drawn: tuple[int, ...] | None = None
+    """While a Map is being drawn, the spaces (layout indices) drawn so far; else None."""
 
 
 @dataclass
@@ -84,6 +86,21 @@ class Frames:
     height_mm: float
     board: list[str]
     pieces: list[str]
+    frames: list[Frame]
+    rows: list[Row]
+    legend: list[str]
+
+
+@dataclass
+class SceneFrames:
+    """The replay as scene items: the board's items, the pieces drawn over it, the frames
+    (which pieces, which board items hidden), the move list and the legend. Replay pages
+    write the items as SVG; time-lapses draw them with the raster backend."""
+
+    width_mm: float
+    height_mm: float
+    board: list[Item]
+    pieces: list[Item]
     frames: list[Frame]
     rows: list[Row]
     legend: list[str]
@@ -139,7 +156,22 @@ class _Pieces:
 
 def compute_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed: Replay[Any]) -> Frames:
     """Replay ``record`` (already checked: ``replayed``) move by move and draw every position
-    as ``game`` draws them."""
+    as ``game`` draws them, as SVG elements."""
+    found = scene_frames(game, record, rules, replayed)
+    return Frames(
+        found.width_mm,
+        found.height_mm,
+        svg_elements(found.board, found.height_mm),
+        svg_elements(found.pieces, found.height_mm),
+        found.frames,
+        found.rows,
+        found.legend,
+    )
+
+
+def scene_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed: Replay[Any]) -> SceneFrames:
+    """Replay ``record`` (already checked: ``replayed``) move by move and draw every position
+    as ``game`` draws them, as scene items."""
 
     layout = rules.layout
     draw = game.position_sheet
@@ -184,15 +216,7 @@ def compute_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed:
         rows.append(Row(str(number), player, text, error=reason))
         frames.append(Frame(list(frames[-1].pieces), len(rows) - 1, replayed.error, list(frames[-1].hidden), bad=True))
     content = empty.content
-    return Frames(
-        content.width_mm,
-        content.height_mm,
-        svg_elements(pieces.board, content.height_mm),
-        svg_elements(pieces.items, content.height_mm),
-        frames,
-        rows,
-        list(last.lines),
-    )
+    return SceneFrames(content.width_mm, content.height_mm, pieces.board, pieces.items, frames, rows, list(last.lines))
 
 
 def _map_drawing(layout: Any, pieces: _Pieces, frames: list[Frame], rows: list[Row]) -> None:
@@ -223,7 +247,9 @@ def _map_drawing(layout: Any, pieces: _Pieces, frames: list[Frame], rows: list[R
         hidden = [i for i, s in owner.items() if s not in drawn]
         rows.append(Row("", "", f"country {space.name} drawn"))
         caption = f"drawing the map: country {space.name}, {step} of {len(order)}"
-        frames.append(Frame([pieces.number(newest)], len(rows) - 1, caption, sorted(hidden)))
+        frames.append(
+            Frame([pieces.number(newest)], len(rows) - 1, caption, sorted(hidden), drawn=tuple(sorted(drawn)))
+        )
 
 
 def _shown(text: Any) -> str:
