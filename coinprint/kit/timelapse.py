@@ -145,6 +145,13 @@ def need(module: str, fmt: str) -> Any:
         raise UsageError(f"writing {fmt.upper()} needs {library}: {EXTRA}") from None
 
 
+def require(fmt: str) -> None:
+    """Refuse in one line, before any work, a format whose library is not installed."""
+    need("PIL", fmt)
+    if fmt == "mp4":
+        need("av", fmt)
+
+
 # -- frames ---------------------------------------------------------------------------------------------
 def shots(found: SceneFrames, record: Record, rules: Rules[Any, Any], replayed: Replay[Any], title: str, options: TimelapseOptions) -> tuple[list[Shot], int]:
     """The frames ``options`` asks for, with their captions, and how many are setup (the
@@ -406,9 +413,7 @@ def _encode_mp4(av: Any, target: str, images: list[Image.Image], rate: Any, hold
 def timelapse_from_record(path: str, options: TimelapseOptions) -> Timelapse:
     """Read, check and draw the record at ``path`` as a time-lapse in ``options.fmt``."""
     options.check()
-    need("PIL", options.fmt)
-    if options.fmt == "mp4":
-        need("av", options.fmt)
+    require(options.fmt)
     record, rules, replayed = validate_record(path)
     game = game_named(record.game)
     found = scene_frames(game, record, rules, replayed)
