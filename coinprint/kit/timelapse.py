@@ -30,7 +30,7 @@ from coinprint.kit import is_stream
 from coinprint.kit.replay import HIGHLIGHT, SceneFrames, _players_text, _result_text, scene_frames
 from coinprint.render.board import Frame as Placement
 from coinprint.render.pdf import text_width_mm
-from coinprint.render.raster import SUPERSAMPLE, draw_items, hex_rgb, reduce, scene_colours
+from coinprint.render.raster import SUPERSAMPLE, draw_items, hex_rgb, item_box, reduce, scene_colours
 from coinprint.render.scene import Item, Style, Text
 from coinprint.render.scene import Path as ScenePath
 from coinprint.source import game_named, validate_record
@@ -219,6 +219,8 @@ class Painter:
             for space in layout.spaces
         ]
         self.boards: dict[tuple[tuple[int, ...], tuple[int, ...] | None], Image.Image] = {}
+        self.piece_boxes: dict[int, tuple[float, float, float, float] | None] = {}
+        self.last: tuple[Shot, Image.Image | None] | None = None
 
     def colours(self) -> list[str]:
         """Every colour a frame is painted with, before antialiasing blends them."""
@@ -248,12 +250,72 @@ class Painter:
     def draw(self, shot: Shot) -> Image.Image:
         from PIL import Image
 
-        pieces = [self.found.pieces[i] for i in shot.pieces]
-        board = draw_items(pieces, self.board_px, self.scale, self.found.height_mm, base=self._board(shot))
         image = Image.new("RGB", self.size, hex_rgb(CAPTION_BACKGROUND))
-        image.paste(reduce(board), (0, 0))
+        image.paste(self._board_with_pieces(shot), (0, 0))
         image.paste(self._caption(shot), (0, self.board_px[1]))
         return image
+
+    def _box(self, piece: int) -> tuple[float, float, float, float] | None:
+        if piece not in self.piece_boxes:
+            self.piece_boxes[piece] = item_box(self.found.pieces[piece], self.scale * SUPERSAMPLE, self.found.height_mm)
+        return self.piece_boxes[piece]
+
+    def _board_with_pieces(self, shot: Shot) -> Image.Image:
+        """The board with the shot's pieces, output size. When only pieces changed since the
+        last shot, only the rectangle they cover is drawn again (the same pixels: the tile
+        is aligned to whole output pixels, and every piece over it is drawn in order)."""
+        previous, self.last = self.last, (shot, None)
+        base = self._board(shot)
+        region = None
+        if previous is not None and (previous[0].hidden, previous[0].drawn) == (shot.hidden, shot.drawn):
+            region = self._changed(previous[0].pieces, shot.pieces)
+        if region is None or previous is None or previous[1] is None:
+            pieces = [self.found.pieces[i] for i in shot.pieces]
+            board = reduce(draw_items(pieces, self.board_px, self.scale, self.found.height_mm, base=base))
+        else:
+            board = previous[1].copy()
+            if region[2] > region[0] and region[3] > region[1]:
+                # The tile holds every piece over the region whole: Pillow rounds coordinates
+                # left of or above an image's corner differently, so no shape may start there.
+                chosen = [i for i in shot.pieces if _meets(self._box(i), region)]
+                boxes = [b for b in (self._box(i) for i in chosen) if b is not None]
+                step = SUPERSAMPLE
+                width, height = base.size
+                outer = (
+                    max(0, math.floor(min([region[0], *(b[0] for b in boxes)]) / step) * step),
+                    max(0, math.floor(min([region[1], *(b[1] for b in boxes)]) / step) * step),
+                    min(width, math.ceil(max([region[2], *(b[2] for b in boxes)]) / step) * step),
+                    min(height, math.ceil(max([region[3], *(b[3] for b in boxes)]) / step) * step),
+                )
+                over = [self.found.pieces[i] for i in chosen]
+                tile = draw_items(over, self.board_px, self.scale, self.found.height_mm, base=base.crop(outer), offset=outer[:2])
+                inner = tuple((v - o) // SUPERSAMPLE for v, o in zip(region, outer[:2] * 2))
+                board.paste(reduce(tile).crop(inner), (region[0] // SUPERSAMPLE, region[1] // SUPERSAMPLE))
+        self.last = (shot, board)
+        return board
+
+    def _changed(self, before: tuple[int, ...], after: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+        """The supersampled rectangle, on whole output pixels, that holds every piece added
+        or taken away; None when it cannot be told (a piece without a box, a new order)."""
+        from collections import Counter
+
+        gone, added = Counter(before) - Counter(after), Counter(after) - Counter(before)
+        if not gone and not added:
+            return None if before != after else (0, 0, 0, 0)
+        common = [p for p in after if p in set(before)]
+        if common != [p for p in before if p in set(after)]:
+            return None
+        boxes = [self._box(p) for p in (*gone, *added)]
+        if any(b is None for b in boxes):
+            return None
+        known = [b for b in boxes if b is not None]
+        step = SUPERSAMPLE
+        width, height = self.board_px[0] * step, self.board_px[1] * step
+        x0 = max(0, math.floor(min(b[0] for b in known) / step) * step)
+        y0 = max(0, math.floor(min(b[1] for b in known) / step) * step)
+        x1 = min(width, math.ceil(max(b[2] for b in known) / step) * step)
+        y1 = min(height, math.ceil(max(b[3] for b in known) / step) * step)
+        return (x0, y0, max(x0, x1), max(y0, y1))
 
     def _caption(self, shot: Shot) -> Image.Image:
         height = self.strip_px
@@ -269,6 +331,12 @@ class Painter:
             items.append(Text((pad, y), text, self.font_px, "start", colour, bold=bold))
         strip = draw_items(items, (self.width, height), 1.0, height, background=CAPTION_BACKGROUND)
         return reduce(strip)
+
+
+def _meets(box: tuple[float, float, float, float] | None, region: tuple[int, int, int, int]) -> bool:
+    if box is None:
+        return True
+    return box[0] < region[2] and box[2] > region[0] and box[1] < region[3] and box[3] > region[1]
 
 
 def fitted(text: str, width: float, size: float, bold: bool) -> str:
@@ -328,15 +396,46 @@ def _palette_image(colours: list[tuple[int, int, int]]) -> Image.Image:
     return image
 
 
+class PaletteMap:
+    """RGB images as palette images, each pixel the nearest palette colour (no dithering):
+    a colour in the palette stays exactly itself. Nearest colours are worked out once per
+    colour met, in a table of every 24-bit colour."""
+
+    def __init__(self, palette: list[tuple[int, int, int]]) -> None:
+        import numpy as np
+
+        self.palette = np.array(palette, dtype=np.int32)
+        self.known = np.zeros(1 << 24, dtype=bool)
+        self.index = np.zeros(1 << 24, dtype=np.uint8)
+        self.table = _palette_image(palette)
+
+    def __call__(self, image: Image.Image) -> Image.Image:
+        import numpy as np
+        from PIL import Image
+
+        rgb = np.asarray(image, dtype=np.uint8).astype(np.int32)
+        packed = (rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2]
+        new = np.unique(packed[~self.known[packed]])
+        if new.size:
+            colours = np.stack([(new >> 16) & 255, (new >> 8) & 255, new & 255], axis=1)
+            for start in range(0, len(new), 4096):
+                part = colours[start : start + 4096]
+                distance = ((part[:, None, :] - self.palette[None, :, :]) ** 2).sum(axis=2)
+                self.index[new[start : start + 4096]] = distance.argmin(axis=1).astype(np.uint8)
+            self.known[new] = True
+        mapped = Image.fromarray(self.index[packed], "P")
+        mapped.putpalette(self.table.getpalette() or [])
+        return mapped
+
+
 def write_gif(images: list[Image.Image], durations: list[int], loop: int, palette: list[tuple[int, int, int]]) -> bytes:
     """The frames as a GIF89a with one global palette: each frame after the first is the
     rectangle that changed, its unchanged pixels transparent when that encodes smaller."""
-    from PIL import Image, ImageChops, GifImagePlugin
+    from PIL import GifImagePlugin, ImageChops
 
     transparent = 255
-    table = _palette_image(palette)
-    frames = [image.quantize(palette=table, dither=Image.Dither.NONE) for image in images]
-    width, height = frames[0].size
+    to_palette = PaletteMap(palette)
+    width, height = images[0].size
     out = io.BytesIO()
     out.write(b"GIF89a" + width.to_bytes(2, "little") + height.to_bytes(2, "little"))
     out.write(bytes([0xF7, 0, 0]))  # a global table of 256 colours, 8 bits, background 0
@@ -346,23 +445,27 @@ def write_gif(images: list[Image.Image], durations: list[int], loop: int, palett
         repeats = 0 if loop == 0 else loop - 1
         out.write(b"!\xff\x0bNETSCAPE2.0\x03\x01" + repeats.to_bytes(2, "little") + b"\x00")
     previous: Image.Image | None = None
-    for frame, duration in zip(frames, durations):
-        if previous is None:
-            chunks = GifImagePlugin.getdata(frame, (0, 0), duration=duration, disposal=1)
+    shown: Image.Image | None = None  # the previous frame as palette indices
+    for image, duration in zip(images, durations):
+        if previous is None or shown is None:
+            shown = to_palette(image)
+            chunks = GifImagePlugin.getdata(shown, (0, 0), duration=duration, disposal=1)
         else:
-            box = ImageChops.difference(frame, previous).getbbox()
-            if box is None:  # nothing changed (only the caption's time): one pixel again
-                box = (0, 0, 1, 1)
-            crop = frame.crop(box)
+            # Only the rectangle that changed is mapped to the palette and written.
+            box = ImageChops.difference(image, previous).getbbox() or (0, 0, 1, 1)
+            crop = to_palette(image.crop(box))
+            before = shown.crop(box)
             plain = GifImagePlugin.getdata(crop, box[:2], duration=duration, disposal=1)
-            unchanged = ImageChops.difference(crop, previous.crop(box)).point([255] + [0] * 255, "1")
+            unchanged = ImageChops.difference(crop, before).point([255] + [0] * 255, "1")
             holed = crop.copy()
             holed.paste(transparent, mask=unchanged)
             with_holes = GifImagePlugin.getdata(holed, box[:2], duration=duration, disposal=1, transparency=transparent)
             chunks = with_holes if sum(map(len, with_holes)) < sum(map(len, plain)) else plain
+            shown = shown.copy()
+            shown.paste(crop, box[:2])
         for chunk in chunks:
             out.write(chunk)
-        previous = frame
+        previous = image
     out.write(b";")
     return out.getvalue()
 

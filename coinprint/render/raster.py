@@ -46,17 +46,21 @@ class Canvas:
     """Draws scene items onto an RGB image ``scale`` pixels per mm (already supersampled)
     for a scene ``height_mm`` high."""
 
-    def __init__(self, image: Image.Image, scale: float, height_mm: float) -> None:
+    def __init__(
+        self, image: Image.Image, scale: float, height_mm: float, offset: tuple[int, int] = (0, 0)
+    ) -> None:
         from PIL import ImageDraw
 
         self.image = image
         self.scale = scale
         self.height_mm = height_mm
+        self.offset = offset
+        """Where the image's top-left corner is in the whole drawing's pixels (a tile of it)."""
         self.draw: ImageDraw.ImageDraw = ImageDraw.Draw(image)
 
     def px(self, matrix: Matrix, point: Point) -> tuple[float, float]:
         x, y = apply(matrix, point)
-        return (x * self.scale, (self.height_mm - y) * self.scale)
+        return (x * self.scale - self.offset[0], (self.height_mm - y) * self.scale - self.offset[1])
 
     def items(self, items: Iterable[Item], matrix: Matrix = IDENTITY) -> None:
         for item in items:
@@ -252,6 +256,36 @@ def _dashes(points: Sequence[tuple[float, float]], pattern: Sequence[float]) -> 
     return pieces
 
 
+def item_box(item: Item, scale: float, height_mm: float) -> tuple[float, float, float, float] | None:
+    """A box (x0, y0, x1, y1) in pixels, ``scale`` a mm, that holds everything ``item`` paints
+    (generously: antialiasing and round joins included); None when it is not worked out (a
+    group), so the caller draws everything again."""
+
+    def flip(x: float, y: float) -> tuple[float, float]:
+        return x * scale, (height_mm - y) * scale
+
+    if isinstance(item, Path):
+        points = [flip(x, y) for ring in item.rings for x, y in ring]
+        if not points:
+            return (0.0, 0.0, 0.0, 0.0)
+        margin = (item.style.stroke_mm * scale if item.style.stroke else 0.0) + 2
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        return (min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin)
+    if isinstance(item, Circle):
+        x, y = flip(*item.center)
+        r = (item.radius + (item.style.stroke_mm if item.style.stroke else 0.0)) * scale + 2
+        return (x - r, y - r, x + r, y + r)
+    if isinstance(item, Text):
+        if item.angle:
+            return None
+        x, y = flip(*item.at)
+        size = item.size_mm * scale
+        width = _font(item.bold or item.font.endswith("-Bold"), item.font.endswith("-Italic"), max(1, round(size))).getlength(item.text)
+        left = {"start": x, "middle": x - width / 2, "end": x - width}.get(item.anchor, x)
+        return (left - size * 0.3 - 2, y - size * 1.3 - 2, left + width + size * 0.3 + 2, y + size * 0.5 + 2)
+    return None
+
+
 def pixel_scale(scene: Scene, width_px: int) -> float:
     """Pixels per mm that make ``scene`` ``width_px`` wide."""
     return width_px / scene.width_mm
@@ -266,16 +300,18 @@ def draw_items(
     background: str = "#ffffff",
     supersample: int = SUPERSAMPLE,
     base: Image.Image | None = None,
+    offset: tuple[int, int] = (0, 0),
 ) -> Image.Image:
     """``items`` drawn (supersampled, not yet reduced) on ``base`` (a supersampled image to
-    draw over, copied) or on a blank ``size_px`` image of ``background``."""
+    draw over, copied) or on a blank ``size_px`` image of ``background``; ``offset`` is where
+    the image's corner is in the supersampled drawing (when it is one tile of it)."""
     from PIL import Image
 
     if base is None:
         image = Image.new("RGB", (size_px[0] * supersample, size_px[1] * supersample), hex_rgb(background))
     else:
         image = base.copy()
-    Canvas(image, scale * supersample, height_mm).items(items)
+    Canvas(image, scale * supersample, height_mm, offset).items(items)
     return image
 
 
