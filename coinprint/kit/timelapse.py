@@ -329,8 +329,8 @@ class Painter:
             y = height - pad * 0.6 - self.line_px * (number + 1) + self.line_px * 0.3
             text = fitted(line, self.width - 2 * pad, self.font_px, bold)
             items.append(Text((pad, y), text, self.font_px, "start", colour, bold=bold))
-        strip = draw_items(items, (self.width, height), 1.0, height, background=CAPTION_BACKGROUND)
-        return reduce(strip)
+        # Text is antialiased by the font renderer itself: the strip needs no supersampling.
+        return draw_items(items, (self.width, height), 1.0, height, background=CAPTION_BACKGROUND, supersample=1)
 
 
 def _meets(box: tuple[float, float, float, float] | None, region: tuple[int, int, int, int]) -> bool:
