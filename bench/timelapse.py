@@ -53,7 +53,9 @@ def timed(path: Path, fmt: str) -> tuple[float, int, int]:
 
 
 def main() -> None:
-    print(f"{'game':<22} {'moves':>5} {'frames':>6} {'GIF s':>6} {'GIF KB':>7} {'B/frame':>8} {'x lila':>6} {'MP4 s':>6} {'MP4 KB':>7}")
+    print(
+        f"{'game':<22} {'moves':>5} {'frames':>6} {'GIF s':>6} {'GIF KB':>7} {'B/frame':>8} {'x lila':>6} {'MP4 s':>6} {'MP4 KB':>7}"
+    )
     with tempfile.TemporaryDirectory() as folder:
         for spec, moves, seed in GAMES:
             path, played = record_file(Path(folder), spec, moves, seed)

@@ -371,7 +371,9 @@ def replay_output(path: str, output: str | None) -> Path:
     if output.endswith(("/", "\\")) or Path(output).is_dir():
         return Path(output) / name
     if Path(output).suffix.lower() not in (".html", ".htm"):
-        raise UsageError(f"-o '{output}' must end in .html, or .gif, .webp, .apng or .mp4 for a time-lapse (or be a folder)")
+        raise UsageError(
+            f"-o '{output}' must end in .html, or .gif, .webp, .apng or .mp4 for a time-lapse (or be a folder)"
+        )
     return Path(output)
 
 

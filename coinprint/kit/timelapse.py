@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from coinprint.errors import UsageError
 from coinprint.fileio import write_atomic
 from coinprint.kit import is_stream
-from coinprint.kit.replay import HIGHLIGHT, SceneFrames, _players_text, _result_text, scene_frames
+from coinprint.kit.replay import SceneFrames, _players_text, _result_text, scene_frames
 from coinprint.render.board import Frame as Placement
 from coinprint.render.pdf import text_width_mm
 from coinprint.render.raster import SUPERSAMPLE, draw_items, hex_rgb, item_box, reduce, scene_colours
@@ -84,7 +84,9 @@ class TimelapseOptions:
         if self.loop < 0:
             raise UsageError(f"--loop {self.loop}: give how many times it plays (0: for ever)")
         if self.fmt == "mp4" and self.loop:
-            raise UsageError("--loop is for animated pictures (gif, webp, apng); a video player decides whether an MP4 loops")
+            raise UsageError(
+                "--loop is for animated pictures (gif, webp, apng); a video player decides whether an MP4 loops"
+            )
         if self.start < 0 or (self.end is not None and self.end < self.start):
             raise UsageError(f"--from {self.start} --to {self.end}: give 0 ≤ --from ≤ --to")
 
@@ -153,7 +155,14 @@ def require(fmt: str) -> None:
 
 
 # -- frames ---------------------------------------------------------------------------------------------
-def shots(found: SceneFrames, record: Record, rules: Rules[Any, Any], replayed: Replay[Any], title: str, options: TimelapseOptions) -> tuple[list[Shot], int]:
+def shots(
+    found: SceneFrames,
+    record: Record,
+    rules: Rules[Any, Any],
+    replayed: Replay[Any],
+    title: str,
+    options: TimelapseOptions,
+) -> tuple[list[Shot], int]:
     """The frames ``options`` asks for, with their captions, and how many are setup (the
     Map's drawing)."""
     head = f"{title}: {_players_text(record, rules.players)}"
@@ -162,7 +171,9 @@ def shots(found: SceneFrames, record: Record, rules: Rules[Any, Any], replayed: 
     if options.end is not None and options.end > played + (1 if replayed.error else 0):
         raise UsageError(f"--to {options.end}: the record has {played} moves{' that replay' if replayed.error else ''}")
     if options.start > played:
-        raise UsageError(f"--from {options.start}: the record has {played} moves{' that replay' if replayed.error else ''}")
+        raise UsageError(
+            f"--from {options.start}: the record has {played} moves{' that replay' if replayed.error else ''}"
+        )
     result = _result_text(record, replayed)
     chosen: list[Shot] = []
     setup = 0
@@ -288,8 +299,16 @@ class Painter:
                     min(height, math.ceil(max([region[3], *(b[3] for b in boxes)]) / step) * step),
                 )
                 over = [self.found.pieces[i] for i in chosen]
-                tile = draw_items(over, self.board_px, self.scale, self.found.height_mm, base=base.crop(outer), offset=outer[:2])
-                inner = tuple((v - o) // SUPERSAMPLE for v, o in zip(region, outer[:2] * 2))
+                tile = draw_items(
+                    over, self.board_px, self.scale, self.found.height_mm, base=base.crop(outer), offset=outer[:2]
+                )
+                left, top = outer[0], outer[1]
+                inner = (
+                    (region[0] - left) // step,
+                    (region[1] - top) // step,
+                    (region[2] - left) // step,
+                    (region[3] - top) // step,
+                )
                 board.paste(reduce(tile).crop(inner), (region[0] // SUPERSAMPLE, region[1] // SUPERSAMPLE))
         self.last = (shot, board)
         return board
@@ -374,7 +393,9 @@ def gif_palette(colours: list[str]) -> list[tuple[int, int, int]]:
 
     anchors = [base[0], min(base, key=light)]
     pairs = [(a, b) for a in anchors for b in chosen if a != b]
-    pairs += [(a, b) for i, a in enumerate(chosen) for b in chosen[i + 1 :] if (a, b) not in pairs and (b, a) not in pairs]
+    pairs += [
+        (a, b) for i, a in enumerate(chosen) for b in chosen[i + 1 :] if (a, b) not in pairs and (b, a) not in pairs
+    ]
     seen = set(chosen)
     for steps in ((2,), (1, 3), (1, 2, 3, 4, 5, 6, 7)):
         for a, b in pairs:
@@ -475,7 +496,17 @@ def write_animation(fmt: str, images: list[Image.Image], durations: list[int], l
     out = io.BytesIO()
     first, rest = images[0], images[1:]
     if fmt == "webp":
-        first.save(out, "WEBP", save_all=True, append_images=rest, duration=durations, loop=loop, lossless=True, quality=50, method=4)
+        first.save(
+            out,
+            "WEBP",
+            save_all=True,
+            append_images=rest,
+            duration=durations,
+            loop=loop,
+            lossless=True,
+            quality=50,
+            method=4,
+        )
     else:
         first.save(out, "PNG", save_all=True, append_images=rest, duration=durations, loop=loop, default_image=False)
     return out.getvalue()
@@ -483,9 +514,8 @@ def write_animation(fmt: str, images: list[Image.Image], durations: list[int], l
 
 def write_mp4(images: list[Image.Image], fps: float, hold_frames: int) -> bytes:
     """H.264 in an MP4, yuv420p, ``fps`` frames a second, the last image shown ``hold_frames`` times."""
-    from fractions import Fraction
-
     import tempfile
+    from fractions import Fraction
 
     av = need("av", "mp4")
     rate = Fraction(fps).limit_denominator(1000)
@@ -498,7 +528,9 @@ def write_mp4(images: list[Image.Image], fps: float, hold_frames: int) -> bytes:
 
 def _encode_mp4(av: Any, target: str, images: list[Image.Image], rate: Any, hold_frames: int) -> None:
     with av.open(target, "w", format="mp4", options={"movflags": "+faststart"}) as container:
-        stream = container.add_stream("libx264", rate=rate, options={"crf": "20", "preset": "veryfast", "tune": "animation"})
+        stream = container.add_stream(
+            "libx264", rate=rate, options={"crf": "20", "preset": "veryfast", "tune": "animation"}
+        )
         stream.width, stream.height = images[0].size
         stream.pix_fmt = "yuv420p"
         sequence = images + [images[-1]] * (hold_frames - 1)
@@ -543,7 +575,18 @@ def timelapse_from_record(path: str, options: TimelapseOptions) -> Timelapse:
     else:
         data = write_animation(options.fmt, images, durations, options.loop)
         count = len(images)
-    return Timelapse(data, options.fmt, count, durations, painter.size, replayed.valid, replayed.report(), replayed.moves_played, setup, colours)
+    return Timelapse(
+        data,
+        options.fmt,
+        count,
+        durations,
+        painter.size,
+        replayed.valid,
+        replayed.report(),
+        replayed.moves_played,
+        setup,
+        colours,
+    )
 
 
 def timelapse_output(path: str, output: str | None, fmt: str | None) -> tuple[Path, str]:

@@ -17,7 +17,20 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
-from coinprint.render.scene import IDENTITY, Circle, Group, Item, Matrix, Path, Point, Scene, Style, Text, apply, compose
+from coinprint.render.scene import (
+    IDENTITY,
+    Circle,
+    Group,
+    Item,
+    Matrix,
+    Path,
+    Point,
+    Scene,
+    Style,
+    Text,
+    apply,
+    compose,
+)
 
 if TYPE_CHECKING:
     from PIL import Image, ImageDraw, ImageFont
@@ -46,9 +59,7 @@ class Canvas:
     """Draws scene items onto an RGB image ``scale`` pixels per mm (already supersampled)
     for a scene ``height_mm`` high."""
 
-    def __init__(
-        self, image: Image.Image, scale: float, height_mm: float, offset: tuple[int, int] = (0, 0)
-    ) -> None:
+    def __init__(self, image: Image.Image, scale: float, height_mm: float, offset: tuple[int, int] = (0, 0)) -> None:
         from PIL import ImageDraw
 
         self.image = image
@@ -159,7 +170,10 @@ class Canvas:
             outer = (x - r - width / 2, y - r - width / 2, x + r + width / 2, y + r + width / 2)
             if style.dash_mm:
                 steps = max(24, round(2 * math.pi * r / 2))
-                ring = [(x + r * math.cos(2 * math.pi * i / steps), y + r * math.sin(2 * math.pi * i / steps)) for i in range(steps + 1)]
+                ring = [
+                    (x + r * math.cos(2 * math.pi * i / steps), y + r * math.sin(2 * math.pi * i / steps))
+                    for i in range(steps + 1)
+                ]
                 self._line(ring, hex_rgb(style.stroke), width, style.dash_mm, matrix)
             else:
                 self.draw.ellipse(outer, outline=hex_rgb(style.stroke), width=width)
@@ -280,7 +294,9 @@ def item_box(item: Item, scale: float, height_mm: float) -> tuple[float, float, 
             return None
         x, y = flip(*item.at)
         size = item.size_mm * scale
-        width = _font(item.bold or item.font.endswith("-Bold"), item.font.endswith("-Italic"), max(1, round(size))).getlength(item.text)
+        width = _font(
+            item.bold or item.font.endswith("-Bold"), item.font.endswith("-Italic"), max(1, round(size))
+        ).getlength(item.text)
         left = {"start": x, "middle": x - width / 2, "end": x - width}.get(item.anchor, x)
         return (left - size * 0.3 - 2, y - size * 1.3 - 2, left + width + size * 0.3 + 2, y + size * 0.5 + 2)
     return None
@@ -326,7 +342,9 @@ def scene_to_image(
     """The whole scene as an RGB image ``width_px`` wide (the height keeps its proportions)."""
     scale = pixel_scale(scene, width_px)
     height_px = max(1, round(scene.height_mm * scale))
-    drawn = draw_items(scene.items, (width_px, height_px), scale, scene.height_mm, background=background, supersample=supersample)
+    drawn = draw_items(
+        scene.items, (width_px, height_px), scale, scene.height_mm, background=background, supersample=supersample
+    )
     return reduce(drawn, supersample)
 
 
@@ -341,7 +359,7 @@ def scene_colours(items: Iterable[Item]) -> list[str]:
         if isinstance(item, Text):
             seen.setdefault(item.color.lower(), None)
             continue
-        for colour in (item.style.fill, item.style.stroke):
-            if colour is not None:
-                seen.setdefault(colour.lower(), None)
+        for paint in (item.style.fill, item.style.stroke):
+            if paint is not None:
+                seen.setdefault(paint.lower(), None)
     return list(seen)
