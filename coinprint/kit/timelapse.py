@@ -426,25 +426,24 @@ class PaletteMap:
         import numpy as np
 
         self.palette = np.array(palette, dtype=np.int32)
-        self.known = np.zeros(1 << 24, dtype=bool)
-        self.index = np.zeros(1 << 24, dtype=np.uint8)
+        self.index = np.full(1 << 24, -1, dtype=np.int16)  # -1: not worked out yet
         self.table = _palette_image(palette)
 
     def __call__(self, image: Image.Image) -> Image.Image:
         import numpy as np
         from PIL import Image
 
-        rgb = np.asarray(image, dtype=np.uint8).astype(np.int32)
-        packed = (rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2]
-        new = np.unique(packed[~self.known[packed]])
-        if new.size:
-            colours = np.stack([(new >> 16) & 255, (new >> 8) & 255, new & 255], axis=1)
+        packed = np.asarray(image.convert("RGBX")).view(np.uint32)[..., 0] & 0xFFFFFF
+        found = self.index[packed]
+        if (found < 0).any():
+            new = np.unique(packed[found < 0]).astype(np.int64)
+            colours = np.stack([new & 255, (new >> 8) & 255, (new >> 16) & 255], axis=1)
             for start in range(0, len(new), 4096):
                 part = colours[start : start + 4096]
                 distance = ((part[:, None, :] - self.palette[None, :, :]) ** 2).sum(axis=2)
-                self.index[new[start : start + 4096]] = distance.argmin(axis=1).astype(np.uint8)
-            self.known[new] = True
-        mapped = Image.fromarray(self.index[packed], "P")
+                self.index[new[start : start + 4096]] = distance.argmin(axis=1)
+            found = self.index[packed]
+        mapped = Image.fromarray(found.astype(np.uint8), "P")
         mapped.putpalette(self.table.getpalette() or [])
         return mapped
 
@@ -476,12 +475,14 @@ def write_gif(images: list[Image.Image], durations: list[int], loop: int, palett
             box = ImageChops.difference(image, previous).getbbox() or (0, 0, 1, 1)
             crop = to_palette(image.crop(box))
             before = shown.crop(box)
-            plain = GifImagePlugin.getdata(crop, box[:2], duration=duration, disposal=1)
             unchanged = ImageChops.difference(crop, before).point([255] + [0] * 255, "1")
             holed = crop.copy()
             holed.paste(transparent, mask=unchanged)
-            with_holes = GifImagePlugin.getdata(holed, box[:2], duration=duration, disposal=1, transparency=transparent)
-            chunks = with_holes if sum(map(len, with_holes)) < sum(map(len, plain)) else plain
+            chunks = GifImagePlugin.getdata(holed, box[:2], duration=duration, disposal=1, transparency=transparent)
+            kept = unchanged.histogram()[-1] if unchanged.mode == "1" else 0
+            if kept * 2 < crop.width * crop.height:  # mostly changed: the plain rectangle may be smaller
+                plain = GifImagePlugin.getdata(crop, box[:2], duration=duration, disposal=1)
+                chunks = chunks if sum(map(len, chunks)) < sum(map(len, plain)) else plain
             shown = shown.copy()
             shown.paste(crop, box[:2])
         for chunk in chunks:
