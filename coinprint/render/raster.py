@@ -227,10 +227,22 @@ class Canvas:
     def _translucent(self, item: Item, matrix: Matrix, opacity: float) -> None:
         from PIL import Image
 
-        before = self.image.copy()
-        opaque = _opaque(item)
-        self.item(opaque, matrix)
-        self.image.paste(Image.blend(before, self.image, opacity))
+        box = item_box(item, self.scale, self.height_mm) if matrix == IDENTITY else None
+        if box is None:
+            area = (0, 0, self.image.width, self.image.height)
+        else:  # only the rectangle the item covers is blended
+            x0, y0 = self.offset
+            area = (
+                max(0, math.floor(box[0]) - x0),
+                max(0, math.floor(box[1]) - y0),
+                min(self.image.width, math.ceil(box[2]) - x0),
+                min(self.image.height, math.ceil(box[3]) - y0),
+            )
+            if area[2] <= area[0] or area[3] <= area[1]:
+                return
+        before = self.image.crop(area)
+        self.item(_opaque(item), matrix)
+        self.image.paste(Image.blend(before, self.image.crop(area), opacity), area[:2])
 
 
 def _opaque(item: Item) -> Item:
