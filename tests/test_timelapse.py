@@ -215,11 +215,16 @@ def test_a_missing_library_names_the_extra(tmp_path, cli, monkeypatch):
     assert result.code == 2 and 'pip install "coinprint[video]"' in result.err and result.err.count("\n") == 1
 
 
-def test_play_writes_a_time_lapse_beside_each_record(tmp_path, cli):
+def test_play_writes_a_time_lapse_beside_each_record_and_its_page_offers_it(tmp_path, cli):
     folder = tmp_path / "games"
-    result = cli("play", "cointable", "--size", "3", "--games", "2", "--seed", "1", "--video", "gif", "-o", str(folder))
+    args = ("--size", "3", "--games", "2", "--seed", "1", "--video", "gif", "--html", "-o", str(folder))
+    result = cli("play", "cointable", *args)
     assert result.code == 0, result.err
-    for record in sorted(folder.glob("*.json")):
+    records = sorted(folder.glob("*.json"))
+    assert len(records) == 2
+    for record in records:
         gif = record.with_suffix(".gif")
         _, states = positions(record)
         assert len(frames_of(gif)) == len(states)
+        page = record.with_suffix(".html").read_text(encoding="utf-8")
+        assert f'<a href="{gif.name}" download>' in page

@@ -295,8 +295,8 @@ def play_command(game: Game) -> click.Command:
         say(f"seed {values['seed']}: {values['games']} games of {game.title} on {spec}, {seats}")
         say(f"wrote {len(paths)} records to {values['output']}")
         click.echo(summary.describe())
-        echo_replay_pages(values["html"], paths, values["output"])
         echo_timelapses(values["video"], paths)
+        echo_replay_pages(values["html"], paths, values["output"], values["video"])
 
     command = click.command(game.name, cls=PlayCommand, help=_first_line(game, "play"), epilog=_examples(game, "play"))(
         play
@@ -351,10 +351,11 @@ def echo_timelapses(video: str | None, paths: list[Any]) -> None:
         say(f"wrote {len(written)} time-lapses ({video}) beside the records")
 
 
-def echo_replay_pages(html: bool, paths: list[Any], folder: str) -> None:
-    """Write the replay pages of ``play … --html`` (when asked) and say where."""
+def echo_replay_pages(html: bool, paths: list[Any], folder: str, video: str | None = None) -> None:
+    """Write the replay pages of ``play … --html`` (when asked; each offering its time-lapse
+    when ``--video`` wrote one) and say where."""
     if html:
-        say(f"wrote {len(paths)} replay pages; open {write_replays(paths, folder)}")
+        say(f"wrote {len(paths)} replay pages; open {write_replays(paths, folder, video)}")
 
 
 def _warn(line: str) -> None:

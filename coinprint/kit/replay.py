@@ -325,9 +325,10 @@ def _layout_text(record: Record) -> str:
     return record.layout if isinstance(record.layout, str) else "an inline layout"
 
 
-def page_from_record(path: str) -> ReplayPage:
+def page_from_record(path: str, download: str | None = None) -> ReplayPage:
     """Read, check and draw the record at ``path`` (a game record or a Flick event log) as a
-    replay page. Unreadable or unusable records raise the usual coinprint errors."""
+    replay page; ``download`` names a time-lapse beside it that the page offers. Unreadable
+    or unusable records raise the usual coinprint errors."""
 
     record, rules, replayed = validate_record(path)
     game = game_named(record.game)
@@ -352,12 +353,21 @@ def page_from_record(path: str) -> ReplayPage:
             "RESULT": html.escape(result),
             "RESULTCLASS": "bad" if not replayed.valid else "",
             "LAYOUT": html.escape(layout),
+            "DOWNLOAD": _download_link(download),
             "LEGEND": html.escape(" ".join(frames.legend)),
             "SVG": svg,
             "DATA": script_json(data),
         },
     )
     return ReplayPage(page, replayed.valid, replayed.report(), record, result, replayed.moves_played)
+
+
+def _download_link(name: str | None) -> str:
+    if not name:
+        return ""
+    kind = Path(name).suffix.lstrip(".").upper()
+    link = html.escape(name, quote=True)
+    return f'\n<p id="download"><a href="{link}" download>Download the time-lapse ({html.escape(kind)})</a></p>'
 
 
 def replay_output(path: str, output: str | None) -> Path:
@@ -384,12 +394,13 @@ def write_replay(path: str, output: str | None) -> tuple[Path, ReplayPage]:
     return write_atomic(target, page.html), page
 
 
-def write_replays(records: Sequence[Path], folder: str | Path) -> Path:
-    """A replay page beside each record (``NAME.json`` → ``NAME.html``) and ``index.html``
-    listing them with their results; returns the index's path."""
+def write_replays(records: Sequence[Path], folder: str | Path, video: str | None = None) -> Path:
+    """A replay page beside each record (``NAME.json`` → ``NAME.html``, offering the
+    time-lapse ``NAME.<video>`` when one is written beside it) and ``index.html`` listing them
+    with their results; returns the index's path."""
     rows = []
     for record_path in records:
-        page = page_from_record(str(record_path))
+        page = page_from_record(str(record_path), f"{Path(record_path).stem}.{video}" if video else None)
         # Named by coinprint inside the play folder: a link planted there is replaced, not followed.
         written = write_atomic(Path(record_path).with_suffix(".html"), page.html, follow_symlinks=False)
         link = html.escape(written.name, quote=True)
