@@ -228,3 +228,48 @@ def test_play_writes_a_time_lapse_beside_each_record_and_its_page_offers_it(tmp_
         assert len(frames_of(gif)) == len(states)
         page = record.with_suffix(".html").read_text(encoding="utf-8")
         assert f'<a href="{gif.name}" download>' in page
+
+
+def test_the_raster_backend_fills_even_odd_with_exact_colours():
+    from coinprint.render.raster import scene_to_image
+    from coinprint.render.scene import Circle, Scene, Style, polygon
+    from coinprint.render.scene import Path as ScenePath
+
+    outer = ((0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0))
+    hole = ((3.0, 3.0), (7.0, 3.0), (7.0, 7.0), (3.0, 7.0))
+    scene = Scene(20.0, 10.0)
+    scene.add(ScenePath((outer, hole), Style(fill="#336699", stroke=None)))
+    scene.add(Circle((15.0, 5.0), 3.0, Style(fill="#c9a227", stroke="#222222", stroke_mm=0.4)))
+    scene.add(polygon(((12.0, 9.0), (13.0, 9.0), (13.0, 9.5)), Style(fill=None, stroke="#000000")))
+    image = scene_to_image(scene, 200)  # 10 px a mm, y up in the scene, down in the image
+    assert image.size == (200, 100)
+    assert image.getpixel((10, 90)) == (0x33, 0x66, 0x99)  # in the ring
+    assert image.getpixel((50, 50)) == (255, 255, 255)  # in the hole
+    assert image.getpixel((150, 50)) == (0xC9, 0xA2, 0x27)  # the coin's face
+    edge = image.getpixel((180, 50))  # the coin's outline, antialiased toward its ink
+    assert all(v < 200 for v in edge)
+
+
+@pytest.mark.slow
+def test_many_games_decode_with_their_coins_in_place(tmp_path):
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=25, deadline=None)
+    @given(seed=st.integers(0, 10_000), width=st.integers(160, 640))
+    def check(seed, width):
+        folder = tmp_path / f"{seed}-{width}"
+        folder.mkdir(exist_ok=True)
+        path = write_record(folder, "cointable:size=3", seed=seed, max_turns=80)
+        rules, states = positions(path)
+        lapse = timelapse_from_record(str(path), TimelapseOptions("gif", width=width))
+        target = folder / "game.gif"
+        target.write_bytes(lapse.data)
+        frames = frames_of(target)
+        assert len(frames) == len(states) and frames[-1].size == (width, lapse.size[1])
+        for mark in rules.marks(states[-1]):
+            colour = hex_rgb(SIDE_COLOURS[rules.players.index(mark.side)])
+            for spot in coin_spots(rules, lapse, rules.layout.space(mark.space)):
+                assert frames[-1].getpixel(spot) == colour
+
+    check()
