@@ -199,12 +199,13 @@ def shots(
                 line += f" — {row.note}"
         chosen.append(Shot(tuple(frame.hidden), tuple(frame.pieces), frame.drawn, (head, line, ""), frame.bad))
     last = chosen[-1]
-    closing = result if (end == played or last.bad) else rules_score_line(found, last)
+    closing = result if (end == played or last.bad) else _cut_line(last)
     chosen[-1] = Shot(last.hidden, last.pieces, last.drawn, (last.lines[0], last.lines[1], closing), last.bad)
     return chosen, setup
 
 
-def rules_score_line(found: SceneFrames, shot: Shot) -> str:
+def _cut_line(shot: Shot) -> str:
+    """The closing line of a time-lapse that stops before the record ends (``--to``)."""
     return f"cut at {shot.lines[1].split(':', 1)[0]}"
 
 
@@ -555,14 +556,7 @@ def timelapse_from_record(path: str, options: TimelapseOptions) -> Timelapse:
     found = scene_frames(game, record, rules, replayed)
     chosen, setup = shots(found, record, rules, replayed, game.title, options)
     painter = Painter(game, rules, found, options.width)
-    images: list[Image.Image] = []
-    drawn: dict[tuple[Any, ...], Image.Image] = {}
-    for shot in chosen:
-        key = (shot.hidden, shot.pieces, shot.drawn, shot.lines, shot.bad)
-        image = drawn.get(key)
-        if image is None:
-            image = painter.draw(shot)
-        images.append(image)
+    images = [painter.draw(shot) for shot in chosen]
     durations = [options.delay_ms] * len(images)
     durations[-1] = options.hold_ms
     colours = painter.colours()
