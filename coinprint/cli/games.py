@@ -50,6 +50,7 @@ from coinprint.commands import FairOptions, print_board, print_layout_file
 from coinprint.errors import CoinprintError, UsageError
 from coinprint.kit import PrintSettings, write_rules
 from coinprint.kit.replay import write_replays
+from coinprint.kit.timelapse import FORMATS, TimelapseOptions, require, write_timelapses
 from coinprint.params import Param, Values
 from coinprint.registry import GAMES
 from coinprint.units import paper_size
@@ -261,6 +262,7 @@ def play_command(game: Game) -> click.Command:
     @drawing_options(with_game=False)
     @records_folder_option(game.name)
     @html_option
+    @video_option
     @selfplay_options
     def play(**values: Any) -> None:
         own = game_values(game, "play", values)
@@ -270,6 +272,8 @@ def play_command(game: Game) -> click.Command:
                 Values({}, layout_given, where={n: game.schema[n].flag("play") for n in layout_given}), "plays"
             )
         spec = values["layout"] or game.spec_of(own)
+        if values["video"]:
+            require(values["video"])
         agents = {seat.player: values[f"agent_{seat.player}"] for seat in game.seats}
         with progress(values["games"], "games") as update:
             paths, summary = play_to_folder(
@@ -291,7 +295,8 @@ def play_command(game: Game) -> click.Command:
         say(f"seed {values['seed']}: {values['games']} games of {game.title} on {spec}, {seats}")
         say(f"wrote {len(paths)} records to {values['output']}")
         click.echo(summary.describe())
-        echo_replay_pages(values["html"], paths, values["output"])
+        echo_timelapses(values["video"], paths)
+        echo_replay_pages(values["html"], paths, values["output"], values["video"])
 
     command = click.command(game.name, cls=PlayCommand, help=_first_line(game, "play"), epilog=_examples(game, "play"))(
         play
@@ -328,10 +333,29 @@ html_option = click.option(
 """``play … --html``: the option every play command takes."""
 
 
-def echo_replay_pages(html: bool, paths: list[Any], folder: str) -> None:
-    """Write the replay pages of ``play … --html`` (when asked) and say where."""
+video_option = click.option(
+    "--video",
+    "video",
+    type=click.Choice(FORMATS),
+    default=None,
+    metavar="FORMAT",
+    help=f"Also write a time-lapse per game beside its record ({', '.join(FORMATS)}; NAME.gif beside NAME.json).",
+)
+"""``play … --video FORMAT``: a time-lapse beside each record."""
+
+
+def echo_timelapses(video: str | None, paths: list[Any]) -> None:
+    """Write the time-lapses of ``play … --video`` (when asked) and say how many."""
+    if video:
+        written = write_timelapses(paths, TimelapseOptions(video))
+        say(f"wrote {len(written)} time-lapses ({video}) beside the records")
+
+
+def echo_replay_pages(html: bool, paths: list[Any], folder: str, video: str | None = None) -> None:
+    """Write the replay pages of ``play … --html`` (when asked; each offering its time-lapse
+    when ``--video`` wrote one) and say where."""
     if html:
-        say(f"wrote {len(paths)} replay pages; open {write_replays(paths, folder)}")
+        say(f"wrote {len(paths)} replay pages; open {write_replays(paths, folder, video)}")
 
 
 def _warn(line: str) -> None:

@@ -74,6 +74,8 @@ class Frame:
     caption: str
     hidden: list[int] = field(default_factory=list)
     bad: bool = False
+    drawn: tuple[int, ...] | None = None
+    """While a Map is being drawn, the spaces (layout indices) drawn so far; else None."""
 
 
 @dataclass
@@ -84,6 +86,21 @@ class Frames:
     height_mm: float
     board: list[str]
     pieces: list[str]
+    frames: list[Frame]
+    rows: list[Row]
+    legend: list[str]
+
+
+@dataclass
+class SceneFrames:
+    """The replay as scene items: the board's items, the pieces drawn over it, the frames
+    (which pieces, which board items hidden), the move list and the legend. Replay pages
+    write the items as SVG; time-lapses draw them with the raster backend."""
+
+    width_mm: float
+    height_mm: float
+    board: list[Item]
+    pieces: list[Item]
     frames: list[Frame]
     rows: list[Row]
     legend: list[str]
@@ -139,7 +156,22 @@ class _Pieces:
 
 def compute_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed: Replay[Any]) -> Frames:
     """Replay ``record`` (already checked: ``replayed``) move by move and draw every position
-    as ``game`` draws them."""
+    as ``game`` draws them, as SVG elements."""
+    found = scene_frames(game, record, rules, replayed)
+    return Frames(
+        found.width_mm,
+        found.height_mm,
+        svg_elements(found.board, found.height_mm),
+        svg_elements(found.pieces, found.height_mm),
+        found.frames,
+        found.rows,
+        found.legend,
+    )
+
+
+def scene_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed: Replay[Any]) -> SceneFrames:
+    """Replay ``record`` (already checked: ``replayed``) move by move and draw every position
+    as ``game`` draws them, as scene items."""
 
     layout = rules.layout
     draw = game.position_sheet
@@ -184,15 +216,7 @@ def compute_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed:
         rows.append(Row(str(number), player, text, error=reason))
         frames.append(Frame(list(frames[-1].pieces), len(rows) - 1, replayed.error, list(frames[-1].hidden), bad=True))
     content = empty.content
-    return Frames(
-        content.width_mm,
-        content.height_mm,
-        svg_elements(pieces.board, content.height_mm),
-        svg_elements(pieces.items, content.height_mm),
-        frames,
-        rows,
-        list(last.lines),
-    )
+    return SceneFrames(content.width_mm, content.height_mm, pieces.board, pieces.items, frames, rows, list(last.lines))
 
 
 def _map_drawing(layout: Any, pieces: _Pieces, frames: list[Frame], rows: list[Row]) -> None:
@@ -223,7 +247,9 @@ def _map_drawing(layout: Any, pieces: _Pieces, frames: list[Frame], rows: list[R
         hidden = [i for i, s in owner.items() if s not in drawn]
         rows.append(Row("", "", f"country {space.name} drawn"))
         caption = f"drawing the map: country {space.name}, {step} of {len(order)}"
-        frames.append(Frame([pieces.number(newest)], len(rows) - 1, caption, sorted(hidden)))
+        frames.append(
+            Frame([pieces.number(newest)], len(rows) - 1, caption, sorted(hidden), drawn=tuple(sorted(drawn)))
+        )
 
 
 def _shown(text: Any) -> str:
@@ -299,9 +325,10 @@ def _layout_text(record: Record) -> str:
     return record.layout if isinstance(record.layout, str) else "an inline layout"
 
 
-def page_from_record(path: str) -> ReplayPage:
+def page_from_record(path: str, download: str | None = None) -> ReplayPage:
     """Read, check and draw the record at ``path`` (a game record or a Flick event log) as a
-    replay page. Unreadable or unusable records raise the usual coinprint errors."""
+    replay page; ``download`` names a time-lapse beside it that the page offers. Unreadable
+    or unusable records raise the usual coinprint errors."""
 
     record, rules, replayed = validate_record(path)
     game = game_named(record.game)
@@ -326,12 +353,21 @@ def page_from_record(path: str) -> ReplayPage:
             "RESULT": html.escape(result),
             "RESULTCLASS": "bad" if not replayed.valid else "",
             "LAYOUT": html.escape(layout),
+            "DOWNLOAD": _download_link(download),
             "LEGEND": html.escape(" ".join(frames.legend)),
             "SVG": svg,
             "DATA": script_json(data),
         },
     )
     return ReplayPage(page, replayed.valid, replayed.report(), record, result, replayed.moves_played)
+
+
+def _download_link(name: str | None) -> str:
+    if not name:
+        return ""
+    kind = Path(name).suffix.lstrip(".").upper()
+    link = html.escape(name, quote=True)
+    return f'\n<p id="download"><a href="{link}" download>Download the time-lapse ({html.escape(kind)})</a></p>'
 
 
 def replay_output(path: str, output: str | None) -> Path:
@@ -345,7 +381,9 @@ def replay_output(path: str, output: str | None) -> Path:
     if output.endswith(("/", "\\")) or Path(output).is_dir():
         return Path(output) / name
     if Path(output).suffix.lower() not in (".html", ".htm"):
-        raise UsageError(f"-o '{output}' must end in .html (or be a folder)")
+        raise UsageError(
+            f"-o '{output}' must end in .html, or .gif, .webp, .apng or .mp4 for a time-lapse (or be a folder)"
+        )
     return Path(output)
 
 
@@ -356,12 +394,13 @@ def write_replay(path: str, output: str | None) -> tuple[Path, ReplayPage]:
     return write_atomic(target, page.html), page
 
 
-def write_replays(records: Sequence[Path], folder: str | Path) -> Path:
-    """A replay page beside each record (``NAME.json`` → ``NAME.html``) and ``index.html``
-    listing them with their results; returns the index's path."""
+def write_replays(records: Sequence[Path], folder: str | Path, video: str | None = None) -> Path:
+    """A replay page beside each record (``NAME.json`` → ``NAME.html``, offering the
+    time-lapse ``NAME.<video>`` when one is written beside it) and ``index.html`` listing them
+    with their results; returns the index's path."""
     rows = []
     for record_path in records:
-        page = page_from_record(str(record_path))
+        page = page_from_record(str(record_path), f"{Path(record_path).stem}.{video}" if video else None)
         # Named by coinprint inside the play folder: a link planted there is replaced, not followed.
         written = write_atomic(Path(record_path).with_suffix(".html"), page.html, follow_symlinks=False)
         link = html.escape(written.name, quote=True)
