@@ -3,18 +3,13 @@ lines on A4 and Letter."""
 
 import pytest
 
-from tests.conftest import pdf_reading_text, run_cli
+from tests.conftest import game_kits, pdf_reading_text
 
 
 @pytest.fixture(scope="module")
 def kits(tmp_path_factory):
     """Coin Age's kit on A4 and Letter, in English: {paper: path}."""
-    made = {}
-    for paper in ("a4", "letter"):
-        folder = tmp_path_factory.mktemp(paper)
-        assert run_cli("kit", "coinage", "--paper", paper, "-o", str(folder) + "/").code == 0
-        made[paper] = folder / f"coinage-kit-{paper}-en.pdf"
-    return made
+    return {paper: path for (paper, _), path in game_kits(tmp_path_factory, "coinage", langs=("en",)).items()}
 
 
 def test_board_info_lines_are_kept_on_a4_and_letter(kits):

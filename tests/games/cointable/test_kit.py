@@ -3,19 +3,13 @@ A4 and Letter, in English and Swedish."""
 
 import pytest
 
-from tests.conftest import rule_pages, run_cli
+from tests.conftest import game_kits, rule_pages
 
 
 @pytest.fixture(scope="module")
 def kits(tmp_path_factory):
     """Coin Table's kit on A4 and Letter in English and Swedish: {(paper, lang): path}."""
-    made = {}
-    for paper in ("a4", "letter"):
-        for lang in ("en", "sv"):
-            folder = tmp_path_factory.mktemp(f"{paper}-{lang}")
-            assert run_cli("kit", "cointable", "--paper", paper, "--lang", lang, "-o", str(folder) + "/").code == 0
-            made[(paper, lang)] = folder / f"cointable-kit-{paper}-{lang}.pdf"
-    return made
+    return game_kits(tmp_path_factory, "cointable")
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
