@@ -368,8 +368,11 @@ def rule_sheet_pages(
     """``rules GAME``: the rule sheet in ``lang`` on ``paper`` for the parameter ``values``,
     then the game's extra sheets (the Map's blank sheet); ``appendix`` adds the "for
     computers" pages (how games are written down and checked) at the end."""
-    material = rule_sheet(game, lang, values)
-    pages = placed_sheets(game, material, PrintSettings(paper), None)
+    return _rule_sheet_pages(rule_sheet(game, lang, values), paper, appendix=appendix)
+
+
+def _rule_sheet_pages(material: RuleSheet, paper: PaperSize, *, appendix: bool) -> list[Scene]:
+    pages = placed_sheets(material.game, material, PrintSettings(paper), None)
     if appendix:
         pages += material.pages("appendix", paper)
     return pages
@@ -405,9 +408,9 @@ def rules_pdf(
     """The PDF bytes :func:`write_rules` writes: the rule sheet in ``lang`` (English, said to
     ``note``, when the game has no texts in it); see :func:`rule_sheet_pages`."""
     lang = rule_sheet_language(game, lang, note)
-    pages = rule_sheet_pages(game, paper, lang, values, appendix=appendix)
-    title = rule_sheet_template(game, lang)["title"]
-    return pages_to_pdf(pages, title=title, keywords={"game": game.name, "lang": lang})
+    material = rule_sheet(game, lang, values)  # the template is read once, for pages and title
+    pages = _rule_sheet_pages(material, paper, appendix=appendix)
+    return pages_to_pdf(pages, title=material.template["title"], keywords={"game": game.name, "lang": lang})
 
 
 def board_pages(sheet: Sheet, settings: PrintSettings) -> list[Scene]:
