@@ -27,8 +27,7 @@ from coinprint.kit import (
     resolve_output,
     rule_sheet_language,
 )
-from coinprint.registry import GAMES
-from coinprint.source import check_layout, game_named, parse_drawing, read_layout_file
+from coinprint.source import check_layout, read_layout_data, read_layout_file
 
 if TYPE_CHECKING:
     from coinprint.checks import Problem
@@ -66,10 +65,9 @@ def check_layout_data(
     same reading, check, messages and verdict."""
 
     limit = DEFAULT_TOLERANCE_MM if tolerance_mm is None else tolerance_mm
-    read = parse_drawing(data, source=source, game=game, units=units, tolerance_mm=limit)
-    if read.layout.game in GAMES:
-        read.layout = game_named(read.layout.game).named(read.layout)
-    return _checked(read, source, limit, say)
+    return _checked(
+        read_layout_data(data, source=source, game=game, units=units, tolerance_mm=limit), source, limit, say
+    )
 
 
 def _checked(read: ReadLayout, path: str, limit: float, say: Say) -> CheckedLayout:
@@ -125,7 +123,9 @@ def print_board(
     layout = game.layout(values)
     notes: list[str] = []
     if fair is not None:
-        layout, fair_line = fairest_map(game, layout, fair.candidates, agent=fair.agent, fair_games=fair.fair_games)
+        layout, fair_line = fairest_map(
+            game, layout, fair.candidates, agent=fair.agent, fair_games=fair.fair_games, progress=fair.progress
+        )
         say(fair_line)
         notes.append(fair_line)
     if game.generated is not None and layout.meta.get("seed") is not None:

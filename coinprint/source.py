@@ -127,9 +127,21 @@ def read_layout_file(
     """The layout in the file at ``path`` as :func:`coinprint.io.read_layout` reads it, with
     the names its game gives spaces drawn without one (Coin Table cells: ``a1`` …)."""
     if tolerance_mm is None:
-        read = read_drawing(path, game=game, units=units)
-    else:
-        read = read_drawing(path, game=game, units=units, tolerance_mm=tolerance_mm)
+        return _named(read_drawing(path, game=game, units=units))
+    return _named(read_drawing(path, game=game, units=units, tolerance_mm=tolerance_mm))
+
+
+def read_layout_data(
+    data: bytes, *, source: str, game: str | None = None, units: str = "mm", tolerance_mm: float | None = None
+) -> ReadLayout:
+    """:func:`read_layout_file` for the bytes of a file called ``source`` (an upload)."""
+    if tolerance_mm is None:
+        return _named(parse_drawing(data, source=source, game=game, units=units))
+    return _named(parse_drawing(data, source=source, game=game, units=units, tolerance_mm=tolerance_mm))
+
+
+def _named(read: ReadLayout) -> ReadLayout:
+    """``read`` with the names its game gives spaces drawn without one."""
     if read.layout.game in GAMES:
         read.layout = GAMES[read.layout.game].named(read.layout)
     return read

@@ -274,4 +274,8 @@ def test_a_fair_search_shows_progress_on_a_terminal(tmp_path: Path) -> None:
         seen += chunk
     assert done.wait(timeout=300) == 0, seen
     os.close(leader)
+    from coinprint.fair import SEARCH_GAMES, search_games
+
+    total = search_games(2, SEARCH_GAMES, 20)
     assert b"fair search" in seen and out.is_file()
+    assert f"{total}/{total}".encode() in seen  # the bar counted every game of the search
