@@ -273,3 +273,37 @@ def test_many_games_decode_with_their_coins_in_place(tmp_path):
                 assert frames[-1].getpixel(spot) == colour
 
     check()
+
+
+def test_a_browser_plays_the_mp4_to_its_end_and_shows_the_gif(tmp_path):
+    """Where these files are shared, a browser opens them: headless Chromium plays the MP4
+    through a video element to its end, and decodes the GIF at its size."""
+    from tests import browser
+
+    if browser.missing() is not None:
+        pytest.skip(str(browser.missing()))
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    path = write_record(tmp_path, "cointable:size=3", seed=4)
+    sizes = {}
+    for fmt in ("mp4", "gif"):
+        lapse = timelapse_from_record(str(path), TimelapseOptions(fmt, width=320, fps=10, hold=0.5))
+        (tmp_path / f"game.{fmt}").write_bytes(lapse.data)
+        sizes[fmt] = list(lapse.size)
+    page = tmp_path / "page.html"
+    page.write_text(
+        '<video id="v" src="game.mp4" muted playsinline></video><img id="g" src="game.gif">', encoding="utf-8"
+    )
+    with browser.chromium() as driver:
+        driver.get(page.as_uri())
+        wait = WebDriverWait(driver, 120)
+        wait.until(lambda d: d.execute_script("return document.getElementById('v').readyState >= 1"))
+        assert driver.execute_script("return document.getElementById('v').error") is None
+        driver.execute_script("const v = document.getElementById('v'); v.playbackRate = 8; v.play();")
+        wait.until(lambda d: d.execute_script("return document.getElementById('v').ended"))
+        width, height, duration = driver.execute_script(
+            "const v = document.getElementById('v'); return [v.videoWidth, v.videoHeight, v.duration];"
+        )
+        assert [width, height] == sizes["mp4"] and duration > 0
+        gif = driver.execute_script("const g = document.getElementById('g'); return [g.naturalWidth, g.naturalHeight];")
+        assert gif == sizes["gif"]
