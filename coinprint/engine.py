@@ -123,6 +123,12 @@ class Rules(ABC, Generic[S, M]):
         """A line shown beside a move in a replay (Coin Age: the turn's throw); "" by default."""
         return ""
 
+    def move_aside(self, state: S, move: M) -> list[Mark]:
+        """Coins a replay shows beside the board with this move, top down (Coin Age: the
+        turn's throw, each coin in the colour of the face it landed on); none by default.
+        ``state`` is the position before the move; the marks' ``space`` is ""."""
+        return []
+
     def random_move(self, state: S, rng: random.Random) -> M:
         """A uniformly random legal move (games with very many moves may do this faster)."""
         return rng.choice(self.legal_moves(state))

@@ -42,6 +42,23 @@ def positions(path: Path):
     return rules, states
 
 
+def picture_width(path: Path) -> float:
+    """The width (mm) of a replay's picture of the record at ``path``: the board, and the
+    column beside it when a move shows coins there (a Coin Age throw)."""
+    from coinprint.render.board import aside_width
+
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    layout = resolve_layout(doc["layout"], base=path.parent)
+    rules = rules_for(layout, doc.get("options", {}))
+    state = rules.initial_state()
+    most = 0
+    for text in doc["moves"]:
+        move = rules.parse_move(state, text)
+        most = max(most, len(rules.move_aside(state, move)))
+        rules.apply(state, move)
+    return Frame(layout).width + aside_width(most)
+
+
 def board_height(rules) -> float:
     """The height (mm) of the drawing the page shows, to flip y as SVG does."""
     return GAMES[rules.layout.game].position_sheet(rules.layout, [], rules.players).content.height_mm

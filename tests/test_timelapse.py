@@ -14,7 +14,7 @@ from coinprint.kit.timelapse import BACKGROUND, CAPTION_BAD, TimelapseOptions, t
 from coinprint.registry import GAMES
 from coinprint.render.board import SIDE_COLOURS, Frame, label_point
 from coinprint.render.raster import hex_rgb
-from tests.replaycheck import board_height, positions, write_record
+from tests.replaycheck import board_height, picture_width, positions, write_record
 
 PIL = pytest.importorskip("PIL")
 from PIL import Image, ImageSequence  # noqa: E402
@@ -51,15 +51,16 @@ def setup_frames(rules) -> int:
     return len(spaces) if spaces and all(s.order is not None for s in spaces) else 0
 
 
-def to_pixel(rules, lapse, point: tuple[float, float]) -> tuple[int, int]:
-    """A layout point (mm) in the time-lapse's pixels: the board is drawn width-wide, y down."""
+def to_pixel(rules, lapse, point: tuple[float, float], width_mm: float | None = None) -> tuple[int, int]:
+    """A layout point (mm) in the time-lapse's pixels: the picture (``width_mm`` wide, the
+    board's width by default) is drawn width-wide, y down."""
     frame = Frame(rules.layout)
     x, y = frame.point(*point)
-    scale = lapse.size[0] / frame.width
+    scale = lapse.size[0] / (width_mm or frame.width)
     return int(x * scale), int((board_height(rules) - y) * scale)
 
 
-def coin_spots(rules, lapse, space) -> list[tuple[int, int]]:
+def coin_spots(rules, lapse, space, width_mm: float | None = None) -> list[tuple[int, int]]:
     """Points on a coin's face clear of its letter: left and right of its centre by a
     quarter of the space's inradius."""
     import shapely
@@ -67,7 +68,7 @@ def coin_spots(rules, lapse, space) -> list[tuple[int, int]]:
     x, y = label_point(space)
     inner = float(space.polygon.exterior.distance(shapely.Point(x, y)))
     d = 0.25 * min(inner, 20.0)
-    return [to_pixel(rules, lapse, (x - d, y)), to_pixel(rules, lapse, (x + d, y))]
+    return [to_pixel(rules, lapse, (x - d, y), width_mm), to_pixel(rules, lapse, (x + d, y), width_mm)]
 
 
 @pytest.mark.parametrize("game", GAMES.names())
@@ -94,7 +95,7 @@ def test_every_game_decodes_with_its_frames_delays_loop_and_size(tmp_path, game)
         if mark.side not in rules.players or mark.space not in layout_ids:
             continue  # a claim's letter, or a coin the mat places itself (Flick)
         colour = hex_rgb(SIDE_COLOURS[rules.players.index(mark.side)])
-        for spot in coin_spots(rules, lapse, rules.layout.space(mark.space)):
+        for spot in coin_spots(rules, lapse, rules.layout.space(mark.space), picture_width(path)):
             assert last.getpixel(spot) == colour, f"{mark.space} at {spot}"
         checked += 1
     if game in GAMES.simulated():
@@ -136,8 +137,10 @@ def test_an_mp4_decodes_start_to_end_with_its_duration(tmp_path):
         assert math.isclose(duration, expected / 5, abs_tol=0.21)
 
 
-@pytest.mark.parametrize("fmt", ["gif", "webp"])
+@pytest.mark.parametrize("fmt", ["gif", "webp", "mp4"])
 def test_the_same_record_gives_the_same_bytes(tmp_path, fmt):
+    if fmt == "mp4":
+        pytest.importorskip("av", reason="MP4 needs PyAV (the video extra)")
     path = write_record(tmp_path, "cointable:size=3", seed=6)
     first = timelapse_from_record(str(path), TimelapseOptions(fmt, width=300)).data
     second = timelapse_from_record(str(path), TimelapseOptions(fmt, width=300)).data

@@ -25,7 +25,7 @@ from coinprint.errors import UsageError
 from coinprint.fileio import write_atomic
 from coinprint.kit import is_stream
 from coinprint.render.board import Frame as Placement
-from coinprint.render.board import space_items
+from coinprint.render.board import aside_items, aside_width, space_items
 from coinprint.render.scene import Path as ScenePath
 from coinprint.render.scene import Style, Text
 from coinprint.render.style import palette
@@ -36,6 +36,7 @@ from coinprint.source import game_named, validate_record
 if TYPE_CHECKING:
     from coinprint.engine import Record, Replay, Rules
     from coinprint.game import Game
+    from coinprint.layout import Mark
     from coinprint.render.scene import Item
 
 TEMPLATE = "replay.html"
@@ -183,16 +184,21 @@ def scene_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed: R
     if layout.spaces and all(s.order is not None for s in layout.spaces):
         _map_drawing(layout, pieces, frames, rows)
 
-    drawn: list[Any] = [None, None]  # the last marks drawn and their sheet
+    drawn: list[Any] = [None, None, [], []]  # the last marks drawn, their sheet, its pieces and hidden items
+    content = empty.content
+    widest = 0  # the most coins shown beside the board with one move
 
-    def add_frame(state: Any, row: int) -> Any:
+    def add_frame(state: Any, row: int, aside: Sequence[Mark] = ()) -> Any:
+        nonlocal widest
         marks = rules.marks(state)
         if marks != drawn[0]:  # many Flick events change nothing on the mat
-            drawn[:] = [marks, draw(layout, marks, players)]
-            extra, hidden = pieces.split(drawn[1].content.items)
-        else:
-            extra, hidden = list(frames[-1].pieces), list(frames[-1].hidden)
-        frames.append(Frame(extra, row, rules.describe_title(state), hidden))
+            drawn[:2] = [marks, draw(layout, marks, players)]
+            drawn[2:] = pieces.split(drawn[1].content.items)
+        extra = list(drawn[2])
+        if aside:
+            widest = max(widest, len(aside))
+            extra += [pieces.number(i) for i in aside_items(aside, players, content.width_mm, content.height_mm)]
+        frames.append(Frame(extra, row, rules.describe_title(state), list(drawn[3])))
         return drawn[1]
 
     state = rules.initial_state()
@@ -201,12 +207,13 @@ def scene_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed: R
         player = rules.to_move(state)
         move = rules.parse_move(state, text)
         note = rules.move_note(state, move)
+        aside = rules.move_aside(state, move)
         rules.apply(state, move)
         if rules.is_over(state):
             ending = rules.result(state).reason
             note = f"{note}; {ending}" if note and ending else note or ending
         rows.append(Row(str(number), player, _shown(text), note))
-        last = add_frame(state, len(rows) - 1)
+        last = add_frame(state, len(rows) - 1, aside)
     if replayed.error:
         number = replayed.moves_played + 1
         text = _shown(record.moves[number - 1])
@@ -215,8 +222,8 @@ def scene_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed: R
         reason = replayed.error[len(prefix) :] if replayed.error.startswith(prefix) else replayed.error
         rows.append(Row(str(number), player, text, error=reason))
         frames.append(Frame(list(frames[-1].pieces), len(rows) - 1, replayed.error, list(frames[-1].hidden), bad=True))
-    content = empty.content
-    return SceneFrames(content.width_mm, content.height_mm, pieces.board, pieces.items, frames, rows, list(last.lines))
+    width = content.width_mm + aside_width(widest)
+    return SceneFrames(width, content.height_mm, pieces.board, pieces.items, frames, rows, list(last.lines))
 
 
 def _map_drawing(layout: Any, pieces: _Pieces, frames: list[Frame], rows: list[Row]) -> None:
@@ -325,10 +332,10 @@ def _layout_text(record: Record) -> str:
     return record.layout if isinstance(record.layout, str) else "an inline layout"
 
 
-def page_from_record(path: str, download: str | None = None) -> ReplayPage:
+def page_from_record(path: str, download: str | Sequence[str] | None = None) -> ReplayPage:
     """Read, check and draw the record at ``path`` (a game record or a Flick event log) as a
-    replay page; ``download`` names a time-lapse beside it that the page offers. Unreadable
-    or unusable records raise the usual coinprint errors."""
+    replay page; ``download`` names the time-lapse (or time-lapses, one a format) that the
+    page offers, by link. Unreadable or unusable records raise the usual coinprint errors."""
 
     record, rules, replayed = validate_record(path)
     game = game_named(record.game)
@@ -362,12 +369,15 @@ def page_from_record(path: str, download: str | None = None) -> ReplayPage:
     return ReplayPage(page, replayed.valid, replayed.report(), record, result, replayed.moves_played)
 
 
-def _download_link(name: str | None) -> str:
-    if not name:
+def _download_link(download: str | Sequence[str] | None) -> str:
+    names = [download] if isinstance(download, str) else list(download or ())
+    if not names:
         return ""
-    kind = Path(name).suffix.lstrip(".").upper()
-    link = html.escape(name, quote=True)
-    return f'\n<p id="download"><a href="{link}" download>Download the time-lapse ({html.escape(kind)})</a></p>'
+    links = []
+    for name in names:
+        kind = html.escape(Path(name).suffix.lstrip(".").upper())
+        links.append(f'<a href="{html.escape(name, quote=True)}" download>{kind}</a>')
+    return f'\n<p id="download">Download the time-lapse: {" · ".join(links)}</p>'
 
 
 def replay_output(path: str, output: str | None) -> Path:

@@ -125,15 +125,44 @@ def mark_items(layout: Layout, frame: Frame, marks: Sequence[Mark], players: Seq
             # No coin, just a player's letter (a claimed Map country): drawn as written.
             items.append(Text((x, y - radius * 0.35), mark.text, radius, "middle", "#111111", bold=True))
             continue
-        colour = SIDE_COLOURS[players.index(mark.side) % len(SIDE_COLOURS)] if mark.side in players else "#dddddd"
-        items.append(Circle((x, y), radius, Style(fill=colour, stroke="#222222", stroke_mm=0.4)))
-        if mark.ring:  # a castle gets a solid ring, anything else (a safe coin) a dashed one
-            dash = None if mark.ring == "castle" else (1.0, 1.0)
-            items.append(Circle((x, y), radius + 1.6, Style(fill=None, stroke="#222222", stroke_mm=0.8, dash_mm=dash)))
-        if mark.text:
-            items.append(Text((x, y - radius * 0.35), mark.text, radius, "middle", "#111111", bold=True))
-        if mark.stack > 1:
-            items.append(Text((x + radius, y + radius * 0.7), f"×{mark.stack}", radius * 0.6, "start", "#111111"))
+        items.extend(coin_items(mark, (x, y), radius, players))
+    return items
+
+
+def coin_items(mark: Mark, centre: tuple[float, float], radius: float, players: Sequence[str]) -> list[Item]:
+    """One mark's coin at ``centre``: a disc in its side's colour, its text, its ring and
+    its stack count."""
+    x, y = centre
+    colour = SIDE_COLOURS[players.index(mark.side) % len(SIDE_COLOURS)] if mark.side in players else "#dddddd"
+    items: list[Item] = [Circle((x, y), radius, Style(fill=colour, stroke="#222222", stroke_mm=0.4))]
+    if mark.ring:  # a castle gets a solid ring, anything else (a safe coin) a dashed one
+        dash = None if mark.ring == "castle" else (1.0, 1.0)
+        items.append(Circle((x, y), radius + 1.6, Style(fill=None, stroke="#222222", stroke_mm=0.8, dash_mm=dash)))
+    if mark.text:
+        items.append(Text((x, y - radius * 0.35), mark.text, radius, "middle", "#111111", bold=True))
+    if mark.stack > 1:
+        items.append(Text((x + radius, y + radius * 0.7), f"×{mark.stack}", radius * 0.6, "start", "#111111"))
+    return items
+
+
+ASIDE_RADIUS = 8.0
+"""Radius (mm) of the coins shown beside a board (a turn's throw)."""
+ASIDE_GAP = 4.0
+
+
+def aside_width(count: int) -> float:
+    """How much wider a picture gets with ``count`` coins shown beside it (0 for none)."""
+    return 2 * (ASIDE_RADIUS + ASIDE_GAP) + 1.6 if count else 0.0
+
+
+def aside_items(marks: Sequence[Mark], players: Sequence[str], left: float, top: float) -> list[Item]:
+    """Coins shown beside a board (a turn's throw), in a column from ``top`` down, the column's
+    left edge at ``left`` (scene millimetres, y up)."""
+    x = left + ASIDE_GAP + ASIDE_RADIUS + 0.8
+    items: list[Item] = []
+    for index, mark in enumerate(marks):
+        y = top - ASIDE_GAP - ASIDE_RADIUS - 0.8 - index * (2 * ASIDE_RADIUS + ASIDE_GAP)
+        items.extend(coin_items(mark, (x, y), ASIDE_RADIUS, players))
     return items
 
 

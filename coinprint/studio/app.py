@@ -39,6 +39,7 @@ from coinprint.commands import check_layout_file
 from coinprint.engine import parse_layout_name, read_record
 from coinprint.errors import CoinprintError, UsageError
 from coinprint.kit.replay import TEMPLATE, page_from_record
+from coinprint.kit.timelapse import TimelapseOptions, timelapse_from_record
 from coinprint.resources import template_path
 from coinprint.source import builtin_layout
 from coinprint.studio import outputs
@@ -385,15 +386,28 @@ def create_app(studio: Studio) -> Guard:
         key = studio.keep(studio.records, text)
         return JSONResponse({"id": key, "url": f"/replay/{key}"}, status_code=201)
 
-    async def replay_page(request: Request) -> Response:
+    def uploaded(request: Request) -> str:
         text = studio.records.get(request.path_params["id"])
         if text is None:
-            return error("no such record; open it again on the Replay page", 404)
-        return HTMLResponse(await run_in_threadpool(_replay_html, text))
+            raise _NoRecord()
+        return text
+
+    async def replay_page(request: Request) -> Response:
+        text = uploaded(request)
+        downloads = _timelapse_links(f"/replay/{request.path_params['id']}")
+        return HTMLResponse(await run_in_threadpool(_replay_html, text, downloads))
 
     async def replay_session(request: Request) -> Response:
         session = _session(request)
-        return HTMLResponse(await run_in_threadpool(_replay_html, session.record().dumps()))
+        downloads = _timelapse_links(f"/replay/play/{session.id}")
+        return HTMLResponse(await run_in_threadpool(_replay_html, session.record().dumps(), downloads))
+
+    async def replay_timelapse(request: Request) -> Response:
+        return await _timelapse_response(uploaded(request), request.path_params["fmt"], "record")
+
+    async def session_timelapse(request: Request) -> Response:
+        record = _session(request).record()
+        return await _timelapse_response(record.dumps(), request.path_params["fmt"], f"{record.game}-studio")
 
     routes = [
         Route("/", home),
@@ -421,11 +435,14 @@ def create_app(studio: Studio) -> Guard:
         Route("/api/play/{id}/record", play_record),
         Route("/api/replay", replay_upload, methods=["POST"]),
         Route("/replay/play/{id}", replay_session),
+        Route("/replay/play/{id}/timelapse.{fmt}", session_timelapse),
         Route("/replay/{id}", replay_page),
+        Route("/replay/{id}/timelapse.{fmt}", replay_timelapse),
     ]
     handlers: Mapping[Any, Callable[[Request, Exception], Any]] = {
         HTTPException: _http_error,
         _NoSession: _not_found,
+        _NoRecord: lambda request, exc: error("no such record; open it again on the Replay page", 404),
         CoinprintError: _usage_error,
         TooLarge: _too_large,
         Exception: _internal,
@@ -436,6 +453,10 @@ def create_app(studio: Studio) -> Guard:
 
 class _NoSession(Exception):
     """A play id the studio does not know."""
+
+
+class _NoRecord(Exception):
+    """An uploaded record's id the studio does not know (or no longer keeps)."""
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:
@@ -591,13 +612,46 @@ def _checked_record(data: bytes) -> str:
     return text
 
 
-def _replay_html(text: str) -> str:
-    """The replay page of a record's ``text`` (written to a file of the studio's own, since
-    the replay page reads a record from a file)."""
+def _replay_html(text: str, downloads: Sequence[str] = ()) -> str:
+    """The replay page of a record's ``text``, offering the time-lapses at ``downloads``."""
+    return _with_record_file(text, lambda path: page_from_record(path, downloads).html)
+
+
+def _with_record_file(text: str, use: Callable[[str], T]) -> T:
+    """``use`` called on the path of a file holding a record's ``text`` (a file of the studio's
+    own: replay pages and time-lapses read a record from a file)."""
     with tempfile.TemporaryDirectory(prefix="coinprint-studio-") as folder:
         path = Path(folder) / "record.json"
         path.write_text(text, encoding="utf-8")
-        return page_from_record(str(path)).html
+        return use(str(path))
+
+
+TIMELAPSE_TYPES = {"gif": "image/gif", "webp": "image/webp", "mp4": "video/mp4"}
+"""The time-lapses a replay page offers, by suffix (when the video extra is installed)."""
+
+
+def _timelapse_links(base: str) -> list[str]:
+    """The time-lapse downloads of the replay page at ``base``: a GIF and an MP4, each when its
+    library is installed (the ``video`` extra), else none."""
+    import importlib.util
+
+    if importlib.util.find_spec("PIL") is None:
+        return []
+    formats = ["gif"] + (["mp4"] if importlib.util.find_spec("av") is not None else [])
+    return [f"{base}/timelapse.{fmt}" for fmt in formats]
+
+
+async def _timelapse_response(text: str, fmt: str, stem: str) -> Response:
+    """A record's time-lapse as a download, in the time-lapse's default size and pace."""
+    if fmt not in TIMELAPSE_TYPES:
+        raise UsageError(f"no time-lapse as .{fmt[:12]}; use one of: {', '.join(TIMELAPSE_TYPES)}")
+    options = TimelapseOptions(fmt)
+    data = await run_in_threadpool(_with_record_file, text, lambda path: timelapse_from_record(path, options).data)
+    return Response(
+        data,
+        media_type=TIMELAPSE_TYPES[fmt],
+        headers={"content-disposition": f'attachment; filename="{stem}.{fmt}"'},
+    )
 
 
 def _inline_hashes(html: str, tag: str) -> list[str]:

@@ -442,10 +442,21 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         return f"capture {self.labels[action[1]].lower()}"
 
     def move_note(self, state: CoinAgeState, move: Turn) -> str:
-        """The turn's throw, coin by coin, and the matches."""
-        coins = " ".join(f"{DENOMINATIONS[rank]}{'✓' if hit else '✗'}" for rank, hit in move.throw)
-        matches = sum(1 for _, hit in move.throw if hit)
-        return f"throw {coins}: {matches} match{'es' if matches != 1 else ''}"
+        """How many of the thrown coins matched, and which (the move's text shows the throw;
+        plain letters, which every font a replay or time-lapse is set in has)."""
+        matched = [DENOMINATIONS[rank] for rank, hit in move.throw if hit]
+        if not matched:
+            return "no match"
+        return f"{len(matched)} match{'es' if len(matched) != 1 else ''}: {', '.join(matched)}"
+
+    def move_aside(self, state: CoinAgeState, move: Turn) -> list[Mark]:
+        """The turn's throw beside the card: each coin in the colour of the face it landed on
+        (the mover's when it matched, ringed), highest rank first."""
+        me = state.mover
+        return [
+            Mark("", DENOMINATIONS[rank], PLAYERS[me if hit else 1 - me], ring="match" if hit else "")
+            for rank, hit in move.throw
+        ]
 
     def move_text(self, state: CoinAgeState, move: Turn) -> str:
         return "; ".join([self.throw_text(move.throw)] + [self.action_text(a) for a in move.actions])
