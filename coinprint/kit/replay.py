@@ -155,6 +155,17 @@ class _Pieces:
         return extra, hidden
 
 
+@dataclass
+class _LastDrawing:
+    """The position drawn last: its marks, its sheet, and the sheet as pieces over the board
+    and board items it hides (kept, since many Flick events change nothing on the mat)."""
+
+    marks: list[Mark] | None = None
+    sheet: Any = None
+    pieces: list[int] = field(default_factory=list)
+    hidden: list[int] = field(default_factory=list)
+
+
 def compute_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed: Replay[Any]) -> Frames:
     """Replay ``record`` (already checked: ``replayed``) move by move and draw every position
     as ``game`` draws them, as SVG elements."""
@@ -184,22 +195,22 @@ def scene_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed: R
     if layout.spaces and all(s.order is not None for s in layout.spaces):
         _map_drawing(layout, pieces, frames, rows)
 
-    drawn: list[Any] = [None, None, [], []]  # the last marks drawn, their sheet, its pieces and hidden items
+    drawn = _LastDrawing()
     content = empty.content
     widest = 0  # the most coins shown beside the board with one move
 
     def add_frame(state: Any, row: int, aside: Sequence[Mark] = ()) -> Any:
         nonlocal widest
         marks = rules.marks(state)
-        if marks != drawn[0]:  # many Flick events change nothing on the mat
-            drawn[:2] = [marks, draw(layout, marks, players)]
-            drawn[2:] = pieces.split(drawn[1].content.items)
-        extra = list(drawn[2])
+        if marks != drawn.marks:  # many Flick events change nothing on the mat
+            drawn.marks, drawn.sheet = marks, draw(layout, marks, players)
+            drawn.pieces, drawn.hidden = pieces.split(drawn.sheet.content.items)
+        extra = list(drawn.pieces)
         if aside:
             widest = max(widest, len(aside))
             extra += [pieces.number(i) for i in aside_items(aside, players, content.width_mm, content.height_mm)]
-        frames.append(Frame(extra, row, rules.describe_title(state), list(drawn[3])))
-        return drawn[1]
+        frames.append(Frame(extra, row, rules.describe_title(state), list(drawn.hidden)))
+        return drawn.sheet
 
     state = rules.initial_state()
     last = add_frame(state, -1)
