@@ -43,6 +43,8 @@ import json
 import os
 import random
 import signal
+import sys
+import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Generator, Iterator
@@ -485,7 +487,12 @@ class _Worker:
 
     def __init__(self, context: Any, others: list[Connection]) -> None:
         ours, theirs = context.Pipe()
-        self.process = context.Process(target=_serve, args=(theirs, others), daemon=True)
+        # The worker closes its copy of this end too: else the runner's death never reads as
+        # end of file there. PR_SET_PDEATHSIG follows the thread that forks, so it is asked
+        # for only when that thread is the main one (which lives as long as the process).
+        on_main_thread = threading.current_thread() is threading.main_thread()
+        lifeline = _Lifeline(os.getpid(), on_main_thread)
+        self.process = context.Process(target=_serve, args=(theirs, [*others, ours], lifeline), daemon=True)
         self.process.start()
         theirs.close()  # the worker holds the only other end: its death reads as end of file
         self.connection: Connection = ours
@@ -527,12 +534,23 @@ STOP_SECONDS = 5
 """How long a worker asked to stop may take before it is killed."""
 
 
-def _serve(connection: Connection, others: list[Connection]) -> None:
+@dataclass(frozen=True)
+class _Lifeline:
+    """What ties a worker to the process that started it: that process's id, and whether the
+    worker may ask Linux to kill it when the forking thread ends (it is the main thread)."""
+
+    parent: int
+    death_signal: bool
+
+
+def _serve(connection: Connection, inherited: list[Connection], lifeline: _Lifeline) -> None:
     """A worker's life: play each batch that arrives and send back its reply, until told to stop
-    (``None``) or the runner's end of the pipe closes."""
+    (``None``) or the runner's end of the pipe closes. It ends at once, whatever it is doing,
+    when the process that started it dies, however it dies."""
+    _end_with_parent(lifeline)
     _ignore_interrupts()
     release_signals()  # forked with them held (see _PoolBackend): now ignored or default
-    for other in others:  # other workers' pipes, inherited by a fork: theirs to close, not ours
+    for other in inherited:  # the runner's ends of the pipes, inherited by a fork: not ours to hold
         other.close()
     while True:
         try:
@@ -549,6 +567,38 @@ def _serve(connection: Connection, others: list[Connection]) -> None:
             _send_reply(connection, reply)
         except OSError:  # the runner is gone: nobody to play for
             return
+
+
+PR_SET_PDEATHSIG = 1
+"""The Linux ``prctl`` option that sends a process a signal when its parent thread ends."""
+
+
+def _end_with_parent(lifeline: _Lifeline) -> None:
+    """Make this worker end when the process that started it dies, even by ``kill -9`` or the
+    out-of-memory killer, which give it no chance to stop its workers: on Linux the kernel
+    kills the worker with its parent; everywhere a watching thread ends the worker when the
+    parent's sentinel fires. A parent already gone (it died before the worker got here) ends
+    the worker now."""
+    if lifeline.death_signal and sys.platform.startswith("linux"):
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):  # no C library to ask: the watcher remains
+            ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != lifeline.parent:
+        os._exit(1)
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    parent = multiprocessing.parent_process()
+    if parent is None:  # pragma: no cover - a worker is always a multiprocessing child
+        return
+    sentinel = parent.sentinel
+
+    def watch() -> None:
+        wait([sentinel])  # ready once the parent is gone: the batch has nobody to play for
+        os._exit(1)
+
+    threading.Thread(target=watch, name="coinprint-parent-watch", daemon=True).start()
 
 
 def _send_reply(connection: Connection, reply: tuple[bool, Any]) -> None:
