@@ -33,7 +33,9 @@ Workers that go away end the run with :class:`coinprint.errors.RunFailedError`, 
 games had finished: a worker process killed outright (the pool breaks at once), or a Dask
 cluster without workers or scheduler for longer than the Dask timeout (``with
 selfplay.dask_timeout(seconds):``, 30 s unless set; ``--dask-timeout`` on the command line),
-which also bounds the wait for a scheduler to answer at all.
+which also bounds the wait for a scheduler to answer at all. The other way round, worker
+processes end by themselves, within a second and even half-way through a game, when the
+process running the run dies, however it dies (``kill -9``, the out-of-memory killer).
 """
 
 from __future__ import annotations

@@ -44,11 +44,19 @@ sys.stdin.read()  # killed here by the test, its workers still waiting to tie th
 """
 
 
-def test_killing_a_running_play_outright_leaves_no_worker(tmp_path):
-    command = [sys.executable, "-m", "coinprint", "play", "cointable", "--games", "100000", "--workers", "2"]
+@pytest.mark.parametrize(
+    "play",
+    [
+        ["cointable"],  # short games: a worker is often between batches, sending or waiting
+        ["coinage", "--heads", "mcts", "--tails", "mcts"],  # long games: killed half-way through one
+    ],
+    ids=["cointable", "coinage-mcts"],
+)
+def test_killing_a_running_play_outright_leaves_no_worker(tmp_path, play):
+    command = [sys.executable, "-m", "coinprint", "play", *play, "--games", "100000", "--workers", "2"]
     with _started([*command, "-o", "games"], tmp_path) as run:
-        # Under way, however busy the machine: both workers forked and a first record written.
-        _wait_for(lambda: len(_children(run.pid)) == 2 and any(tmp_path.glob("games/*.json")), run, "2 workers playing")
+        # Under way, however busy the machine: both workers forked and each playing for a second.
+        _wait_for(lambda: _playing(_children(run.pid)) == 2, run, "2 workers playing")
         workers = _kill_outright(run)
         assert len(workers) == 2, workers
         _wait_until_gone(workers)
@@ -116,6 +124,12 @@ def _children(pid: int) -> list[int]:
         return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
     except FileNotFoundError:  # already gone
         return []
+
+
+def _playing(pids: list[int]) -> int:
+    """How many of these processes have used a second of CPU (past starting: playing)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    return sum(1 for fields in map(_stat, pids) if fields is not None and int(fields[11]) >= ticks)
 
 
 def _stat(pid: int) -> list[str] | None:
