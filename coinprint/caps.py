@@ -27,6 +27,12 @@ MAX_DRAWING_SHAPES = 5000
 MAX_DRAWING_NUMBERS = 400_000
 """Most numbers in the path data and point lists of one drawing (about 200,000 points),
 counted before any path is parsed, so a huge path is refused at once."""
+MAX_SPACE_NUMBERS = 50_000
+"""Most numbers in the path data of one shape (about 25,000 points), counted before the path
+is parsed: a shape far over the point cap is refused at once."""
+MAX_SPACE_POINTS = 10_000
+"""Most points of one space (a drawn space over it is first simplified within 0.01 mm); the
+largest built-in space has a few hundred."""
 MAX_FLATTENED_POINTS = 500_000
 """Most points all shapes of one drawing may have once curves are flattened into lines."""
 MAX_GEOJSON_FEATURES = 20_000

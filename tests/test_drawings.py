@@ -142,7 +142,8 @@ def test_names_groups_and_ignored_things_follow_the_conventions():
     read_back = read(svg, "coinage")
     layout = read_back.layout
     assert [s.name for s in layout.spaces] == ["A1", "path42"]
-    assert layout.space("A1").region == "north" and layout.space("path42").region == "Layer 1"
+    # A layer holding a region group is no region itself: path42, drawn beside the group, is in none.
+    assert layout.space("A1").region == "north" and layout.space("path42").region is None
     assert [f.role for f in layout.features] == ["card"]
     notes = " | ".join(read_back.notes)
     for expected in ("1 text", "1 open paths", "1 hidden shapes", "1 shapes inside <defs>"):
@@ -371,6 +372,14 @@ def test_a_path_of_a_million_points_is_refused_at_once(cli, tmp_path):
     steps = " ".join("1,0.001" for _ in range(1_000_000))
     path = tmp_path / "huge.svg"
     path.write_text(inkscape_svg(f'<path id="huge" d="m 0,0 l {steps} z" />'))
+    result = cli("validate", "layout", str(path), "--game", "cointable")
+    assert result.code == 2 and "huge has 2,000,002 numbers" in result.err and "MAX_SPACE_NUMBERS" in result.err
+
+
+def test_paths_of_half_a_million_points_in_all_are_refused_at_once(cli, tmp_path):
+    steps = " ".join("1,0.001" for _ in range(22_000))  # under the cap of one shape, over that of all
+    path = tmp_path / "many.svg"
+    path.write_text(inkscape_svg("".join(f'<path id="p{k}" d="m 0,{k} l {steps} z" />' for k in range(10))))
     result = cli("validate", "layout", str(path), "--game", "cointable")
     assert result.code == 2 and "MAX_DRAWING_NUMBERS" in result.err
 

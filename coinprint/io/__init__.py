@@ -27,7 +27,7 @@ from typing import Any
 from coinprint.caps import DEFAULT_TOLERANCE_MM, MAX_COORDINATE_MM, MAX_FEATURES, MAX_GEOJSON_FEATURES, MAX_TEXT_CHARS
 from coinprint.errors import UnreadableInputError, UsageError
 from coinprint.fileio import parse_json, read_bytes
-from coinprint.io.svg import read_svg
+from coinprint.io.svg import OUTLINE_NAMES, read_svg
 from coinprint.layout import (
     Feature,
     Layout,
@@ -41,7 +41,6 @@ from coinprint.layout import (
 
 """Games whose boards can be drawn: Flick mats have no spaces and are read only as coinprint GeoJSON."""
 UNIT_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4, "m": 1000.0}
-OUTLINE_NAMES = ("card", "outline")
 MAP_PLAYERS = ("O", "X")
 SNAP_MM = 0.005
 """Corners of different shapes closer than this are one corner (editors' rounding noise),
@@ -166,6 +165,13 @@ def _from_svg(data: bytes, source: str, game: tuple[str, Conventions], tolerance
     if not pieces:
         found = ", ".join(f"{n} {kind}" for kind, n in drawing.ignored.items()) or "nothing at all"
         raise UnreadableInputError(f"{source} has no closed shape to read as a space (found {found})")
+    if game[1].regions and len(pieces) > 1 and not any(p.name or p.group for p in pieces):
+        # Plain and Optimized SVG drop every label: one cause, said once, not a problem per space.
+        raise UnreadableInputError(
+            f"{source}: the shapes have no names: was it saved as plain SVG? label each space in Inkscape's "
+            "Objects panel and its region's layer or group (Plain and Optimized SVG drop the labels: "
+            "save as Inkscape SVG)"
+        )
     frame = SourceFrame(drawing.unit, drawing.mm_per_unit, drawing.height_mm)
     layout = _assemble(game, pieces, source, {"source": "svg"}, frame, tolerance_mm)
     page = drawing.size_mm and (drawing.size_mm[0] / drawing.mm_per_unit, drawing.size_mm[1] / drawing.mm_per_unit)
@@ -343,6 +349,9 @@ def _assemble(
 
     game, conventions = reading
     layout = Layout(game, [], meta={"params": {"source": meta["source"]}}, source_frame=frame)
+    stem = Path(source).stem
+    if stem and not bad_text(stem):
+        layout.meta["name"] = stem  # a drawn board is called by its file's name (a printed title)
     problems = layout.read_problems
     for index, piece in enumerate(pieces, start=1):
         for what in ("name", "group", "start"):

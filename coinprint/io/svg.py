@@ -29,9 +29,12 @@ from coinprint.caps import (
     MAX_DRAWING_NUMBERS,
     MAX_DRAWING_SHAPES,
     MAX_FLATTENED_POINTS,
+    MAX_SPACE_NUMBERS,
+    MAX_SPACE_POINTS,
     MAX_TRANSFORM_STEPS,
 )
 from coinprint.errors import UnreadableInputError
+from coinprint.io import libreoffice
 
 if TYPE_CHECKING:
     import svgelements
@@ -41,6 +44,8 @@ MM_PER_PX = 25.4 / PX_PER_INCH
 KEY = "coinprintkey"
 """The attribute the walk adds to each element so svgelements' shapes can be matched to it."""
 SHAPE_TAGS = {"path", "rect", "circle", "ellipse", "polygon", "polyline", "line"}
+OUTLINE_NAMES = ("card", "outline")
+"""Names of the shape that is the card or map outline, not a space."""
 SKIPPED_TREES = {"defs", "clipPath", "mask", "marker", "pattern", "symbol", "metadata", "title", "desc"}
 INKSCAPE_LABEL = "{http://www.inkscape.org/namespaces/inkscape}label"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -58,6 +63,10 @@ CURVE_POINTS_PER_RADIAN = 24
 """… and at least this many per radian the curve turns (a full circle gets 151 points: its
 area comes out right to 0.03 %)."""
 CURVE_MAX_POINTS = 4096
+SIMPLIFY_MM = 0.01
+"""How far a shape over the point cap may move when it is simplified."""
+DECORATION_SLACK_MM = 0.05
+"""How far a guide may poke out of the space it lies in (a circle flattened, a snapped edge)."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +84,8 @@ class DrawnShape:
     """Why the shape cannot be used as drawn (several separate pieces, …), or None."""
     element_id: str | None = None
     """The element's id, automatic or not (``path12``): a handle to find it by when it has no name."""
+    unfilled: bool = False
+    """Drawn without fill: with no name and inside another shape, it is a guide, not a space."""
 
 
 @dataclass
@@ -90,6 +101,8 @@ class Drawing:
     height_mm: float = 0.0
     notes: list[str] = field(default_factory=list)
     """Notes about how the drawing was read (the unit assumed, clones read as spaces)."""
+    simplified: int = 0
+    """How many shapes had more than MAX_SPACE_POINTS points and were simplified."""
 
     def ignore(self, kind: str, count: int = 1) -> None:
         if count:
@@ -102,6 +115,8 @@ class _Entry:
     group: str | None
     element_id: str | None = None
     text: str = ""
+    unfilled: bool = False
+    """The shape is drawn without fill (``fill:none``, its own or inherited): a guide line."""
 
 
 def read_svg(data: bytes, *, source: str = "drawing") -> Drawing:
@@ -121,6 +136,9 @@ def read_svg(data: bytes, *, source: str = "drawing") -> Drawing:
         )
     _check_size_attributes(root, source)
     _check_transforms(root, source)
+    exported = libreoffice.is_export(root, data)
+    if exported:
+        libreoffice.prepare(root)
     try:
         clones = expand_clones(root, source)
         drawing = _read(root, source)
@@ -133,6 +151,13 @@ def read_svg(data: bytes, *, source: str = "drawing") -> Drawing:
         ) from None
     if clones:
         drawing.notes.append(f"read {clones} clone{'s' if clones != 1 else ''} (<use>) as shapes in their own place")
+    if drawing.simplified:
+        drawing.notes.append(
+            f"simplified {drawing.simplified} shape{'s' if drawing.simplified != 1 else ''} of more than "
+            f"{MAX_SPACE_POINTS:,} points within {SIMPLIFY_MM:g} mm"
+        )
+    if exported:
+        drawing.notes.append("read as a LibreOffice Draw export: one space per shape, named by its title or its text")
     return drawing
 
 
@@ -273,7 +298,9 @@ def _read(root: ElementTree.Element, source: str) -> Drawing:
     texts: dict[str, _Entry] = {}
     numbers = 0
     hidden = _css_hidden(root)
-    for element, entry, state in _walk(root, None, hidden=False, skipped=False, css=hidden):
+    containers = _containers(root)
+    walk = _walk(root, None, hidden=False, skipped=False, css=hidden, containers=containers, filled=True)
+    for element, entry, state in walk:
         if state == "text":
             key = f"t{len(texts)}"
             element.set(KEY, key)
@@ -288,7 +315,18 @@ def _read(root: ElementTree.Element, source: str) -> Drawing:
         if state == "defs":
             drawing.ignore("shapes inside <defs>")
             continue
-        numbers += len(NUMBER.findall(element.get("d", "") + " " + element.get("points", "")))
+        if state == "lettering":
+            drawing.ignore("shapes of text converted to paths")
+            continue
+        own = len(NUMBER.findall(element.get("d", "") + " " + element.get("points", "")))
+        if own > MAX_SPACE_NUMBERS:
+            # Counted before svgelements parses the path: a huge path would take it minutes.
+            raise UnreadableInputError(
+                f"{source}: {_short(entry.name or entry.element_id or 'a shape', 40)} has {own:,} numbers in its "
+                f"path data, over the {MAX_SPACE_NUMBERS:,}-number cap for one shape (MAX_SPACE_NUMBERS); "
+                "simplify it (Inkscape: Path ▸ Simplify)"
+            )
+        numbers += own
         if numbers > MAX_DRAWING_NUMBERS:
             raise UnreadableInputError(
                 f"{source}: the paths hold more than {MAX_DRAWING_NUMBERS:,} numbers "
@@ -315,7 +353,14 @@ def _check_transforms(root: ElementTree.Element, source: str) -> None:
 
 
 def _walk(
-    element: ElementTree.Element, group: str | None, *, hidden: bool, skipped: bool, css: _Hidden
+    element: ElementTree.Element,
+    group: str | None,
+    *,
+    hidden: bool,
+    skipped: bool,
+    css: _Hidden,
+    containers: set[int],
+    filled: bool,
 ) -> Iterator[tuple[ElementTree.Element, _Entry, str]]:
     """Each shape-like element with its entry and what it is: ``shape``, ``text``,
     ``image``, ``hidden`` or ``defs``."""
@@ -324,9 +369,10 @@ def _walk(
         is_hidden = hidden or css.hides(child, tag)
         in_defs = skipped or tag in SKIPPED_TREES
         name = _own_name(child)
+        is_filled = _fill(child, filled)
         if tag in SHAPE_TAGS:
             state = "defs" if in_defs else "hidden" if is_hidden else "shape"
-            yield child, _Entry(name, group, child.get("id")), state
+            yield child, _Entry(name, group, child.get("id"), unfilled=not is_filled), state
         elif tag in ("text", "flowRoot"):
             if not in_defs and not is_hidden:
                 words = " ".join("".join(child.itertext()).split())
@@ -334,15 +380,62 @@ def _walk(
         elif tag == "image":
             if not in_defs:
                 yield child, _Entry(name, group), "image"
+        elif tag == "g" and child.get("aria-label") is not None and not in_defs:
+            # Inkscape keeps the words of text converted to paths as the group's aria-label.
+            for shape in child.iter():
+                if _tag(shape) in SHAPE_TAGS:
+                    yield shape, _Entry(None, group), "lettering"
         elif tag in ("g", "a", "switch", "svg") or tag in SKIPPED_TREES:
-            # Only a group the designer named is a region; an automatic id (g501, layer3) never is.
-            inner = name if tag == "g" and name else group
-            yield from _walk(child, inner, hidden=is_hidden, skipped=in_defs, css=css)
+            # Only a group the designer named is a region; an automatic id (g501, layer3) never
+            # is, and neither is a named layer that holds named groups of shapes (the regions):
+            # a shape drawn in it beside them is in no region.
+            inner = (None if id(child) in containers else name) if tag == "g" and name else group
+            yield from _walk(
+                child, inner, hidden=is_hidden, skipped=in_defs, css=css, containers=containers, filled=is_filled
+            )
+
+
+def _containers(root: ElementTree.Element) -> set[int]:
+    """The named groups (by ``id()``) that hold a named group holding shapes: layers of
+    regions, not regions themselves."""
+    found: set[int] = set()
+
+    def visit(element: ElementTree.Element) -> tuple[bool, bool]:
+        """Whether ``element`` holds shapes, and whether it holds a named group holding shapes."""
+        shapes = named_inside = False
+        for child in element:
+            tag = _tag(child)
+            if tag in SKIPPED_TREES:
+                continue
+            if tag in SHAPE_TAGS:
+                shapes = True
+                continue
+            inner_shapes, inner_named = visit(child)
+            shapes |= inner_shapes
+            named_inside |= inner_named or (tag == "g" and inner_shapes and _own_name(child) is not None)
+        if named_inside and _tag(element) == "g" and _own_name(element) is not None:
+            found.add(id(element))
+        return shapes, named_inside
+
+    visit(root)
+    return found
+
+
+def _fill(element: ElementTree.Element, inherited: bool) -> bool:
+    """Whether ``element`` is filled: its own ``fill`` (attribute or style), else its parent's."""
+    declared = element.get("fill")
+    for declaration in (element.get("style") or "").split(";"):
+        prop, _, value = declaration.partition(":")
+        if prop.strip().lower() == "fill" and value.strip():
+            declared = value
+    if declared is None or declared.strip().lower() in ("inherit", ""):
+        return inherited
+    return declared.replace("!important", "").strip().lower() not in ("none", "transparent")
 
 
 AUTOMATIC_ID = re.compile(
     r"^(?:path|rect|circle|ellipse|polygon|polyline|line|g|layer|use|text|tspan|flowRoot|image|svg|defs|symbol"
-    r"|title|desc|a|shape|group|clone|XMLID_)\d+_?(?:-\d+)*$",
+    r"|title|desc|a|shape|group|clone|XMLID_|id)\d+_?(?:-\d+)*$",
     re.IGNORECASE,
 )
 """Ids drawing programs make up (``path12``, ``g501``, ``layer3``, ``rect4-7``): not names."""
@@ -485,11 +578,67 @@ def _shapes(
             continue
         order += 1
         rings_out, problem = _as_polygon(rings)
-        drawing.shapes.append(DrawnShape(entry.name, rings_out, entry.group, order, problem, entry.element_id))
+        rings_out = _within_point_cap(rings_out, entry.name or entry.element_id, drawing, source)
+        drawing.shapes.append(
+            DrawnShape(entry.name, rings_out, entry.group, order, problem, entry.element_id, entry.unfilled)
+        )
         drawing.ignore("open parts of paths", open_parts)
+    _drop_decorations(drawing)
     used = _name_by_texts(drawing, [(texts[k].text, p) for k, p in anchors.items() if texts[k].text])
     drawing.ignore("text", len(texts) - used)
     return drawing
+
+
+def _within_point_cap(
+    rings: tuple[tuple[tuple[float, float], ...], ...], name: str | None, drawing: Drawing, source: str
+) -> tuple[tuple[tuple[float, float], ...], ...]:
+    """``rings`` with at most MAX_SPACE_POINTS points: simplified within
+    SIMPLIFY_MM when they have more (a traced outline, curves flattened finely), refused when
+    even that leaves too many."""
+    count = sum(len(ring) for ring in rings)
+    if count <= MAX_SPACE_POINTS:
+        return rings
+    import shapely
+
+    simpler = [shapely.simplify(shapely.LinearRing(ring), SIMPLIFY_MM) for ring in rings]
+    kept = tuple(tuple((float(x), float(y)) for x, y in ring.coords[:-1]) for ring in simpler)
+    left = sum(len(ring) for ring in kept)
+    if left > MAX_SPACE_POINTS:
+        raise UnreadableInputError(
+            f"{source}: {_short(name or 'a shape', 40)} has {count:,} points ({left:,} simplified within "
+            f"{SIMPLIFY_MM:g} mm), over the {MAX_SPACE_POINTS:,}-point cap for one space (MAX_SPACE_POINTS); "
+            "simplify it (Inkscape: Path ▸ Simplify)"
+        )
+    drawing.simplified += 1
+    return kept
+
+
+def _drop_decorations(drawing: Drawing) -> None:
+    """Leave out unnamed shapes drawn inside another shape that are guides or lettering, not
+    spaces: unfilled ones (a coin-guide circle, a clone of a guide symbol), and any inside a
+    named space. The card or outline holds every space and is no such place."""
+    import shapely
+
+    candidates = [k for k, shape in enumerate(drawing.shapes) if shape.name is None]
+    if not candidates:
+        return
+    outer = [shapely.Polygon(shape.rings[0]) for shape in drawing.shapes]
+    tree = shapely.STRtree(outer)
+    dropped = set()
+    for k in candidates:
+        shape = drawing.shapes[k]
+        for j in tree.query(outer[k], predicate="intersects").tolist():
+            other = drawing.shapes[j]
+            if j == k or j in dropped or (other.name or "").lower() in OUTLINE_NAMES:
+                continue
+            if not (shape.unfilled or other.name is not None):
+                continue
+            if outer[j].area > outer[k].area and outer[j].buffer(DECORATION_SLACK_MM).covers(outer[k]):
+                dropped.add(k)
+                break
+    if dropped:
+        drawing.shapes = [shape for k, shape in enumerate(drawing.shapes) if k not in dropped]
+        drawing.ignore("unnamed shapes inside spaces (guides, decorations)", len(dropped))
 
 
 def _name_by_texts(drawing: Drawing, labels: list[tuple[str, tuple[float, float]]]) -> int:
@@ -503,16 +652,17 @@ def _name_by_texts(drawing: Drawing, labels: list[tuple[str, tuple[float, float]
     points = shapely.points([p for _, p in labels])
     polygons = [shapely.Polygon(drawing.shapes[k].rings[0], drawing.shapes[k].rings[1:]) for k in unnamed]
     tree = shapely.STRtree(points)
-    used = 0
+    used: set[int] = set()
     for k, polygon in zip(unnamed, polygons):
-        inside = {labels[i][0] for i in tree.query(polygon, predicate="contains").tolist()}
+        hits = tree.query(polygon, predicate="contains").tolist()
+        inside = {labels[i][0] for i in hits}
         if len(inside) == 1:
             shape = drawing.shapes[k]
             drawing.shapes[k] = DrawnShape(
-                inside.pop(), shape.rings, shape.group, shape.order, shape.problem, shape.element_id
+                inside.pop(), shape.rings, shape.group, shape.order, shape.problem, shape.element_id, shape.unfilled
             )
-            used += sum(1 for i in tree.query(polygon, predicate="contains").tolist())
-    return used
+            used.update(hits)  # a text is counted once, however many shapes it lies in
+    return len(used)
 
 
 def _document_unit(root: ElementTree.Element) -> tuple[str, float]:

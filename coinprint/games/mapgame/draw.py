@@ -111,7 +111,9 @@ def map_sheet(layout: Layout, style: str = "color", lang: str = "en") -> Sheet:
     }
     words = texts(lang)
     lines = [line.format(**values) for line in words["board_lines"]]
-    title = words["board_title"].format(**values)
+    name = layout.meta.get("name")
+    # A drawn map is called by its file's name; a generated one by what made it.
+    title = name if isinstance(name, str) and name else words["board_title"].format(**values)
     return Sheet(map_scene(layout, style, lang), title, lines, footprint=footprint, rotatable=False, lang=lang)
 
 
