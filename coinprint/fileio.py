@@ -275,6 +275,14 @@ def _output_target(name: str, *, follow_symlinks: bool = True) -> tuple[Path, in
     return target, mode, shown
 
 
+def utf8(text: str) -> bytes:
+    """``text`` in UTF-8, a lone surrogate (a file name that was not UTF-8) as U+FFFD."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text).encode("utf-8")
+
+
 def write_atomic(path: str | os.PathLike[str], data: bytes | str, *, follow_symlinks: bool = True) -> Path:
     """Write ``data`` to ``path`` whole or not at all; returns the path written.
 
@@ -293,7 +301,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str, *, follow_syml
     Raises :class:`UsageError` (one line) when the path cannot be written.
     """
     if isinstance(data, str):
-        data = data.encode("utf-8")
+        data = utf8(data)
     name = os.fspath(path)
     if name == STDOUT:
         _write_stdout(data)

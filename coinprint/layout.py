@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from coinprint import __version__
-from coinprint.caps import MAX_COORDINATE_MM, MAX_FEATURES, MAX_TEXT_CHARS, MAX_VERTICES
+from coinprint.caps import MAX_COORDINATE_MM, MAX_FEATURES, MAX_SPACE_POINTS, MAX_TEXT_CHARS, MAX_VERTICES
 from coinprint.errors import UnknownSpaceError, UnreadableInputError
 from coinprint.fileio import parse_json, read_text
 from coinprint.spatial import boundary_contact_pairs
@@ -363,7 +363,7 @@ def from_geojson(doc: Any, *, source: str = "layout") -> Layout:
         del layout.meta["params"]
     budget = MAX_VERTICES
     for index, raw in enumerate(raw_features):
-        budget -= _read_feature(layout, raw, index, budget)
+        budget -= _read_feature(layout, raw, index, budget, source)
         if budget < 0:
             raise UnreadableInputError(
                 f"{source} has more than {MAX_VERTICES:,} coordinate points, over the {MAX_VERTICES:,}-point cap"
@@ -417,7 +417,7 @@ def _shown_value(value: Any) -> str:
     return text if len(text) <= 40 else text[:30] + "…"
 
 
-def _read_feature(layout: Layout, raw: Any, index: int, budget: int) -> int:
+def _read_feature(layout: Layout, raw: Any, index: int, budget: int, source: str = "layout") -> int:
     """Add one feature to ``layout`` (or a problem); returns how many points it has (more
     than ``budget`` means it has too many and was not read)."""
     problems = layout.read_problems
@@ -452,7 +452,13 @@ def _read_feature(layout: Layout, raw: Any, index: int, budget: int) -> int:
         problems.append(f"{fid}: role must be text such as space, card or goal, not {_shown_value(role)}")
         return 0
     props = _typed(props, PROPERTY_TYPES, fid, problems)
-    points, why = geometry_points(geometry, budget)
+    points, why = geometry_points(geometry, min(budget, MAX_SPACE_POINTS))
+    if points > MAX_SPACE_POINTS:
+        # Counted before any geometry is built: such a shape would take minutes to check.
+        raise UnreadableInputError(
+            f"{source}: {fid} has more than {MAX_SPACE_POINTS:,} points, over the {MAX_SPACE_POINTS:,}-point cap "
+            "for one feature; simplify it (a board needs a few hundred)"
+        )
     if points > budget:
         return points
     if why:

@@ -17,7 +17,7 @@ from coinprint.metrics import LayoutReport, Share, Spread
 from coinprint.render.charts import ShareRow, heat_map, histogram, share_chart, stack, text_block
 from coinprint.render.pdf import pages_to_pdf
 from coinprint.render.scene import Group, Scene
-from coinprint.render.svg import scene_to_svg
+from coinprint.render.svg import scene_to_svg, xml_safe
 from coinprint.source import game_named, game_of_spec, resolve_layout
 
 JSON_FORMAT = "coinprint-analysis/1"
@@ -365,7 +365,7 @@ def _html(reports: Sequence[LayoutReport], scenes: Sequence[Scene]) -> str:
         svg = unique_ids(svg[svg.index("<svg") :], f"chart{number}-")
         parts.append(f"<figure>{svg}</figure>")  # the chart draws its own title
     parts.append("</body></html>")
-    return "\n".join(parts) + "\n"
+    return xml_safe("\n".join(parts) + "\n")  # a layout's name may hold controls or lone surrogates
 
 
 def unique_ids(svg: str, prefix: str) -> str:

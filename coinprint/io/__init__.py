@@ -24,10 +24,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from coinprint.caps import DEFAULT_TOLERANCE_MM, MAX_COORDINATE_MM, MAX_FEATURES, MAX_GEOJSON_FEATURES, MAX_TEXT_CHARS
+from coinprint.caps import (
+    DEFAULT_TOLERANCE_MM,
+    MAX_COORDINATE_MM,
+    MAX_FEATURES,
+    MAX_GEOJSON_FEATURES,
+    MAX_SPACE_NUMBERS,
+    MAX_SPACE_POINTS,
+    MAX_TEXT_CHARS,
+)
 from coinprint.errors import UnreadableInputError, UsageError
 from coinprint.fileio import parse_json, read_bytes
-from coinprint.io.svg import OUTLINE_NAMES, read_svg
+from coinprint.io.svg import OUTLINE_NAMES, SIMPLIFY_MM, read_svg, within_point_cap
 from coinprint.layout import (
     Feature,
     Layout,
@@ -192,21 +200,27 @@ def _from_foreign_geojson(
     scale = UNIT_MM[units]
     pieces: list[_Piece] = []
     skipped: dict[str, int] = {}
+    simplified = 0
     for index, raw in enumerate(features):
-        piece = _foreign_piece(raw, index, scale)
+        piece = _foreign_piece(raw, index, scale, source)
         if isinstance(piece, str):
             skipped[piece] = skipped.get(piece, 0) + 1
         else:
+            piece.rings, changed = within_point_cap(piece.rings, piece.name or piece.handle, source)
+            simplified += changed
             pieces.append(piece)
     if not pieces:
         raise UnreadableInputError(f"{source} has no Polygon feature to read as a space")
     _refuse_degrees(doc, pieces, source, scale)
     layout = _assemble(game, pieces, source, {"source": "geojson"}, SourceFrame(units, scale), tolerance_mm)
     _check_size(layout, units)
-    return ReadLayout(layout, [f"ignored {count} {kind}" for kind, count in skipped.items()])
+    notes = [f"ignored {count} {kind}" for kind, count in skipped.items()]
+    if simplified:
+        notes.append(f"simplified {simplified} of more than {MAX_SPACE_POINTS:,} points within {SIMPLIFY_MM:g} mm")
+    return ReadLayout(layout, notes)
 
 
-def _foreign_piece(raw: Any, index: int, scale: float) -> _Piece | str:
+def _foreign_piece(raw: Any, index: int, scale: float, source: str) -> _Piece | str:
     if not isinstance(raw, dict) or raw.get("type") != "Feature":
         return "entries that are not GeoJSON Features"
     given = raw.get("properties")
@@ -239,6 +253,13 @@ def _foreign_piece(raw: Any, index: int, scale: float) -> _Piece | str:
         return f"{shown} features (only Polygons are spaces)"
     if not isinstance(coords, list):
         return "polygons with unreadable coordinates"
+    points = sum(len(ring) if isinstance(ring, list) else 1 for ring in coords)
+    if points > MAX_SPACE_NUMBERS // 2:
+        # Counted before any point is read: far over the point cap, simplifying would take long.
+        raise UnreadableInputError(
+            f"{source}: feature #{index + 1} has {points:,} points, over the {MAX_SPACE_POINTS:,}-point cap "
+            f"for one space (MAX_SPACE_POINTS); simplify it (QGIS: Vector ▸ Geometry Tools ▸ Simplify)"
+        )
     try:
         rings = tuple(tuple((float(p[0]) * scale, float(p[1]) * scale) for p in ring) for ring in coords)
     except (TypeError, ValueError, IndexError, KeyError):  # a point that is no list of numbers

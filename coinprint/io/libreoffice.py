@@ -56,9 +56,7 @@ def _drop_boilerplate(root: ElementTree.Element) -> None:
     for parent in list(root.iter()):
         for child in list(parent):
             tag = _tag(child)
-            if (child.get("class") or "") in BOILERPLATE_CLASSES or tag == "font" or (
-                tag == "defs" and not len(child)
-            ):
+            if (child.get("class") or "") in BOILERPLATE_CLASSES or tag == "font" or (tag == "defs" and not len(child)):
                 parent.remove(child)
 
 

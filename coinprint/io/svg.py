@@ -578,7 +578,8 @@ def _shapes(
             continue
         order += 1
         rings_out, problem = _as_polygon(rings)
-        rings_out = _within_point_cap(rings_out, entry.name or entry.element_id, drawing, source)
+        rings_out, simplified = within_point_cap(rings_out, entry.name or entry.element_id, source)
+        drawing.simplified += simplified
         drawing.shapes.append(
             DrawnShape(entry.name, rings_out, entry.group, order, problem, entry.element_id, entry.unfilled)
         )
@@ -589,15 +590,15 @@ def _shapes(
     return drawing
 
 
-def _within_point_cap(
-    rings: tuple[tuple[tuple[float, float], ...], ...], name: str | None, drawing: Drawing, source: str
-) -> tuple[tuple[tuple[float, float], ...], ...]:
-    """``rings`` with at most MAX_SPACE_POINTS points: simplified within
-    SIMPLIFY_MM when they have more (a traced outline, curves flattened finely), refused when
-    even that leaves too many."""
+def within_point_cap(
+    rings: tuple[tuple[tuple[float, float], ...], ...], name: str | None, source: str
+) -> tuple[tuple[tuple[tuple[float, float], ...], ...], bool]:
+    """``rings`` with at most MAX_SPACE_POINTS points, and whether they were simplified:
+    simplified within SIMPLIFY_MM when they have more (a traced outline, curves flattened
+    finely); refused with one line when even that leaves too many."""
     count = sum(len(ring) for ring in rings)
     if count <= MAX_SPACE_POINTS:
-        return rings
+        return rings, False
     import shapely
 
     simpler = [shapely.simplify(shapely.LinearRing(ring), SIMPLIFY_MM) for ring in rings]
@@ -609,8 +610,7 @@ def _within_point_cap(
             f"{SIMPLIFY_MM:g} mm), over the {MAX_SPACE_POINTS:,}-point cap for one space (MAX_SPACE_POINTS); "
             "simplify it (Inkscape: Path ▸ Simplify)"
         )
-    drawing.simplified += 1
-    return kept
+    return kept, True
 
 
 def _drop_decorations(drawing: Drawing) -> None:

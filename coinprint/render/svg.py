@@ -7,6 +7,7 @@ and placed with ``<use>``. Coordinates are rounded to 1 µm so output is byte-st
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -21,6 +22,17 @@ _ShapeKey = tuple[Point, ...]
 
 FONT_FAMILY = "Bitstream Vera Sans, DejaVu Sans, Verdana, sans-serif"
 """Vera first: the PDFs embed it, and DejaVu has the same metrics."""
+
+
+NOT_XML_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+"""Characters XML does not allow (controls, lone surrogates, U+FFFE, U+FFFF) or that print as
+nothing (DEL and the C1 controls)."""
+
+
+def xml_safe(text: str) -> str:
+    """``text`` with every character of :data:`NOT_XML_TEXT` replaced by U+FFFD, so a label
+    from a file (a name, a file name that is not UTF-8) can never break the document."""
+    return NOT_XML_TEXT.sub("\ufffd", text)
 
 
 def num(value: float) -> str:
@@ -41,7 +53,7 @@ class _Writer:
             debug=False,
         )
         if scene.title:
-            self.drawing.set_desc(title=scene.title)
+            self.drawing.set_desc(title=xml_safe(scene.title))
         self.shapes = self._repeated_shapes(scene.items)
         self.clips = 0
 
@@ -110,7 +122,7 @@ class _Writer:
             attrs["font_weight"] = "bold"
         if text.font.endswith("-Italic"):
             attrs["font_style"] = "italic"
-        element = self.drawing.text(text.text, **attrs)
+        element = self.drawing.text(xml_safe(text.text), **attrs)
         if text.angle:
             element["transform"] = f"rotate({num(-text.angle)} {x} {y})"
         parent.add(element)
@@ -175,7 +187,7 @@ def scene_to_svg(scene: Scene) -> bytes:
     for item in scene.items:
         writer.add(writer.drawing, item)
     text: str = writer.drawing.tostring()
-    return (text + "\n").encode("utf-8")
+    return (xml_safe(text) + "\n").encode("utf-8")
 
 
 def svg_elements(items: list[Item], height_mm: float) -> list[str]:
@@ -187,7 +199,7 @@ def svg_elements(items: list[Item], height_mm: float) -> list[str]:
     for item in items:
         holder = writer.drawing.g()
         writer.add(holder, item)
-        elements.extend(element.tostring() for element in holder.elements)
+        elements.extend(xml_safe(element.tostring()) for element in holder.elements)
     if writer.clips:
         raise ValueError("svg_elements cannot draw clipped groups")
     return elements
