@@ -54,6 +54,17 @@ def common_problems(layout: Layout) -> list[Problem]:
         problems.append(Problem(None, f'units must be "mm", not {layout.meta.get("units")!r}'))
     if not layout.spaces:
         problems.append(Problem(None, 'the layout has no spaces (features with role "space")'))
+    spaced = [s.name for s in layout.spaces if any(c.isspace() for c in s.name)]
+    if spaced:
+        # Moves name spaces word by word (``place a1``): a name of two words cannot be played.
+        problems.append(
+            Problem(
+                None,
+                f"names with spaces: {listing([repr(n) for n in spaced])}; a space's name is one word "
+                "(moves name spaces): write 'big_hill' or 'BigHill'",
+                geometry=shapely.GeometryCollection([s.polygon for s in layout.spaces if s.name in spaced]),
+            )
+        )
     ids = Counter([s.id for s in layout.spaces] + [f.id for f in layout.features])
     for fid, count in sorted(ids.items()):
         if count > 1:

@@ -68,6 +68,8 @@ UTF16_STARTS = (
     b"\x00\x00\xfe\xff",
 )
 """How an XML file in UTF-16 or UTF-32 starts (with or without a byte-order mark)."""
+SCALE_SLACK_MM = 0.5
+"""A card drawn within this of twice a card size was drawn at twice its size."""
 TOO_SMALL_MM = 7.0
 """A drawing whose widest space holds no disc this wide holds no coin at all (a dime is
 17.91 mm): its unit is surely wrong."""
@@ -185,6 +187,7 @@ def _from_svg(data: bytes, source: str, game: tuple[str, Conventions], tolerance
     page = drawing.size_mm and (drawing.size_mm[0] / drawing.mm_per_unit, drawing.size_mm[1] / drawing.mm_per_unit)
     _check_size(layout, "svg", page or None)
     notes = drawing.notes + [f"ignored {count} {kind}" for kind, count in drawing.ignored.items()]
+    notes += _scale_notes(layout)
     return ReadLayout(layout, notes)
 
 
@@ -214,7 +217,7 @@ def _from_foreign_geojson(
     _refuse_degrees(doc, pieces, source, scale)
     layout = _assemble(game, pieces, source, {"source": "geojson"}, SourceFrame(units, scale), tolerance_mm)
     _check_size(layout, units)
-    notes = [f"ignored {count} {kind}" for kind, count in skipped.items()]
+    notes = [f"ignored {count} {kind}" for kind, count in skipped.items()] + _scale_notes(layout)
     if simplified:
         notes.append(f"simplified {simplified} of more than {MAX_SPACE_POINTS:,} points within {SIMPLIFY_MM:g} mm")
     return ReadLayout(layout, notes)
@@ -294,18 +297,33 @@ def _text(value: Any) -> str:
 
 
 def _refuse_degrees(doc: dict[str, Any], pieces: list[_Piece], source: str, scale: float) -> None:
-    """Refuse a map in longitude/latitude: a board is drawn in lengths, not on the globe."""
+    """Refuse a map in longitude/latitude, or in metres read as mm: a board is drawn in
+    lengths, not on the globe, and a board a fraction of a millimetre wide is in another unit."""
     crs = json.dumps(doc.get("crs", "")).lower()
     named_geographic = any(code in crs for code in ("crs84", "epsg::4326", "epsg:4326", "4326"))
     xs = [p[0] / scale for piece in pieces for ring in piece.rings for p in ring]
     ys = [p[1] / scale for piece in pieces for ring in piece.rings for p in ring]
-    span = f"{max(xs) - min(xs):.4g} × {max(ys) - min(ys):.4g}"
+    width, height = max(xs) - min(xs), max(ys) - min(ys)
+    span = f"{width:.4g} × {height:.4g}"
+    code = _crs_code(crs)
+    if code and not named_geographic and scale < UNIT_MM["m"] and max(width, height) * scale < TOO_SMALL_MM:
+        # A projected CRS (EPSG:3857, UTM, a national grid) measures in metres.
+        raise UnreadableInputError(
+            f"{source}: its crs {code} measures in metres and the whole board spans {span} units, "
+            f"{width * UNIT_MM['m']:.4g} × {height * UNIT_MM['m']:.4g} mm in metres: give --units m"
+        )
     # A board in metres is as small as one in degrees: --units m says which it is.
     if scale < UNIT_MM["m"] and looks_like_degrees(xs, ys):
+        fits = [u for u in ("m", "in", "cm") if UNIT_MM[u] > scale and 30 <= max(width, height) * UNIT_MM[u] <= 3000]
+        hint = (
+            f"; in {fits[0]} it would be {width * UNIT_MM[fits[0]]:.4g} × {height * UNIT_MM[fits[0]]:.4g} mm: "
+            f"give --units {fits[0]} if it was drawn in {fits[0]}"
+            if fits
+            else " (or give --units cm|in|m)"
+        )
         raise UnreadableInputError(
             f"{source}: the coordinates look like longitude/latitude (the whole board spans {span} units); "
-            "it was reprojected to degrees: draw or export it in a projected CRS whose units are mm "
-            "(or give --units cm|in|m)"
+            f"it was reprojected to degrees: draw or export it in a projected CRS whose units are mm{hint}"
         )
     if named_geographic:
         # GDAL tags GeoJSON as CRS84 (RFC 7946) though the numbers are lengths: say how to drop the tag.
@@ -314,6 +332,14 @@ def _refuse_degrees(doc: dict[str, Any], pieces: list[_Piece], source: str, scal
             'the numbers are lengths, so delete the "crs" member, or convert with ogr2ogr -a_srs None '
             "(GDAL adds the tag when a layer has no CRS of its own)"
         )
+
+
+def _crs_code(crs: str) -> str | None:
+    """The EPSG code a GeoJSON ``crs`` member names (``EPSG:3857``), or None."""
+    import re
+
+    found = re.search(r"epsg:+(\d+)", crs)
+    return f"EPSG:{found.group(1)}" if found else None
 
 
 def looks_like_degrees(xs: list[float], ys: list[float]) -> bool:
@@ -459,6 +485,33 @@ def _check_size(layout: Layout, unit: str, page: tuple[float, float] | None = No
     layout.read_problems.append(
         f"the spaces are far too small for a coin: the widest holds a disc of {widest:.2f} mm (a US dime is 17.91 mm); {hint}"
     )
+
+
+def _scale_notes(layout: Layout) -> list[str]:
+    """A card or outline drawn at twice (or half) a card or paper size: it was scaled by
+    mistake (a zoom, a page set to double size), and prints at that size."""
+    from coinprint.units import CARD_SIZES, PAPER_SIZES
+
+    notes = []
+    for feature in layout.features:
+        minx, miny, maxx, maxy = feature.shape.bounds
+        drawn = sorted((maxx - minx, maxy - miny))
+        sizes = {**CARD_SIZES, **PAPER_SIZES}
+        if any(all(abs(d - s) <= SCALE_SLACK_MM for d, s in zip(drawn, size)) for size in sizes.values()):
+            continue  # a size of its own: drawn as meant
+        scaled = [
+            (name.upper() if name[1:].isdigit() else name.title(), size, factor, word)
+            for name, size in sizes.items()
+            for factor, word in ((2.0, "twice"), (0.5, "half"))
+            if all(abs(d - s * factor) <= SCALE_SLACK_MM for d, s in zip(drawn, size))
+        ]
+        for shown, size, factor, word in scaled[:1]:
+            notes.append(
+                f"the {feature.role} is {drawn[1]:.1f} × {drawn[0]:.1f} mm, {word} {shown} "
+                f"({size[1]:g} × {size[0]:g} mm): if it was meant to be {shown}, scale the drawing "
+                f"by {100 / factor:g} % (it prints at the size drawn)"
+            )
+    return notes
 
 
 def join_borders(pieces: list[_Piece], tolerance_mm: float) -> None:

@@ -589,7 +589,12 @@ def check(layout: Layout, *, tolerance_mm: float = DEFAULT_TOLERANCE_MM) -> list
                 Problem(
                     space.id,
                     f"a {quarter.title} needs {2 * need:.2f} mm ({quarter.diameter_mm} mm and {FIT_MARGIN_MM:g} mm all round), "
-                    f"the widest circle is {2 * radius:.2f} mm; the coin will overhang — print on a bigger card",
+                    f"the widest circle is {2 * radius:.2f} mm; the coin will overhang — "
+                    + (
+                        f"make {space.name} wider (by {2 * (need - radius):.1f} mm)"
+                        if layout.source_frame is not None  # the user's own drawing, not a generated card
+                        else "print on a bigger card"
+                    ),
                     severity="warning",
                     geometry=centre.buffer(quarter.radius_mm, quad_segs=32),
                 )
