@@ -175,7 +175,8 @@ def _from_svg(data: bytes, source: str, game: tuple[str, Conventions], tolerance
     if not pieces:
         found = ", ".join(f"{n} {kind}" for kind, n in drawing.ignored.items()) or "nothing at all"
         raise UnreadableInputError(f"{source} has no closed shape to read as a space (found {found})")
-    if game[1].regions and len(pieces) > 1 and not any(p.name or p.group for p in pieces):
+    unnamed = not any(p.name or p.group for p in pieces)
+    if game[1].regions and 1 < len(pieces) <= MAX_FEATURES and unnamed:  # the caps are said first
         # Plain and Optimized SVG drop every label: one cause, said once, not a problem per space.
         raise UnreadableInputError(
             f"{source}: the shapes have no names: was it saved as plain SVG? label each space in Inkscape's "
