@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 INKSCAPE_HEAD = """<?xml version="1.0" encoding="UTF-8" standalone="no"?>
 <!-- Created with Inkscape (http://www.inkscape.org/) -->
@@ -200,12 +201,7 @@ def brick_card_svg(*, gap_above_b_mm: float = 0.0, unit_width: str = "150mm") ->
     three rows (A 3 bricks of 40 mm, B 4 of 30 mm, C 3 of 40 mm, each 30 mm high) whose
     corners fall in the middle of the neighbouring row's sides (T-junctions), one layer per
     region. ``gap_above_b_mm`` moves the top of row B down, leaving a real gap above it."""
-    bricks = {
-        "A1": (0, 0, 40), "A2": (40, 0, 40), "A3": (80, 0, 40),
-        "B1": (0, 30, 30), "B2": (30, 30, 30), "B3": (60, 30, 30), "B4": (90, 30, 30),
-        "C1": (0, 60, 40), "C2": (40, 60, 40), "C3": (80, 60, 40),
-    }  # fmt: skip
-    regions = {"north": ["A1", "A2", "A3", "B1"], "west": ["C1", "B2", "B3"], "east": ["B4", "C3"], "south": ["C2"]}
+    bricks, regions = BRICKS, BRICK_REGIONS
     layers = []
     for number, (region, names) in enumerate(regions.items(), start=1):
         rects = []
@@ -224,3 +220,106 @@ def brick_card_svg(*, gap_above_b_mm: float = 0.0, unit_width: str = "150mm") ->
             + "\n  </g>"
         )
     return inkscape_svg("\n".join(layers), width=unit_width, height="110mm", viewbox="0 0 150 110")
+
+
+def scour(source, target, *options: str) -> None:
+    """Save ``source`` as Inkscape's *Optimized SVG* does (it runs Scour, without the editor's
+    data: labels and layers go); skips the test when Scour is not installed."""
+    import shutil
+    import subprocess
+
+    import pytest
+
+    tool = shutil.which("scour")
+    if tool is None:
+        pytest.skip("scour is not installed (Debian package scour)")
+    subprocess.run([tool, "-i", str(source), "-o", str(target), *options], check=True, capture_output=True, timeout=120)
+
+
+BRICKS = {
+    "A1": (0, 0, 40), "A2": (40, 0, 40), "A3": (80, 0, 40),
+    "B1": (0, 30, 30), "B2": (30, 30, 30), "B3": (60, 30, 30), "B4": (90, 30, 30),
+    "C1": (0, 60, 40), "C2": (40, 60, 40), "C3": (80, 60, 40),
+}  # fmt: skip
+"""The classic Coin Age map as bricks: x, y (from the top) and width in mm, 30 mm high."""
+BRICK_REGIONS = {"north": ["A1", "A2", "A3", "B1"], "west": ["C1", "B2", "B3"], "east": ["B4", "C3"], "south": ["C2"]}
+
+FODG_HEAD = """<?xml version="1.0" encoding="UTF-8"?>
+<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+ xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"
+ xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+ xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"
+ xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"
+ xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"
+ office:version="1.2" office:mimetype="application/vnd.oasis.opendocument.graphics">
+ <office:styles>
+  <style:style style:name="space" style:family="graphic">
+   <style:graphic-properties draw:fill="solid" draw:fill-color="#f2e6c9" svg:stroke-color="#000000"/>
+  </style:style>
+ </office:styles>
+ <office:automatic-styles>
+  <style:page-layout style:name="PM1"><style:page-layout-properties fo:page-width="150mm" fo:page-height="110mm"
+   fo:margin-top="0mm" fo:margin-bottom="0mm" fo:margin-left="0mm" fo:margin-right="0mm"/></style:page-layout>
+  <style:style style:name="dp1" style:family="drawing-page"/>
+ </office:automatic-styles>
+ <office:master-styles>
+  <style:master-page style:name="Default" style:page-layout-name="PM1" draw:style-name="dp1"/>
+ </office:master-styles>
+ <office:body><office:drawing><draw:page draw:name="page1" draw:master-page-name="Default">
+"""
+
+
+def brick_card_fodg(*, round_b1: bool = False) -> str:
+    """The brick card as a LibreOffice Draw flat document (.fodg): a rectangle per space in a
+    group per region; every other space named by its title (Name ▸ Description: Title), the
+    others by the text typed into them; each space's description names its region. With
+    ``round_b1`` B1 is an ellipse (a custom shape) filling its brick instead."""
+    shapes = []
+    for region, names in BRICK_REGIONS.items():
+        inner = []
+        for k, name in enumerate(names):
+            x, y, w = BRICKS[name]
+            box = f'draw:style-name="space" svg:x="{x + 15}mm" svg:y="{y + 10}mm" svg:width="{w}mm" svg:height="30mm"'
+            said = f"<svg:title>{name}</svg:title>" if k % 2 == 0 else ""
+            said += f"<svg:desc>{region}</svg:desc>"
+            typed = "" if k % 2 == 0 else f"<text:p>{name}</text:p>"
+            if round_b1 and name == "B1":
+                shapes_xml = '<draw:enhanced-geometry svg:viewBox="0 0 21600 21600" draw:type="ellipse"/>'
+                inner.append(
+                    f'<draw:custom-shape draw:name="{name}" {box}>{said}{typed}{shapes_xml}</draw:custom-shape>'
+                )
+            else:
+                inner.append(f'<draw:rect draw:name="{name}" {box}>{said}{typed}</draw:rect>')
+        shapes.append(f'<draw:g draw:name="{region}">{"".join(inner)}</draw:g>')
+    return FODG_HEAD + "\n".join(shapes) + "\n</draw:page></office:drawing></office:body></office:document>\n"
+
+
+def libreoffice_svg(fodg: str, folder) -> Path:
+    """Export the LibreOffice Draw document ``fodg`` (its text) to SVG with LibreOffice
+    itself (``soffice --headless --convert-to svg``); skips the test when it is not installed."""
+    import os
+    import shutil
+    import subprocess
+
+    import pytest
+
+    tool = shutil.which("soffice")
+    if tool is None:
+        pytest.skip("LibreOffice is not installed (Debian packages libreoffice-draw, soffice)")
+    folder = Path(folder)
+    source = folder / "drawing.fodg"
+    source.write_text(fodg, encoding="utf-8")
+    home = folder / "home"
+    home.mkdir(exist_ok=True)
+    env = {**os.environ, "HOME": str(home)}
+    subprocess.run(
+        [tool, "--headless", "--convert-to", "svg", "--outdir", str(folder), str(source)],
+        check=True,
+        capture_output=True,
+        timeout=180,
+        env=env,
+    )
+    target = folder / "drawing.svg"
+    if not target.exists():
+        raise AssertionError("LibreOffice wrote no drawing.svg")
+    return target

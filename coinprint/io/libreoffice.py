@@ -3,12 +3,14 @@
 LibreOffice writes each shape as a group of class ``com.sun.star.drawing.…Shape`` holding an
 invisible bounding box (``<rect class="BoundingBox">``), the shape's fill, a separate copy of
 the same outline for its stroke, and the shape's text; the shape's title (Format ▸ Name ▸
-Description: *Title*) is a ``<title>`` of that group. Around the page it writes embedded
+Description: *Title*) is a ``<title>`` of that group and its description a ``<desc>``; groups
+are written without their names. Around the page it writes embedded
 fonts, bullet templates, clip paths and master-slide groups, and every id it writes is made
 up (``id3``, ``container-id1``).
 
 :func:`prepare` turns such a document, in place, into what a designer drew: one path per
-shape, named by its title or else by its text, and nothing else, so the ordinary reading
+shape, named by its title or else by its text, in a group named by its description (its
+region), and nothing else, so the ordinary reading
 (:mod:`coinprint.io.svg`) sees one space per shape.
 """
 
@@ -63,10 +65,12 @@ def _drop_boilerplate(root: ElementTree.Element) -> None:
 def _one_outline(group: ElementTree.Element) -> None:
     """Keep one outline of the shape ``group``: its fill, else its stroke; name it by the
     group's title, else by the shape's own text, and drop that text (it is part of the shape)."""
-    title = next((c for c in group if _tag(c) == "title"), None)
-    name = " ".join("".join(title.itertext()).split()) if title is not None else ""
+    name, region = _said(group, "title"), _said(group, "desc")
     for child in [c for c in group if _tag(c) in ("title", "desc")]:
         group.remove(child)
+    if region:
+        # LibreOffice exports no group's name: a shape's description names its region.
+        group.set(INKSCAPE_LABEL, region)
     parents = {child: parent for parent in group.iter() for child in parent}
     drawn = [e for e in group.iter() if _tag(e) in ("path", "rect", "polygon", "polyline", "circle", "ellipse")]
     outlines = [e for e in drawn if (e.get("class") or "") != "BoundingBox"]
@@ -87,6 +91,12 @@ def _one_outline(group: ElementTree.Element) -> None:
         keep[0].set(INKSCAPE_LABEL, name or words)
     for text in texts:  # the shape's own text: its label, not a text of the drawing
         parents[text].remove(text)
+
+
+def _said(group: ElementTree.Element, tag: str) -> str:
+    """The words of the shape's ``<title>`` or ``<desc>``, on one line ("" when it has none)."""
+    found = next((c for c in group if _tag(c) == tag), None)
+    return " ".join("".join(found.itertext()).split()) if found is not None else ""
 
 
 def _tag(element: ElementTree.Element) -> str:

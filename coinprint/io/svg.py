@@ -405,7 +405,7 @@ def _containers(root: ElementTree.Element) -> set[int]:
         shapes = named_inside = False
         for child in element:
             tag = _tag(child)
-            if tag in SKIPPED_TREES:
+            if tag in SKIPPED_TREES or child.get("aria-label") is not None:  # lettering is no region
                 continue
             if tag in SHAPE_TAGS:
                 shapes = True
