@@ -1464,3 +1464,154 @@ def test_values_quoted_from_a_drawing_never_make_a_long_or_forged_line(tmp_path)
     svg = SVG_OPEN.replace('width="200mm"', 'width="1' + "0" * 5000 + 'furlongs"') + "</svg>"
     result = _drawing_answer(tmp_path, svg)
     assert result.code == 2 and len(result.err) < 400 and "unit coinprint does not know" in result.err
+
+
+# -- one space with more points than any board needs (issue 35) -------------------------------------------------
+def _one_space_layout(points: int, *, wobble: float = 0.0) -> str:
+    """A coinprint Map layout of one round country of ``points`` points (every other point
+    ``wobble`` mm out, so simplifying cannot drop them)."""
+    import math
+
+    ring = [
+        [
+            (100 + wobble * (k % 2)) * math.cos(2 * math.pi * k / points),
+            (100 + wobble * (k % 2)) * math.sin(2 * math.pi * k / points),
+        ]
+        for k in range(points)
+    ]
+    ring.append(ring[0])
+    feature = {"type": "Feature", "id": "1", "properties": {"role": "space"}}
+    feature["geometry"] = {"type": "Polygon", "coordinates": [ring]}
+    return json.dumps({"type": "FeatureCollection", "coinprint": {"game": "mapgame"}, "features": [feature]})
+
+
+def test_a_layout_space_over_the_point_cap_is_refused_in_one_line(tmp_path):
+    from coinprint.caps import MAX_SPACE_POINTS
+
+    path = tmp_path / "huge.geojson"
+    path.write_text(_one_space_layout(248_000))
+    result = run_cli("validate", "layout", str(path))
+    assert result.code == 2 and result.out == ""
+    assert f"1 has more than {MAX_SPACE_POINTS:,} points, over the {MAX_SPACE_POINTS:,}-point cap" in result.err
+    assert len(result.err.strip().splitlines()) == 1
+    # At the cap the space is read and checked.
+    path.write_text(_one_space_layout(MAX_SPACE_POINTS - 1))
+    assert "point cap" not in run_cli("validate", "layout", str(path)).err
+
+
+def test_a_drawn_path_of_190k_segments_is_refused_before_it_is_parsed(tmp_path):
+    steps = " ".join("0.001,0.001" if k % 2 else "0.001,-0.001" for k in range(190_000))
+    result = _drawing_answer(tmp_path, SVG_OPEN + f'<path id="coast" d="M 0,100 l {steps} z"/></svg>')
+    assert result.code == 2
+    assert "coast has 380,002 numbers in its path data" in result.err and "MAX_SPACE_NUMBERS" in result.err
+
+
+def _polygon_points(points: int, wobble: float) -> list[tuple[float, float]]:
+    """A round shape of ``points`` corners 80 mm about (100, 100), every other one ``wobble`` out."""
+    import math
+
+    return [
+        (
+            round(100 + (80 + wobble * (k % 2)) * math.cos(2 * math.pi * k / points), 4),
+            round(100 + (80 + wobble * (k % 2)) * math.sin(2 * math.pi * k / points), 4),
+        )
+        for k in range(points)
+    ]
+
+
+def _polygon_path(points: int, wobble: float) -> str:
+    return "M " + " L ".join(f"{x:.4f},{y:.4f}" for x, y in _polygon_points(points, wobble)) + " Z"
+
+
+def test_a_drawn_space_over_the_point_cap_is_simplified_within_a_hundredth_of_a_mm(tmp_path):
+    import shapely
+
+    from coinprint.caps import MAX_SPACE_POINTS
+    from coinprint.source import parse_drawing
+
+    svg = SVG_OPEN + f'<path id="land" d="{_polygon_path(20_000, 0.0)}"/></svg>'
+    read = parse_drawing(svg.encode(), source="round.svg", game="mapgame")
+    (space,) = read.layout.spaces
+    assert len(space.rings[0]) <= MAX_SPACE_POINTS
+    assert any("simplified 1 shape of more than 10,000 points within 0.01 mm" in note for note in read.notes)
+    # The outline moved at most 0.01 mm (and the 0.0001 mm the path data is rounded to).
+    drawn = shapely.Polygon(_polygon_points(20_000, 0.0))
+    flipped = shapely.affinity.scale(drawn, 1.0, -1.0, origin=(0.0, 100.0))  # y up, page 200 mm high
+    assert shapely.hausdorff_distance(space.polygon.exterior, flipped.exterior) <= 0.0102
+    assert abs(space.polygon.area - flipped.area) <= 0.01 * flipped.length
+
+
+def test_a_drawn_space_that_stays_over_the_point_cap_is_refused(tmp_path):
+    svg = SVG_OPEN + f'<path id="saw" d="{_polygon_path(20_000, 1.0)}"/></svg>'
+    result = _drawing_answer(tmp_path, svg)
+    assert result.code == 2
+    assert "saw has 20,000 points" in result.err and "MAX_SPACE_POINTS" in result.err
+
+
+def test_a_foreign_geojson_space_far_over_the_point_cap_is_refused_up_front(tmp_path):
+    doc = json.loads(_one_space_layout(30_000))
+    del doc["coinprint"]
+    path = tmp_path / "qgis.geojson"
+    path.write_text(json.dumps(doc))
+    result = run_cli("validate", "layout", str(path), "--game", "mapgame")
+    assert result.code == 2 and "feature #1 has 30,001 points" in result.err
+    assert len(result.err.strip().splitlines()) == 1
+
+
+# -- control characters in labels, in every SVG and in the HTML report (issue 35) --------------------------------
+LABEL_TEXT = st.text(st.characters(codec=None, categories=None), min_size=1, max_size=12)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(label=LABEL_TEXT)
+def test_any_label_gives_an_svg_that_is_well_formed_xml(label):
+    import xml.etree.ElementTree as ET
+
+    from coinprint.checks import Problem
+    from coinprint.kit.custom import report_data
+    from coinprint.layout import Layout, Space
+    from coinprint.render.svg import NOT_XML_TEXT
+
+    square = (((0.0, 0.0), (40.0, 0.0), (40.0, 40.0), (0.0, 40.0), (0.0, 0.0)),)
+    layout = Layout("mapgame", [Space("1", square, label=label)])
+    data = report_data(layout, [Problem("1", f"the label {label} is wrong")], f"verdict {label}", "svg")
+    text = data.decode("utf-8")  # a lone surrogate would not encode
+    assert not NOT_XML_TEXT.search(text)
+    ET.fromstring(data)  # well-formed: no control character, escaped or raw, breaks it
+
+
+def test_the_html_report_replaces_lone_surrogates_and_controls():
+    from coinprint.render.scene import Scene, Text
+    from coinprint.report import _html
+
+    scene = Scene(50.0, 20.0, title="chart \udc80")
+    scene.add(Text((1.0, 1.0), "a\x01b\ud800c\x85d", 3.0, "start", "#000"))
+    page = _html([], [scene])
+    assert "\ud800" not in page and "\x01" not in page and "\x85" not in page
+    assert "a\ufffdb\ufffdc\ufffdd" in page
+    page.encode("utf-8")
+
+
+def test_write_atomic_writes_a_lone_surrogate_as_the_replacement_character(tmp_path):
+    from coinprint.fileio import write_atomic
+
+    path = write_atomic(tmp_path / "out.html", "name \udcff.")
+    assert path.read_text(encoding="utf-8") == "name \ufffd."
+
+
+@pytest.mark.parametrize("suffix", ["svg", "pdf"])
+def test_validate_writes_the_report_asked_for_when_labels_hold_controls(tmp_path, suffix):
+    from tests.drawings import brick_card_svg
+
+    svg = brick_card_svg().replace('inkscape:label="A1"', 'inkscape:label="A&#x85;1"')
+    svg = svg.replace('inkscape:label="north"', 'inkscape:label="no&#x9b;rth&#x7f;"')
+    drawing = tmp_path / "card.svg"
+    drawing.write_text(svg)
+    report = tmp_path / f"check.{suffix}"
+    result = run_cli("validate", "layout", str(drawing), "--game", "coinage", "--report", str(report))
+    assert result.code == 1 and "U+0085" in result.out and "U+009B" in result.out
+    assert report.exists() and report.stat().st_size > 1000
+    if suffix == "svg":
+        import xml.etree.ElementTree as ET
+
+        ET.parse(report)
