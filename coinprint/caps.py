@@ -20,6 +20,9 @@ MAX_JSON_INT_DIGITS = 100
 MAX_JSON_ARRAYS = 400_000
 """Most arrays in a JSON input, counted before it is parsed (each point of a layout is one,
 so a layout far over the point cap is refused at once)."""
+MAX_JSON_ARRAY_RUN = 25_000
+"""Most arrays side by side in one JSON list (the points of one ring), counted before it is
+parsed, so a space far over the point cap is refused at once."""
 
 # -- drawings (SVG, foreign GeoJSON) -------------------------------------------------------------
 MAX_DRAWING_SHAPES = 5000

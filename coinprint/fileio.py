@@ -28,7 +28,14 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from coinprint.caps import MAX_INPUT_BYTES, MAX_JSON_ARRAYS, MAX_JSON_DEPTH, MAX_JSON_INT_DIGITS
+from coinprint.caps import (
+    MAX_INPUT_BYTES,
+    MAX_JSON_ARRAY_RUN,
+    MAX_JSON_ARRAYS,
+    MAX_JSON_DEPTH,
+    MAX_JSON_INT_DIGITS,
+    MAX_SPACE_POINTS,
+)
 from coinprint.errors import UnreadableInputError, UsageError
 
 STDOUT = "-"
@@ -108,7 +115,7 @@ def parse_json(text: str, *, source: str) -> Any:
     ``MAX_JSON_INT_DIGITS`` digits, ``NaN``/``Infinity`` and numbers too large for a float,
     and escapes of lone UTF-16 surrogates (``"\ud800"``), which are not characters.
     """
-    depth, arrays = _structure(text)
+    depth, arrays, run = _structure(text)
     if depth > MAX_JSON_DEPTH:
         raise UnreadableInputError(
             f"{source}: JSON nested {depth} levels deep is over the {MAX_JSON_DEPTH}-level nesting cap"
@@ -116,6 +123,11 @@ def parse_json(text: str, *, source: str) -> Any:
     if arrays > MAX_JSON_ARRAYS:
         raise UnreadableInputError(
             f"{source} holds {arrays:,} JSON arrays (a point is one), over the {MAX_JSON_ARRAYS:,}-array cap"
+        )
+    if run:
+        raise UnreadableInputError(
+            f"{source} holds a list of more than {MAX_JSON_ARRAY_RUN:,} arrays side by side (one ring of as many "
+            f"points), over the {MAX_JSON_ARRAY_RUN:,}-array run cap; a space has at most {MAX_SPACE_POINTS:,} points"
         )
     lone = _lone_surrogate(text)
     if lone is not None:
@@ -175,14 +187,15 @@ def _parse_constant(name: str) -> float:
     raise _NumberError(f"{name} is not a number JSON allows; coinprint needs finite numbers")
 
 
-def _structure(text: str) -> tuple[int, int]:
-    """The deepest nesting of [ and { outside strings (0 for a scalar), and how many arrays
-    there are, at C speed: drop escapes, keep only brackets and quotes, drop the strings,
-    then a running sum."""
+def _structure(text: str) -> tuple[int, int, bool]:
+    """The deepest nesting of [ and { outside strings (0 for a scalar), how many arrays
+    there are, and whether more than MAX_JSON_ARRAY_RUN arrays stand side by side in one
+    list, at C speed: drop escapes, keep only brackets and quotes, drop the strings, then a
+    running sum."""
     import numpy
 
     if "[" not in text and "{" not in text:
-        return 0, 0
+        return 0, 0, False
     if "\\" in text:
         text = _ESCAPE.sub("", text)
     skeleton = text.encode("utf-8", "surrogatepass").translate(None, _NOT_STRUCTURE)
@@ -190,12 +203,16 @@ def _structure(text: str) -> tuple[int, int]:
     step = numpy.zeros(256, dtype=numpy.int64)
     step[list(b"[{")], step[list(b"]}")] = 1, -1
     steps = step[numpy.frombuffer(skeleton, dtype=numpy.uint8)]
-    return int(numpy.cumsum(steps).max(initial=0)), skeleton.count(b"[")
+    run = _ARRAY_RUN in skeleton
+    return int(numpy.cumsum(steps).max(initial=0)), skeleton.count(b"["), run
 
 
 _ESCAPE = re.compile(r"\\.", re.DOTALL)
 _NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'"[]{}')
 _BARE_STRING = re.compile(rb'"[^"]*"')
+_ARRAY_RUN = b"[]" * (MAX_JSON_ARRAY_RUN + 1)
+"""More than MAX_JSON_ARRAY_RUN empty pairs in a row: a list of that many points (their
+numbers and commas are already dropped from the skeleton)."""
 
 
 # -- writing -----------------------------------------------------------------------------------------

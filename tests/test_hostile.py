@@ -1491,9 +1491,15 @@ def test_a_layout_space_over_the_point_cap_is_refused_in_one_line(tmp_path):
     path = tmp_path / "huge.geojson"
     path.write_text(_one_space_layout(248_000))
     result = run_cli("validate", "layout", str(path))
+    # Refused by the scan before the JSON is parsed: the ring is one run of 248,001 arrays.
+    assert result.code == 2 and result.out == ""
+    assert "more than 25,000 arrays side by side" in result.err and "array run cap" in result.err
+    assert len(result.err.strip().splitlines()) == 1
+    # Under that, the point cap of one feature, counted before any geometry is built.
+    path.write_text(_one_space_layout(12_000))
+    result = run_cli("validate", "layout", str(path))
     assert result.code == 2 and result.out == ""
     assert f"1 has more than {MAX_SPACE_POINTS:,} points, over the {MAX_SPACE_POINTS:,}-point cap" in result.err
-    assert len(result.err.strip().splitlines()) == 1
     # At the cap the space is read and checked.
     path.write_text(_one_space_layout(MAX_SPACE_POINTS - 1))
     assert "point cap" not in run_cli("validate", "layout", str(path)).err
@@ -1549,13 +1555,29 @@ def test_a_drawn_space_that_stays_over_the_point_cap_is_refused(tmp_path):
 
 
 def test_a_foreign_geojson_space_far_over_the_point_cap_is_refused_up_front(tmp_path):
-    doc = json.loads(_one_space_layout(30_000))
+    doc = json.loads(_one_space_layout(13_000))
     del doc["coinprint"]
+    ring = doc["features"][0]["geometry"]["coordinates"][0]
+    hole = [[x / 2, y / 2] for x, y in reversed(ring)]
+    doc["features"][0]["geometry"]["coordinates"].append(hole)  # two rings, 26,002 points in all
     path = tmp_path / "qgis.geojson"
     path.write_text(json.dumps(doc))
     result = run_cli("validate", "layout", str(path), "--game", "mapgame")
-    assert result.code == 2 and "feature #1 has 30,001 points" in result.err
+    assert result.code == 2 and "feature #1 has 26,002 points" in result.err and "MAX_SPACE_POINTS" in result.err
     assert len(result.err.strip().splitlines()) == 1
+
+
+def test_a_foreign_geojson_space_over_the_point_cap_is_simplified(tmp_path):
+    from coinprint.source import read_layout_file
+
+    doc = json.loads(_one_space_layout(20_000))
+    del doc["coinprint"]
+    path = tmp_path / "qgis.geojson"
+    path.write_text(json.dumps(doc))
+    read = read_layout_file(path, game="mapgame")
+    assert "simplified 1 feature of more than 10,000 points within 0.01 mm" in read.notes
+    (space,) = read.layout.spaces
+    assert len(space.rings[0]) <= 10_000
 
 
 # -- control characters in labels, in every SVG and in the HTML report (issue 35) --------------------------------

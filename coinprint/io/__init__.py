@@ -220,7 +220,10 @@ def _from_foreign_geojson(
     _check_size(layout, units)
     notes = [f"ignored {count} {kind}" for kind, count in skipped.items()] + _scale_notes(layout)
     if simplified:
-        notes.append(f"simplified {simplified} of more than {MAX_SPACE_POINTS:,} points within {SIMPLIFY_MM:g} mm")
+        plural = "s" if simplified != 1 else ""
+        notes.append(
+            f"simplified {simplified} feature{plural} of more than {MAX_SPACE_POINTS:,} points within {SIMPLIFY_MM:g} mm"
+        )
     return ReadLayout(layout, notes)
 
 
