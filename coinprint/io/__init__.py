@@ -5,11 +5,15 @@ Conventions for drawings and foreign GeoJSON (``docs/formats.md``, "Reading draw
 
 - every closed shape is a space, named by its ``inkscape:label``, else its ``<title>``, else
   an id the designer gave (not ``path12``), else the text drawn inside it;
-- Coin Age: a space's region is the name of its nearest named enclosing group (or layer);
+- Coin Age: a space's region is the name of its nearest named enclosing group (or layer),
+  but a layer holding named groups of spaces is none; a drawing without any name is refused
+  in one line (it was saved as plain SVG);
 - Map: a country's name is its number in drawing order (1 = the first shape drawn);
 - a shape named ``card`` or ``outline`` is the card or map outline, not a space;
-- clones are shapes in their own place; open paths, hidden shapes, images and ``<defs>``
-  are ignored and counted;
+- clones are shapes in their own place; open paths, hidden shapes, images, ``<defs>``,
+  lettering and unnamed guides inside spaces are ignored and counted;
+- LibreOffice Draw's export is read one space per shape (:mod:`coinprint.io.libreoffice`);
+- a drawn board is called by its file's name (``meta["name"]``);
 - borders meant to be shared are joined (:func:`join_borders`).
 
 coinprint's own GeoJSON is read by :func:`coinprint.layout.from_geojson` unchanged.
@@ -46,6 +50,7 @@ from coinprint.layout import (
     from_geojson,
     polygon_geometry,
 )
+from coinprint.units import CARD_SIZES, PAPER_SIZES
 
 """Games whose boards can be drawn: Flick mats have no spaces and are read only as coinprint GeoJSON."""
 UNIT_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4, "m": 1000.0}
@@ -494,8 +499,6 @@ def _check_size(layout: Layout, unit: str, page: tuple[float, float] | None = No
 def _scale_notes(layout: Layout) -> list[str]:
     """A card or outline drawn at twice (or half) a card or paper size: it was scaled by
     mistake (a zoom, a page set to double size), and prints at that size."""
-    from coinprint.units import CARD_SIZES, PAPER_SIZES
-
     notes = []
     for feature in layout.features:
         minx, miny, maxx, maxy = feature.shape.bounds

@@ -8,7 +8,7 @@ are written without their names. Around the page it writes embedded
 fonts, bullet templates, clip paths and master-slide groups, and every id it writes is made
 up (``id3``, ``container-id1``).
 
-:func:`prepare` turns such a document, in place, into what a designer drew: one path per
+:func:`as_drawn` turns such a document, in place, into what a designer drew: one path per
 shape, named by its title or else by its text, in a group named by its description (its
 region), and nothing else, so the ordinary reading
 (:mod:`coinprint.io.svg`) sees one space per shape.
@@ -27,7 +27,7 @@ BOILERPLATE_CLASSES = {"ClipPathGroup", "TextShapeIndex", "EmbeddedBulletChars",
 bullet templates, the master slide and its background."""
 
 
-def is_export(root: ElementTree.Element, data: bytes) -> bool:
+def is_libreoffice_export(root: ElementTree.Element, data: bytes) -> bool:
     """Whether the document is LibreOffice's SVG export (it declares LibreOffice's
     ``ooo`` namespace and writes its shapes as ``com.sun.star.drawing`` groups)."""
     return OOO_NAMESPACE.encode() in data[:4096] and any(
@@ -35,7 +35,7 @@ def is_export(root: ElementTree.Element, data: bytes) -> bool:
     )
 
 
-def prepare(root: ElementTree.Element) -> int:
+def as_drawn(root: ElementTree.Element) -> int:
     """Rewrite LibreOffice's export in place as drawn (see the module docstring); returns
     how many shapes it holds."""
     _drop_boilerplate(root)

@@ -34,7 +34,7 @@ from coinprint.caps import (
     MAX_TRANSFORM_STEPS,
 )
 from coinprint.errors import UnreadableInputError
-from coinprint.io import libreoffice
+from coinprint.io.libreoffice import as_drawn, is_libreoffice_export
 
 if TYPE_CHECKING:
     import svgelements
@@ -136,9 +136,9 @@ def read_svg(data: bytes, *, source: str = "drawing") -> Drawing:
         )
     _check_size_attributes(root, source)
     _check_transforms(root, source)
-    exported = libreoffice.is_export(root, data)
+    exported = is_libreoffice_export(root, data)
     if exported:
-        libreoffice.prepare(root)
+        as_drawn(root)
     try:
         clones = expand_clones(root, source)
         drawing = _read(root, source)
