@@ -269,20 +269,21 @@ FODG_HEAD = """<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
-def brick_card_fodg(*, round_b1: bool = False) -> str:
+def brick_card_fodg(*, round_b1: bool = False, text_box: str | None = None) -> str:
     """The brick card as a LibreOffice Draw flat document (.fodg): a rectangle per space in a
     group per region; every other space named by its title (Name ▸ Description: Title), the
     others by the text typed into them; each space's description names its region. With
-    ``round_b1`` B1 is an ellipse (a custom shape) filling its brick instead."""
+    ``round_b1`` B1 is an ellipse (a custom shape) filling its brick instead; the space named
+    ``text_box`` is named only by a text box (Insert ▸ Text Box) drawn over it."""
     shapes = []
     for region, names in BRICK_REGIONS.items():
         inner = []
         for k, name in enumerate(names):
             x, y, w = BRICKS[name]
             box = f'draw:style-name="space" svg:x="{x + 15}mm" svg:y="{y + 10}mm" svg:width="{w}mm" svg:height="30mm"'
-            said = f"<svg:title>{name}</svg:title>" if k % 2 == 0 else ""
+            said = f"<svg:title>{name}</svg:title>" if k % 2 == 0 and name != text_box else ""
             said += f"<svg:desc>{region}</svg:desc>"
-            typed = "" if k % 2 == 0 else f"<text:p>{name}</text:p>"
+            typed = "" if k % 2 == 0 or name == text_box else f"<text:p>{name}</text:p>"
             if round_b1 and name == "B1":
                 shapes_xml = '<draw:enhanced-geometry svg:viewBox="0 0 21600 21600" draw:type="ellipse"/>'
                 inner.append(
@@ -291,6 +292,12 @@ def brick_card_fodg(*, round_b1: bool = False) -> str:
             else:
                 inner.append(f'<draw:rect draw:name="{name}" {box}>{said}{typed}</draw:rect>')
         shapes.append(f'<draw:g draw:name="{region}">{"".join(inner)}</draw:g>')
+    if text_box:
+        x, y, w = BRICKS[text_box]
+        shapes.append(
+            f'<draw:frame svg:x="{x + 15 + w / 2 - 5}mm" svg:y="{y + 20}mm" svg:width="10mm" svg:height="8mm">'
+            f"<draw:text-box><text:p>{text_box}</text:p></draw:text-box></draw:frame>"
+        )
     return FODG_HEAD + "\n".join(shapes) + "\n</draw:page></office:drawing></office:body></office:document>\n"
 
 

@@ -1162,3 +1162,20 @@ def test_an_illustrator_export_is_read_by_its_layer_ids_texts_and_classes(cli, t
     assert {s.name: s.region for s in layout.spaces}["B2"] == "west"
     assert _borders(layout) == CLASSIC_BORDERS
     assert "note: ignored 1 hidden shapes" in result.out
+
+
+def test_unnamed_guides_are_dropped_but_unfilled_cells_on_a_background_are_not():
+    cells = "".join(
+        f'<rect id="rect{k}" x="{10 + 40 * k}" y="10" width="40" height="40" style="fill:none;stroke:#000" />'
+        for k in range(3)
+    )
+    guides = "".join(f'<circle id="circle{k}" cx="{30 + 40 * k}" cy="30" r="12" style="fill:none" />' for k in range(3))
+    guided = read(inkscape_svg(layer("Board", cells.replace("fill:none", "fill:#eee") + guides)), "cointable")
+    assert [s.id for s in guided.layout.spaces] == ["rect0", "rect1", "rect2"]
+    assert "ignored 3 unnamed shapes inside spaces (guides, decorations)" in guided.notes
+    # Unfilled cells drawn on an unnamed background: the background holds several, so it is
+    # no space with guides in it, and nothing is dropped (the overlaps are reported instead).
+    background = '<rect id="rect9" x="0" y="0" width="140" height="60" style="fill:#fff" />'
+    drawn = read(inkscape_svg(layer("Board", background + cells)), "cointable")
+    assert len(drawn.layout.spaces) == 4
+    assert not any("inside spaces" in note for note in drawn.notes)

@@ -250,12 +250,15 @@ def test_a_libreoffice_draw_export_is_read_as_drawn(cli, tmp_path):
     assert "contains" not in result.out and "overlaps" not in result.out
 
 
-def test_a_libreoffice_draw_export_of_the_brick_card_is_valid(cli, tmp_path):
-    exported = libreoffice_svg(brick_card_fodg(), tmp_path)
+@pytest.mark.parametrize("text_box", [None, "A2", "B4"])
+def test_a_libreoffice_draw_export_of_the_brick_card_is_valid(cli, tmp_path, text_box):
+    exported = libreoffice_svg(brick_card_fodg(text_box=text_box), tmp_path)
     result = cli("validate", "layout", str(exported), "--game", "coinage")
     assert result.code == 0, result.out + result.err
     assert "valid coinage layout with 10 spaces" in result.out
     assert "ignored" not in result.out  # fonts, bullets, clips and the master slide are no part of it
+    # A text box drawn over a space names it, as a typed text does; its frame is no space.
+    assert sorted(s.name for s in read_layout(exported, game="coinage").layout.spaces) == sorted(BRICKS)
 
 
 # -- names with spaces ---------------------------------------------------------------------------------------------

@@ -22,6 +22,9 @@ INKSCAPE_LABEL = "{http://www.inkscape.org/namespaces/inkscape}label"
 OOO_NAMESPACE = "http://xml.openoffice.org/svg/export"
 SHAPE_CLASS = "com.sun.star.drawing."
 GROUP_CLASS = "com.sun.star.drawing.GroupShape"
+TEXT_CLASS = "TextShape"
+"""A text box: its frame is no space; its text is a label typed onto a space."""
+DRAWN = ("path", "rect", "polygon", "polyline", "circle", "ellipse")
 BOILERPLATE_CLASSES = {"ClipPathGroup", "TextShapeIndex", "EmbeddedBulletChars", "Master_Slide", "Background"}
 """Parts of the export that are not the drawing: the page's clip, the index of texts,
 bullet templates, the master slide and its background."""
@@ -43,6 +46,8 @@ def as_drawn(root: ElementTree.Element) -> int:
     for group in [g for g in root.iter() if _is_shape(g)]:
         shapes += 1
         _one_outline(group)
+    for box in [g for g in root.iter() if g.get("class") == TEXT_CLASS]:
+        _text_only(box)
     for element in root.iter():
         # Every id LibreOffice writes is made up: none names a space or a region.
         element.attrib.pop("id", None)
@@ -52,6 +57,13 @@ def as_drawn(root: ElementTree.Element) -> int:
 def _is_shape(element: ElementTree.Element) -> bool:
     kind = element.get("class") or ""
     return kind.startswith(SHAPE_CLASS) and kind != GROUP_CLASS
+
+
+def _text_only(box: ElementTree.Element) -> None:
+    """Keep only the text of a text box: its frame, filled or not, is not a shape drawn."""
+    parents = {child: parent for parent in box.iter() for child in parent}
+    for element in [e for e in box.iter() if _tag(e) in DRAWN]:
+        parents[element].remove(element)
 
 
 def _drop_boilerplate(root: ElementTree.Element) -> None:
@@ -72,7 +84,7 @@ def _one_outline(group: ElementTree.Element) -> None:
         # LibreOffice exports no group's name: a shape's description names its region.
         group.set(INKSCAPE_LABEL, region)
     parents = {child: parent for parent in group.iter() for child in parent}
-    drawn = [e for e in group.iter() if _tag(e) in ("path", "rect", "polygon", "polyline", "circle", "ellipse")]
+    drawn = [e for e in group.iter() if _tag(e) in DRAWN]
     outlines = [e for e in drawn if (e.get("class") or "") != "BoundingBox"]
     for element in drawn:
         if element not in outlines:
@@ -89,8 +101,10 @@ def _one_outline(group: ElementTree.Element) -> None:
     words = " ".join(" ".join("".join(t.itertext()).split()) for t in texts).strip()
     if keep and (name or words):
         keep[0].set(INKSCAPE_LABEL, name or words)
-    for text in texts:  # the shape's own text: its label, not a text of the drawing
-        parents[text].remove(text)
+    if keep:
+        for text in texts:  # the shape's own text: its label, not a text of the drawing
+            parents[text].remove(text)
+    # A text box has no outline: its text stays a text of the drawing, naming the space it is on.
 
 
 def _said(group: ElementTree.Element, tag: str) -> str:

@@ -615,8 +615,10 @@ def within_point_cap(
 
 def _drop_decorations(drawing: Drawing) -> None:
     """Leave out unnamed shapes drawn inside another shape that are guides or lettering, not
-    spaces: unfilled ones (a coin-guide circle, a clone of a guide symbol), and any inside a
-    named space. The card or outline holds every space and is no such place."""
+    spaces: any inside a named space (lettering, an emblem), and an unfilled one alone inside
+    an unnamed space (a coin-guide circle, a clone of a guide symbol). The card or outline
+    holds every space and is no such place, and neither is an unnamed shape holding several
+    (a background behind unfilled cells)."""
     import shapely
 
     candidates = [k for k, shape in enumerate(drawing.shapes) if shape.name is None]
@@ -624,18 +626,24 @@ def _drop_decorations(drawing: Drawing) -> None:
         return
     outer = [shapely.Polygon(shape.rings[0]) for shape in drawing.shapes]
     tree = shapely.STRtree(outer)
-    dropped = set()
+    inside: dict[int, list[int]] = {}
     for k in candidates:
-        shape = drawing.shapes[k]
-        for j in tree.query(outer[k], predicate="intersects").tolist():
-            other = drawing.shapes[j]
-            if j == k or j in dropped or (other.name or "").lower() in OUTLINE_NAMES:
-                continue
-            if not (shape.unfilled or other.name is not None):
-                continue
-            if outer[j].area > outer[k].area and outer[j].buffer(DECORATION_SLACK_MM).covers(outer[k]):
-                dropped.add(k)
-                break
+        around = [
+            j
+            for j in tree.query(outer[k], predicate="intersects").tolist()
+            if j != k
+            and (drawing.shapes[j].name or "").lower() not in OUTLINE_NAMES
+            and outer[j].area > outer[k].area
+            and outer[j].buffer(DECORATION_SLACK_MM).covers(outer[k])
+        ]
+        if around:
+            inside.setdefault(min(around, key=lambda j: outer[j].area), []).append(k)
+    dropped = set()
+    for j, held in inside.items():
+        if drawing.shapes[j].name is not None:
+            dropped.update(held)
+        elif len(held) == 1 and drawing.shapes[held[0]].unfilled:
+            dropped.update(held)
     if dropped:
         drawing.shapes = [shape for k, shape in enumerate(drawing.shapes) if k not in dropped]
         drawing.ignore("unnamed shapes inside spaces (guides, decorations)", len(dropped))
