@@ -83,7 +83,7 @@ def main() -> None:
 
     circles = "".join(f'<circle cx="{12 + 21 * (k % 40)}" cy="{12 + 21 * (k // 40)}" r="10.5"/>' for k in range(1500))
     touching = inkscape_svg(circles, width="900mm", height="900mm", viewbox="0 0 900 900").encode()
-    seconds, read = timed(lambda: parse_layout(touching, source="circles", game="coinage"))
+    seconds, read = timed(lambda: parse_layout(touching, source="circles", game="cointable"))
     points = sum(len(s.rings[0]) for s in read.layout.spaces)  # type: ignore[attr-defined]
     print(f"1,500 touching circles ({points:,} points once flattened): read and joined {seconds:.2f} s")
 

@@ -619,19 +619,32 @@ def _drop_decorations(drawing: Drawing) -> None:
     an unnamed space (a coin-guide circle, a clone of a guide symbol). The card or outline
     holds every space and is no such place, and neither is an unnamed shape holding several
     (a background behind unfilled cells)."""
+    import numpy
     import shapely
 
     candidates = [k for k, shape in enumerate(drawing.shapes) if shape.name is None]
+    if not any(drawing.shapes[k].unfilled for k in candidates) and len(candidates) == len(drawing.shapes):
+        return  # nothing unfilled and no named space: no shape can be a guide
     if not candidates:
         return
-    outer = [shapely.Polygon(shape.rings[0]) for shape in drawing.shapes]
+    rings = [numpy.asarray(shape.rings[0], dtype=float) for shape in drawing.shapes]
+    owner = numpy.repeat(numpy.arange(len(rings)), [len(ring) for ring in rings])
+    outer = shapely.polygons(shapely.linearrings(numpy.concatenate(rings), indices=owner)).tolist()
     tree = shapely.STRtree(outer)
     inside: dict[int, list[int]] = {}
+    bounds = shapely.bounds(outer)
+    slack = DECORATION_SLACK_MM
     for k in candidates:
+        (x0, y0, x1, y1) = bounds[k]
         around = [
             j
-            for j in tree.query(outer[k], predicate="intersects").tolist()
+            for j in tree.query(outer[k]).tolist()
+            # Only shapes whose box holds this one's box can hold it: few are buffered and tested.
             if j != k
+            and bounds[j][0] - slack <= x0
+            and bounds[j][1] - slack <= y0
+            and bounds[j][2] + slack >= x1
+            and bounds[j][3] + slack >= y1
             and (drawing.shapes[j].name or "").lower() not in OUTLINE_NAMES
             and outer[j].area > outer[k].area
             and outer[j].buffer(DECORATION_SLACK_MM).covers(outer[k])
