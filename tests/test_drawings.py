@@ -1179,3 +1179,16 @@ def test_unnamed_guides_are_dropped_but_unfilled_cells_on_a_background_are_not()
     drawn = read(inkscape_svg(layer("Board", background + cells)), "cointable")
     assert len(drawn.layout.spaces) == 4
     assert not any("inside spaces" in note for note in drawn.notes)
+
+
+def test_guides_unfilled_by_a_style_sheet_class_are_dropped_as_illustrator_writes_them():
+    sheet = "<style>.st0{fill:#F2E6C9;stroke:#000} .st3, .guide{fill:none;stroke:#999}</style>"
+    cells = "".join(f'<rect class="st0" x="{10 + 40 * k}" y="10" width="40" height="40"/>' for k in range(3))
+    guides = "".join(f'<circle class="st3" cx="{30 + 40 * k}" cy="30" r="12"/>' for k in range(3))
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg" width="150mm" height="60mm" viewBox="0 0 150 60">{sheet}{cells}{guides}</svg>'
+    read_back = read(svg, "cointable")
+    assert len(read_back.layout.spaces) == 3
+    assert "ignored 3 unnamed shapes inside spaces (guides, decorations)" in read_back.notes
+    # Filled by their class, the same circles are spaces (they overlap the cells: reported).
+    filled = read(svg.replace(".st3, .guide{fill:none", ".st3{fill:#fff"), "cointable")
+    assert len(filled.layout.spaces) == 6

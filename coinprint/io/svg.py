@@ -369,7 +369,7 @@ def _walk(
         is_hidden = hidden or css.hides(child, tag)
         in_defs = skipped or tag in SKIPPED_TREES
         name = _own_name(child)
-        is_filled = _fill(child, filled)
+        is_filled = _fill(child, filled, css)
         if tag in SHAPE_TAGS:
             state = "defs" if in_defs else "hidden" if is_hidden else "shape"
             yield child, _Entry(name, group, child.get("id"), unfilled=not is_filled), state
@@ -421,9 +421,13 @@ def _containers(root: ElementTree.Element) -> set[int]:
     return found
 
 
-def _fill(element: ElementTree.Element, inherited: bool) -> bool:
-    """Whether ``element`` is filled: its own ``fill`` (attribute or style), else its parent's."""
+def _fill(element: ElementTree.Element, inherited: bool, css: _Hidden) -> bool:
+    """Whether ``element`` is filled: its own ``fill`` (attribute, style sheet class as
+    Illustrator writes them, or style), else its parent's."""
     declared = element.get("fill")
+    classes = (element.get("class") or "").split()
+    if any(name in css.unfilled for name in classes):
+        declared = "none"
     for declaration in (element.get("style") or "").split(";"):
         prop, _, value = declaration.partition(":")
         if prop.strip().lower() == "fill" and value.strip():
@@ -468,6 +472,8 @@ class _Hidden:
     classes: set[str] = field(default_factory=set)
     ids: set[str] = field(default_factory=set)
     tags: set[str] = field(default_factory=set)
+    unfilled: set[str] = field(default_factory=set)
+    """Classes whose rules say ``fill:none`` (not hidden: drawn without fill)."""
 
     def hides(self, element: ElementTree.Element, tag: str) -> bool:
         if _hidden_declarations(
@@ -495,6 +501,8 @@ def _css_hidden(root: ElementTree.Element) -> _Hidden:
     for style in root.iter(SVG + "style"):
         sheet = re.sub(r"/\*.*?\*/", "", "".join(style.itertext()), flags=re.S)
         for selectors, body in re.findall(r"([^{}]+)\{([^{}]*)\}", sheet):
+            if re.search(r"(?:^|;)\s*fill\s*:\s*none", body.lower()):
+                hidden.unfilled.update(re.findall(r"\.([\w-]+)\s*(?:,|$)", selectors))
             if not _hidden_declarations(body):
                 continue
             for selector in selectors.split(","):
