@@ -363,7 +363,9 @@ def _walk(
     filled: bool,
 ) -> Iterator[tuple[ElementTree.Element, _Entry, str]]:
     """Each shape-like element with its entry and what it is: ``shape``, ``text``,
-    ``image``, ``hidden`` or ``defs``."""
+    ``image``, ``hidden``, ``defs`` or ``lettering`` (text converted to paths). ``containers``
+    are the named groups that are no region (see :func:`_containers`); ``filled`` says
+    whether ``element`` is filled, for its children to inherit."""
     for child in element:
         tag = _tag(child)
         is_hidden = hidden or css.hides(child, tag)
@@ -631,10 +633,10 @@ def _drop_decorations(drawing: Drawing) -> None:
     import shapely
 
     candidates = [k for k, shape in enumerate(drawing.shapes) if shape.name is None]
-    if not any(drawing.shapes[k].unfilled for k in candidates) and len(candidates) == len(drawing.shapes):
-        return  # nothing unfilled and no named space: no shape can be a guide
     if not candidates:
         return
+    if not any(drawing.shapes[k].unfilled for k in candidates) and len(candidates) == len(drawing.shapes):
+        return  # nothing unfilled and no named space: no shape can be a guide
     rings = [numpy.asarray(shape.rings[0], dtype=float) for shape in drawing.shapes]
     owner = numpy.repeat(numpy.arange(len(rings)), [len(ring) for ring in rings])
     outer = shapely.polygons(shapely.linearrings(numpy.concatenate(rings), indices=owner)).tolist()
