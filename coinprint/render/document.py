@@ -457,9 +457,11 @@ def layout_document(
     *,
     title: str,
     footer: str = "{title} — {page}/{pages}",
+    folio: bool = False,
 ) -> list[Scene]:
     """The blocks set on pages of ``paper``; each page has a footer made from ``footer``
-    (``{title}``, ``{page}``, ``{pages}``)."""
+    (``{title}``, ``{page}``, ``{pages}``); with ``folio`` the page numbers are those of the
+    document the pages go into (a kit: see :class:`~coinprint.render.pages.Folio`)."""
     minimum = tuple(rule_sheet_setting("min_paper_mm"))
     check_paper(paper, "rule sheets", (minimum[0], minimum[1]))
     margin = float(rule_sheet_setting("margin_mm"))
@@ -521,9 +523,15 @@ def layout_document(
     scenes = []
     for number, items in enumerate(pages, start=1):
         scene = Scene(paper.width_mm, paper.height_mm, list(items), title=title)
-        text = footer.format(title=title, page=number, pages=len(pages))
         base = max(4.0, margin / 2 - footer_style.size_mm / 3)
-        scene.add(Text((paper.width_mm / 2, base), text, footer_style.size_mm, "middle", INK))
+        if folio:
+            from coinprint.render.pages import Folio, folio_text
+
+            text = footer.format(title=folio_text(title), page="{kit_page}", pages="{kit_pages}")
+            scene.add(Folio((paper.width_mm / 2, base), text, footer_style.size_mm, "middle", INK))
+        else:
+            text = footer.format(title=title, page=number, pages=len(pages))
+            scene.add(Text((paper.width_mm / 2, base), text, footer_style.size_mm, "middle", INK))
         scenes.append(scene)
     return scenes
 
