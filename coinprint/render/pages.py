@@ -880,6 +880,48 @@ def card_backs(sheet: Sheet, front: Scene, title: str, lines: list[str]) -> Scen
     return back
 
 
+def ink_footprint(scene: Scene) -> Any:
+    """Where ``scene`` puts ink (a shapely geometry in its mm): each shape's outline with its
+    stroke, each circle, each line of text's box. A board whose free room lies between its
+    parts (beside a Flick zone) gives this as its footprint, so words can go there."""
+    import shapely
+
+    shapes: list[Any] = []
+
+    def walk(items: Sequence[Item], matrix: Matrix) -> None:
+        for item in items:
+            if isinstance(item, Group):
+                walk(item.items, compose(matrix, item.transform))
+            elif isinstance(item, Path):
+                for ring in item.rings:
+                    points = [apply(matrix, p) for p in ring]
+                    reach = (item.style.stroke_mm if item.style.stroke else 0.0) / 2 + 0.01
+                    if item.closed and len(points) > 2:
+                        shapes.append(shapely.Polygon(points).buffer(reach))
+                    elif len(points) > 1:
+                        shapes.append(shapely.LineString(points).buffer(reach))
+            elif isinstance(item, Circle):
+                x, y = apply(matrix, item.center)
+                scale = math.hypot(matrix[0], matrix[1])
+                shapes.append(shapely.Point(x, y).buffer(item.radius * scale + item.style.stroke_mm / 2))
+            elif isinstance(item, Text):
+                width = text_width_mm(item.text, item.size_mm, bold=item.bold)
+                left = {"start": 0.0, "middle": -width / 2, "end": -width}.get(item.anchor, 0.0)
+                x0, y0 = item.at
+                box = [(x0 + left, y0 - 0.3 * item.size_mm), (x0 + left + width, y0 + item.size_mm)]
+                corners = [(box[i][0], box[j][1]) for i, j in ((0, 0), (1, 0), (1, 1), (0, 1))]
+                if item.angle:
+                    turn = math.radians(item.angle)
+                    cos, sin = math.cos(turn), math.sin(turn)
+                    corners = [
+                        (x0 + (x - x0) * cos - (y - y0) * sin, y0 + (x - x0) * sin + (y - y0) * cos) for x, y in corners
+                    ]
+                shapes.append(shapely.Polygon([apply(matrix, p) for p in corners]))
+
+    walk(scene.items, IDENTITY)
+    return shapely.union_all(shapes)
+
+
 def single_sheet(sheet: Sheet, margin: float = 10.0) -> Scene:
     """The whole sheet as one scene at true size: the content above its info block."""
     block = info_block(sheet.title, sheet.lines, sheet.lang)
