@@ -292,9 +292,9 @@ def cards_scene(
         | {y + h for _, y in _card_corners(columns, rows, w, h, bleed, cut)}
     )
     if bleed <= 0:
-        cut = Style(stroke="#000000", stroke_mm=0.2, dash_mm=(2.0, 1.0))
-        scene.add(*(polyline([(x, 0.0), (x, scene.height_mm)], cut) for x in xs))
-        scene.add(*(polyline([(0.0, y), (scene.width_mm, y)], cut) for y in ys))
+        dashed = Style(stroke="#000000", stroke_mm=0.2, dash_mm=(2.0, 1.0))
+        scene.add(*(polyline([(x, 0.0), (x, scene.height_mm)], dashed) for x in xs))
+        scene.add(*(polyline([(0.0, y), (scene.width_mm, y)], dashed) for y in ys))
         return scene
     crop = Style(stroke="#000000", stroke_mm=0.2)
     reach = pad - bleed - 1.0  # from just outside the bleed to the scene's edge
