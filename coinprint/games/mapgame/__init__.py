@@ -27,6 +27,19 @@ BLANK_PAGES = "blank_pages"
 """The place of the blank sheet in the kit (the template value ``{blank_pages}``)."""
 
 
+def _blank_room(job: PrintJob) -> tuple[tuple[float, float] | None, float]:
+    """The page inside its margins the blank sheet must fit on a PDF (None for one SVG
+    sheet), and the height its info block (title and bars) takes under it."""
+    from coinprint.games.mapgame.draw import texts
+    from coinprint.render.pages import GAP_MM, info_block
+
+    if not job.pdf:
+        return None, 0.0
+    paper, margin = job.settings.paper, job.settings.margin_mm
+    block = info_block(texts(job.lang)["blank_title"], [], job.lang)
+    return (paper.width_mm - 2 * margin, paper.height_mm - 2 * margin), block.height + GAP_MM
+
+
 class MapGame(Game):
     name = "mapgame"
     board_noun = "map"
@@ -103,11 +116,11 @@ class MapGame(Game):
     def sheet(self, layout: Layout, job: PrintJob) -> Sheet:
         # The blank sheet's layout is the first circle alone; a map has at least three countries.
         if len(layout) == 1:
-            return blank_sheet(layout, job.lang)
+            return blank_sheet(layout, job.lang, *_blank_room(job))
         return map_sheet(layout, job.settings.style, job.lang)
 
     def extra_sheets(self, job: PrintJob) -> dict[str, Sheet]:
-        return {BLANK_PAGES: blank_sheet(board.blank_layout(), job.lang)}
+        return {BLANK_PAGES: blank_sheet(board.blank_layout(), job.lang, *_blank_room(job))}
 
     def rule_sheet_parts(
         self, template: Mapping[str, Any], values: Values, layout: Callable[[], Layout]
