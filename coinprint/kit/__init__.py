@@ -22,6 +22,7 @@ from coinprint.fileio import STDOUT, write_atomic
 from coinprint.game import BOARD_PAGES, PrintJob, RuleSheetParts
 from coinprint.params import Values
 from coinprint.render.pages import (
+    INCH_PAPERS,
     card_backs,
     localise_numbers,
     number_pages,
@@ -637,14 +638,10 @@ def kit_parts(
     return parts
 
 
-LETTER_FAMILY = ("letter", "legal", "tabloid")
-"""Papers of the inch family: a kit on them sets its rules on Letter, not A4."""
-
-
 def kit_rules_paper(paper: PaperSize) -> PaperSize:
     """The paper a kit's rules are set on: ``paper``, but A4 (Letter for the Letter family)
     when ``paper`` is larger (rules set on A3 leave half the page blank)."""
-    small = paper_size("letter" if paper.name in LETTER_FAMILY else "a4")
+    small = paper_size("letter" if paper.name in INCH_PAPERS else "a4")
     larger = paper.width_mm * paper.height_mm > small.width_mm * small.height_mm * 1.01
     return small if larger else paper
 
@@ -667,7 +664,9 @@ def make_kit(
 ) -> Path:
     """Write ``game``'s kit (see :func:`kit`) in ``lang`` as one PDF; returns the path."""
 
-    path, _ = resolve_output(output, None, file_name(game.name, "kit", settings.paper.name, lang), ("pdf",))
+    board = settings.board_paper.name if settings.board_paper and settings.board_paper != settings.paper else ""
+    name = file_name(game.name, "kit", settings.paper.name, board, lang, "duplex" if settings.duplex else "")
+    path, _ = resolve_output(output, None, name, ("pdf",))
     return write_atomic(path, kit_pdf(game, settings, lang, layout=layout))
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -168,6 +169,23 @@ class _Recorder(Canvas):  # type: ignore[misc]  # reportlab has no type stubs: i
         super().showPage()
 
 
+@dataclass
+class _Column:
+    """Where the text is being set: whether the column is the page's last (a break there
+    is a page break), and its height when empty."""
+
+    last: bool = False
+    height: float = 0.0
+
+
+_COLUMN = _Column()
+"""The column being filled (set as each column begins; platypus tells a flowable only the
+room it has)."""
+
+SENTENCE_END = re.compile(r"[.!?:;][)\"”’]?$")
+"""A line that ends a sentence: a paragraph is split at a page break only after one."""
+
+
 class _Sheets(BaseDocTemplate):  # type: ignore[misc]  # reportlab has no type stubs: its classes are Any
     """A document whose page number ``last_page`` is set with ``last_template`` (the last
     page, whose columns are balanced)."""
@@ -179,6 +197,12 @@ class _Sheets(BaseDocTemplate):  # type: ignore[misc]  # reportlab has no type s
         if self.last_template is not None and self.page + 1 == self.last_page:
             self.pageTemplate = self.last_template
         super().handle_pageBegin()
+
+    def handle_frameBegin(self, *args: Any, **kwargs: Any) -> None:
+        super().handle_frameBegin(*args, **kwargs)
+        frames = self.pageTemplate.frames
+        _COLUMN.last = self.frame is frames[-1]
+        _COLUMN.height = self.frame._aH
 
 
 class _Lines(Flowable):  # type: ignore[misc]  # reportlab has no type stubs: its classes are Any
@@ -216,6 +240,10 @@ class _Lines(Flowable):  # type: ignore[misc]  # reportlab has no type stubs: it
     def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
         self.wrap(availWidth, availHeight)
         fit = min(int((availHeight + 1e-6) / self.style.leading_mm), len(self.lines) - 2)
+        if _COLUMN.last and availHeight < _COLUMN.height - 1e-6:
+            # At a page break a sentence is not cut: the page ends after a whole one, or the
+            # paragraph starts on the next page (where, at the top, any split is allowed).
+            fit = next((k for k in range(fit, 1, -1) if SENTENCE_END.search(self.lines[k - 1])), 0)
         if fit < 2:
             return []
         first = _Lines(

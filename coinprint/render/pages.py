@@ -328,7 +328,7 @@ def _content_matrix(sheet: Sheet, plan: Plan, margin: float, column: int, row: i
     return compose(translate(margin - plan.xs[column], margin + plan.reserve + y0), turn)
 
 
-SLIM_WIDTHS_MM = (60.0, 45.0)
+SLIM_WIDTHS_MM = (80.0, 70.0, 60.0, 45.0)
 """Widths of the info block's words set apart from its bars, for a board that leaves only
 narrow corners free (the bars then go wherever a long strip is free)."""
 
@@ -471,9 +471,19 @@ def _keeping_whole(sheet: Sheet, paper: PaperSize, margin: float) -> Sheet:
     from coinprint.units import PAPER_SIZES
 
     size = (sheet.content.width_mm, sheet.content.height_mm)
-    fitting = [name for name, (w, h) in PAPER_SIZES.items() if _holds(PaperSize(name, w, h), margin, size)]
+    inch = paper.name in INCH_PAPERS
+    fitting = [
+        name
+        for name, (w, h) in PAPER_SIZES.items()
+        if (name in INCH_PAPERS) == inch and _holds(PaperSize(name, w, h), margin, size)
+    ]
     holder = min(fitting, key=lambda name: PAPER_SIZES[name][0] * PAPER_SIZES[name][1], default="")
-    return replace(sheet, lines=[*sheet.lines, sheet.whole_note.format(paper=holder.upper() if holder else "")])
+    shown = holder.title() if inch else holder.upper()
+    return replace(sheet, lines=[*sheet.lines, sheet.whole_note.format(paper=shown)])
+
+
+INCH_PAPERS = ("letter", "legal", "tabloid")
+"""The papers measured in inches: a note naming a paper for one of them names one of them."""
 
 
 def _holds(paper: PaperSize, margin: float, size: tuple[float, float]) -> bool:
@@ -844,7 +854,7 @@ def card_backs(sheet: Sheet, front: Scene, title: str, lines: list[str]) -> Scen
     content = next(item for item in front.items if isinstance(item, Group) and item.clip is not None)
     x_min, y_min, x_max, y_max = content.clip or (0.0, 0.0, front.width_mm, front.height_mm)
     back = Scene(front.width_mm, front.height_mm, title=title)
-    info, heading = text_style("board_info"), text_style("board_title")
+    info, heading = text_style("body"), text_style("board_title")
     outline = Style(stroke=INK, stroke_mm=0.2, dash_mm=(2.0, 1.0))
     b = sheet.bleed_mm
     for x0, y0, x1, y1 in sheet.pieces:

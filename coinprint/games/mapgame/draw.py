@@ -134,7 +134,7 @@ def blank_sheet(
     width, height = BLANK_AREA_MM
     titles, rule_lines = _blank_lines(words, width)
     if window is not None:
-        fits = []
+        fits: list[tuple[float, int, float, float, list[str], list[str]]] = []
         for across, down in (window, window[::-1]):
             w = min(BLANK_AREA_MM[0], across)
             heads, lines = _blank_lines(words, w)
