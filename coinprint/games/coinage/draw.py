@@ -255,9 +255,11 @@ def _grid(
             columns = int((page_w - 2 * margin - 2 * cut) // (w + 2 * bleed))
             rows = int((page_h - 2 * margin - 2 * cut - room) // (h + 2 * bleed))
             capped = columns * rows > MAX_COPIES
-            if capped:
-                columns = min(columns, MAX_COPIES)
-                rows = MAX_COPIES // columns
+            if capped:  # the fullest grid within the cap
+                columns, rows = max(
+                    ((c, min(rows, MAX_COPIES // c)) for c in range(1, min(columns, MAX_COPIES) + 1)),
+                    key=lambda grid: grid[0] * grid[1],
+                )
             if columns * rows > 0 and (best is None or columns * rows > best.count):
                 best = CardGrid(columns, rows, turned, cut, capped)
     return best
