@@ -23,18 +23,18 @@ from coinprint.game import BOARD_PAGES, PrintJob, RuleSheetParts
 from coinprint.params import Values
 from coinprint.render.pages import (
     INCH_PAPERS,
+    aid_block,
     card_backs,
     localise_numbers,
-    number_pages,
     page_words,
     paginate,
     paginate_with,
     plans,
     single_sheet,
 )
-from coinprint.render.pdf import pages_to_pdf
-from coinprint.render.scene import Scene
-from coinprint.render.style import palette_names
+from coinprint.render.pdf import number_pages, pages_to_pdf
+from coinprint.render.scene import Scene, Text
+from coinprint.render.style import palette_names, text_style
 from coinprint.render.svg import scene_to_svg
 from coinprint.resources import templates_dir
 from coinprint.units import PaperSize, paper_size, parse_length
@@ -412,9 +412,6 @@ def contents_blocks(
 def blank_page(paper: PaperSize, note: str) -> Scene:
     """A page left blank on purpose (the back of a one-sided part in a double-sided kit),
     saying so in small print at its foot."""
-    from coinprint.render.scene import Text
-    from coinprint.render.style import text_style
-
     size = text_style("page_info").size_mm
     page = Scene(paper.width_mm, paper.height_mm, title=note)
     return page.add(Text((paper.width_mm / 2, 6.0), note, size, "middle", "#000000"))
@@ -613,7 +610,6 @@ def kit_parts(
     and, with ``extras``, the game's extra sheets, each on the paper of ``settings``; with
     ``settings.duplex`` a sheet of cards gets its backs (the player aid on every card); with
     ``aid`` the player aid goes where the first part with room leaves it."""
-    from coinprint.render.pages import aid_block
 
     job = PrintJob(settings, material.lang, material.template.get("board", {}))
     sheets: dict[str, Sheet] = {**game.extra_sheets(job)} if extras else {}

@@ -44,7 +44,7 @@ from reportlab.platypus import BaseDocTemplate, CondPageBreak, Flowable, Frame, 
 
 from coinprint.errors import CoinprintError, UsageError
 from coinprint.render.labels import fit_labels
-from coinprint.render.pdf import _FONTS, ITALIC_FONT, register_fonts
+from coinprint.render.pdf import _FONTS, ITALIC_FONT, Folio, folio_text, register_fonts
 from coinprint.render.scene import Group, Item, Scene, Style, Text, compose, polyline, translate
 from coinprint.render.style import TypeStyle, rule_sheet_setting, text_style
 from coinprint.resources import template_path
@@ -489,7 +489,7 @@ def layout_document(
 ) -> list[Scene]:
     """The blocks set on pages of ``paper``; each page has a footer made from ``footer``
     (``{title}``, ``{page}``, ``{pages}``); with ``folio`` the page numbers are those of the
-    document the pages go into (a kit: see :class:`~coinprint.render.pages.Folio`)."""
+    document the pages go into (a kit: see :class:`~coinprint.render.pdf.Folio`)."""
     minimum = tuple(rule_sheet_setting("min_paper_mm"))
     check_paper(paper, "rule sheets", (minimum[0], minimum[1]))
     margin = float(rule_sheet_setting("margin_mm"))
@@ -553,8 +553,6 @@ def layout_document(
         scene = Scene(paper.width_mm, paper.height_mm, list(items), title=title)
         base = max(4.0, margin / 2 - footer_style.size_mm / 3)
         if folio:
-            from coinprint.render.pages import Folio, folio_text
-
             text = footer.format(title=folio_text(title), page="{kit_page}", pages="{kit_pages}")
             scene.add(Folio((paper.width_mm / 2, base), text, footer_style.size_mm, "middle", INK))
         else:

@@ -21,7 +21,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from coinprint import __version__
-from coinprint.render.pdf import text_width_mm
+from coinprint.render.pdf import Folio, folio_text, text_width_mm
 from coinprint.render.scene import (
     IDENTITY,
     Circle,
@@ -39,7 +39,7 @@ from coinprint.render.scene import (
     translate,
 )
 from coinprint.render.style import text_style
-from coinprint.units import PaperSize
+from coinprint.units import PAPER_SIZES, PaperSize
 
 if TYPE_CHECKING:
     import shapely
@@ -84,34 +84,6 @@ class Sheet:
     whole_note: str = ""
     """Said among the info lines when the paper cannot hold ``whole`` (``{paper}``: the
     smallest standard paper that holds the whole sheet)."""
-
-
-@dataclass(frozen=True)
-class Folio(Text):
-    """A page's words that count the pages of the whole document (a kit): ``text`` is a
-    format string with ``{kit_page}`` and ``{kit_pages}``, filled in by :func:`number_pages`
-    once every page is known."""
-
-
-def number_pages(pages: Sequence[Scene]) -> list[Scene]:
-    """``pages`` with each :class:`Folio` filled in with its page's number and the count."""
-    from dataclasses import replace as changed
-
-    numbered = []
-    for number, page in enumerate(pages, start=1):
-        items = [
-            Text(**{**vars(item), "text": item.text.format(kit_page=number, kit_pages=len(pages))})
-            if isinstance(item, Folio)
-            else item
-            for item in page.items
-        ]
-        numbered.append(changed(page, items=items))
-    return numbered
-
-
-def folio_text(text: str) -> str:
-    """``text`` (free of page counts) made safe to stand in a :class:`Folio`."""
-    return text.replace("{", "{{").replace("}", "}}")
 
 
 @cache
@@ -377,12 +349,17 @@ def paginate_with(
     for candidate in floating:
         if candidate.pages > floating[0].pages + 1:
             break
+        roomy = False
         for shape in (block, narrow):
-            spots = _once(_place_blocks(sheet, candidate, margin, shape))
-            if any(spot is not None for spot in spots):
-                options.append((candidate.pages, 0, candidate, spots, shape))
-                break
-        else:
+            room = _place_blocks(sheet, candidate, margin, shape)
+            if any(spot is not None for spot in room):
+                # A tiling with room on every page is preferred (its pages look alike).
+                rank = 0.0 if all(spot is not None for spot in room) else 2.0
+                options.append((candidate.pages, rank, candidate, _once(room), shape))
+                roomy = True
+                if rank == 0:
+                    break
+        if not roomy:
             for slim in slims:
                 placed = _slim_spots(sheet, candidate, margin, slim)
                 if placed is not None:
@@ -468,8 +445,6 @@ def _keeping_whole(sheet: Sheet, paper: PaperSize, margin: float) -> Sheet:
         return replace(sheet, pieces=[*sheet.pieces, (x0, y0, x1, y1)])
     if not sheet.whole_note:
         return sheet
-    from coinprint.units import PAPER_SIZES
-
     size = (sheet.content.width_mm, sheet.content.height_mm)
     inch = paper.name in INCH_PAPERS
     fitting = [

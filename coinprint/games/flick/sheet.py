@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from coinprint.game import RuleSheetParts
 from coinprint.games.flick.draw import example_figures, mat_scene
+from coinprint.render.board import Frame
 from coinprint.units import coin, format_mm
 
 if TYPE_CHECKING:
@@ -34,8 +35,6 @@ def goal_area(layout: Layout) -> Any:
     """The goal with its corner coins, in the mat sheet's content mm (shapely; None for a
     mat without a goal): kept whole on the pages, and nothing else printed on it."""
     import shapely
-
-    from coinprint.render.board import Frame
 
     goals = layout.features_with_role("goal")
     if not goals:
