@@ -187,9 +187,28 @@ AID_WIDTH_MM = 110.0
 
 
 def aid_block(title: str, lines: list[str], lang: str = "en") -> InfoBlock:
-    """A player aid to set where a board leaves room: its title and its lines, each marked
-    with a bullet, wrapped to :data:`AID_WIDTH_MM`, drawn with the bottom-left at (0, 0)."""
-    return info_block(title, [f"• {line}" for line in lines], lang, AID_WIDTH_MM, rulers=False)
+    """A player aid to set where a board leaves room: its title and its lines, each behind a
+    bullet and wrapped to :data:`AID_WIDTH_MM` with a hanging indent, drawn with the
+    bottom-left at (0, 0)."""
+    from coinprint.render.document import wrap
+
+    info, heading = text_style("board_info"), text_style("board_title")
+    indent = info.size_mm * 1.2
+    rows = [
+        (k == 0, part)
+        for line in lines
+        for k, part in enumerate(wrap(localise_numbers(line, lang), AID_WIDTH_MM - indent, info.size_mm))
+    ]
+    y = 1.0 + info.leading_mm * len(rows)
+    items: list[Item] = [Text((0.0, y + 0.5), localise_numbers(title, lang), heading.size_mm, "start", INK, bold=True)]
+    for number, (first, part) in enumerate(rows, start=1):
+        base = y - number * info.leading_mm
+        if first:  # the bullet before its line, so the text reads in order
+            items.append(Text((0.0, base), "•", info.size_mm, "start", INK))
+        items.append(Text((indent, base), part, info.size_mm, "start", INK))
+    width = max([indent + text_width_mm(part, info.size_mm) for _, part in rows] or [0.0])
+    width = max(width, text_width_mm(title, heading.size_mm, bold=True))
+    return InfoBlock(tuple(items), width, y + 0.5 + heading.size_mm, rulers=False)
 
 
 def minimum_paper(margin: float) -> tuple[float, float]:
