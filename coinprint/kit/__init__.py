@@ -23,7 +23,7 @@ from coinprint.game import BOARD_PAGES, PrintJob, RuleSheetParts
 from coinprint.params import Values
 from coinprint.render.pages import (
     INCH_PAPERS,
-    aid_block,
+    aid_blocks,
     card_backs,
     localise_numbers,
     page_words,
@@ -337,8 +337,7 @@ class RuleSheet:
                 name: page_range(first, len(part.pages), self.lang, step=2 if duplex else 1)
                 for (name, part), first in zip(parts.items(), starts)
             }
-            rules = page_range(1, sheet_length, self.lang)
-            before = contents_blocks(words, rules, [(places[name], part) for name, part in parts.items()], duplex, aid)
+            before = contents_blocks(words, [(places[name], part) for name, part in parts.items()], duplex)
             sheet = self.pages("blocks", paper, places, before=before, after=after, folio=True)
             if len(sheet) == sheet_length:
                 break
@@ -387,7 +386,7 @@ def _part_starts(sheet_length: int, lengths: Sequence[int], duplex: bool) -> lis
 
 
 def contents_blocks(
-    words: Mapping[str, Any], rules: str, parts: Sequence[tuple[str, KitPart]], duplex: bool, aid: bool = True
+    words: Mapping[str, Any], parts: Sequence[tuple[str, KitPart]], duplex: bool
 ) -> list[dict[str, Any]]:
     """The kit's contents under the rule sheet's title: what is on which pages, what to cut,
     how to print (and a note for the other way of printing)."""
@@ -398,14 +397,15 @@ def contents_blocks(
     def first_up(text: str) -> str:
         return text[:1].upper() + text[1:]
 
-    items = [first_up(words["contents_rules" if aid else "contents_rules_only"].format(pages=rules))]
+    # The rules start the kit: the contents say where the rest is.
+    items = []
     for pages, part in parts:
         items.append(
             first_up(words["contents_part_aid" if part.aid else "contents_part"].format(pages=pages, title=part.title))
         )
     cuts = [words[f"cut_{part.cut}"] for _, part in parts if part.cut]
-    items.append(" ".join(dict.fromkeys(cuts)) if cuts else words["cut_none"])
-    items.append(words["print_duplex" if duplex else "print_single"])
+    cutting = " ".join(dict.fromkeys(cuts)) if cuts else words["cut_none"]
+    items.append(f"{cutting} {words['print_duplex' if duplex else 'print_single']}")
     return [{"h3": words["contents_heading"]}, {"ul": [safe(item) for item in items]}]
 
 
@@ -548,7 +548,9 @@ def rules_pdf(
     return pages_to_pdf(pages, title=material.template["title"], keywords={"game": game.name, "lang": lang})
 
 
-def board_pages_with(sheet: Sheet, settings: PrintSettings, extra: InfoBlock | None) -> tuple[list[Scene], bool]:
+def board_pages_with(
+    sheet: Sheet, settings: PrintSettings, extra: Sequence[InfoBlock] = ()
+) -> tuple[list[Scene], bool]:
     """A kit's part on the paper of ``settings``, with ``extra`` (the player aid) where a page
     has room; the second value says whether it found room."""
     fewest = plans(sheet, settings.paper, settings.margin_mm, settings.overlap_mm, 0.0)
@@ -623,7 +625,7 @@ def kit_parts(
     for place in (place for place in game.kit_places if place in sheets):
         each = sheets[place]
         wanted = aid and words and not any(part.aid for part in parts.values())
-        extra = aid_block(words["title"], list(words["lines"]), material.lang) if wanted else None
+        extra = aid_blocks(words["title"], list(words["lines"]), material.lang) if wanted else []
         pages, placed = board_pages_with(each, settings, extra)
         cards = each.kind == "cards"
         backs = {}

@@ -233,9 +233,15 @@ class _Lines(Flowable):  # type: ignore[misc]  # reportlab has no type stubs: it
         return self.width, self.height
 
     def min_height(self, width: float) -> float:
-        """The least height this block can start a column with."""
+        """The least height this block can start a column with (in a page's last column,
+        down to the end of its first sentence: it is split there or not at all)."""
         self.wrap(width, 1e9)
-        return self.height if len(self.lines) < 4 else 2 * self.style.leading_mm
+        if len(self.lines) < 4:
+            return self.height
+        if _COLUMN.last:
+            ends = (k for k in range(2, len(self.lines) - 1) if SENTENCE_END.search(self.lines[k - 1]))
+            return next(ends, len(self.lines)) * self.style.leading_mm
+        return 2 * self.style.leading_mm
 
     def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
         self.wrap(availWidth, availHeight)

@@ -182,14 +182,19 @@ def info_block(
     return InfoBlock(tuple(items), width, y + 0.5 + heading.size_mm, rulers)
 
 
-AID_WIDTH_MM = 110.0
-"""The measure of a player aid set beside a board."""
+AID_WIDTHS_MM = (110.0, 80.0, 62.0)
+"""The measures a player aid set beside a board is tried in (wide and short first)."""
 
 
-def aid_block(title: str, lines: list[str], lang: str = "en") -> InfoBlock:
+def aid_blocks(title: str, lines: list[str], lang: str = "en") -> list[InfoBlock]:
+    """A player aid in each of :data:`AID_WIDTHS_MM` (see :func:`aid_block`)."""
+    return [aid_block(title, lines, lang, width) for width in AID_WIDTHS_MM]
+
+
+def aid_block(title: str, lines: list[str], lang: str = "en", measure: float = AID_WIDTHS_MM[0]) -> InfoBlock:
     """A player aid to set where a board leaves room: its title and its lines, each behind a
-    bullet and wrapped to :data:`AID_WIDTH_MM` with a hanging indent, drawn with the
-    bottom-left at (0, 0)."""
+    bullet and wrapped to ``measure`` with a hanging indent, drawn with the bottom-left at
+    (0, 0)."""
     from coinprint.render.document import wrap
 
     info, heading = text_style("board_info"), text_style("board_title")
@@ -197,7 +202,7 @@ def aid_block(title: str, lines: list[str], lang: str = "en") -> InfoBlock:
     rows = [
         (k == 0, part)
         for line in lines
-        for k, part in enumerate(wrap(localise_numbers(line, lang), AID_WIDTH_MM - indent, info.size_mm))
+        for k, part in enumerate(wrap(localise_numbers(line, lang), measure - indent, info.size_mm))
     ]
     y = 1.0 + info.leading_mm * len(rows)
     items: list[Item] = [Text((0.0, y + 0.5), localise_numbers(title, lang), heading.size_mm, "start", INK, bold=True)]
@@ -338,14 +343,15 @@ def paginate_with(
     overlap: float = 10.0,
     *,
     kit: bool = False,
-    extra: InfoBlock | None = None,
+    extra: Sequence[InfoBlock] = (),
 ) -> tuple[list[Scene], bool]:
     """The sheet on pages of ``paper`` (see the module docstring). Pages are in reading order:
     row by row from the top, left to right; an info page, when needed, comes last. The info
     block is printed once, on the first page with room; the other pages get the bars. With
     ``kit`` the pages belong to a kit: tiles say "board page k of n" and every page counts the
-    kit's pages (see :class:`Folio`). ``extra`` (a block such as a player aid) goes where a
-    page has room left; the second value says whether it found room."""
+    kit's pages (see :class:`Folio`). ``extra`` (a block such as a player aid, set in one or
+    more shapes) goes where a page has room left, in the first shape that finds some; the
+    second value says whether it found room."""
     from coinprint.render.document import check_paper
 
     check_paper(paper, "board pages", minimum_paper(margin))
@@ -395,11 +401,13 @@ def paginate_with(
             box = _placed(bars[1], bars[2])
             taken[k] = box if taken[k] is None else taken[k].union(box)
     found = False
-    if extra is not None:
-        for scene, spot in zip(scenes, _once(_place_blocks(sheet, plan, margin, extra, taken))):
+    for shape in extra:  # the first of the shapes offered that finds room
+        for scene, spot in zip(scenes, _once(_place_blocks(sheet, plan, margin, shape, taken))):
             if spot is not None:
-                scene.add(Group(extra.items, translate(*spot)))
+                scene.add(Group(shape.items, translate(*spot)))
                 found = True
+        if found:
+            break
     return (scenes + [_info_page(sheet, plan, margin, strip, kit)] if rank == 3 else scenes), found
 
 
