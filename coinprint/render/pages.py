@@ -361,8 +361,8 @@ def paginate_with(
     strip = info_block(sheet.title, sheet.lines, sheet.lang, across)  # a strip may use the full width
     floating = plans(sheet, paper, margin, overlap, 0.0)
     reserved = plans(sheet, paper, margin, overlap, strip.height + GAP_MM)
-    # Fewest pages wins; at equal pages the block floats in free space, else its words float
-    # apart from its bars, else it sits in a strip at the bottom, else on a page of its own.
+    # Fewest pages wins; at equal pages the block floats in free space, else sits in a strip
+    # at the bottom, else its words float apart from its bars, else it goes on a page of its own.
     options: list[tuple[int, float, Plan, list[tuple[float, float] | None], InfoBlock]] = [
         (floating[0].pages + 1, 3, floating[0], [None] * floating[0].pages, strip)
     ]
@@ -388,7 +388,7 @@ def paginate_with(
             for slim in slims:
                 placed = _slim_spots(sheet, candidate, margin, slim)
                 if placed is not None:
-                    options.append((candidate.pages, 0.5, candidate, placed, slim))
+                    options.append((candidate.pages, 1.5, candidate, placed, slim))
                     break
     # At equal pages, the board cut into fewer tiles wins; the info block is never left alone
     # on a page of its own while a strip under the board can hold it.
