@@ -452,7 +452,10 @@ def _bars(
         wanted = [k for k, lack in enumerate(lacking) if lack and not extras[k]]
         if not wanted:
             break
-        bar_spots = _place_blocks(sheet, plan, margin, bars, avoid)
+        if plan.reserve >= bars.height:  # the strip kept under the board holds them
+            bar_spots: list[tuple[float, float] | None] = [(margin, margin)] * len(spots)
+        else:
+            bar_spots = _place_blocks(sheet, plan, margin, bars, avoid)
         for k in wanted:
             spot = bar_spots[k]
             if spot is not None:
