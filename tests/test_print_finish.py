@@ -221,7 +221,7 @@ def test_board_tiles_are_numbered_among_the_board_pages(kits):
 
 @pytest.mark.parametrize("paper, lang", [*((p, "en") for p in PAPERS), ("a5", "sv"), ("letter", "sv")])
 def test_every_kit_has_a_player_aid_and_its_contents(kits, paper, lang):
-    aid, contents = ("Player aid", "In this kit") if lang == "en" else ("Lathund", "I satsen")
+    aid, contents = ("Player aid", "In this kit") if lang == "en" else ("Lathund", "Innehåll")
     for game in GAMES.names():
         pages = pdf_text_runs(_kit(kits[(paper, lang)], game, paper, lang))
         assert any(run["text"] == aid for page in pages for run in page), game
