@@ -202,3 +202,38 @@ def _check_every_cell_whole(side, hex_mm, paper, orientation, overlap):
     window_w, window_h = width - 2 * margin, height - 2 * margin
     assert all(b - a <= window_w - overlap + 1e-6 for a, b in zip(plan.xs, plan.xs[1:]))
     assert all(b - a <= window_h - overlap + 1e-6 for a, b in zip(plan.ys, plan.ys[1:]))
+
+
+def test_a_tiled_board_prints_its_info_block_once_and_the_bars_where_there_is_room(tmp_path, cli):
+    out = tmp_path / "board.pdf"
+    assert cli("board", "cointable", "--paper", "a5", "-o", str(out)).code == 0
+    with pdfplumber.open(out) as pdf:
+        texts = [page.extract_text().replace("\n", " ") for page in pdf.pages]
+    assert [("Hexes 31.75 mm" in text) for text in texts] == [True] + [False] * (len(texts) - 1)
+    # The second page has room for the block too: it carries the bars alone.
+    assert "check: this bar measures 10 cm" in texts[1]
+
+
+def test_page_counts_are_filled_in_once_the_document_is_known():
+    from coinprint.render.pdf import Folio, folio_text, number_pages
+    from coinprint.render.scene import Scene, Text
+
+    pages = [
+        Scene(100, 100).add(Folio((1, 1), folio_text("A {b}") + " — page {kit_page} of {kit_pages}")) for _ in range(3)
+    ]
+    numbered = number_pages(pages)
+    texts = [item.text for page in numbered for item in page.items]
+    assert texts == ["A {b} — page 1 of 3", "A {b} — page 2 of 3", "A {b} — page 3 of 3"]
+    assert all(type(item) is Text for page in numbered for item in page.items)
+
+
+def test_a_part_too_big_for_the_paper_says_which_paper_holds_it_whole():
+    import shapely
+
+    from coinprint.render.pages import Sheet, _keeping_whole
+    from coinprint.render.scene import Scene
+    from coinprint.units import paper_size
+
+    sheet = Sheet(Scene(170, 230), "Mat", whole=shapely.box(0, 30, 168, 198), whole_note="print on {paper}")
+    assert _keeping_whole(sheet, paper_size("a5"), 10.0).lines == ["print on A4"]
+    assert _keeping_whole(sheet, paper_size("tabloid"), 10.0).pieces == [(0.0, 30.0, 168.0, 198.0)]

@@ -434,13 +434,18 @@ def test_bleed_covers_the_ground_round_any_map(seed, regions):
 
 def test_a_huge_paper_still_balances_its_columns_or_leaves_them_be(tmp_path):
     """Found by the option fuzzer: on a 10 m square page the balanced last page was tried with
-    columns shorter than a block that cannot be split; balancing then gives up, not the kit."""
+    columns shorter than a block that cannot be split; balancing then gives up, not the sheet.
+    (A kit on such paper sets its rules on A4, and its board on the huge page.)"""
     from click.testing import CliRunner
     from pypdf import PdfReader
 
     from coinprint.cli import cli
 
+    result = CliRunner().invoke(cli, ["rules", "cointable", "--paper", "10000x10000mm", "-o", str(tmp_path / "r.pdf")])
+    assert result.exit_code == 0, result.output
+    box = PdfReader(tmp_path / "r.pdf").pages[0].mediabox
+    assert round(float(box.width) / 72 * 25.4) == 10000
     result = CliRunner().invoke(cli, ["kit", "cointable", "--paper", "10000x10000mm", "-o", str(tmp_path / "k.pdf")])
     assert result.exit_code == 0, result.output
-    box = PdfReader(tmp_path / "k.pdf").pages[0].mediabox
-    assert round(float(box.width) / 72 * 25.4) == 10000
+    widths = [round(float(page.mediabox.width) / 72 * 25.4) for page in PdfReader(tmp_path / "k.pdf").pages]
+    assert widths[0] == 210 and widths[-1] == 10000

@@ -14,6 +14,7 @@ from coinprint.cli.options import (
     examples,
     file_output,
     games_option,
+    kit_paper_options,
     lang_option,
     layout_file_option,
     layout_option,
@@ -43,10 +44,12 @@ from coinprint.sprt import cap_warning
         "coinprint kit all",
         "coinprint kit cointable --paper letter --lang sv",
         "coinprint kit coinage --layout my-card.svg -o my-kit.pdf",
+        "coinprint kit cointable --paper a4 --board-paper a3 --duplex",
     ),
 )
 @click.argument("game", type=GameName(extra=("all",)), metavar="GAME|all")
 @paper_option()
+@kit_paper_options
 @style_option
 @lang_option
 @bleed_option
@@ -64,6 +67,8 @@ from coinprint.sprt import cap_warning
 def kit(
     game: str,
     paper: str,
+    board_paper: str | None,
+    duplex: bool,
     style: str,
     lang: str,
     bleed: str,
@@ -75,7 +80,7 @@ def kit(
     """Print-and-play kits: each game's rule sheet and board in one PDF (GAME is a game's
     name, or all)."""
 
-    settings = PrintSettings.parse(paper=paper, style=style, bleed=bleed)
+    settings = PrintSettings.parse(paper=paper, style=style, bleed=bleed, board_paper=board_paper, duplex=duplex)
     layout = None
     if layout_file:
         drawn = GameName(drawn=True).choices()

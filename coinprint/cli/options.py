@@ -372,6 +372,23 @@ def bleed_option(func: Command) -> Command:
     )(func)
 
 
+def kit_paper_options(func: Command) -> Command:
+    """--board-paper and --duplex of ``kit``: the board on another paper, double-sided pages."""
+    func = click.option(
+        "--duplex",
+        is_flag=True,
+        help="Order and blank the pages for a double-sided printer turning on the long edge "
+        "(card backs behind their cards).",
+    )(func)
+    return click.option(
+        "--board-paper",
+        default=None,
+        type=PAPER,
+        metavar="NAME|WxH",
+        help="Paper of the board and the other printed parts (default: --paper), e.g. rules on a4, board on a3.",
+    )(func)
+
+
 def print_options(func: Command) -> Command:
     """--style, --margin, --overlap: how a board is printed."""
     func = click.option(

@@ -21,10 +21,20 @@ from coinprint.errors import CoinprintError, UsageError
 from coinprint.fileio import STDOUT, write_atomic
 from coinprint.game import BOARD_PAGES, PrintJob, RuleSheetParts
 from coinprint.params import Values
-from coinprint.render.pages import localise_numbers, page_words, paginate, plans, single_sheet
-from coinprint.render.pdf import pages_to_pdf
-from coinprint.render.scene import Scene
-from coinprint.render.style import palette_names
+from coinprint.render.pages import (
+    INCH_PAPERS,
+    aid_blocks,
+    card_backs,
+    localise_numbers,
+    page_words,
+    paginate,
+    paginate_with,
+    plans,
+    single_sheet,
+)
+from coinprint.render.pdf import number_pages, pages_to_pdf
+from coinprint.render.scene import Scene, Text
+from coinprint.render.style import palette_names, text_style
 from coinprint.render.svg import scene_to_svg
 from coinprint.resources import templates_dir
 from coinprint.units import PaperSize, paper_size, parse_length
@@ -33,7 +43,7 @@ if TYPE_CHECKING:
     from coinprint.engine import Rules
     from coinprint.game import Game
     from coinprint.layout import Layout
-    from coinprint.render.pages import Sheet
+    from coinprint.render.pages import InfoBlock, Sheet
 
 Say = Callable[[str], None]
 DEFAULT_FOLDER = Path("output")
@@ -50,6 +60,10 @@ class PrintSettings:
     style: str = "color"
     bleed_mm: float = 0.0
     """How far cards' colours run past their trim lines (with crop marks and a PDF BleedBox)."""
+    board_paper: PaperSize | None = None
+    """Kits: the paper of the board and the other printed parts (None: ``paper``)."""
+    duplex: bool = False
+    """Kits: pages ordered and blanked for a double-sided printer that flips on the long edge."""
 
     @classmethod
     def parse(
@@ -60,15 +74,20 @@ class PrintSettings:
         overlap: str = "10mm",
         style: str = "color",
         bleed: str = "0",
+        board_paper: str | None = None,
+        duplex: bool = False,
     ) -> PrintSettings:
         """Settings from command-line text; bad values raise UsageError naming them."""
         sheet = paper_size(paper)
+        board_sheet = paper_size(board_paper) if board_paper else None
         margin_mm = 0.0 if str(margin).strip() in ("0", "0mm") else parse_length(margin, default_unit="mm")
         overlap_mm = 0.0 if str(overlap).strip() in ("0", "0mm") else parse_length(overlap, default_unit="mm")
-        if margin_mm * 2 > sheet.width_mm - 40:
-            raise UsageError(
-                f"margin {margin} leaves too little of a {sheet.name} page; use at most {(sheet.width_mm - 40) / 2:.0f} mm"
-            )
+        for each in (sheet, board_sheet or sheet):
+            if margin_mm * 2 > each.width_mm - 40:
+                raise UsageError(
+                    f"margin {margin} leaves too little of a {each.name} page; "
+                    f"use at most {(each.width_mm - 40) / 2:.0f} mm"
+                )
         if overlap_mm > 50:
             raise UsageError(f"overlap {overlap} is too large; use 0 to 50 mm")
 
@@ -77,7 +96,12 @@ class PrintSettings:
         bleed_mm = 0.0 if str(bleed).strip() in ("0", "0mm") else parse_length(bleed, default_unit="mm")
         if not 0 <= bleed_mm <= MAX_BLEED_MM:
             raise UsageError(f"bleed {bleed} is out of range; use 0 to {MAX_BLEED_MM:g} mm")
-        return cls(sheet, margin_mm, overlap_mm, style, bleed_mm)
+        return cls(sheet, margin_mm, overlap_mm, style, bleed_mm, board_sheet, duplex)
+
+    @property
+    def parts(self) -> PrintSettings:
+        """The settings a kit's board and other parts are printed with (on ``board_paper``)."""
+        return replace(self, paper=self.board_paper or self.paper)
 
 
 def resolve_output(
@@ -251,8 +275,19 @@ class RuleSheet:
     figures: dict[str, Scene]
     values: dict[str, Any]
 
-    def pages(self, part: str, paper: PaperSize, places: Mapping[str, str] | None = None) -> list[Scene]:
-        """The template's ``part`` (``blocks``: the rule sheet; ``appendix``) set on ``paper``."""
+    def pages(
+        self,
+        part: str,
+        paper: PaperSize,
+        places: Mapping[str, str] | None = None,
+        *,
+        before: Sequence[dict[str, Any]] = (),
+        after: Sequence[dict[str, Any]] = (),
+        folio: bool = False,
+    ) -> list[Scene]:
+        """The template's ``part`` (``blocks``: the rule sheet; ``appendix``) set on ``paper``;
+        ``before`` goes under its first heading, ``after`` at its end; with ``folio`` the
+        footers count the pages of the kit the sheet goes into."""
         from coinprint.render.document import blocks_from_json, layout_document
 
         in_kit = {key: page_words(self.lang)["in_kit"] for key in {*PLACES, *self.game.kit_places}}
@@ -260,9 +295,12 @@ class RuleSheet:
         doc: list[dict[str, Any]] = []
         for entry in self.template.get(part, []):
             doc += self.parts.blocks[entry["generated"]] if "generated" in entry else [entry]
+        doc = [*doc[:1], *before, *doc[1:], *after]
         blocks = blocks_from_json(doc, values=values, figures=self.figures, source=self.source)
         title = self.template["title"] if part == "blocks" else self.template.get("appendix_title", "")
-        return layout_document(blocks, paper, title=title or self.template["title"], footer=self.template["footer"])
+        return layout_document(
+            blocks, paper, title=title or self.template["title"], footer=self.template["footer"], folio=folio
+        )
 
     def with_parts(self, paper: PaperSize, parts: Mapping[str, list[Scene]]) -> list[Scene]:
         """The rule sheet followed by ``parts`` (by place name, in order: the board pages, the
@@ -280,6 +318,103 @@ class RuleSheet:
                 break
             sheet_length = len(sheet)
         return sheet + [page for pages in parts.values() for page in pages]
+
+    def kit_pages(
+        self, paper: PaperSize, parts: Mapping[str, KitPart], *, duplex: bool = False, aid: bool = True
+    ) -> list[Scene]:
+        """The kit: the rule sheet on ``paper`` (with the kit's contents under its title and
+        the player aid at its end), then ``parts`` in order. With ``duplex`` the sheet ends
+        on a back, every part's page starts a sheet, and each has its back (a card back or a
+        blank page), so a double-sided printer turning on the long edge gets them right.
+        ``aid``: the sheet ends with the player aid (when the template has one)."""
+        words = page_words(self.lang)
+        helper = self.template.get("player_aid") if aid else None
+        after = [{"h2": helper["title"]}, {"ul": list(helper["lines"])}] if helper else []
+        sheet_length, sheet = 1, []
+        for _ in range(4):  # the page numbers may lengthen the sheet; settle in a pass or two
+            starts = _part_starts(sheet_length, [part.length(duplex) for part in parts.values()], duplex)
+            places = {
+                name: page_range(first, len(part.pages), self.lang, step=2 if duplex else 1)
+                for (name, part), first in zip(parts.items(), starts)
+            }
+            before = contents_blocks(words, [(places[name], part) for name, part in parts.items()], duplex)
+            sheet = self.pages("blocks", paper, places, before=before, after=after, folio=True)
+            if len(sheet) == sheet_length:
+                break
+            sheet_length = len(sheet)
+        pages = list(sheet)
+        if duplex and len(pages) % 2:
+            pages.append(blank_page(paper, words["blank_page"]))
+        for part in parts.values():
+            for number, front in enumerate(part.pages):
+                pages.append(front)
+                if duplex:
+                    back = part.backs.get(number)
+                    pages.append(
+                        back or blank_page(PaperSize("", front.width_mm, front.height_mm), words["blank_page"])
+                    )
+        return pages
+
+
+@dataclass
+class KitPart:
+    """One printed part of a kit (the board, the Map's blank sheet): its title, its pages,
+    the backs of those that have one (cards: by page index), and what is cut (``cards``:
+    cut out along the lines; ``tiles``: trimmed and laid together; empty: nothing)."""
+
+    title: str
+    pages: list[Scene]
+    backs: dict[int, Scene]
+    cut: str
+    aid: bool = False
+    """Whether the player aid is printed on these pages."""
+
+    def length(self, duplex: bool) -> int:
+        """Pages the part takes in the kit (with duplex, every page has a back)."""
+        return 2 * len(self.pages) if duplex else len(self.pages)
+
+
+def _part_starts(sheet_length: int, lengths: Sequence[int], duplex: bool) -> list[int]:
+    """The first page of each part after a rule sheet of ``sheet_length`` pages (with
+    ``duplex``, the sheet is padded to end on a back)."""
+    first = sheet_length + 1 + (sheet_length % 2 if duplex else 0)
+    starts = []
+    for length in lengths:
+        starts.append(first)
+        first += length
+    return starts
+
+
+def contents_blocks(
+    words: Mapping[str, Any], parts: Sequence[tuple[str, KitPart]], duplex: bool
+) -> list[dict[str, Any]]:
+    """The kit's contents under the rule sheet's title: what is on which pages, what to cut,
+    how to print (and a note for the other way of printing)."""
+
+    def safe(text: str) -> str:  # the blocks' texts are formatted with the sheet's values
+        return text.replace("{", "{{").replace("}", "}}")
+
+    def first_up(text: str) -> str:
+        return text[:1].upper() + text[1:]
+
+    # The rules start the kit: the contents say where the rest is.
+    items = []
+    for pages, part in parts:
+        items.append(
+            first_up(words["contents_part_aid" if part.aid else "contents_part"].format(pages=pages, title=part.title))
+        )
+    cuts = [words[f"cut_{part.cut}"] for _, part in parts if part.cut]
+    cutting = " ".join(dict.fromkeys(cuts)) if cuts else words["cut_none"]
+    items.append(f"{cutting} {words['print_duplex' if duplex else 'print_single']}")
+    return [{"h3": words["contents_heading"]}, {"ul": [safe(item) for item in items]}]
+
+
+def blank_page(paper: PaperSize, note: str) -> Scene:
+    """A page left blank on purpose (the back of a one-sided part in a double-sided kit),
+    saying so in small print at its foot."""
+    size = text_style("page_info").size_mm
+    page = Scene(paper.width_mm, paper.height_mm, title=note)
+    return page.add(Text((paper.width_mm / 2, 6.0), note, size, "middle", "#000000"))
 
 
 class Layouts:
@@ -333,13 +468,13 @@ def rule_sheet(game: Game, lang: str, values: Values | None = None, *, layouts: 
     return RuleSheet(game, template, source, lang, parts, figures, texts)
 
 
-def page_range(first: int, count: int, lang: str = "en") -> str:
-    """The words for "page 3" or "pages 3–4" in ``lang``."""
+def page_range(first: int, count: int, lang: str = "en", *, step: int = 1) -> str:
+    """The words for "page 3" or "pages 3–4" in ``lang`` (``count`` pages ``step`` apart)."""
 
     words = page_words(lang)
     if count <= 1:
         return words["kit_page"].format(first=first)
-    return words["kit_pages"].format(first=first, last=first + count - 1)
+    return words["kit_pages"].format(first=first, last=first + step * (count - 1))
 
 
 def print_job(game: Game, settings: PrintSettings, lang: str = "en", **job: Any) -> PrintJob:
@@ -413,12 +548,23 @@ def rules_pdf(
     return pages_to_pdf(pages, title=material.template["title"], keywords={"game": game.name, "lang": lang})
 
 
-def board_pages(sheet: Sheet, settings: PrintSettings) -> list[Scene]:
-    """A board's sheet tiled on the paper of ``settings`` (the pages of its PDF)."""
+def board_pages_with(
+    sheet: Sheet, settings: PrintSettings, extra: Sequence[InfoBlock] = ()
+) -> tuple[list[Scene], bool]:
+    """A kit's part on the paper of ``settings``, with ``extra`` (the player aid) where a page
+    has room; the second value says whether it found room."""
+    fewest = plans(sheet, settings.paper, settings.margin_mm, settings.overlap_mm, 0.0)
+    check_pages(min(plan.pages for plan in fewest), f"this board on {settings.paper.name} paper")
+    return paginate_with(sheet, settings.paper, settings.margin_mm, settings.overlap_mm, kit=True, extra=extra)
+
+
+def board_pages(sheet: Sheet, settings: PrintSettings, *, kit: bool = False) -> list[Scene]:
+    """A board's sheet tiled on the paper of ``settings`` (the pages of its PDF); ``kit``:
+    the pages go into a kit (see :func:`~coinprint.render.pages.paginate`)."""
 
     fewest = plans(sheet, settings.paper, settings.margin_mm, settings.overlap_mm, 0.0)
     check_pages(min(plan.pages for plan in fewest), f"this board on {settings.paper.name} paper")
-    return paginate(sheet, settings.paper, settings.margin_mm, settings.overlap_mm)
+    return paginate(sheet, settings.paper, settings.margin_mm, settings.overlap_mm, kit=kit)
 
 
 @dataclass(frozen=True)
@@ -430,10 +576,11 @@ class Kit:
 
 
 def kit(game: Game, settings: PrintSettings, lang: str, *, layout: Layout | None = None) -> Kit:
-    """``game``'s kit in ``lang``: the rule sheet, then its board (the standard one, or
-    ``layout``, a valid layout of ``game`` read from a file), then its extra sheets, in the
-    game's order. The standard board is built once and the template read once, for the
-    sheet and the pages alike."""
+    """``game``'s kit in ``lang``: the rule sheet (with the kit's contents and a player aid),
+    then its board (the standard one, or ``layout``, a valid layout of ``game`` read from a
+    file), then its extra sheets, in the game's order; the rules on :func:`kit_rules_paper`,
+    the parts on the board paper, every page counting the kit's pages. The standard board is
+    built once and the template read once, for the sheet and the pages alike."""
 
     if layout is None:
         board = game.layout(game.schema.defaults())
@@ -444,13 +591,57 @@ def kit(game: Game, settings: PrintSettings, lang: str, *, layout: Layout | None
         values = rule_sheet_values(game, board)
         layouts = Layouts(game, values=values)
     material = rule_sheet(game, lang, values, layouts=layouts)
-    job = PrintJob(settings, lang, material.template.get("board", {}))
+    extras, rules_paper, duplex = layout is None, kit_rules_paper(settings.paper), settings.duplex
+    parts = kit_parts(game, material, settings.parts, board, extras=extras)
+    pages = material.kit_pages(rules_paper, parts, duplex=duplex)
+    if material.template.get("player_aid"):
+        # The player aid ends the rule sheet where that costs no page; else it goes where the
+        # board leaves room, and only failing that onto a page of its own.
+        shorter = material.kit_pages(rules_paper, parts, duplex=duplex, aid=False)
+        if len(shorter) < len(pages):
+            beside = kit_parts(game, material, settings.parts, board, extras=extras, aid=True)
+            if any(part.aid for part in beside.values()):
+                pages = material.kit_pages(rules_paper, beside, duplex=duplex, aid=False)
+    return Kit(material.template["kit_title"], number_pages(pages))
+
+
+def kit_parts(
+    game: Game, material: RuleSheet, settings: PrintSettings, board: Layout, *, extras: bool = True, aid: bool = False
+) -> dict[str, KitPart]:
+    """The printed parts of ``game``'s kit, by place, in the game's order: ``board``'s sheet
+    and, with ``extras``, the game's extra sheets, each on the paper of ``settings``; with
+    ``settings.duplex`` a sheet of cards gets its backs (the player aid on every card); with
+    ``aid`` the player aid goes where the first part with room leaves it."""
+
+    job = PrintJob(settings, material.lang, material.template.get("board", {}))
+    sheets: dict[str, Sheet] = {**game.extra_sheets(job)} if extras else {}
     sheet = game.sheet(board, job)
-    sheet.lang = lang
+    sheet.lang = material.lang
     # A drawn board's kit is its rule sheet and its board: the extra sheets go with the
     # standard board (the Map's blank sheet says how to draw the standard map).
-    pages = placed_sheets(game, material, settings, sheet, extras=layout is None)
-    return Kit(material.template["kit_title"], pages)
+    sheets[BOARD_PAGES] = sheet
+    words: Mapping[str, Any] = material.template.get("player_aid") or {}
+    parts: dict[str, KitPart] = {}
+    for place in (place for place in game.kit_places if place in sheets):
+        each = sheets[place]
+        wanted = aid and words and not any(part.aid for part in parts.values())
+        extra = aid_blocks(words["title"], list(words["lines"]), material.lang) if wanted else []
+        pages, placed = board_pages_with(each, settings, extra)
+        cards = each.kind == "cards"
+        backs = {}
+        if cards and settings.duplex and words:
+            backs = {n: card_backs(each, page, words["title"], list(words["lines"])) for n, page in enumerate(pages)}
+        cut = "cards" if cards else "tiles" if len(pages) > 1 else ""
+        parts[place] = KitPart(each.title, pages, backs, cut, placed)
+    return parts
+
+
+def kit_rules_paper(paper: PaperSize) -> PaperSize:
+    """The paper a kit's rules are set on: ``paper``, but A4 (Letter for the Letter family)
+    when ``paper`` is larger (rules set on A3 leave half the page blank)."""
+    small = paper_size("letter" if paper.name in INCH_PAPERS else "a4")
+    larger = paper.width_mm * paper.height_mm > small.width_mm * small.height_mm * 1.01
+    return small if larger else paper
 
 
 def rule_sheet_values(game: Game, layout: Layout) -> Values:
@@ -471,7 +662,9 @@ def make_kit(
 ) -> Path:
     """Write ``game``'s kit (see :func:`kit`) in ``lang`` as one PDF; returns the path."""
 
-    path, _ = resolve_output(output, None, file_name(game.name, "kit", settings.paper.name, lang), ("pdf",))
+    board = settings.board_paper.name if settings.board_paper and settings.board_paper != settings.paper else ""
+    name = file_name(game.name, "kit", settings.paper.name, board, lang, "duplex" if settings.duplex else "")
+    path, _ = resolve_output(output, None, name, ("pdf",))
     return write_atomic(path, kit_pdf(game, settings, lang, layout=layout))
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +44,7 @@ from reportlab.platypus import BaseDocTemplate, CondPageBreak, Flowable, Frame, 
 
 from coinprint.errors import CoinprintError, UsageError
 from coinprint.render.labels import fit_labels
-from coinprint.render.pdf import _FONTS, ITALIC_FONT, register_fonts
+from coinprint.render.pdf import _FONTS, ITALIC_FONT, Folio, folio_text, register_fonts
 from coinprint.render.scene import Group, Item, Scene, Style, Text, compose, polyline, translate
 from coinprint.render.style import TypeStyle, rule_sheet_setting, text_style
 from coinprint.resources import template_path
@@ -168,6 +169,23 @@ class _Recorder(Canvas):  # type: ignore[misc]  # reportlab has no type stubs: i
         super().showPage()
 
 
+@dataclass
+class _Column:
+    """Where the text is being set: whether the column is the page's last (a break there
+    is a page break), and its height when empty."""
+
+    last: bool = False
+    height: float = 0.0
+
+
+_COLUMN = _Column()
+"""The column being filled (set as each column begins; platypus tells a flowable only the
+room it has)."""
+
+SENTENCE_END = re.compile(r"[.!?:;][)\"”’]?$")
+"""A line that ends a sentence: a paragraph is split at a page break only after one."""
+
+
 class _Sheets(BaseDocTemplate):  # type: ignore[misc]  # reportlab has no type stubs: its classes are Any
     """A document whose page number ``last_page`` is set with ``last_template`` (the last
     page, whose columns are balanced)."""
@@ -179,6 +197,12 @@ class _Sheets(BaseDocTemplate):  # type: ignore[misc]  # reportlab has no type s
         if self.last_template is not None and self.page + 1 == self.last_page:
             self.pageTemplate = self.last_template
         super().handle_pageBegin()
+
+    def handle_frameBegin(self, *args: Any, **kwargs: Any) -> None:
+        super().handle_frameBegin(*args, **kwargs)
+        frames = self.pageTemplate.frames
+        _COLUMN.last = self.frame is frames[-1]
+        _COLUMN.height = self.frame._aH
 
 
 class _Lines(Flowable):  # type: ignore[misc]  # reportlab has no type stubs: its classes are Any
@@ -209,13 +233,23 @@ class _Lines(Flowable):  # type: ignore[misc]  # reportlab has no type stubs: it
         return self.width, self.height
 
     def min_height(self, width: float) -> float:
-        """The least height this block can start a column with."""
+        """The least height this block can start a column with (in a page's last column,
+        down to the end of its first sentence: it is split there or not at all)."""
         self.wrap(width, 1e9)
-        return self.height if len(self.lines) < 4 else 2 * self.style.leading_mm
+        if len(self.lines) < 4:
+            return self.height
+        if _COLUMN.last:
+            ends = (k for k in range(2, len(self.lines) - 1) if SENTENCE_END.search(self.lines[k - 1]))
+            return next(ends, len(self.lines)) * self.style.leading_mm
+        return 2 * self.style.leading_mm
 
     def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
         self.wrap(availWidth, availHeight)
         fit = min(int((availHeight + 1e-6) / self.style.leading_mm), len(self.lines) - 2)
+        if _COLUMN.last and availHeight < _COLUMN.height - 1e-6:
+            # At a page break a sentence is not cut: the page ends after a whole one, or the
+            # paragraph starts on the next page (where, at the top, any split is allowed).
+            fit = next((k for k in range(fit, 1, -1) if SENTENCE_END.search(self.lines[k - 1])), 0)
         if fit < 2:
             return []
         first = _Lines(
@@ -457,9 +491,11 @@ def layout_document(
     *,
     title: str,
     footer: str = "{title} — {page}/{pages}",
+    folio: bool = False,
 ) -> list[Scene]:
     """The blocks set on pages of ``paper``; each page has a footer made from ``footer``
-    (``{title}``, ``{page}``, ``{pages}``)."""
+    (``{title}``, ``{page}``, ``{pages}``); with ``folio`` the page numbers are those of the
+    document the pages go into (a kit: see :class:`~coinprint.render.pdf.Folio`)."""
     minimum = tuple(rule_sheet_setting("min_paper_mm"))
     check_paper(paper, "rule sheets", (minimum[0], minimum[1]))
     margin = float(rule_sheet_setting("margin_mm"))
@@ -521,9 +557,13 @@ def layout_document(
     scenes = []
     for number, items in enumerate(pages, start=1):
         scene = Scene(paper.width_mm, paper.height_mm, list(items), title=title)
-        text = footer.format(title=title, page=number, pages=len(pages))
         base = max(4.0, margin / 2 - footer_style.size_mm / 3)
-        scene.add(Text((paper.width_mm / 2, base), text, footer_style.size_mm, "middle", INK))
+        if folio:
+            text = footer.format(title=folio_text(title), page="{kit_page}", pages="{kit_pages}")
+            scene.add(Folio((paper.width_mm / 2, base), text, footer_style.size_mm, "middle", INK))
+        else:
+            text = footer.format(title=title, page=number, pages=len(pages))
+            scene.add(Text((paper.width_mm / 2, base), text, footer_style.size_mm, "middle", INK))
         scenes.append(scene)
     return scenes
 

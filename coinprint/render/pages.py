@@ -21,7 +21,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from coinprint import __version__
-from coinprint.render.pdf import text_width_mm
+from coinprint.render.pdf import Folio, folio_text, text_width_mm
 from coinprint.render.scene import (
     IDENTITY,
     Circle,
@@ -39,7 +39,7 @@ from coinprint.render.scene import (
     translate,
 )
 from coinprint.render.style import text_style
-from coinprint.units import PaperSize
+from coinprint.units import PAPER_SIZES, PaperSize
 
 if TYPE_CHECKING:
     import shapely
@@ -78,6 +78,12 @@ class Sheet:
     """``board`` or ``cards`` (cards are cut out: they may have crop marks and a bleed)."""
     bleed_mm: float = 0.0
     """How far the pieces' printing runs past their trim lines (their boxes include it)."""
+    whole: Any = None
+    """A part played on (a shapely geometry in content mm, such as a goal) that pages are not
+    cut through where the paper can hold it, and that nothing else is put on."""
+    whole_note: str = ""
+    """Said among the info lines when the paper cannot hold ``whole`` (``{paper}``: the
+    smallest standard paper that holds the whole sheet)."""
 
 
 @cache
@@ -139,6 +145,8 @@ class InfoBlock:
     items: tuple[Item, ...]
     width: float
     height: float
+    rulers: bool = True
+    """Whether the block carries the scale-check bars."""
 
 
 INFO_WIDTH_MM = 125.0
@@ -147,28 +155,65 @@ INFO_CHARS = 85
 """And to this many characters, so a line of the info block stays easy to read."""
 
 
-def info_block(title: str, lines: list[str], lang: str = "en", width: float = INFO_WIDTH_MM) -> InfoBlock:
-    """The title, the info lines (wrapped to ``width``) and the rulers, drawn with the
-    bottom-left at (0, 0)."""
+def info_block(
+    title: str, lines: list[str], lang: str = "en", width: float = INFO_WIDTH_MM, *, rulers: bool = True
+) -> InfoBlock:
+    """The title, the info lines (wrapped to ``width``) and, with ``rulers``, the bars under
+    them, drawn with the bottom-left at (0, 0)."""
     from coinprint.render.document import wrap
 
     info, heading = text_style("board_info"), text_style("board_title")
-    measure = max(width, RULER_SIZE[0])
+    measure = max(width, RULER_SIZE[0]) if rulers else width
     shown = [
         part
         for line in lines
         for part in wrap(localise_numbers(line, lang), measure, info.size_mm, max_chars=INFO_CHARS)
     ]
     title = localise_numbers(title, lang)
-    width = max([RULER_SIZE[0], *(text_width_mm(line, info.size_mm) for line in shown)])
-    y = RULER_SIZE[1] + 1.5 + info.leading_mm * len(shown)
+    width = max([RULER_SIZE[0] if rulers else 0.0, *(text_width_mm(line, info.size_mm) for line in shown)])
+    y = (RULER_SIZE[1] + 1.5 if rulers else 1.0) + info.leading_mm * len(shown)
     # Drawn top down (title, lines, bars), so the page's text reads in order.
     items: list[Item] = [Text((0.0, y + 0.5), title, heading.size_mm, "start", INK, bold=True)]
     for number, line in enumerate(shown, start=1):
         items.append(Text((0.0, y - number * info.leading_mm), line, info.size_mm, "start", INK))
-    items += ruler_items(0.0, 0.0, lang)
+    if rulers:
+        items += ruler_items(0.0, 0.0, lang)
     width = max(width, text_width_mm(title, heading.size_mm, bold=True))
-    return InfoBlock(tuple(items), width, y + 0.5 + heading.size_mm)
+    return InfoBlock(tuple(items), width, y + 0.5 + heading.size_mm, rulers)
+
+
+AID_WIDTHS_MM = (110.0, 80.0, 62.0)
+"""The measures a player aid set beside a board is tried in (wide and short first)."""
+
+
+def aid_blocks(title: str, lines: list[str], lang: str = "en") -> list[InfoBlock]:
+    """A player aid in each of :data:`AID_WIDTHS_MM` (see :func:`aid_block`)."""
+    return [aid_block(title, lines, lang, width) for width in AID_WIDTHS_MM]
+
+
+def aid_block(title: str, lines: list[str], lang: str = "en", measure: float = AID_WIDTHS_MM[0]) -> InfoBlock:
+    """A player aid to set where a board leaves room: its title and its lines, each behind a
+    bullet and wrapped to ``measure`` with a hanging indent, drawn with the bottom-left at
+    (0, 0)."""
+    from coinprint.render.document import wrap
+
+    info, heading = text_style("board_info"), text_style("board_title")
+    indent = info.size_mm * 1.2
+    rows = [
+        (k == 0, part)
+        for line in lines
+        for k, part in enumerate(wrap(localise_numbers(line, lang), measure - indent, info.size_mm))
+    ]
+    y = 1.0 + info.leading_mm * len(rows)
+    items: list[Item] = [Text((0.0, y + 0.5), localise_numbers(title, lang), heading.size_mm, "start", INK, bold=True)]
+    for number, (first, part) in enumerate(rows, start=1):
+        base = y - number * info.leading_mm
+        if first:  # the bullet before its line, so the text reads in order
+            items.append(Text((0.0, base), "•", info.size_mm, "start", INK))
+        items.append(Text((indent, base), part, info.size_mm, "start", INK))
+    width = max([indent + text_width_mm(part, info.size_mm) for _, part in rows] or [0.0])
+    width = max(width, text_width_mm(title, heading.size_mm, bold=True))
+    return InfoBlock(tuple(items), width, y + 0.5 + heading.size_mm, rulers=False)
 
 
 def minimum_paper(margin: float) -> tuple[float, float]:
@@ -279,54 +324,177 @@ def _content_matrix(sheet: Sheet, plan: Plan, margin: float, column: int, row: i
     return compose(translate(margin - plan.xs[column], margin + plan.reserve + y0), turn)
 
 
-def paginate(sheet: Sheet, paper: PaperSize, margin: float = 10.0, overlap: float = 10.0) -> list[Scene]:
+SLIM_WIDTHS_MM = (80.0, 70.0, 60.0, 45.0)
+"""Widths of the info block's words set apart from its bars, for a board that leaves only
+narrow corners free (the bars then go wherever a long strip is free)."""
+
+
+def paginate(
+    sheet: Sheet, paper: PaperSize, margin: float = 10.0, overlap: float = 10.0, *, kit: bool = False
+) -> list[Scene]:
+    """The sheet on pages of ``paper``: see :func:`paginate_with`."""
+    return paginate_with(sheet, paper, margin, overlap, kit=kit)[0]
+
+
+def paginate_with(
+    sheet: Sheet,
+    paper: PaperSize,
+    margin: float = 10.0,
+    overlap: float = 10.0,
+    *,
+    kit: bool = False,
+    extra: Sequence[InfoBlock] = (),
+) -> tuple[list[Scene], bool]:
     """The sheet on pages of ``paper`` (see the module docstring). Pages are in reading order:
-    row by row from the top, left to right; an info page, when needed, comes last."""
+    row by row from the top, left to right; an info page, when needed, comes last. The info
+    block is printed once, on the first page with room; the other pages get the bars. With
+    ``kit`` the pages belong to a kit: tiles say "board page k of n" and every page counts the
+    kit's pages (see :class:`Folio`). ``extra`` (a block such as a player aid, set in one or
+    more shapes) goes where a page has room left, in the first shape that finds some; the
+    second value says whether it found room."""
     from coinprint.render.document import check_paper
 
     check_paper(paper, "board pages", minimum_paper(margin))
+    sheet = _keeping_whole(sheet, paper, margin)
     across = min(paper.width_mm, paper.height_mm) - 2 * margin
     block = info_block(sheet.title, sheet.lines, sheet.lang, min(INFO_WIDTH_MM, across))
     strip = info_block(sheet.title, sheet.lines, sheet.lang, across)  # a strip may use the full width
     floating = plans(sheet, paper, margin, overlap, 0.0)
     reserved = plans(sheet, paper, margin, overlap, strip.height + GAP_MM)
-    # Fewest pages wins; at equal pages the block floats in free space on every page, else
-    # sits in a strip on every page, else on the pages with room, else on a page of its own.
-    options: list[tuple[int, int, Plan, list[tuple[float, float] | None], InfoBlock]] = [
+    # Fewest pages wins; at equal pages the block floats in free space, else sits in a strip
+    # at the bottom, else its words float apart from its bars, else it goes on a page of its own.
+    options: list[tuple[int, float, Plan, list[tuple[float, float] | None], InfoBlock]] = [
         (floating[0].pages + 1, 3, floating[0], [None] * floating[0].pages, strip)
     ]
     if reserved:
-        options.append((reserved[0].pages, 1, reserved[0], [(margin, margin)] * reserved[0].pages, strip))
+        options.append((reserved[0].pages, 1, reserved[0], _once([(margin, margin)] * reserved[0].pages), strip))
     # Where the usual block finds no room, a narrower one (as wide as the bars) may.
     narrow = info_block(sheet.title, sheet.lines, sheet.lang, RULER_SIZE[0])
+    slims = [info_block(sheet.title, sheet.lines, sheet.lang, width, rulers=False) for width in SLIM_WIDTHS_MM]
     for candidate in floating:
         if candidate.pages > floating[0].pages + 1:
             break
+        roomy = False
         for shape in (block, narrow):
-            spots = _place_blocks(sheet, candidate, margin, shape)
-            if any(spot is not None for spot in spots):
-                rank = 0 if all(spot is not None for spot in spots) else 2
-                options.append((candidate.pages, rank, candidate, spots, shape))
+            room = _place_blocks(sheet, candidate, margin, shape)
+            if any(spot is not None for spot in room):
+                # A tiling with room on every page is preferred (its pages look alike).
+                rank = 0.0 if all(spot is not None for spot in room) else 2.0
+                options.append((candidate.pages, rank, candidate, _once(room), shape))
+                roomy = True
                 if rank == 0:
+                    break
+        if not roomy:
+            for slim in slims:
+                placed = _slim_spots(sheet, candidate, margin, slim)
+                if placed is not None:
+                    options.append((candidate.pages, 1.5, candidate, placed, slim))
                     break
     # At equal pages, the board cut into fewer tiles wins; the info block is never left alone
     # on a page of its own while a strip under the board can hold it.
     pages, rank, plan, spots, chosen = min(options, key=lambda o: (o[0], o[1] == 3, o[2].pages, o[1]))
-    # A page without the info block still gets the scale-check bars, where there is room.
-    extras: list[tuple[Item, ...]] = [() for _ in spots]
-    for bars in (ruler_block(sheet.lang), ruler_block(sheet.lang, ("mm",))):  # both bars, else the 10 cm one
-        lacking = [k for k, spot in enumerate(spots) if spot is None and not extras[k]]
-        if not lacking:
+    scenes = _pages(sheet, plan, margin, chosen, spots, kit)
+    taken = [_placed(spot, chosen) for spot in spots]
+    for k, (scene, bars) in enumerate(zip(scenes, _bars(sheet, plan, margin, chosen, spots))):
+        if bars:
+            scene.add(bars[0])
+            box = _placed(bars[1], bars[2])
+            taken[k] = box if taken[k] is None else taken[k].union(box)
+    found = False
+    for shape in extra:  # the first of the shapes offered that finds room
+        for scene, spot in zip(scenes, _once(_place_blocks(sheet, plan, margin, shape, taken))):
+            if spot is not None:
+                scene.add(Group(shape.items, translate(*spot)))
+                found = True
+        if found:
             break
-        bar_spots = _place_blocks(sheet, plan, margin, bars)
-        for k in lacking:
+    return (scenes + [_info_page(sheet, plan, margin, strip, kit)] if rank == 3 else scenes), found
+
+
+def _once(spots: list[tuple[float, float] | None]) -> list[tuple[float, float] | None]:
+    """Only the first of ``spots`` (the info block is printed once)."""
+    first = next((k for k, spot in enumerate(spots) if spot is not None), None)
+    return [spot if k == first else None for k, spot in enumerate(spots)]
+
+
+def _placed(spot: tuple[float, float] | None, block: InfoBlock) -> Any:
+    """The page box (shapely) a block takes at ``spot`` (None where it is not)."""
+    import shapely
+
+    if spot is None:
+        return None
+    return shapely.box(spot[0], spot[1], spot[0] + block.width, spot[1] + block.height)
+
+
+def _slim_spots(sheet: Sheet, plan: Plan, margin: float, slim: InfoBlock) -> list[tuple[float, float] | None] | None:
+    """Where the info block's words go apart from its bars: the first page where both they
+    and some bars fit (None when no page has room for both)."""
+    spots = _place_blocks(sheet, plan, margin, slim)
+    for k, spot in enumerate(spots):
+        if spot is None:
+            continue
+        avoid = [_placed(spot, slim) if j == k else None for j in range(plan.pages)]
+        bars = _place_blocks(sheet, plan, margin, ruler_block(sheet.lang, ("mm",)), avoid)
+        if bars[k] is not None:
+            return [spot if j == k else None for j in range(plan.pages)]
+    return None
+
+
+def _bars(
+    sheet: Sheet, plan: Plan, margin: float, chosen: InfoBlock, spots: Sequence[tuple[float, float] | None]
+) -> list[tuple[()] | tuple[Item, tuple[float, float], InfoBlock]]:
+    """The scale-check bars for each page that lacks them (no info block, or one without
+    bars), where there is room: both bars, else the 10 cm one (with where they are)."""
+    lacking = [spot is None or not chosen.rulers for spot in spots]
+    avoid = [_placed(spot, chosen) for spot in spots]
+    extras: list[tuple[()] | tuple[Item, tuple[float, float], InfoBlock]] = [() for _ in spots]
+    for bars in (ruler_block(sheet.lang), ruler_block(sheet.lang, ("mm",))):
+        wanted = [k for k, lack in enumerate(lacking) if lack and not extras[k]]
+        if not wanted:
+            break
+        if plan.reserve >= bars.height:  # the strip kept under the board holds them
+            bar_spots: list[tuple[float, float] | None] = [(margin, margin)] * len(spots)
+        else:
+            bar_spots = _place_blocks(sheet, plan, margin, bars, avoid)
+        for k in wanted:
             spot = bar_spots[k]
             if spot is not None:
-                extras[k] = (Group(bars.items, translate(*spot)),)
-    scenes = _pages(sheet, plan, margin, chosen, spots)
-    for scene, items in zip(scenes, extras):
-        scene.add(*items)
-    return scenes + [_info_page(sheet, plan, margin, strip)] if rank == 3 else scenes
+                extras[k] = (Group(bars.items, translate(*spot)), spot, bars)
+    return extras
+
+
+def _keeping_whole(sheet: Sheet, paper: PaperSize, margin: float) -> Sheet:
+    """``sheet`` with its ``whole`` part kept from being cut (a piece) where the paper holds
+    it, else with its note among the info lines."""
+    from dataclasses import replace
+
+    if sheet.whole is None:
+        return sheet
+    x0, y0, x1, y1 = sheet.whole.bounds
+    if _holds(paper, margin, (x1 - x0, y1 - y0)):
+        return replace(sheet, pieces=[*sheet.pieces, (x0, y0, x1, y1)])
+    if not sheet.whole_note:
+        return sheet
+    size = (sheet.content.width_mm, sheet.content.height_mm)
+    inch = paper.name in INCH_PAPERS
+    fitting = [
+        name
+        for name, (w, h) in PAPER_SIZES.items()
+        if (name in INCH_PAPERS) == inch and _holds(PaperSize(name, w, h), margin, size)
+    ]
+    holder = min(fitting, key=lambda name: PAPER_SIZES[name][0] * PAPER_SIZES[name][1], default="")
+    shown = holder.title() if inch else holder.upper()
+    return replace(sheet, lines=[*sheet.lines, sheet.whole_note.format(paper=shown)])
+
+
+INCH_PAPERS = ("letter", "legal", "tabloid")
+"""The papers measured in inches: a note naming a paper for one of them names one of them."""
+
+
+def _holds(paper: PaperSize, margin: float, size: tuple[float, float]) -> bool:
+    """Whether a page of ``paper`` holds a ``size`` box inside its margins, either way up."""
+    window = sorted((paper.width_mm - 2 * margin, paper.height_mm - 2 * margin))
+    return all(s <= w + FIT_SLACK_MM for s, w in zip(sorted(size), window))
 
 
 def ruler_block(lang: str = "en", bars: tuple[str, ...] = ("in", "mm")) -> InfoBlock:
@@ -334,21 +502,22 @@ def ruler_block(lang: str = "en", bars: tuple[str, ...] = ("in", "mm")) -> InfoB
     return InfoBlock(tuple(ruler_items(0.0, 0.0, lang, bars)), RULER_SIZE[0], 6.5 * (len(bars) - 1) + 5.5)
 
 
-def _info_page(sheet: Sheet, plan: Plan, margin: float, block: InfoBlock) -> Scene:
+def _info_page(sheet: Sheet, plan: Plan, margin: float, block: InfoBlock, kit: bool = False) -> Scene:
     """A page with just the info block and the print note (when no board page has room)."""
     page = Scene(plan.page.width_mm, plan.page.height_mm, title=sheet.title)
     top = plan.page.height_mm - margin - block.height
     page.add(Group(block.items, translate(margin, top)))
-    page.add(*_page_labels(sheet, plan, margin, plan.pages + 1, -1, -1))
+    page.add(*_page_labels(sheet, plan, margin, plan.pages + 1, -1, -1, kit))
     return page
 
 
 def _footprint(sheet: Sheet) -> shapely.Geometry:
     import shapely
 
-    if sheet.footprint is not None:
-        return sheet.footprint
-    return shapely.box(0, 0, sheet.content.width_mm, sheet.content.height_mm)
+    footprint = sheet.footprint
+    if footprint is None:
+        footprint = shapely.box(0, 0, sheet.content.width_mm, sheet.content.height_mm)
+    return footprint if sheet.whole is None else footprint.union(sheet.whole)
 
 
 PLACEMENT_STEPS = 48
@@ -356,8 +525,11 @@ PLACEMENT_STEPS = 48
 any paper size."""
 
 
-def _place_blocks(sheet: Sheet, plan: Plan, margin: float, block: InfoBlock) -> list[tuple[float, float] | None]:
-    """Where the info block fits, upright, on each page of ``plan`` (None where it does not)."""
+def _place_blocks(
+    sheet: Sheet, plan: Plan, margin: float, block: InfoBlock, avoid: Sequence[Any] = ()
+) -> list[tuple[float, float] | None]:
+    """Where the info block fits, upright, on each page of ``plan`` (None where it does not),
+    clear of ``avoid`` (a page box per page, or None, such as words already placed there)."""
     import numpy
     import shapely
     from shapely import affinity
@@ -378,6 +550,9 @@ def _place_blocks(sheet: Sheet, plan: Plan, margin: float, block: InfoBlock) -> 
             free = window.difference(affinity.affine_transform(footprint, [a, c, b, d, e, f]))
             # Never on a strip that is cut off or hidden under the next page.
             free = free.difference(shapely.union_all(overlap_bands(plan, margin, column, row)))
+            taken = avoid[len(spots)] if len(avoid) > len(spots) else None
+            if taken is not None:
+                free = free.difference(taken.buffer(GAP_MM))
             shapely.prepare(free)
             inside = numpy.flatnonzero(shapely.contains(free, boxes))
             spots.append((float(gx[inside[0]]), float(gy[inside[0]])) if len(inside) else None)
@@ -410,7 +585,12 @@ PRINT_NOTE_ROOM_MM = 0.0
 
 
 def _pages(
-    sheet: Sheet, plan: Plan, margin: float, block: InfoBlock, spots: Sequence[tuple[float, float] | None]
+    sheet: Sheet,
+    plan: Plan,
+    margin: float,
+    block: InfoBlock,
+    spots: Sequence[tuple[float, float] | None],
+    kit: bool = False,
 ) -> list[Scene]:
     import shapely
 
@@ -436,7 +616,7 @@ def _pages(
                 page.add(*_assembly_grid(plan, margin, column, row))
             if spot is not None:
                 page.add(Group(block.items, translate(*spot)))
-            page.add(*_page_labels(sheet, plan, margin, number, row, column))
+            page.add(*_page_labels(sheet, plan, margin, number, row, column, kit))
             pages.append(page)
     return pages
 
@@ -453,24 +633,34 @@ def _trim_box(sheet: Sheet, matrix: Matrix, window: Box) -> Box:
     return (min(xs), min(ys), max(xs), max(ys))
 
 
-def _page_labels(sheet: Sheet, plan: Plan, margin: float, number: int, row: int, column: int) -> list[Item]:
+def _page_labels(
+    sheet: Sheet, plan: Plan, margin: float, number: int, row: int, column: int, kit: bool = False
+) -> list[Item]:
     """The print note at the top (in the board-page style's size) and the page's title,
-    number, place and trimming notes at the bottom, wrapped to the page."""
+    number, place and trimming notes at the bottom, wrapped to the page; in a ``kit`` the
+    words count the kit's pages (a :class:`Folio`)."""
     from coinprint.render.document import wrap
 
     words = page_words(sheet.lang)
     note, info = text_style("print_note"), text_style("page_info")
     width = plan.page.width_mm - 2 * margin
     total = plan.pages + (1 if row < 0 else 0)
-    if plan.pages > 1 and row >= 0:
-        text = words["page_info"].format(
-            title=sheet.title, page=number, pages=total, row=row + 1, column=column + 1, version=__version__
-        )
-    else:
-        text = words["page_info_single"].format(title=sheet.title, version=__version__)
+    title = folio_text(sheet.title) if kit else sheet.title
+    tiled = plan.pages > 1 and row >= 0
+    key = ("page_info" if tiled else "page_info_single") + ("_kit" if kit else "")
+    text = words[key].format(
+        title=title,
+        page=number,
+        pages=total,
+        row=row + 1,
+        column=column + 1,
+        version=__version__,
+        kit_page="{kit_page}",
+        kit_pages="{kit_pages}",
+    )
     trims = [words["trim_left"]] * (column > 0) + [words["trim_above"]] * (row > 0)
     # The page info keeps clear of the registration crosses below the overlap bands.
-    inset = _band_inset(plan, margin, column) if plan.pages > 1 and row >= 0 else 0.0
+    inset = _band_inset(plan, margin, column) if tiled else 0.0
     lines = wrap(" — ".join([text, *trims]), width - 2 * inset, info.size_mm)
     items: list[Item] = []
     top = plan.page.height_mm - max(1.5, (margin - note.size_mm) / 2) - note.size_mm * 0.76
@@ -479,7 +669,13 @@ def _page_labels(sheet: Sheet, plan: Plan, margin: float, number: int, row: int,
     )
     base = max(1.0, margin / 2 - info.leading_mm * (len(lines) - 1) / 2 - info.size_mm * 0.3)
     for k, line in enumerate(reversed(lines)):
-        items.append(Text((margin + inset, base + k * info.leading_mm), line, info.size_mm, "start", INK))
+        at = (margin + inset, base + k * info.leading_mm)
+        if kit and "{kit_page" in line:
+            items.append(Folio(at, line, info.size_mm, "start", INK))
+        else:
+            items.append(
+                Text(at, line.replace("{{", "{").replace("}}", "}") if kit else line, info.size_mm, "start", INK)
+            )
     return items
 
 
@@ -652,6 +848,93 @@ def _cross(x: float, y: float, style: Style) -> Group:
             polyline([(x, y - CROSS_MM), (x, y + CROSS_MM)], style),
         )
     )
+
+
+def card_backs(sheet: Sheet, front: Scene, title: str, lines: list[str]) -> Scene:
+    """The back of ``front`` (a page of ``sheet``'s cards, as :func:`paginate` set it) for
+    a double-sided printer turning the sheet on its long edge: each card whole on the front
+    gets, right behind it, its outline and ``title`` with ``lines`` wrapped to it."""
+    from coinprint.render.document import wrap
+
+    content = next(item for item in front.items if isinstance(item, Group) and item.clip is not None)
+    x_min, y_min, x_max, y_max = content.clip or (0.0, 0.0, front.width_mm, front.height_mm)
+    back = Scene(front.width_mm, front.height_mm, title=title)
+    info, heading = text_style("body"), text_style("board_title")
+    outline = Style(stroke=INK, stroke_mm=0.2, dash_mm=(2.0, 1.0))
+    b = sheet.bleed_mm
+    for x0, y0, x1, y1 in sheet.pieces:
+        corners = [apply(content.transform, (x, y)) for x in (x0 + b, x1 - b) for y in (y0 + b, y1 - b)]
+        left, right = min(x for x, _ in corners), max(x for x, _ in corners)
+        low, high = min(y for _, y in corners), max(y for _, y in corners)
+        if left < x_min - FIT_SLACK_MM or right > x_max + FIT_SLACK_MM or low < y_min - FIT_SLACK_MM:
+            continue
+        if high > y_max + FIT_SLACK_MM:
+            continue
+        # Turned on its long edge, the sheet's short side runs the other way: mirror along it.
+        if front.width_mm <= front.height_mm:
+            left, right = front.width_mm - right, front.width_mm - left
+        else:
+            low, high = front.height_mm - high, front.height_mm - low
+        box = ((left, low), (right, low), (right, high), (left, high))
+        back.add(Path((box,), outline))
+        pad = 5.0
+        y = high - pad - heading.size_mm
+        back.add(Text((left + pad, y), localise_numbers(title, sheet.lang), heading.size_mm, "start", INK, bold=True))
+        y -= heading.size_mm * 0.6
+        for line in lines:
+            for k, part in enumerate(
+                wrap(localise_numbers(line, sheet.lang), right - left - 2 * pad - 3.0, info.size_mm)
+            ):
+                y -= info.leading_mm
+                if y < low + pad:
+                    break
+                if k == 0:  # the bullet first, so the back's text reads in order
+                    back.add(Text((left + pad, y), "•", info.size_mm, "start", INK))
+                back.add(Text((left + pad + 3.0, y), part, info.size_mm, "start", INK))
+            y -= info.leading_mm * 0.3
+    return back
+
+
+def ink_footprint(scene: Scene) -> Any:
+    """Where ``scene`` puts ink (a shapely geometry in its mm): each shape's outline with its
+    stroke, each circle, each line of text's box. A board whose free room lies between its
+    parts (beside a Flick zone) gives this as its footprint, so words can go there."""
+    import shapely
+
+    shapes: list[Any] = []
+
+    def walk(items: Sequence[Item], matrix: Matrix) -> None:
+        for item in items:
+            if isinstance(item, Group):
+                walk(item.items, compose(matrix, item.transform))
+            elif isinstance(item, Path):
+                for ring in item.rings:
+                    points = [apply(matrix, p) for p in ring]
+                    reach = (item.style.stroke_mm if item.style.stroke else 0.0) / 2 + 0.01
+                    if item.closed and len(points) > 2:
+                        shapes.append(shapely.Polygon(points).buffer(reach))
+                    elif len(points) > 1:
+                        shapes.append(shapely.LineString(points).buffer(reach))
+            elif isinstance(item, Circle):
+                x, y = apply(matrix, item.center)
+                scale = math.hypot(matrix[0], matrix[1])
+                shapes.append(shapely.Point(x, y).buffer(item.radius * scale + item.style.stroke_mm / 2))
+            elif isinstance(item, Text):
+                width = text_width_mm(item.text, item.size_mm, bold=item.bold)
+                left = {"start": 0.0, "middle": -width / 2, "end": -width}.get(item.anchor, 0.0)
+                x0, y0 = item.at
+                box = [(x0 + left, y0 - 0.3 * item.size_mm), (x0 + left + width, y0 + item.size_mm)]
+                corners = [(box[i][0], box[j][1]) for i, j in ((0, 0), (1, 0), (1, 1), (0, 1))]
+                if item.angle:
+                    turn = math.radians(item.angle)
+                    cos, sin = math.cos(turn), math.sin(turn)
+                    corners = [
+                        (x0 + (x - x0) * cos - (y - y0) * sin, y0 + (x - x0) * sin + (y - y0) * cos) for x, y in corners
+                    ]
+                shapes.append(shapely.Polygon([apply(matrix, p) for p in corners]))
+
+    walk(scene.items, IDENTITY)
+    return shapely.union_all(shapes)
 
 
 def single_sheet(sheet: Sheet, margin: float = 10.0) -> Scene:

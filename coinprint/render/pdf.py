@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -62,6 +63,32 @@ def printable(text: str, bold: bool = False) -> str:
     """``text`` with every character the font lacks replaced by "?"."""
     missing = missing_glyphs(text, bold)
     return "".join("?" if ch in missing else ch for ch in text) if missing else text
+
+
+@dataclass(frozen=True)
+class Folio(Text):
+    """A page's words that count the pages of the whole document (a kit): ``text`` is a
+    format string with ``{kit_page}`` and ``{kit_pages}``, filled in by :func:`number_pages`
+    once every page is known."""
+
+
+def number_pages(pages: Sequence[Scene]) -> list[Scene]:
+    """``pages`` with each :class:`Folio` filled in with its page's number and the count."""
+    numbered = []
+    for number, page in enumerate(pages, start=1):
+        items = [
+            Text(**{**vars(item), "text": item.text.format(kit_page=number, kit_pages=len(pages))})
+            if isinstance(item, Folio)
+            else item
+            for item in page.items
+        ]
+        numbered.append(replace(page, items=items))
+    return numbered
+
+
+def folio_text(text: str) -> str:
+    """``text`` (free of page counts) made safe to stand in a :class:`Folio`."""
+    return text.replace("{", "{{").replace("}", "}}")
 
 
 def pages_to_pdf(

@@ -5,8 +5,10 @@ cut lines; and a card with coins on it for a game position."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from coinprint.caps import MAX_COPIES
 from coinprint.errors import UsageError
 from coinprint.games.coinage.board import fit_radius
 from coinprint.layout import Layout as LayoutType
@@ -209,46 +211,92 @@ def position_scene(layout: Layout, marks: Sequence[Mark], players: Sequence[str]
     return scene
 
 
-def cards_per_page(
-    card: tuple[float, float], paper: PaperSize, margin: float, bleed: float = 0.0
-) -> tuple[int, int, bool]:
-    """(columns, rows, turned) for the most cards on one page of ``paper`` either way up,
-    leaving room for the info block; at least one card."""
-    best = (1, 1, False)
+TIGHT_CUT_MARK_MM = 3.0
+"""How far cut lines run out when the usual reach, with the room kept for the info block,
+would leave no whole card on the page (an A6 card on A5): the info block then goes
+wherever the page has room."""
+
+
+@dataclass(frozen=True)
+class CardGrid:
+    """How cards lie on a page: columns, rows, a quarter turn or not, the cut lines' reach,
+    and whether the grid was cut down to :data:`~coinprint.caps.MAX_COPIES` cards."""
+
+    columns: int
+    rows: int
+    turned: bool
+    cut_mm: float = CUT_MARK_MM
+    capped: bool = False
+
+    @property
+    def count(self) -> int:
+        return self.columns * self.rows
+
+
+def cards_per_page(card: tuple[float, float], paper: PaperSize, margin: float, bleed: float = 0.0) -> CardGrid:
+    """The grid with the most whole cards on one page of ``paper`` either way up, leaving
+    room for the info block (or, when no card fits so, with shorter cut lines and the block
+    wherever there is room); at least one card, at most :data:`~coinprint.caps.MAX_COPIES`
+    (a huge page would otherwise take minutes and gigabytes filling it)."""
+    return (
+        _grid(card, paper, margin, bleed, CUT_MARK_MM, INFO_ROOM_MM)
+        or _grid(card, paper, margin, bleed, TIGHT_CUT_MARK_MM, 0.0)
+        or CardGrid(1, 1, False)
+    )
+
+
+def _grid(
+    card: tuple[float, float], paper: PaperSize, margin: float, bleed: float, cut: float, room: float
+) -> CardGrid | None:
+    best: CardGrid | None = None
     for page_w, page_h in ((paper.width_mm, paper.height_mm), (paper.height_mm, paper.width_mm)):
         for turned in (False, True):
             w, h = (card[1], card[0]) if turned else card
-            columns = int((page_w - 2 * margin - 2 * CUT_MARK_MM) // (w + 2 * bleed))
-            rows = int((page_h - 2 * margin - 2 * CUT_MARK_MM - INFO_ROOM_MM) // (h + 2 * bleed))
-            if columns * rows > best[0] * best[1]:
-                best = (columns, rows, turned)
+            columns = int((page_w - 2 * margin - 2 * cut) // (w + 2 * bleed))
+            rows = int((page_h - 2 * margin - 2 * cut - room) // (h + 2 * bleed))
+            capped = columns * rows > MAX_COPIES
+            if capped:  # the fullest grid within the cap
+                columns, rows = max(
+                    ((c, min(rows, MAX_COPIES // c)) for c in range(1, min(columns, MAX_COPIES) + 1)),
+                    key=lambda grid: grid[0] * grid[1],
+                )
+            if columns * rows > 0 and (best is None or columns * rows > best.count):
+                best = CardGrid(columns, rows, turned, cut, capped)
     return best
 
 
-def cards_scene(layout: Layout, style: str, columns: int, rows: int, turned: bool, bleed: float = 0.0) -> Scene:
+def cards_scene(
+    layout: Layout,
+    style: str,
+    columns: int,
+    rows: int,
+    turned: bool,
+    bleed: float = 0.0,
+    cut: float = CUT_MARK_MM,
+) -> Scene:
     """``columns`` × ``rows`` cards: edge to edge with dashed cut lines running out past them,
     or, with a ``bleed``, apart by twice the bleed, their colours running into it, and crop
-    marks round the outside on every trim line."""
+    marks round the outside on every trim line; both reach ``cut`` past the cards."""
     card_w, card_h = card_size_of(layout)
     w, h = (card_h, card_w) if turned else (card_w, card_h)
-    pad, pitch_w, pitch_h = CUT_MARK_MM + bleed, w + 2 * bleed, h + 2 * bleed
+    pad, pitch_w, pitch_h = cut + bleed, w + 2 * bleed, h + 2 * bleed
     scene = Scene(columns * pitch_w + 2 * pad, rows * pitch_h + 2 * pad, title="Coin Age map cards")
     card = tuple(card_items(layout, style, bleed=bleed))
-    for x, y in _card_corners(columns, rows, w, h, bleed):
+    for x, y in _card_corners(columns, rows, w, h, bleed, cut):
         matrix = (0.0, 1.0, -1.0, 0.0, x + w, y) if turned else translate(x, y)
         scene.add(Group(card, matrix))
     xs = sorted(
-        {x for x, _ in _card_corners(columns, rows, w, h, bleed)}
-        | {x + w for x, _ in _card_corners(columns, rows, w, h, bleed)}
+        {x for x, _ in _card_corners(columns, rows, w, h, bleed, cut)}
+        | {x + w for x, _ in _card_corners(columns, rows, w, h, bleed, cut)}
     )
     ys = sorted(
-        {y for _, y in _card_corners(columns, rows, w, h, bleed)}
-        | {y + h for _, y in _card_corners(columns, rows, w, h, bleed)}
+        {y for _, y in _card_corners(columns, rows, w, h, bleed, cut)}
+        | {y + h for _, y in _card_corners(columns, rows, w, h, bleed, cut)}
     )
     if bleed <= 0:
-        cut = Style(stroke="#000000", stroke_mm=0.2, dash_mm=(2.0, 1.0))
-        scene.add(*(polyline([(x, 0.0), (x, scene.height_mm)], cut) for x in xs))
-        scene.add(*(polyline([(0.0, y), (scene.width_mm, y)], cut) for y in ys))
+        dashed = Style(stroke="#000000", stroke_mm=0.2, dash_mm=(2.0, 1.0))
+        scene.add(*(polyline([(x, 0.0), (x, scene.height_mm)], dashed) for x in xs))
+        scene.add(*(polyline([(0.0, y), (scene.width_mm, y)], dashed) for y in ys))
         return scene
     crop = Style(stroke="#000000", stroke_mm=0.2)
     reach = pad - bleed - 1.0  # from just outside the bleed to the scene's edge
@@ -263,9 +311,11 @@ def cards_scene(layout: Layout, style: str, columns: int, rows: int, turned: boo
     return scene
 
 
-def _card_corners(columns: int, rows: int, w: float, h: float, bleed: float) -> list[tuple[float, float]]:
+def _card_corners(
+    columns: int, rows: int, w: float, h: float, bleed: float, cut: float = CUT_MARK_MM
+) -> list[tuple[float, float]]:
     """The bottom-left corner of each card's trim box in a sheet of cards."""
-    pad = CUT_MARK_MM + bleed
+    pad = cut + bleed
     return [
         (pad + column * (w + 2 * bleed), pad + row * (h + 2 * bleed))
         for row in range(rows)
@@ -287,23 +337,22 @@ def board_sheet(
     that many), with cut lines (or crop marks and a ``bleed``); without ``paper``, one card.
     ``texts`` is the ``board`` part of a Coin Age template (default: English)."""
     card = card_size_of(layout)
-    if paper is None:
-        columns, rows, turned = 1, 1, False
-    else:
-        columns, rows, turned = cards_per_page(card, paper, margin, bleed)
-        if copies is not None:
-            if copies > columns * rows:
-                raise UsageError(
-                    f"--copies {copies}: {columns * rows} card(s) fit one {paper.name} page; use 1 to {columns * rows}"
-                )
-            while columns * rows > max(1, copies):
-                if rows > 1 and (rows - 1) * columns >= copies:
-                    rows -= 1
-                elif columns > 1:
-                    columns -= 1
-                else:
-                    rows -= 1
-    scene = cards_scene(layout, style, columns, rows, turned, bleed)
+    grid = CardGrid(1, 1, False) if paper is None else cards_per_page(card, paper, margin, bleed)
+    columns, rows = grid.columns, grid.rows
+    if copies is not None and paper is not None:
+        if copies > grid.count:
+            raise UsageError(
+                f"--copies {copies}: {grid.count} card(s) fit one {paper.name} page; use 1 to {grid.count}"
+            )
+        while columns * rows > max(1, copies):
+            if rows > 1 and (rows - 1) * columns >= copies:
+                rows -= 1
+            elif columns > 1:
+                columns -= 1
+            else:
+                rows -= 1
+    turned, cut = grid.turned, grid.cut_mm
+    scene = cards_scene(layout, style, columns, rows, turned, bleed, cut)
     params = layout.params
     quarter = coin("quarter")
     name = params.get("map", "custom")
@@ -325,9 +374,11 @@ def board_sheet(
     if too_small and "coin_too_big" in words:
         names = ", ".join(too_small)
         lines.append(words["coin_too_big"].format(**values, count=len(too_small), names=names))
+    if grid.capped and copies is None and "cards_capped" in words:
+        lines.append(words["cards_capped"].format(cap=MAX_COPIES))
     w, h = (card[1], card[0]) if turned else card
     pieces = [
-        (x - bleed, y - bleed, x + w + bleed, y + h + bleed) for x, y in _card_corners(columns, rows, w, h, bleed)
+        (x - bleed, y - bleed, x + w + bleed, y + h + bleed) for x, y in _card_corners(columns, rows, w, h, bleed, cut)
     ]
     return Sheet(
         scene, words["title"], lines, footprint=None, rotatable=False, pieces=pieces, kind="cards", bleed_mm=bleed

@@ -14,8 +14,9 @@ from coinprint.game import Game, PrintJob, RuleSheetParts
 from coinprint.games.flick import board
 from coinprint.games.flick.draw import marks_sheet, mat_sheet
 from coinprint.games.flick.rules import FlickRules
-from coinprint.games.flick.sheet import rule_sheet_parts
+from coinprint.games.flick.sheet import goal_area, rule_sheet_parts
 from coinprint.params import Param, Values
+from coinprint.render.pages import ink_footprint
 from coinprint.units import Length
 
 if TYPE_CHECKING:
@@ -82,7 +83,14 @@ class Flick(Game):
         return FlickRules(layout, dict(options or {}))
 
     def sheet(self, layout: Layout, job: PrintJob) -> Sheet:
-        return mat_sheet(layout, job.settings.style, dict(job.texts) or None, lang=job.lang)
+        sheet = mat_sheet(layout, job.settings.style, dict(job.texts) or None, lang=job.lang)
+        # The goal is played on: pages are not cut through it, and no words are put on it;
+        # they may go between the mat's parts (beside the zones).
+        ink = ink_footprint(sheet.content)
+        sheet.footprint = ink if sheet.footprint is None else sheet.footprint.intersection(ink)
+        sheet.whole = goal_area(layout)
+        sheet.whole_note = str(job.texts.get("seamless", ""))
+        return sheet
 
     def rule_sheet_parts(
         self, template: Mapping[str, Any], values: Values, layout: Callable[[], Layout]

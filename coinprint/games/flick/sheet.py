@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from coinprint.game import RuleSheetParts
 from coinprint.games.flick.draw import example_figures, mat_scene
+from coinprint.render.board import Frame
 from coinprint.units import coin, format_mm
 
 if TYPE_CHECKING:
@@ -28,3 +29,16 @@ def rule_sheet_parts(template: Mapping[str, Any], layout: Layout) -> RuleSheetPa
     # Goal coins keep their true size against the goal: their tiny names would grow them.
     figures = {"mat": mat_scene(layout, words=words, coin_names=False), **example_figures(layout, template)}
     return RuleSheetParts(values, figures, {})
+
+
+def goal_area(layout: Layout) -> Any:
+    """The goal with its corner coins, in the mat sheet's content mm (shapely; None for a
+    mat without a goal): kept whole on the pages, and nothing else printed on it."""
+    import shapely
+
+    goals = layout.features_with_role("goal")
+    if not goals:
+        return None
+    frame = Frame(layout)
+    radius = coin(str(layout.params.get("goal_coin", "dime"))).diameter_mm / 2
+    return shapely.affinity.translate(goals[0].shape, frame.dx, frame.dy).buffer(radius)

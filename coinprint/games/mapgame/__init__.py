@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 from coinprint.game import Game, Generated, PrintJob, RuleSheetParts, Seat
 from coinprint.games.mapgame import board
-from coinprint.games.mapgame.draw import blank_sheet, map_sheet
+from coinprint.games.mapgame.draw import blank_sheet, map_sheet, texts
 from coinprint.games.mapgame.rules import MapRules
 from coinprint.games.mapgame.sheet import printable, rule_sheet_parts
 from coinprint.io import Conventions
 from coinprint.params import Param, Values
+from coinprint.render.pages import GAP_MM, info_block
 
 if TYPE_CHECKING:
     from coinprint.checks import Problem
@@ -25,6 +26,16 @@ if TYPE_CHECKING:
 
 BLANK_PAGES = "blank_pages"
 """The place of the blank sheet in the kit (the template value ``{blank_pages}``)."""
+
+
+def _blank_room(job: PrintJob) -> tuple[tuple[float, float] | None, float]:
+    """The page inside its margins the blank sheet must fit on a PDF (None for one SVG
+    sheet), and the height its info block (title and bars) takes under it."""
+    if not job.pdf:
+        return None, 0.0
+    paper, margin = job.settings.paper, job.settings.margin_mm
+    block = info_block(texts(job.lang)["blank_title"], [], job.lang)
+    return (paper.width_mm - 2 * margin, paper.height_mm - 2 * margin), block.height + GAP_MM
 
 
 class MapGame(Game):
@@ -103,11 +114,11 @@ class MapGame(Game):
     def sheet(self, layout: Layout, job: PrintJob) -> Sheet:
         # The blank sheet's layout is the first circle alone; a map has at least three countries.
         if len(layout) == 1:
-            return blank_sheet(layout, job.lang)
+            return blank_sheet(layout, job.lang, *_blank_room(job))
         return map_sheet(layout, job.settings.style, job.lang)
 
     def extra_sheets(self, job: PrintJob) -> dict[str, Sheet]:
-        return {BLANK_PAGES: blank_sheet(board.blank_layout(), job.lang)}
+        return {BLANK_PAGES: blank_sheet(board.blank_layout(), job.lang, *_blank_room(job))}
 
     def rule_sheet_parts(
         self, template: Mapping[str, Any], values: Values, layout: Callable[[], Layout]

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 PENCIL_RADIUS_MM = 3.2
 """The small empty circle in each country where a player pencils in O or X."""
 BLANK_AREA_MM = (190.0, 155.0)
+BLANK_CLEAR_MM = 15.0
+"""Room kept round the blank sheet's circle, at the least, for the first arcs."""
 """The drawing area on the blank sheet (fits A4 and Letter inside 10 mm margins)."""
 
 
@@ -117,26 +119,38 @@ def map_sheet(layout: Layout, style: str = "color", lang: str = "en") -> Sheet:
     return Sheet(map_scene(layout, style, lang), title, lines, footprint=footprint, rotatable=False, lang=lang)
 
 
-def blank_sheet(layout: Layout, lang: str = "en") -> Sheet:
+def blank_sheet(
+    layout: Layout, lang: str = "en", window: tuple[float, float] | None = None, room: float = 0.0
+) -> Sheet:
     """The sheet for drawing a map by hand: the circle (``layout``'s country 1, true size)
-    in a drawing area, and the rules summary under it."""
+    in a drawing area, and the rules summary under it; with ``window`` (the width and
+    height of a page inside its margins), the area shrinks to fit that page either way up
+    with ``room`` left under it (for the info block), so the sheet is never cut across pages."""
     import shapely
 
-    from coinprint.render.document import wrap
-
-    width, height = BLANK_AREA_MM
     words = texts(lang)
     body, heading = text_style("board_info"), text_style("board_title")
     size, leading = body.size_mm, body.leading_mm
-    rule_lines: list[str] = []
-    for number, rule in enumerate(words["rules"], start=1):
-        wrapped = wrap(rule, width - 8.0, size, max_chars=INFO_CHARS - 4)
-        rule_lines.append(f"{number}. {wrapped[0]}")
-        rule_lines += [f"    {line}" for line in wrapped[1:]]
-    text_height = leading * (len(rule_lines) + 1) + 2.0
+    minx, miny, maxx, maxy = layout.spaces[0].polygon.bounds
+    least = max(maxx - minx, maxy - miny) + 2 * BLANK_CLEAR_MM
+    width, height = BLANK_AREA_MM
+    titles, rule_lines = _blank_lines(words, width)
+    if window is not None:
+        fits: list[tuple[float, int, float, float, list[str], list[str]]] = []
+        for across, down in (window, window[::-1]):
+            w = min(BLANK_AREA_MM[0], across)
+            heads, lines = _blank_lines(words, w)
+            h = min(BLANK_AREA_MM[1], down - room - _blank_text_height(heads, lines))
+            if w >= least and h >= least:
+                fits.append((w * h, -len(fits), w, h, heads, lines))
+        if fits:
+            _, _, width, height, titles, rule_lines = max(fits)
+    text_height = _blank_text_height(titles, rule_lines)
     scene = Scene(width, height + text_height, title=words["blank_title"])
-    y = text_height - leading
-    scene.add(Text((0.0, y), words["blank_heading"], heading.size_mm, "start", "#000000", bold=True))
+    y = text_height - leading + HEADING_LEADING * leading
+    for title in titles:
+        y -= HEADING_LEADING * leading
+        scene.add(Text((0.0, y), title, heading.size_mm, "start", "#000000", bold=True))
     for line in rule_lines:
         y -= leading
         scene.add(Text((0.0, y), line, size, "start", "#000000"))
@@ -149,3 +163,28 @@ def blank_sheet(layout: Layout, lang: str = "en") -> Sheet:
     scene.add(Text((centre[0], centre[1] - 1.5), "1", 4.6, "middle", "#000000", bold=True))
     footprint = shapely.box(0, 0, width, text_height + height)
     return Sheet(scene, words["blank_title"], [], footprint=footprint, rotatable=False, lang=lang)
+
+
+HEADING_LEADING = 1.4
+"""The blank sheet's heading lines, in lines of its rules."""
+
+
+def _blank_text_height(titles: list[str], lines: list[str]) -> float:
+    """How tall the blank sheet's heading and rules are."""
+    leading = text_style("board_info").leading_mm
+    return leading * (len(lines) + 1) + 2.0 + HEADING_LEADING * leading * (len(titles) - 1)
+
+
+def _blank_lines(words: dict[str, Any], width: float) -> tuple[list[str], list[str]]:
+    """The blank sheet's heading and its numbered rules wrapped to ``width`` (later lines
+    of a rule indented)."""
+    from coinprint.render.document import wrap
+
+    size = text_style("board_info").size_mm
+    titles = wrap(words["blank_heading"], width, text_style("board_title").size_mm, True)
+    lines: list[str] = []
+    for number, rule in enumerate(words["rules"], start=1):
+        wrapped = wrap(rule, width - 8.0, size, max_chars=INFO_CHARS - 4)
+        lines.append(f"{number}. {wrapped[0]}")
+        lines += [f"    {line}" for line in wrapped[1:]]
+    return titles, lines
