@@ -41,7 +41,7 @@ import random
 from collections.abc import Hashable
 from typing import Any
 
-from coinprint.engine import Agent, Rules
+from coinprint.engine import Agent, Rules, SearchMove
 
 DEFAULT_ITERATIONS = 800
 """Iterations a move when no budget is given."""
@@ -135,9 +135,9 @@ class MCTSAgent(Agent[Any, Any]):
 
     def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
         self._settle(rules.search_defaults())
-        moves = rules.successors(state)
+        moves = rules.search_moves(state)
         if len(moves) == 1:
-            return moves[0][0]
+            return moves[0].move
         root = Node(None, None)
         self._list(rules, state, root, rules.chance_key(state), moves, rng)
         chance = StratifiedChance(rng)
@@ -155,18 +155,17 @@ class MCTSAgent(Agent[Any, Any]):
         state: Any,
         node: Node,
         key: Hashable,
-        moves: list[tuple[Any, Any]],
+        moves: list[SearchMove],
         rng: random.Random,
     ) -> None:
-        """Note the legal ``moves`` (each with the position after it) at ``node`` for chance
-        outcome ``key``, to be expanded best first by the evaluation (ties in random order;
-        all in random order when ``mix`` is 0)."""
-        node.options[key] = [move for move, _ in moves]
-        mover = rules.to_move(state)
+        """Note the legal ``moves`` at ``node`` for chance outcome ``key``, to be expanded
+        best first by the evaluation (ties in random order; all in random order when ``mix``
+        is 0)."""
+        node.options[key] = [listed.move for listed in moves]
         order = []
-        for move, after in moves:
-            guess = self._guess(rules, after, mover) if self.mix > 0 else 0.5
-            order.append((guess, rng.random(), move))
+        for listed in moves:
+            guess = _squash(listed) if self.mix > 0 else 0.5
+            order.append((guess, rng.random(), listed.move))
         order.sort(key=lambda item: item[:2])
         node.untried[key] = [(move, guess) for guess, _, move in order]
         node.expanded[key] = []
@@ -225,7 +224,7 @@ class MCTSAgent(Agent[Any, Any]):
                 rules.begin_turn(state, chance)
             key = rules.chance_key(state)
             if key not in node.options:
-                self._list(rules, state, node, key, rules.successors(state), rng)
+                self._list(rules, state, node, key, rules.search_moves(state), rng)
             mover = rules.to_move(state)
             untried, expanded = node.untried[key], node.expanded[key]
             seen = node.seen[key] = node.seen[key] + 1
@@ -258,15 +257,6 @@ class MCTSAgent(Agent[Any, Any]):
             value = self.mix * guess + (1 - self.mix) * played / self.playouts
         _back_up(path, mover, value, None)
 
-    @staticmethod
-    def _guess(rules: Rules[Any, Any], after: Any, mover: str) -> float:
-        """The search evaluation (:meth:`Rules.search_evaluate`) of the position ``after`` a
-        move for ``mover``, squashed into 0 to 1 (a game over is 1, 0.5 or 0)."""
-        if rules.is_over(after):
-            winner = rules.result(after).winner
-            return 0.5 if winner is None else float(winner == mover)
-        return 0.5 + 0.5 * math.tanh(rules.search_evaluate(after, mover) / EVALUATION_SCALE)
-
     def _select(self, node: Node, options: list[Any], rng: random.Random) -> Node:
         best: list[Node] = []
         best_bound = -math.inf
@@ -279,6 +269,13 @@ class MCTSAgent(Agent[Any, Any]):
             elif bound == best_bound:
                 best.append(child)
         return best[0] if len(best) == 1 else rng.choice(best)
+
+
+def _squash(listed: SearchMove) -> float:
+    """A listed move's search evaluation squashed into 0 to 1 (a game over is its outcome)."""
+    if listed.outcome is not None:
+        return listed.outcome
+    return 0.5 + 0.5 * math.tanh(listed.value / EVALUATION_SCALE)
 
 
 def _back_up(path: list[Node], player: str | None, value: float, winner: str | None) -> None:

@@ -41,12 +41,12 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from operator import mul
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules
+from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules, SearchMove
 from coinprint.errors import UsageError
 from coinprint.games.coinage.coins import DENOMINATIONS, NAMES, PLAYERS, START_BANK, VALUES
-from coinprint.games.coinage.fast import FastCoinAge
+from coinprint.games.coinage.fast import FastCoinAge, TurnLister
 from coinprint.layout import Layout, Mark
 
 if TYPE_CHECKING:
@@ -88,9 +88,9 @@ Action = tuple[Any, ...]
 """("place", rank, space) · ("move", from, to) · ("capture", space) · ("pay", rank)."""
 
 
-@dataclass(frozen=True)
-class Turn:
-    """One whole turn: its throw and its actions, in the order they were done."""
+class Turn(NamedTuple):
+    """One whole turn: its throw and its actions, in the order they were done (a named
+    tuple: tree search makes and hashes thousands a move)."""
 
     throw: Throw
     actions: tuple[Action, ...] = ()
@@ -170,6 +170,7 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         self.regions = [tuple(v) for _, v in sorted(regions.items())]
         self.region_names = sorted(regions)
         self._fast: FastCoinAge | None = None
+        self._lister: TurnLister | None = None
 
     # -- state ----------------------------------------------------------------------------------
     def initial_state(self) -> CoinAgeState:
@@ -185,6 +186,17 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         """Throw the mover's coins: one of each denomination in the bank, each a fair toss."""
         bank = state.banks[state.mover]
         state.throw = tuple((rank, rng.random() < 0.5) for rank in reversed(range(4)) if bank[rank] > 0)
+
+    def begin_paired_turn(self, state: CoinAgeState, chance_seed: int, turn: int) -> None:
+        """Throw the mover's coins, each denomination's toss from a stream of its own (seeded
+        by ``chance_seed``, the turn's number and the coin), so two paired games throw their
+        common coins alike even when their banks differ."""
+        bank = state.banks[state.mover]
+        state.throw = tuple(
+            (rank, random.Random(f"chance {chance_seed} {turn} {DENOMINATIONS[rank]}").random() < 0.5)
+            for rank in reversed(range(4))
+            if bank[rank] > 0
+        )
 
     def chance_key(self, state: CoinAgeState) -> Throw | None:
         """The pending throw: it decides which turns are legal."""
@@ -329,6 +341,27 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         if state.throw is None:
             raise IllegalMoveError("no throw yet this turn; call begin_turn first (the throw comes before any action)")
         return _TurnSearch(self, state).run()
+
+    def search_moves(self, state: CoinAgeState) -> list[SearchMove]:
+        """The turns of :meth:`successors`, in its order, each with its search evaluation
+        (:meth:`search_evaluate`) or outcome, listed and judged on packed positions
+        (:class:`~coinprint.games.coinage.fast.TurnLister`) without building the position
+        after each turn: tree search plays a turn only when it widens to it."""
+        if state.ended:
+            return []
+        if state.throw is None:
+            raise IllegalMoveError("no throw yet this turn; call begin_turn first (the throw comes before any action)")
+        lister = self._lister
+        if lister is None:
+            lister = self._lister = TurnLister(self, SEARCH_WEIGHTS)
+        throw = state.throw
+        # Named tuples made by tuple.__new__: the classes' own constructors cost twice as much,
+        # and a node lists hundreds of turns of which it plays a few.
+        make = tuple.__new__
+        return [
+            make(SearchMove, (make(Turn, (throw, actions)), value, outcome))
+            for actions, value, outcome in lister.turns(state)
+        ]
 
     def playout_move(self, state: CoinAgeState, rng: random.Random) -> Turn:
         """A random turn built one action at a time (at each step: stop, or one of the actions
