@@ -338,6 +338,9 @@ SPACE_BITS = 16
 
 STACK_MASK = (1 << SPACE_BITS) - 1
 
+NONE, PLACE, MOVE, CAPTURE = range(4)
+"""What led to a step of the listing's search (the first step: none)."""
+
 Listed = tuple[tuple["Action", ...], float, "float | None"]
 """A turn's actions, the search evaluation of the position after it for the mover, and the
 game's outcome for the mover when the turn ends it (1 a win, 0.5 a tie, 0 a loss), else None."""
@@ -448,7 +451,27 @@ class TurnLister:
         coin = [rank * 2 + me + 1 for rank in range(4)]
         spaces = range(n)
 
-        def search(board: int, bank: int, empty: int, free: int, budget: int, actions: tuple[Action, ...]) -> None:
+        def search(
+            board: int,
+            bank: int,
+            empty: int,
+            free: int,
+            budget: int,
+            actions: tuple[Action, ...],
+            came: tuple[int, int, int] = (NONE, 0, 0),
+        ) -> None:
+            """As :meth:`_TurnSearch.search` (``budget`` packed: placements, move, capture,
+            may pay); ``came`` is the action that led here as (kind, a, b): a placement's rank
+            and space, a move's source and target, a capture's space.
+
+            The actions are tried in the reference's order (pay, place, move, capture), so
+            when two actions in either order reach the same outcome, the order tried first
+            found it and searched on from it. The other order is skipped here: two placements
+            on different spaces (the higher rank first was tried first); a placement after a
+            move off and onto other spaces; after a capture, any move but one into the space
+            it emptied (moving the captured stack's rest is moving the stack, then capturing
+            where it went). An action that ends the game is never skipped (the first order may
+            have stopped before it)."""
             key = (board, bank)
             if key not in seen:
                 seen[key] = actions
@@ -457,6 +480,7 @@ class TurnLister:
                 return
             searched.add(marker)
             placements, moves, captures, can_pay = budget >> 3, budget >> 2 & 1, budget >> 1 & 1, budget & 1
+            kind, came_a, came_b = came
             ranks = MATCHED[free]
             if can_pay:
                 for rank in ranks:
@@ -479,14 +503,18 @@ class TurnLister:
                             continue
                         after = board + ((stack * 15 + code) << shift)
                         after_empty = empty & ~(1 << space)
-                        step = actions + (("place", rank, space),)
                         if not after_empty or bank_out:
-                            _end(after, after_bank, step)
+                            _end(after, after_bank, actions + (("place", rank, space),))
+                        elif (kind == PLACE and rank > came_a and space != came_b) or (
+                            kind == MOVE and space != came_a and space != came_b
+                        ):
+                            continue  # found before, by the other order
                         elif not left:  # nothing more to do: note it without a search
                             if (after, after_bank) not in seen:
-                                seen[after, after_bank] = step
+                                seen[after, after_bank] = actions + (("place", rank, space),)
                         else:
-                            search(after, after_bank, after_empty, rest, left, step)
+                            step = actions + (("place", rank, space),)
+                            search(after, after_bank, after_empty, rest, left, step, (PLACE, rank, space))
             if moves:
                 left = budget - 4
                 for source in spaces:
@@ -495,10 +523,16 @@ class TurnLister:
                     shift = source * SPACE_BITS
                     stack = board >> shift & STACK_MASK
                     for target in neighbours[source]:
-                        if empty >> target & 1:
-                            after = board - (stack << shift) + (stack << (target * SPACE_BITS))
+                        if not empty >> target & 1 or (kind == CAPTURE and target != came_a):
+                            continue  # occupied, or found before by the other order
+                        after = board - (stack << shift) + (stack << (target * SPACE_BITS))
+                        step = actions + (("move", source, target),)
+                        if not left:
+                            if (after, bank) not in seen:
+                                seen[after, bank] = step
+                        else:
                             after_empty = empty ^ (1 << source | 1 << target)
-                            search(after, bank, after_empty, free, left, actions + (("move", source, target),))
+                            search(after, bank, after_empty, free, left, step, (MOVE, source, target))
             if captures:
                 left = budget - 2
                 for space in spaces:
@@ -508,8 +542,13 @@ class TurnLister:
                     stack = board >> shift & STACK_MASK
                     after = board - ((stack - (stack >> 4)) << shift)
                     after_bank = bank + my_unit[TOP_RANK[stack & 15]]
-                    after_empty = empty | (1 << space) if stack < 16 else empty
-                    search(after, after_bank, after_empty, free, left, actions + (("capture", space),))
+                    step = actions + (("capture", space),)
+                    if not left:
+                        if (after, after_bank) not in seen:
+                            seen[after, after_bank] = step
+                    else:
+                        after_empty = empty | (1 << space) if stack < 16 else empty
+                        search(after, after_bank, after_empty, free, left, step, (CAPTURE, space, 0))
 
         def _end(board: int, bank: int, actions: tuple[Action, ...]) -> None:
             key = (board, bank)
