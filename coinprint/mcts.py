@@ -39,6 +39,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Hashable
+from operator import itemgetter
 from typing import Any
 
 from coinprint.engine import Agent, Rules, SearchMove
@@ -67,6 +68,10 @@ Age's whole turns, Coin Table's sixty-odd moves) is searched deep on its likely 
 instead of shallow on all of them."""
 
 
+_GUESS_THEN_DRAW = itemgetter(0, 1)
+"""The sort key of a node's untried moves: the squashed evaluation, then a random draw."""
+
+
 class Node:
     """A tree node: the move that led here, who chose it, and the value it earned for them."""
 
@@ -87,8 +92,8 @@ class Node:
         expand last)."""
         self.options: dict[Hashable, list[Any]] = {}
         """Every legal move, per chance outcome."""
-        self.expanded: dict[Hashable, list[Any]] = {}
-        """The moves with a child so far, per chance outcome (the ones that compete)."""
+        self.expanded: dict[Hashable, list[Node]] = {}
+        """The children so far, per chance outcome (the ones that compete)."""
         self.seen: dict[Hashable, int] = {}
         """Iterations that reached this node with each chance outcome."""
 
@@ -162,11 +167,20 @@ class MCTSAgent(Agent[Any, Any]):
         best first by the evaluation (ties in random order; all in random order when ``mix``
         is 0)."""
         node.options[key] = [listed.move for listed in moves]
-        order = []
-        for listed in moves:
-            guess = _squash(listed) if self.mix > 0 else 0.5
-            order.append((guess, rng.random(), listed.move))
-        order.sort(key=lambda item: item[:2])
+        rand = rng.random
+        if self.mix > 0:
+            tanh, scale = math.tanh, EVALUATION_SCALE
+            order = [
+                (
+                    listed.outcome if listed.outcome is not None else 0.5 + 0.5 * tanh(listed.value / scale),
+                    rand(),
+                    listed.move,
+                )
+                for listed in moves
+            ]
+        else:
+            order = [(0.5, rand(), listed.move) for listed in moves]
+        order.sort(key=_GUESS_THEN_DRAW)
         node.untried[key] = [(move, guess) for guess, _, move in order]
         node.expanded[key] = []
         node.seen[key] = 0
@@ -228,15 +242,15 @@ class MCTSAgent(Agent[Any, Any]):
             mover = rules.to_move(state)
             untried, expanded = node.untried[key], node.expanded[key]
             seen = node.seen[key] = node.seen[key] + 1
-            for move in expanded:
-                node.children[move].available += 1
+            for child in expanded:
+                child.available += 1
             # Progressive widening: a new child only while fewer than widen·√(visits) exist.
             if untried and (not expanded or len(expanded) < self.widen * math.sqrt(seen)):
                 move, guess = untried.pop()
                 child = node.children.get(move)
                 if child is None:
                     child = node.children[move] = Node(move, mover)
-                expanded.append(move)
+                expanded.append(child)
                 child.available += 1
                 path.append(child)
                 self._value_leaf(rules, state, path, mover, guess, rng)
@@ -257,25 +271,18 @@ class MCTSAgent(Agent[Any, Any]):
             value = self.mix * guess + (1 - self.mix) * played / self.playouts
         _back_up(path, mover, value, None)
 
-    def _select(self, node: Node, options: list[Any], rng: random.Random) -> Node:
+    def _select(self, node: Node, options: list[Node], rng: random.Random) -> Node:
         best: list[Node] = []
         best_bound = -math.inf
-        c = self.exploration
-        for move in options:
-            child = node.children[move]
-            bound = child.value / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+        c, log, sqrt = self.exploration, math.log, math.sqrt
+        for child in options:
+            visits = child.visits
+            bound = child.value / visits + c * sqrt(log(child.available) / visits)
             if bound > best_bound:
                 best, best_bound = [child], bound
             elif bound == best_bound:
                 best.append(child)
         return best[0] if len(best) == 1 else rng.choice(best)
-
-
-def _squash(listed: SearchMove) -> float:
-    """A listed move's search evaluation squashed into 0 to 1 (a game over is its outcome)."""
-    if listed.outcome is not None:
-        return listed.outcome
-    return 0.5 + 0.5 * math.tanh(listed.value / EVALUATION_SCALE)
 
 
 def _back_up(path: list[Node], player: str | None, value: float, winner: str | None) -> None:

@@ -36,7 +36,7 @@ def test_agent_specs_carry_parameters() -> None:
 
 def test_mcts_takes_the_games_defaults_unless_given() -> None:
     """Coin Table asks tree search for leaves judged by the evaluation alone (mix 1), Coin Age
-    for 8 play-outs a leaf and a race of 32 turns over 3,200 iterations at the root; a
+    for 8 play-outs a leaf and a race of 16 turns over 800 iterations at the root; a
     parameter given in the spec wins; a parameter the game does not set is the module's."""
     table = rules("cointable:size=2")
     state = table.initial_state()
@@ -52,13 +52,13 @@ def test_mcts_takes_the_games_defaults_unless_given() -> None:
     state = coinage.initial_state()
     coinage.begin_turn(state, random.Random(1))
     chosen.choose(coinage, state, random.Random(1))
-    assert (chosen.playouts, chosen.mix, chosen.halving) == (8, 0.3, 32)  # 8 play-outs a leaf, a race at the root
-    assert chosen.iterations == 20  # given, so not Coin Age's 3,200
+    assert (chosen.playouts, chosen.mix, chosen.halving) == (8, 0.3, 16)  # 8 play-outs a leaf, a race at the root
+    assert chosen.iterations == 20  # given, so not Coin Age's 800
     default = make_agent("mcts")
     assert isinstance(default, MCTSAgent)
     state.throw = ((3, False), (2, False), (1, False), (0, False))  # nothing to do but pass: instant
     default.choose(coinage, state, random.Random(1))
-    assert (default.iterations, default.halving) == (3200, 32)
+    assert (default.iterations, default.halving, default.playouts) == (800, 16, 8)
     assert MCTSAgent().mix == 0.3 and MCTSAgent().iterations == 800
     montecarlo = make_agent("montecarlo:playouts=300,depth=40")
     assert isinstance(montecarlo, MonteCarloAgent) and (montecarlo.playouts, montecarlo.depth) == (300, 40)

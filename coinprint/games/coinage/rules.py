@@ -575,19 +575,16 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
 
     def search_defaults(self) -> dict[str, float]:
         """Tree search values a new leaf by 8 random play-outs, not 1: Coin Age's play-outs are
-        short and cheap beside listing a throw's turns (8 cost a third more time a move), and
-        one is a noisy judge of a leaf. Against greedy on the classic map (800 iterations) 8
-        won 544–255 over 800 games (68 %) where 1 won 267–133 over 400 (67 %): no worse, not
-        clearly better.
+        short and cheap beside listing a throw's turns, and one is a noisy judge of a leaf.
 
-        The root is a race of the 32 best turns by the evaluation (sequential halving,
-        ``halving`` 32) rather than UCB1 over them all: a throw allows dozens to thousands of
+        The root is a race of the 16 best turns by the evaluation (sequential halving,
+        ``halving`` 16) rather than UCB1 over them all: a throw allows dozens to thousands of
         turns, and the race spends the budget on a few of them, each meeting the same
-        opponent's throws. The budget is 3,200 iterations, not 800: the race gains with it
-        where UCB1 did not (against greedy on 400 paired games: 16 turns at 800 iterations
-        won 69 %, 32 at 1,600 won 70 % over 800 games, 32 at 3,200 won 289–111 on fresh
-        seeds, 72 %), at about 3 s of one core a turn."""
-        return {"iterations": 3200, "playouts": 8, "halving": 32}
+        opponent's throws. 800 iterations: with the listing on packed positions
+        (:meth:`search_moves`) a game costs a few seconds of one core (docs/benchmarks.md has
+        the figures and the match against greedy; earlier matches on 400 paired games: 16
+        turns at 800 iterations won 69 %, 32 at 3,200 won 72 % at eight times the cost)."""
+        return {"iterations": 800, "playouts": 8, "halving": 16}
 
     def search_evaluate(self, state: CoinAgeState, player: str) -> float:
         """How likely ``player`` is to win, on the search's points scale: the sum of
