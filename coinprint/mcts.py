@@ -247,12 +247,12 @@ class MCTSAgent(Agent[Any, Any]):
             # Progressive widening: a new child only while fewer than widen·√(visits) exist.
             if untried and (not expanded or len(expanded) < self.widen * math.sqrt(seen)):
                 move, guess = untried.pop()
-                child = node.children.get(move)
-                if child is None:
-                    child = node.children[move] = Node(move, mover)
-                expanded.append(child)
-                child.available += 1
-                path.append(child)
+                new = node.children.get(move)
+                if new is None:
+                    new = node.children[move] = Node(move, mover)
+                expanded.append(new)
+                new.available += 1
+                path.append(new)
                 self._value_leaf(rules, state, path, mover, guess, rng)
                 return
             node = self._select(node, expanded, rng)
