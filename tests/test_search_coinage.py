@@ -72,3 +72,64 @@ def test_the_listing_covers_every_kind_of_throw() -> None:
         matches.add(sum(hit for _, hit in state.throw))
         endings += sum(item.outcome is not None for item in game.search_moves(state))
     assert matches == {0, 1, 2, 3, 4} and endings > 0
+
+
+def _corrupt(turn, rng: random.Random, size: int):  # type: ignore[no-untyped-def]
+    """``turn`` with one part changed at random (often making it illegal)."""
+    actions = list(turn.actions)
+    what = rng.randrange(5)
+    if what == 0 and turn.throw:  # another match
+        throw = list(turn.throw)
+        k = rng.randrange(len(throw))
+        throw[k] = (throw[k][0], not throw[k][1])
+        return type(turn)(tuple(throw), turn.actions)
+    if what == 1:  # a random action added
+        kind = rng.choice(("place", "pay", "move", "capture"))
+        space, other, rank = rng.randrange(size), rng.randrange(size), rng.randrange(4)
+        added = {"place": ("place", rank, space), "pay": ("pay", rank), "move": ("move", space, other)}
+        actions.insert(rng.randrange(len(actions) + 1), added.get(kind, ("capture", space)))
+    elif what == 2 and actions:  # one dropped
+        actions.pop(rng.randrange(len(actions)))
+    elif what == 3 and len(actions) > 1:  # two swapped
+        i, j = rng.sample(range(len(actions)), 2)
+        actions[i], actions[j] = actions[j], actions[i]
+    elif what == 4 and turn.throw:  # a coin left out of the throw
+        return type(turn)(turn.throw[1:], turn.actions)
+    return type(turn)(turn.throw, tuple(actions))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(MAPS), st.integers(0, 10**9), st.integers(0, 30), st.booleans())
+def test_a_checked_turn_is_the_references(spec: str, seed: int, turns: int, corrupt: bool) -> None:
+    """``apply`` (one pass) against the reference (``check``, then ``apply_unchecked``) on random
+    turns, legal and changed: the same position after a legal one; for an illegal one the
+    same error and the position untouched."""
+    from coinprint.engine import IllegalMoveError
+
+    game = _rules(spec)
+    state = _position(game, seed, turns)
+    if state is None:
+        return
+    rng = random.Random(seed)
+    turn = game.playout_move(state, rng)
+    if corrupt:
+        turn = _corrupt(turn, rng, len(state.stacks))
+    pending = rng.random() < 0.5  # a throw pending (simulation) or not (a record replayed)
+    fast, slow = state.copy(), state.copy()
+    if not pending:
+        fast.throw = slow.throw = None
+    try:
+        game.check(slow, turn)
+    except IllegalMoveError as bad:
+        before = fast.copy()
+        try:
+            game.apply(fast, turn)
+        except IllegalMoveError as also:
+            assert str(also) == str(bad)
+            assert fast.key() == before.key() and fast.turn == before.turn
+        else:
+            raise AssertionError(f"apply took an illegal turn: {bad}")
+        return
+    game.apply_unchecked(slow, turn)
+    game.apply(fast, turn)
+    assert (fast.key(), fast.turn, fast.throw) == (slow.key(), slow.turn, slow.throw)

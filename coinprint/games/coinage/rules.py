@@ -123,6 +123,19 @@ class CoinAgeState:
         return (tuple(self.stacks), tuple(tuple(b) for b in self.banks), self.ended)
 
 
+_THROWS: dict[Throw, tuple[int, int]] = {
+    tuple((rank, bool(hits >> rank & 1)) for rank in (3, 2, 1, 0) if held >> rank & 1): (held, hits & held)
+    for held in range(16)
+    for hits in range(16)
+    if hits & ~held == 0
+}
+"""Every throw written highest first (as every turn read or thrown is): the ranks thrown
+and the ranks matched, as bits."""
+
+_ALLOWANCE_BY_MATCHES = ((0, 1, 1, False), (1, 1, 0, False), (2, 0, 0, False), (2, 0, 0, False), (2, 0, 0, True))
+"""(placements, moves, captures, may pay) by the number of matches (:class:`_Allowance`)."""
+
+
 @dataclass
 class _Allowance:
     """What is left of a turn's allowance while its actions are checked one by one."""
@@ -209,6 +222,98 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
     # -- checking and playing ---------------------------------------------------------------------
     def check(self, state: CoinAgeState, move: Turn) -> None:
         self._play(state.copy(), move, checked=True)
+
+    def apply(self, state: CoinAgeState, move: Turn) -> None:
+        """As :meth:`Rules.apply`, in one pass over the turn (:meth:`_play_checked`) where it
+        is legal; a turn found illegal there is checked again by :meth:`check`, which raises
+        saying why, so the errors are the reference's."""
+        if state.ended is None and self._play_checked(state, move):
+            return
+        self.check(state, move)
+        self.apply_unchecked(state, move)  # legal after all (a throw written in another order)
+
+    def _play_checked(self, state: CoinAgeState, turn: Turn) -> bool:
+        """Play ``turn`` on ``state`` if it is legal, on copies of the stacks and banks that
+        replace the state's only at the end; False, with ``state`` unchanged, if any part of
+        it is not (or the throw is not written highest first, as every turn read or thrown
+        is). The same rules as :meth:`_illegal` and :meth:`_do`, with the empty spaces and
+        the mover's coins counted as the actions go."""
+        try:
+            throw, me = turn.throw, state.mover
+            bank = state.banks[me]
+            read = _THROWS.get(throw)
+            if read is None or (state.throw is not None and state.throw != throw):
+                return False
+            thrown, free = read
+            if thrown != (bank[0] > 0) | (bank[1] > 0) << 1 | (bank[2] > 0) << 2 | (bank[3] > 0) << 3:
+                return False
+            placements, moves, captures, can_pay = _ALLOWANCE_BY_MATCHES[bin(free).count("1")]
+            stacks, mine, theirs = list(state.stacks), bank[:], state.banks[1 - me][:]
+            empty, coins, size = stacks.count(()), sum(mine), len(stacks)
+            neighbours = self.neighbours
+            ended = None
+            for action in turn.actions:
+                if ended:
+                    return False
+                kind = action[0]
+                if kind == "place":
+                    _, rank, space = action
+                    if placements < 1 or not (0 <= rank < 4 and free >> rank & 1) or not 0 <= space < size:
+                        return False
+                    stack = stacks[space]
+                    if stack:
+                        if stack[-1][0] <= rank:
+                            return False
+                    else:
+                        empty -= 1
+                    stacks[space] = stack + ((rank, me),)
+                    mine[rank] -= 1
+                    coins -= 1
+                    placements -= 1
+                    free ^= 1 << rank
+                elif kind == "pay":
+                    _, rank = action
+                    if not can_pay or not (0 <= rank < 4 and free >> rank & 1):
+                        return False
+                    mine[rank] -= 1
+                    theirs[rank] += 1
+                    coins -= 1
+                    placements += 1
+                    can_pay = False
+                    free ^= 1 << rank
+                elif kind == "move":
+                    _, source, target = action
+                    if moves < 1 or not 0 <= source < size or not stacks[source]:
+                        return False
+                    if target not in neighbours[source] or stacks[target]:
+                        return False
+                    stacks[target], stacks[source] = stacks[source], ()
+                    moves -= 1
+                elif kind == "capture":
+                    _, space = action
+                    if captures < 1 or not 0 <= space < size or not stacks[space]:
+                        return False
+                    stack = stacks[space]
+                    stacks[space] = stack[:-1]
+                    mine[stack[-1][0]] += 1
+                    coins += 1
+                    captures -= 1
+                    if len(stack) == 1:
+                        empty += 1
+                else:
+                    return False
+                if not empty:
+                    ended = "every space is filled"
+                elif not coins:
+                    ended = f"{PLAYERS[me]} has placed every coin"
+        except (TypeError, ValueError, IndexError):  # not a turn's shape: the reference says why
+            return False
+        state.stacks = stacks
+        state.banks = [mine, theirs] if me == 0 else [theirs, mine]
+        state.turn += 1
+        state.throw = None
+        state.ended = ended
+        return True
 
     def apply_unchecked(self, state: CoinAgeState, move: Turn) -> None:
         self._play(state, move, checked=False)
