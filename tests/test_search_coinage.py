@@ -133,3 +133,15 @@ def test_a_checked_turn_is_the_references(spec: str, seed: int, turns: int, corr
     game.apply_unchecked(slow, turn)
     game.apply(fast, turn)
     assert (fast.key(), fast.turn, fast.throw) == (slow.key(), slow.turn, slow.throw)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(MAPS), st.integers(0, 10**9), st.integers(0, 30))
+def test_a_random_turn_is_the_references_choice(spec: str, seed: int, turns: int) -> None:
+    """Coin Age's random agent picks from the packed listing: the same turn as a uniform
+    choice from the reference's list for the same generator (so records stay the same)."""
+    game = _rules(spec)
+    state = _position(game, seed, turns)
+    if state is None:
+        return
+    assert game.random_move(state, random.Random(seed)) == Rules.random_move(game, state, random.Random(seed))

@@ -426,7 +426,28 @@ class TurnLister:
 
     # -- listing -------------------------------------------------------------------------------
     def turns(self, state: CoinAgeState) -> list[Listed]:
-        """Every distinct turn of ``state``'s pending throw (see the class docstring)."""
+        """Every distinct turn of ``state``'s pending throw, judged (see the class docstring)."""
+        seen, ended_keys = self._outcomes(state)
+        me = state.mover
+        listed: list[Listed] = []
+        nxt = 1 - me
+        sign = 1.0 if me == 0 else -1.0
+        for (board, bank), actions in seen.items():
+            if (board, bank) in ended_keys:
+                listed.append((actions, 0.0, self._outcome(board, bank, me)))
+            else:
+                listed.append((actions, sign * self.heads_value(board, bank, nxt), None))
+        return listed
+
+    def actions(self, state: CoinAgeState) -> list[tuple[Action, ...]]:
+        """The actions of every distinct turn of ``state``'s pending throw, in the reference's
+        order, not judged (what a random agent picks from)."""
+        return list(self._outcomes(state)[0].values())
+
+    def _outcomes(self, state: CoinAgeState) -> tuple[dict[tuple[int, int], tuple[Action, ...]], set[tuple[int, int]]]:
+        """Every distinct outcome (packed board, packed banks) of ``state``'s pending throw
+        with the first actions found to it, in the order found; and the outcomes that end
+        the game."""
         assert state.throw is not None
         me = state.mover
         board = bank = empty = 0
@@ -557,15 +578,7 @@ class TurnLister:
                 ended_keys.add(key)
 
         search(board, bank, empty, free, placements << 3 | moves << 2 | captures << 1 | can_pay, ())
-        listed: list[Listed] = []
-        nxt = 1 - me
-        sign = 1.0 if me == 0 else -1.0
-        for (board, bank), actions in seen.items():
-            if (board, bank) in ended_keys:
-                listed.append((actions, 0.0, self._outcome(board, bank, me)))
-            else:
-                listed.append((actions, sign * self.heads_value(board, bank, nxt), None))
-        return listed
+        return seen, ended_keys
 
     def _outcome(self, board: int, bank: int, me: int) -> float:
         """The finished game's value for ``me`` (1 a win, 0.5 a tie, 0 a loss)."""

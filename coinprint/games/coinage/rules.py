@@ -447,6 +447,21 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
             raise IllegalMoveError("no throw yet this turn; call begin_turn first (the throw comes before any action)")
         return _TurnSearch(self, state).run()
 
+    def random_move(self, state: CoinAgeState, rng: random.Random) -> Turn:
+        """A turn chosen uniformly from :meth:`legal_moves` (the same list, found on packed
+        positions without the positions after each turn, so the same choice for ``rng``)."""
+        if state.ended:
+            raise IllegalMoveError(f"the game is already over ({state.ended})")
+        if state.throw is None:
+            raise IllegalMoveError("no throw yet this turn; call begin_turn first (the throw comes before any action)")
+        return Turn(state.throw, rng.choice(self._turn_lister().actions(state)))
+
+    def _turn_lister(self) -> TurnLister:
+        lister = self._lister
+        if lister is None:
+            lister = self._lister = TurnLister(self, SEARCH_WEIGHTS)
+        return lister
+
     def search_moves(self, state: CoinAgeState) -> list[SearchMove]:
         """The turns of :meth:`successors`, in its order, each with its search evaluation
         (:meth:`search_evaluate`) or outcome, listed and judged on packed positions
@@ -456,9 +471,7 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
             return []
         if state.throw is None:
             raise IllegalMoveError("no throw yet this turn; call begin_turn first (the throw comes before any action)")
-        lister = self._lister
-        if lister is None:
-            lister = self._lister = TurnLister(self, SEARCH_WEIGHTS)
+        lister = self._turn_lister()
         throw = state.throw
         # Named tuples made by tuple.__new__: the classes' own constructors cost twice as much,
         # and a node lists hundreds of turns of which it plays a few.
