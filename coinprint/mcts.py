@@ -90,8 +90,8 @@ class Node:
         self.untried: dict[Hashable, list[tuple[Any, float]]] = {}
         """Moves not yet expanded with their evaluations, per chance outcome (the next to
         expand last)."""
-        self.options: dict[Hashable, list[Any]] = {}
-        """Every legal move, per chance outcome."""
+        self.options: dict[Hashable, int] = {}
+        """How many legal moves there are, per chance outcome listed so far."""
         self.expanded: dict[Hashable, list[Node]] = {}
         """The children so far, per chance outcome (the ones that compete)."""
         self.seen: dict[Hashable, int] = {}
@@ -166,7 +166,7 @@ class MCTSAgent(Agent[Any, Any]):
         """Note the legal ``moves`` at ``node`` for chance outcome ``key``, to be expanded
         best first by the evaluation (ties in random order; all in random order when ``mix``
         is 0)."""
-        node.options[key] = [listed.move for listed in moves]
+        node.options[key] = len(moves)
         rand = rng.random
         if self.mix > 0:
             tanh, scale = math.tanh, EVALUATION_SCALE

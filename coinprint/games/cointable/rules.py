@@ -439,12 +439,10 @@ class CoinTableRules(Rules[CoinTableState, int]):
         faces, castled, threats, safe = state.faces, state.castled, state.near[3 - me], state.safe
         base = self.evaluate(state, player)
 
-        def exposed(cell: int, threat: int) -> bool:
-            """Whether ``cell`` holds the mover's coin, not castled, that ``threat`` coins
-            of the opponent's touch (two can flip it, unless it is safe)."""
-            return faces[cell] == me and not castled[cell] and threat >= 2
-
-        unsafe = 1.0 if safe >= 0 and exposed(safe, threats[safe]) else 0.0  # the safe coin losing its safety
+        # The mover's coins, not castled, that two or more of the opponent's touch: each costs
+        # one unless it is the safe coin.
+        exposed = {i for i in compress(self._places, map(me.__eq__, faces)) if threats[i] >= 2 and not castled[i]}
+        unsafe = 1.0 if safe in exposed else 0.0  # the safe coin losing its safety
         ends_placing = state.empty == 1 or state.supply == 1
         counts = state.counts
         listed = []
@@ -457,15 +455,15 @@ class CoinTableRules(Rules[CoinTableState, int]):
                 value = base + 1.0 - unsafe
             elif move < 2 * n:  # touch: only which coin is safe changes
                 cell = move - n
-                value = base - unsafe + (1.0 if exposed(cell, threats[cell]) else 0.0)
+                value = base - unsafe + (1.0 if cell in exposed else 0.0)
             elif move < 3 * n:  # flip: one coin changes sides and is safe; its neighbours are less threatened
                 cell = move - 2 * n
                 value = base + 2.0
                 around = self.neighbours[cell]
                 for j in around:
-                    if j != safe and threats[j] == 2 and exposed(j, 2):
+                    if j != safe and threats[j] == 2 and j in exposed:
                         value += 1.0
-                if safe >= 0 and exposed(safe, threats[safe] - (safe in around)):
+                if safe in exposed and (threats[safe] > 2 or safe not in around):
                     value -= 1.0
             else:  # castle: three coins castled (worth one more, never threatened); no coin safe
                 triangle = self.triangles[move - self._castle]
@@ -473,7 +471,7 @@ class CoinTableRules(Rules[CoinTableState, int]):
                 for i in triangle:  # the mover's coins, each worth one more once castled
                     if not castled[i]:
                         value += 2.0 if threats[i] >= 2 and i != safe else 1.0
-                if safe >= 0 and safe not in triangle and exposed(safe, threats[safe]):
+                if safe in exposed and safe not in triangle:
                     value -= 1.0
                 if state.supply == 1:
                     listed.append(make(SearchMove, (move, 0.0, _outcome(counts[me], counts[3 - me]))))
