@@ -7,9 +7,11 @@ one new child, values it, and adds the value to every node on the way back up, e
 point of view of the player who chose it. After the budget the most visited move is played
 (ties broken at random).
 
-- A node's moves are listed once and tried best first by the rules' evaluation of the position
-  after them, and a node reached ``n`` times has at most ``widen · √n`` children (progressive
-  widening), so wide positions are searched deep on their likely moves.
+- A node's moves are listed once (:meth:`coinprint.engine.Rules.search_moves`: each with the
+  rules' evaluation of the position after it, which a game may find without playing the move)
+  and tried best first by it, and a node reached ``n`` times has at most ``widen · √n``
+  children (progressive widening), so wide positions are searched deep on their likely moves;
+  a move is played only when the search widens to it.
 - A new child is valued by ``mix`` × its evaluation squashed into 0 to 1 plus (1 − ``mix``) ×
   the mean of ``playouts`` random play-outs from it on the rules' play-out path (the games' fast paths,
   :meth:`coinprint.engine.Rules.playout_total`: 1 a win, 0.5 a tie, 0 a loss) — the mixed
