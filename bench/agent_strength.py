@@ -37,7 +37,7 @@ def main() -> None:
     parser.add_argument("--level", action="append", help="ladder rungs, weakest first (default: the ladder's)")
     args = parser.parse_args()
     for game in args.game or AGENT_GAMES:
-        spec = GAMES[game].layout_spec
+        spec = GAMES[game].default_spec
         start = time.perf_counter()
         played = match(spec, "mcts", "greedy", args.games, args.seed, 2000, workers=args.workers)
         share = played.win_share()

@@ -19,7 +19,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from coinprint import arguments
 from coinprint.caps import MAX_INPUT_BYTES, MAX_RECORD_MOVES
@@ -35,6 +35,18 @@ RECORD_FORMAT = "coinprint-record/1"
 
 S = TypeVar("S")  # a game's state type; it has copy()
 M = TypeVar("M", bound=Hashable)  # a game's move type
+
+
+class SearchMove(NamedTuple):
+    """A move as tree search lists it (:meth:`Rules.search_moves`)."""
+
+    move: Any
+    value: float
+    """:meth:`Rules.search_evaluate` of the position after the move, for the player making it
+    (0 when the move ends the game)."""
+    outcome: float | None
+    """When the move ends the game, its value for the player making it: 1 a win, 0.5 a tie,
+    0 a loss; else None."""
 
 
 @dataclass(frozen=True)
@@ -172,6 +184,29 @@ class Rules(ABC, Generic[S, M]):
 
     def begin_turn(self, state: S, rng: random.Random) -> None:
         """Chance before a turn in simulation (Coin Age throws here); most games do nothing."""
+
+    def begin_paired_turn(self, state: S, chance_seed: int, turn: int) -> None:
+        """Chance before turn number ``turn`` (0 first) of a paired game: every game with the
+        same ``chance_seed`` meets the same luck turn by turn, whoever plays it. By default
+        :meth:`begin_turn` with a generator seeded by both; a game whose chance depends on
+        the position (Coin Age throws the coins in the bank) draws each part of it from a
+        stream of its own, so the games stay paired when their positions differ."""
+        self.begin_turn(state, random.Random(f"chance {chance_seed} {turn}"))
+
+    def search_moves(self, state: S) -> list[SearchMove]:
+        """Every legal move with what tree search orders and values it by: the search
+        evaluation of the position after it, or the game's outcome when it ends the game.
+        By default from :meth:`successors`; a game may list and judge its moves faster
+        (Coin Age does so on packed positions), finding the same moves in the same order."""
+        mover = self.to_move(state)
+        listed = []
+        for move, after in self.successors(state):
+            if self.is_over(after):
+                winner = self.result(after).winner
+                listed.append(SearchMove(move, 0.0, 0.5 if winner is None else float(winner == mover)))
+            else:
+                listed.append(SearchMove(move, self.search_evaluate(after, mover), None))
+        return listed
 
     def chance_key(self, state: S) -> Hashable:
         """The chance outcome :meth:`begin_turn` set on ``state`` (Coin Age's throw), which
@@ -517,8 +552,8 @@ def play_game(
 
     A game cut at the limit is a timeout: its result is unfinished, never a win. Chance
     (:meth:`Rules.begin_turn`: Coin Age's throws) comes from ``rng`` like the agents' choices;
-    with a ``chance_seed`` it comes instead from a generator of its own for each turn, seeded
-    by ``chance_seed`` and the turn's number, so two games with the same ``chance_seed`` meet
+    with a ``chance_seed`` it comes instead from :meth:`Rules.begin_paired_turn`, seeded by
+    ``chance_seed`` and the turn's number, so two games with the same ``chance_seed`` meet
     the same throws turn by turn whoever plays them (paired games, as duplicate bridge deals
     both tables the same cards).
     """
@@ -527,8 +562,10 @@ def play_game(
     while not rules.is_over(state):
         if len(moves) >= max_turns:
             return Outcome(moves, rules.result(state), timeout=True)
-        chance = rng if chance_seed is None else random.Random(f"chance {chance_seed} {len(moves)}")
-        rules.begin_turn(state, chance)
+        if chance_seed is None:
+            rules.begin_turn(state, rng)
+        else:
+            rules.begin_paired_turn(state, chance_seed, len(moves))
         move = agents[rules.to_move(state)].choose(rules, state, rng)
         moves.append(rules.move_text(state, move))
         rules.apply_unchecked(state, move)

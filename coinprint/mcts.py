@@ -7,9 +7,11 @@ one new child, values it, and adds the value to every node on the way back up, e
 point of view of the player who chose it. After the budget the most visited move is played
 (ties broken at random).
 
-- A node's moves are listed once and tried best first by the rules' evaluation of the position
-  after them, and a node reached ``n`` times has at most ``widen · √n`` children (progressive
-  widening), so wide positions are searched deep on their likely moves.
+- A node's moves are listed once (:meth:`coinprint.engine.Rules.search_moves`: each with the
+  rules' evaluation of the position after it, which a game may find without playing the move)
+  and tried best first by it, and a node reached ``n`` times has at most ``widen · √n``
+  children (progressive widening), so wide positions are searched deep on their likely moves;
+  a move is played only when the search widens to it.
 - A new child is valued by ``mix`` × its evaluation squashed into 0 to 1 plus (1 − ``mix``) ×
   the mean of ``playouts`` random play-outs from it on the rules' play-out path (the games' fast paths,
   :meth:`coinprint.engine.Rules.playout_total`: 1 a win, 0.5 a tie, 0 a loss) — the mixed
@@ -39,9 +41,10 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Hashable
+from operator import itemgetter
 from typing import Any
 
-from coinprint.engine import Agent, Rules
+from coinprint.engine import Agent, Rules, SearchMove
 
 DEFAULT_ITERATIONS = 800
 """Iterations a move when no budget is given."""
@@ -67,6 +70,10 @@ Age's whole turns, Coin Table's sixty-odd moves) is searched deep on its likely 
 instead of shallow on all of them."""
 
 
+_GUESS_THEN_DRAW = itemgetter(0, 1)
+"""The sort key of a node's untried moves: the squashed evaluation, then a random draw."""
+
+
 class Node:
     """A tree node: the move that led here, who chose it, and the value it earned for them."""
 
@@ -85,10 +92,10 @@ class Node:
         self.untried: dict[Hashable, list[tuple[Any, float]]] = {}
         """Moves not yet expanded with their evaluations, per chance outcome (the next to
         expand last)."""
-        self.options: dict[Hashable, list[Any]] = {}
-        """Every legal move, per chance outcome."""
-        self.expanded: dict[Hashable, list[Any]] = {}
-        """The moves with a child so far, per chance outcome (the ones that compete)."""
+        self.options: dict[Hashable, int] = {}
+        """How many legal moves there are, per chance outcome listed so far."""
+        self.expanded: dict[Hashable, list[Node]] = {}
+        """The children so far, per chance outcome (the ones that compete)."""
         self.seen: dict[Hashable, int] = {}
         """Iterations that reached this node with each chance outcome."""
 
@@ -135,9 +142,9 @@ class MCTSAgent(Agent[Any, Any]):
 
     def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
         self._settle(rules.search_defaults())
-        moves = rules.successors(state)
+        moves = rules.search_moves(state)
         if len(moves) == 1:
-            return moves[0][0]
+            return moves[0].move
         root = Node(None, None)
         self._list(rules, state, root, rules.chance_key(state), moves, rng)
         chance = StratifiedChance(rng)
@@ -155,19 +162,27 @@ class MCTSAgent(Agent[Any, Any]):
         state: Any,
         node: Node,
         key: Hashable,
-        moves: list[tuple[Any, Any]],
+        moves: list[SearchMove],
         rng: random.Random,
     ) -> None:
-        """Note the legal ``moves`` (each with the position after it) at ``node`` for chance
-        outcome ``key``, to be expanded best first by the evaluation (ties in random order;
-        all in random order when ``mix`` is 0)."""
-        node.options[key] = [move for move, _ in moves]
-        mover = rules.to_move(state)
-        order = []
-        for move, after in moves:
-            guess = self._guess(rules, after, mover) if self.mix > 0 else 0.5
-            order.append((guess, rng.random(), move))
-        order.sort(key=lambda item: item[:2])
+        """Note the legal ``moves`` at ``node`` for chance outcome ``key``, to be expanded
+        best first by the evaluation (ties in random order; all in random order when ``mix``
+        is 0)."""
+        node.options[key] = len(moves)
+        rand = rng.random
+        if self.mix > 0:
+            tanh, scale = math.tanh, EVALUATION_SCALE
+            order = [
+                (
+                    listed.outcome if listed.outcome is not None else 0.5 + 0.5 * tanh(listed.value / scale),
+                    rand(),
+                    listed.move,
+                )
+                for listed in moves
+            ]
+        else:
+            order = [(0.5, rand(), listed.move) for listed in moves]
+        order.sort(key=_GUESS_THEN_DRAW)
         node.untried[key] = [(move, guess) for guess, _, move in order]
         node.expanded[key] = []
         node.seen[key] = 0
@@ -225,21 +240,21 @@ class MCTSAgent(Agent[Any, Any]):
                 rules.begin_turn(state, chance)
             key = rules.chance_key(state)
             if key not in node.options:
-                self._list(rules, state, node, key, rules.successors(state), rng)
+                self._list(rules, state, node, key, rules.search_moves(state), rng)
             mover = rules.to_move(state)
             untried, expanded = node.untried[key], node.expanded[key]
             seen = node.seen[key] = node.seen[key] + 1
-            for move in expanded:
-                node.children[move].available += 1
+            for child in expanded:
+                child.available += 1
             # Progressive widening: a new child only while fewer than widen·√(visits) exist.
             if untried and (not expanded or len(expanded) < self.widen * math.sqrt(seen)):
                 move, guess = untried.pop()
-                child = node.children.get(move)
-                if child is None:
-                    child = node.children[move] = Node(move, mover)
-                expanded.append(move)
-                child.available += 1
-                path.append(child)
+                new = node.children.get(move)
+                if new is None:
+                    new = node.children[move] = Node(move, mover)
+                expanded.append(new)
+                new.available += 1
+                path.append(new)
                 self._value_leaf(rules, state, path, mover, guess, rng)
                 return
             node = self._select(node, expanded, rng)
@@ -258,22 +273,13 @@ class MCTSAgent(Agent[Any, Any]):
             value = self.mix * guess + (1 - self.mix) * played / self.playouts
         _back_up(path, mover, value, None)
 
-    @staticmethod
-    def _guess(rules: Rules[Any, Any], after: Any, mover: str) -> float:
-        """The search evaluation (:meth:`Rules.search_evaluate`) of the position ``after`` a
-        move for ``mover``, squashed into 0 to 1 (a game over is 1, 0.5 or 0)."""
-        if rules.is_over(after):
-            winner = rules.result(after).winner
-            return 0.5 if winner is None else float(winner == mover)
-        return 0.5 + 0.5 * math.tanh(rules.search_evaluate(after, mover) / EVALUATION_SCALE)
-
-    def _select(self, node: Node, options: list[Any], rng: random.Random) -> Node:
+    def _select(self, node: Node, options: list[Node], rng: random.Random) -> Node:
         best: list[Node] = []
         best_bound = -math.inf
-        c = self.exploration
-        for move in options:
-            child = node.children[move]
-            bound = child.value / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+        c, log, sqrt = self.exploration, math.log, math.sqrt
+        for child in options:
+            visits = child.visits
+            bound = child.value / visits + c * sqrt(log(child.available) / visits)
             if bound > best_bound:
                 best, best_bound = [child], bound
             elif bound == best_bound:

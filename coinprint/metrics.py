@@ -77,7 +77,9 @@ def game_metrics(rules: Any, record: Any, outcome: Any = None, *, branching: boo
     was cut at the turn limit; without it the record's ``timeout`` flag is read. Listing
     every legal move can cost more than playing (Coin Age's whole turns): ``branching=False``
     skips it and reports 0. A record that does not replay raises the engine's move error
-    (:class:`coinprint.engine.IllegalMoveError` or ``InvalidMoveError``).
+    (:class:`coinprint.engine.IllegalMoveError` or ``InvalidMoveError``). With an
+    ``outcome`` the moves are the engine's own, just played, so they are applied without
+    checking them again.
     """
     first, second = rules.players
     state = rules.initial_state()
@@ -89,12 +91,13 @@ def game_metrics(rules: Any, record: Any, outcome: Any = None, *, branching: boo
     repetitions = 0
     kinds: dict[str, int] = {}
     first_kind = ""
+    play = rules.apply if outcome is None else rules.apply_unchecked
     for text in record.moves:
         move = rules.parse_move(state, text)
         rules.recorded_chance(state, move)
         if branching:
             legal_counts.append(len({rules.decision_key(m) for m in rules.legal_moves(state)}))
-        rules.apply(state, move)
+        play(state, move)
         leads.append(rules.evaluate(state, first))
         score = rules.result(state).score
         score_leads.append(score.get(first, 0) - score.get(second, 0))
@@ -144,6 +147,21 @@ def move_kinds(text: Any) -> tuple[str, ...]:
     is a capture."""
     if not isinstance(text, str):
         return ()
+    known = _KINDS.get(text)
+    if known is None:
+        known = _read_kinds(text)
+        if len(_KINDS) < KINDS_CACHE:
+            _KINDS[text] = known
+    return known
+
+
+KINDS_CACHE = 1 << 16
+"""Most move texts whose kinds are remembered (a Map's moves repeat across its games)."""
+_KINDS: dict[str, tuple[str, ...]] = {}
+
+
+def _read_kinds(text: str) -> tuple[str, ...]:
+    """:func:`move_kinds` of a text, read."""
     found = []
     for part in text.split(";"):
         words = part.split()

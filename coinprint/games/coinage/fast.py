@@ -330,3 +330,259 @@ class _Table(dict[int, T]):
         if len(self) < CACHE_LIMIT:
             self[mask] = value
         return value
+
+
+# -- listing a throw's turns for tree search ----------------------------------------------------
+SPACE_BITS = 16
+"""Bits a space's stack takes in a packed board (four coins at most: ranks fall upward)."""
+
+STACK_MASK = (1 << SPACE_BITS) - 1
+
+NONE, PLACE, MOVE, CAPTURE = range(4)
+"""What led to a step of the listing's search (the first step: none)."""
+
+Listed = tuple[tuple["Action", ...], float, "float | None"]
+"""A turn's actions, the search evaluation of the position after it for the mover, and the
+game's outcome for the mover when the turn ends it (1 a win, 0.5 a tie, 0 a loss), else None."""
+
+
+class TurnLister:
+    """Every distinct turn of a throw with the search evaluation of the position after it,
+    on packed positions: the board one int (:data:`SPACE_BITS` a space, the top coin in the
+    lowest four), the banks one int (four bits a count, heads' ranks then tails').
+
+    It finds the same turns in the same order as the reference's listing
+    (:meth:`CoinAgeRules.successors`: depth first, pay, place, move, capture, each outcome
+    kept with the first action sequence found to it), and judges each outcome as
+    :meth:`CoinAgeRules.search_evaluate` does (the same weighted features, summed region by
+    region from tables made once per region's top coins and the banks' lowest ranks)."""
+
+    def __init__(self, rules: CoinAgeRules, weights: tuple[float, ...]) -> None:
+        n = len(rules.ids)
+        self.size = n
+        self.fast = FastCoinAge(rules)
+        self.neighbours = [tuple(sorted(rules.neighbours[i])) for i in range(n)]
+        self.region_masks = [sum(15 << (space * SPACE_BITS) for space in members) for members in rules.regions]
+        self.tops_mask = sum(15 << (space * SPACE_BITS) for space in range(n))
+        self.weights = weights
+        self._region_values: _Table[float] = _Table(self._region_value)
+        self._bank_values: _Table[tuple[float, int]] = _Table(self._bank_value)
+
+    # -- evaluation ----------------------------------------------------------------------------
+    def _region_value(self, key: int) -> float:
+        """Heads' share of the evaluation from one region: ``key`` is the packed board's top
+        coins (four bits) on the region's spaces only, with heads' and tails' lowest ranks in
+        the bank (three bits each) and who moves next (one bit) in bits 4 to 10."""
+        w = self.weights
+        tail = key >> 4 & 127
+        nxt = tail & 1
+        low = (tail >> 4 & 7, tail >> 1 & 7)
+        points, held, dimes, exposed = [0, 0], [0, 0], [0, 0], [0, 0]
+        for space in range(self.size):
+            code = key >> (space * SPACE_BITS) & 15
+            if not code:
+                continue
+            owner, rank = (code - 1) & 1, (code - 1) >> 1
+            value = VALUES[rank]
+            points[owner] += value
+            held[owner] += 1
+            if rank == 0:
+                dimes[owner] += 1
+            elif rank > low[1 - owner]:
+                exposed[owner] += value
+        doubled = 0
+        if held[0] != held[1]:
+            leader = 0 if held[0] > held[1] else 1
+            points[leader] *= 2
+            doubled = 1 if leader == 0 else -1
+        threat = exposed[1] if nxt == 0 else -exposed[0]
+        return (
+            w[0] * (held[0] - held[1])
+            + w[1] * (points[0] - points[1])
+            + w[6] * (exposed[1] - exposed[0])
+            + w[7] * threat
+            + w[8] * doubled
+            + w[9] * (dimes[0] - dimes[1])
+        )
+
+    def _bank_value(self, bank: int) -> tuple[float, int]:
+        """Heads' share of the evaluation from the banks, and the banks' lowest ranks (three
+        bits each, heads' first) as :meth:`_region_value` reads them."""
+        counts = [bank >> (4 * i) & 15 for i in range(8)]
+        w = self.weights
+        value = sum(w[2 + rank] * (counts[rank] - counts[4 + rank]) for rank in range(4))
+        lows = [next((rank for rank in range(4) if counts[4 * p + rank]), 4) for p in (0, 1)]
+        return value, (lows[0] << 3 | lows[1]) << 5
+
+    def heads_value(self, board: int, bank: int, nxt: int) -> float:
+        """The search evaluation for heads of a position not over, ``nxt`` to move."""
+        value, lows = self._bank_values[bank]
+        regions = self._region_values
+        tops = board & self.tops_mask
+        tail = lows | nxt << 4
+        for mask in self.region_masks:
+            value += regions[tops & mask | tail]
+        return value + (self.weights[10] if nxt == 0 else -self.weights[10])
+
+    # -- listing -------------------------------------------------------------------------------
+    def turns(self, state: CoinAgeState) -> list[Listed]:
+        """Every distinct turn of ``state``'s pending throw, judged (see the class docstring)."""
+        seen, ended_keys = self._outcomes(state)
+        me = state.mover
+        listed: list[Listed] = []
+        nxt = 1 - me
+        sign = 1.0 if me == 0 else -1.0
+        for (board, bank), actions in seen.items():
+            if (board, bank) in ended_keys:
+                listed.append((actions, 0.0, self._outcome(board, bank, me)))
+            else:
+                listed.append((actions, sign * self.heads_value(board, bank, nxt), None))
+        return listed
+
+    def actions(self, state: CoinAgeState) -> list[tuple[Action, ...]]:
+        """The actions of every distinct turn of ``state``'s pending throw, in the reference's
+        order, not judged (what a random agent picks from)."""
+        return list(self._outcomes(state)[0].values())
+
+    def _outcomes(self, state: CoinAgeState) -> tuple[dict[tuple[int, int], tuple[Action, ...]], set[tuple[int, int]]]:
+        """Every distinct outcome (packed board, packed banks) of ``state``'s pending throw
+        with the first actions found to it, in the order found; and the outcomes that end
+        the game."""
+        assert state.throw is not None
+        me = state.mover
+        board = bank = empty = 0
+        for space, stack in enumerate(state.stacks):
+            code = 0
+            for rank, owner in stack:
+                code = (code << 4) | (rank * 2 + owner + 1)
+            board |= code << (space * SPACE_BITS)
+            if not code:
+                empty |= 1 << space
+        for i, count in enumerate(list(state.banks[0]) + list(state.banks[1])):
+            bank |= count << (4 * i)
+        free = sum(1 << rank for rank, hit in state.throw if hit)
+        placements, moves, captures, can_pay = ALLOWANCE[free]
+        seen: dict[tuple[int, int], tuple[Action, ...]] = {}
+        ended_keys: set[tuple[int, int]] = set()
+        searched: set[tuple[int, int, int, int]] = set()
+        n, neighbours = self.size, self.neighbours
+        my_shift = 16 * me
+        my_unit = [1 << (4 * (4 * me + rank)) for rank in range(4)]
+        their_unit = [1 << (4 * (4 * (1 - me) + rank)) for rank in range(4)]
+        coin = [rank * 2 + me + 1 for rank in range(4)]
+        spaces = range(n)
+
+        def search(
+            board: int,
+            bank: int,
+            empty: int,
+            free: int,
+            budget: int,
+            actions: tuple[Action, ...],
+            came: tuple[int, int, int] = (NONE, 0, 0),
+        ) -> None:
+            """As :meth:`_TurnSearch.search` (``budget`` packed: placements, move, capture,
+            may pay); ``came`` is the action that led here as (kind, a, b): a placement's rank
+            and space, a move's source and target, a capture's space.
+
+            The actions are tried in the reference's order (pay, place, move, capture), so
+            when two actions in either order reach the same outcome, the order tried first
+            found it and searched on from it. The other order is skipped here: two placements
+            on different spaces (the higher rank first was tried first); a placement after a
+            move off and onto other spaces; after a capture, any move but one into the space
+            it emptied (moving the captured stack's rest is moving the stack, then capturing
+            where it went). An action that ends the game is never skipped (the first order may
+            have stopped before it)."""
+            key = (board, bank)
+            if key not in seen:
+                seen[key] = actions
+            marker = (board, bank, free, budget)
+            if marker in searched:
+                return
+            searched.add(marker)
+            placements, moves, captures, can_pay = budget >> 3, budget >> 2 & 1, budget >> 1 & 1, budget & 1
+            kind, came_a, came_b = came
+            ranks = MATCHED[free]
+            if can_pay:
+                for rank in ranks:
+                    after_bank = bank - my_unit[rank] + their_unit[rank]
+                    step = actions + (("pay", rank),)
+                    if not after_bank >> my_shift & 0xFFFF:
+                        _end(board, after_bank, step)
+                    else:
+                        search(board, after_bank, empty, free ^ 1 << rank, budget + 8 - 1, step)
+            if placements:
+                left = budget - 8
+                for rank in ranks:
+                    after_bank = bank - my_unit[rank]
+                    bank_out = not after_bank >> my_shift & 0xFFFF
+                    rest, code = free ^ 1 << rank, coin[rank]
+                    for space in spaces:
+                        shift = space * SPACE_BITS
+                        stack = board >> shift & STACK_MASK
+                        if stack and TOP_RANK[stack & 15] <= rank:
+                            continue
+                        after = board + ((stack * 15 + code) << shift)
+                        after_empty = empty & ~(1 << space)
+                        if not after_empty or bank_out:
+                            _end(after, after_bank, actions + (("place", rank, space),))
+                        elif (kind == PLACE and rank > came_a and space != came_b) or (
+                            kind == MOVE and space != came_a and space != came_b
+                        ):
+                            continue  # found before, by the other order
+                        elif not left:  # nothing more to do: note it without a search
+                            if (after, after_bank) not in seen:
+                                seen[after, after_bank] = actions + (("place", rank, space),)
+                        else:
+                            step = actions + (("place", rank, space),)
+                            search(after, after_bank, after_empty, rest, left, step, (PLACE, rank, space))
+            if moves:
+                left = budget - 4
+                for source in spaces:
+                    if empty >> source & 1:
+                        continue
+                    shift = source * SPACE_BITS
+                    stack = board >> shift & STACK_MASK
+                    for target in neighbours[source]:
+                        if not empty >> target & 1 or (kind == CAPTURE and target != came_a):
+                            continue  # occupied, or found before by the other order
+                        after = board - (stack << shift) + (stack << (target * SPACE_BITS))
+                        step = actions + (("move", source, target),)
+                        if not left:
+                            if (after, bank) not in seen:
+                                seen[after, bank] = step
+                        else:
+                            after_empty = empty ^ (1 << source | 1 << target)
+                            search(after, bank, after_empty, free, left, step, (MOVE, source, target))
+            if captures:
+                left = budget - 2
+                for space in spaces:
+                    if empty >> space & 1:
+                        continue
+                    shift = space * SPACE_BITS
+                    stack = board >> shift & STACK_MASK
+                    after = board - ((stack - (stack >> 4)) << shift)
+                    after_bank = bank + my_unit[TOP_RANK[stack & 15]]
+                    step = actions + (("capture", space),)
+                    if not left:
+                        if (after, after_bank) not in seen:
+                            seen[after, after_bank] = step
+                    else:
+                        after_empty = empty | (1 << space) if stack < 16 else empty
+                        search(after, after_bank, after_empty, free, left, step, (CAPTURE, space, 0))
+
+        def _end(board: int, bank: int, actions: tuple[Action, ...]) -> None:
+            key = (board, bank)
+            if key not in seen:
+                seen[key] = actions
+                ended_keys.add(key)
+
+        search(board, bank, empty, free, placements << 3 | moves << 2 | captures << 1 | can_pay, ())
+        return seen, ended_keys
+
+    def _outcome(self, board: int, bank: int, me: int) -> float:
+        """The finished game's value for ``me`` (1 a win, 0.5 a tie, 0 a loss)."""
+        stacks = [board >> (space * SPACE_BITS) & STACK_MASK for space in range(self.size)]
+        banks = [bank >> (4 * i) & 15 for i in range(8)]
+        winner = self.fast.winner(stacks, banks)
+        return 0.5 if winner < 0 else float(winner == me)

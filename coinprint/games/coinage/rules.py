@@ -41,12 +41,12 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from operator import mul
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules
+from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules, SearchMove
 from coinprint.errors import UsageError
 from coinprint.games.coinage.coins import DENOMINATIONS, NAMES, PLAYERS, START_BANK, VALUES
-from coinprint.games.coinage.fast import FastCoinAge
+from coinprint.games.coinage.fast import FastCoinAge, TurnLister
 from coinprint.layout import Layout, Mark
 
 if TYPE_CHECKING:
@@ -88,9 +88,9 @@ Action = tuple[Any, ...]
 """("place", rank, space) · ("move", from, to) · ("capture", space) · ("pay", rank)."""
 
 
-@dataclass(frozen=True)
-class Turn:
-    """One whole turn: its throw and its actions, in the order they were done."""
+class Turn(NamedTuple):
+    """One whole turn: its throw and its actions, in the order they were done (a named
+    tuple: tree search makes and hashes thousands a move)."""
 
     throw: Throw
     actions: tuple[Action, ...] = ()
@@ -121,6 +121,19 @@ class CoinAgeState:
 
     def key(self) -> tuple[Any, ...]:
         return (tuple(self.stacks), tuple(tuple(b) for b in self.banks), self.ended)
+
+
+_THROWS: dict[Throw, tuple[int, int]] = {
+    tuple((rank, bool(hits >> rank & 1)) for rank in (3, 2, 1, 0) if held >> rank & 1): (held, hits & held)
+    for held in range(16)
+    for hits in range(16)
+    if hits & ~held == 0
+}
+"""Every throw written highest first (as every turn read or thrown is): the ranks thrown
+and the ranks matched, as bits."""
+
+_ALLOWANCE_BY_MATCHES = ((0, 1, 1, False), (1, 1, 0, False), (2, 0, 0, False), (2, 0, 0, False), (2, 0, 0, True))
+"""(placements, moves, captures, may pay) by the number of matches (:class:`_Allowance`)."""
 
 
 @dataclass
@@ -170,6 +183,7 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         self.regions = [tuple(v) for _, v in sorted(regions.items())]
         self.region_names = sorted(regions)
         self._fast: FastCoinAge | None = None
+        self._lister: TurnLister | None = None
 
     # -- state ----------------------------------------------------------------------------------
     def initial_state(self) -> CoinAgeState:
@@ -186,6 +200,17 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         bank = state.banks[state.mover]
         state.throw = tuple((rank, rng.random() < 0.5) for rank in reversed(range(4)) if bank[rank] > 0)
 
+    def begin_paired_turn(self, state: CoinAgeState, chance_seed: int, turn: int) -> None:
+        """Throw the mover's coins, each denomination's toss from a stream of its own (seeded
+        by ``chance_seed``, the turn's number and the coin), so two paired games throw their
+        common coins alike even when their banks differ."""
+        bank = state.banks[state.mover]
+        state.throw = tuple(
+            (rank, random.Random(f"chance {chance_seed} {turn} {DENOMINATIONS[rank]}").random() < 0.5)
+            for rank in reversed(range(4))
+            if bank[rank] > 0
+        )
+
     def chance_key(self, state: CoinAgeState) -> Throw | None:
         """The pending throw: it decides which turns are legal."""
         return state.throw
@@ -197,6 +222,98 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
     # -- checking and playing ---------------------------------------------------------------------
     def check(self, state: CoinAgeState, move: Turn) -> None:
         self._play(state.copy(), move, checked=True)
+
+    def apply(self, state: CoinAgeState, move: Turn) -> None:
+        """As :meth:`Rules.apply`, in one pass over the turn (:meth:`_play_checked`) where it
+        is legal; a turn found illegal there is checked again by :meth:`check`, which raises
+        saying why, so the errors are the reference's."""
+        if state.ended is None and self._play_checked(state, move):
+            return
+        self.check(state, move)
+        self.apply_unchecked(state, move)  # legal after all (a throw written in another order)
+
+    def _play_checked(self, state: CoinAgeState, turn: Turn) -> bool:
+        """Play ``turn`` on ``state`` if it is legal, on copies of the stacks and banks that
+        replace the state's only at the end; False, with ``state`` unchanged, if any part of
+        it is not (or the throw is not written highest first, as every turn read or thrown
+        is). The same rules as :meth:`_illegal` and :meth:`_do`, with the empty spaces and
+        the mover's coins counted as the actions go."""
+        try:
+            throw, me = turn.throw, state.mover
+            bank = state.banks[me]
+            read = _THROWS.get(throw)
+            if read is None or (state.throw is not None and state.throw != throw):
+                return False
+            thrown, free = read
+            if thrown != (bank[0] > 0) | (bank[1] > 0) << 1 | (bank[2] > 0) << 2 | (bank[3] > 0) << 3:
+                return False
+            placements, moves, captures, can_pay = _ALLOWANCE_BY_MATCHES[bin(free).count("1")]
+            stacks, mine, theirs = list(state.stacks), bank[:], state.banks[1 - me][:]
+            empty, coins, size = stacks.count(()), sum(mine), len(stacks)
+            neighbours = self.neighbours
+            ended = None
+            for action in turn.actions:
+                if ended:
+                    return False
+                kind = action[0]
+                if kind == "place":
+                    _, rank, space = action
+                    if placements < 1 or not (0 <= rank < 4 and free >> rank & 1) or not 0 <= space < size:
+                        return False
+                    stack = stacks[space]
+                    if stack:
+                        if stack[-1][0] <= rank:
+                            return False
+                    else:
+                        empty -= 1
+                    stacks[space] = stack + ((rank, me),)
+                    mine[rank] -= 1
+                    coins -= 1
+                    placements -= 1
+                    free ^= 1 << rank
+                elif kind == "pay":
+                    _, rank = action
+                    if not can_pay or not (0 <= rank < 4 and free >> rank & 1):
+                        return False
+                    mine[rank] -= 1
+                    theirs[rank] += 1
+                    coins -= 1
+                    placements += 1
+                    can_pay = False
+                    free ^= 1 << rank
+                elif kind == "move":
+                    _, source, target = action
+                    if moves < 1 or not 0 <= source < size or not stacks[source]:
+                        return False
+                    if target not in neighbours[source] or stacks[target]:
+                        return False
+                    stacks[target], stacks[source] = stacks[source], ()
+                    moves -= 1
+                elif kind == "capture":
+                    _, space = action
+                    if captures < 1 or not 0 <= space < size or not stacks[space]:
+                        return False
+                    stack = stacks[space]
+                    stacks[space] = stack[:-1]
+                    mine[stack[-1][0]] += 1
+                    coins += 1
+                    captures -= 1
+                    if len(stack) == 1:
+                        empty += 1
+                else:
+                    return False
+                if not empty:
+                    ended = "every space is filled"
+                elif not coins:
+                    ended = f"{PLAYERS[me]} has placed every coin"
+        except (TypeError, ValueError, IndexError):  # not a turn's shape: the reference says why
+            return False
+        state.stacks = stacks
+        state.banks = [mine, theirs] if me == 0 else [theirs, mine]
+        state.turn += 1
+        state.throw = None
+        state.ended = ended
+        return True
 
     def apply_unchecked(self, state: CoinAgeState, move: Turn) -> None:
         self._play(state, move, checked=False)
@@ -329,6 +446,40 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         if state.throw is None:
             raise IllegalMoveError("no throw yet this turn; call begin_turn first (the throw comes before any action)")
         return _TurnSearch(self, state).run()
+
+    def random_move(self, state: CoinAgeState, rng: random.Random) -> Turn:
+        """A turn chosen uniformly from :meth:`legal_moves` (the same list, found on packed
+        positions without the positions after each turn, so the same choice for ``rng``)."""
+        if state.ended:
+            raise IllegalMoveError(f"the game is already over ({state.ended})")
+        if state.throw is None:
+            raise IllegalMoveError("no throw yet this turn; call begin_turn first (the throw comes before any action)")
+        return Turn(state.throw, rng.choice(self._turn_lister().actions(state)))
+
+    def _turn_lister(self) -> TurnLister:
+        lister = self._lister
+        if lister is None:
+            lister = self._lister = TurnLister(self, SEARCH_WEIGHTS)
+        return lister
+
+    def search_moves(self, state: CoinAgeState) -> list[SearchMove]:
+        """The turns of :meth:`successors`, in its order, each with its search evaluation
+        (:meth:`search_evaluate`) or outcome, listed and judged on packed positions
+        (:class:`~coinprint.games.coinage.fast.TurnLister`) without building the position
+        after each turn: tree search plays a turn only when it widens to it."""
+        if state.ended:
+            return []
+        if state.throw is None:
+            raise IllegalMoveError("no throw yet this turn; call begin_turn first (the throw comes before any action)")
+        lister = self._turn_lister()
+        throw = state.throw
+        # Named tuples made by tuple.__new__: the classes' own constructors cost twice as much,
+        # and a node lists hundreds of turns of which it plays a few.
+        make = tuple.__new__
+        return [
+            make(SearchMove, (make(Turn, (throw, actions)), value, outcome))
+            for actions, value, outcome in lister.turns(state)
+        ]
 
     def playout_move(self, state: CoinAgeState, rng: random.Random) -> Turn:
         """A random turn built one action at a time (at each step: stop, or one of the actions
@@ -542,19 +693,16 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
 
     def search_defaults(self) -> dict[str, float]:
         """Tree search values a new leaf by 8 random play-outs, not 1: Coin Age's play-outs are
-        short and cheap beside listing a throw's turns (8 cost a third more time a move), and
-        one is a noisy judge of a leaf. Against greedy on the classic map (800 iterations) 8
-        won 544–255 over 800 games (68 %) where 1 won 267–133 over 400 (67 %): no worse, not
-        clearly better.
+        short and cheap beside listing a throw's turns, and one is a noisy judge of a leaf.
 
-        The root is a race of the 32 best turns by the evaluation (sequential halving,
-        ``halving`` 32) rather than UCB1 over them all: a throw allows dozens to thousands of
+        The root is a race of the 16 best turns by the evaluation (sequential halving,
+        ``halving`` 16) rather than UCB1 over them all: a throw allows dozens to thousands of
         turns, and the race spends the budget on a few of them, each meeting the same
-        opponent's throws. The budget is 3,200 iterations, not 800: the race gains with it
-        where UCB1 did not (against greedy on 400 paired games: 16 turns at 800 iterations
-        won 69 %, 32 at 1,600 won 70 % over 800 games, 32 at 3,200 won 289–111 on fresh
-        seeds, 72 %), at about 3 s of one core a turn."""
-        return {"iterations": 3200, "playouts": 8, "halving": 32}
+        opponent's throws. 800 iterations: with the listing on packed positions
+        (:meth:`search_moves`) a game costs about 4 s of one core, and it won 271–127 against
+        greedy on 400 fresh paired games (68 %, 95 % interval 63–72 %; docs/benchmarks.md);
+        32 turns at 3,200 iterations won 72 % at eight times the cost."""
+        return {"iterations": 800, "playouts": 8, "halving": 16}
 
     def search_evaluate(self, state: CoinAgeState, player: str) -> float:
         """How likely ``player`` is to win, on the search's points scale: the sum of

@@ -114,7 +114,6 @@ class BatchSimulator:
         castles = np.zeros((games, triangles + 1), dtype=bool)
         castled = np.zeros((games, n), dtype=bool)
         safe = np.full(games, -1, dtype=np.intp)
-        mover = np.full(games, HEADS, dtype=np.int8)
         supply = np.full(games, self.supply, dtype=np.int64)
         empty = np.full(games, n, dtype=np.int64)
         # Results, by game.
@@ -123,20 +122,22 @@ class BatchSimulator:
         tails = np.zeros(games, dtype=np.int64)
         timeouts = np.zeros(games, dtype=bool)
         moves = np.full((games, max_moves), -1, dtype=np.int16) if record else None
-        columns = np.arange(n)
         ply = 0
         while len(ids):
-            rows = np.arange(len(ids))
-            me = mover.astype(np.intp) - 1
-            flips = (
-                (faces[:, :n] == (3 - mover)[:, None])
-                & (near[rows, me, :n] >= 2)
-                & ~castled
-                & (columns != safe[:, None])
-            )
-            castling = (showing[rows, me, :triangles] == 3) & ~castles[:, :triangles]
+            # Every game makes one move a ply and heads moves first in all: the mover is the
+            # same in every row, so the mover's counts are plain slices, not gathers.
+            me = ply & 1  # 0 heads, 1 tails
+            face = HEADS if me == 0 else TAILS
+            count = len(ids)
+            flips = faces[:, :n] == 3 - face
+            flips &= near[:, me, :n] >= 2
+            flips &= ~castled
+            held = np.flatnonzero(safe >= 0)  # the safe coin (none after a castle) may not flip
+            flips[held, safe[held]] = False
+            castling = showing[:, me, :triangles] == 3
+            castling &= ~castles[:, :triangles]
             others = _count(flips) + _count(castling)
-            choice = (rng.random(len(ids)) * (n + others)).astype(np.int64)
+            choice = (rng.random(count) * (n + others)).astype(np.int64)
             # A place or touch is the drawn space itself; else the draw picks the k-th of the
             # game's flips and castles (np.nonzero lists them row by row, in column order).
             later = np.flatnonzero(choice >= n)
@@ -147,12 +148,12 @@ class BatchSimulator:
                 choice[later] = n + column[starts + choice[later] - n]
             basic, castle = choice < n, choice >= 2 * n
             cell = np.where(basic, choice, choice - n)
-            place = basic & (faces[rows, np.minimum(cell, n - 1)] == EMPTY)
+            place = basic & (faces[np.arange(count), np.minimum(cell, n - 1)] == EMPTY)
             flip = ~basic & ~castle
             if moves is not None:
                 # The reference's numbers: i place, n + i touch, 2n + i flip, 3n + t castle.
                 moves[ids, ply] = np.where(place, choice, choice + n)
-            self._turn(np.flatnonzero(place | flip), cell, me, mover, faces, near, showing)
+            self._turn(np.flatnonzero(place | flip), cell, me, face, faces, near, showing)
             self._unturn(np.flatnonzero(flip), cell, me, near, showing)
             if castle.any():
                 built = np.flatnonzero(castle)
@@ -162,7 +163,6 @@ class BatchSimulator:
             safe = np.where(castle, -1, cell)
             supply -= place | castle
             empty -= place
-            mover = (3 - mover).astype(np.int8)
             ply += 1
             over = (empty == 0) | (supply == 0)
             cut = ~over & (ply >= max_moves)
@@ -176,37 +176,36 @@ class BatchSimulator:
                 keep = ~done
                 ids, faces, near, showing = ids[keep], faces[keep], near[keep], showing[keep]
                 castles, castled, safe = castles[keep], castled[keep], safe[keep]
-                mover, supply, empty = mover[keep], supply[keep], empty[keep]
+                supply, empty = supply[keep], empty[keep]
         return BatchGames(lengths, heads, tails, timeouts, moves)
 
     def _turn(
         self,
         rows: np.ndarray,
         cell: np.ndarray,
-        me: np.ndarray,
-        mover: np.ndarray,
+        me: int,
+        face: int,
         faces: np.ndarray,
         near: np.ndarray,
         showing: np.ndarray,
     ) -> None:
-        """A coin in each of ``rows`` now shows its mover's face on ``cell`` (placed or flipped):
-        count it next to the cell's neighbours and in the triangles through the cell."""
+        """A coin in each of ``rows`` now shows the mover's ``face`` on ``cell`` (placed or
+        flipped; ``me`` the mover's index): count it next to the cell's neighbours and in
+        the triangles through the cell."""
         if not len(rows):
             return
-        at, who = cell[rows], me[rows]
-        faces[rows, at] = mover[rows]
-        near[rows[:, None], who[:, None], self.neighbours[at]] += 1
-        showing[rows[:, None], who[:, None], self.triangles_of[at]] += 1
+        at = cell[rows]
+        faces[rows, at] = face
+        near[rows[:, None], me, self.neighbours[at]] += 1
+        showing[rows[:, None], me, self.triangles_of[at]] += 1
 
-    def _unturn(
-        self, rows: np.ndarray, cell: np.ndarray, me: np.ndarray, near: np.ndarray, showing: np.ndarray
-    ) -> None:
+    def _unturn(self, rows: np.ndarray, cell: np.ndarray, me: int, near: np.ndarray, showing: np.ndarray) -> None:
         """The flipped coins in ``rows`` no longer show the opponent's face: uncount them."""
         if not len(rows):
             return
-        at, other = cell[rows], 1 - me[rows]
-        near[rows[:, None], other[:, None], self.neighbours[at]] -= 1
-        showing[rows[:, None], other[:, None], self.triangles_of[at]] -= 1
+        at, other = cell[rows], 1 - me
+        near[rows[:, None], other, self.neighbours[at]] -= 1
+        showing[rows[:, None], other, self.triangles_of[at]] -= 1
 
 
 def _count(flags: np.ndarray) -> np.ndarray:

@@ -31,7 +31,7 @@ from itertools import compress
 from typing import Any
 
 from coinprint import caps
-from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules
+from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules, SearchMove
 from coinprint.errors import UsageError
 from coinprint.games.cointable.playout import FastCoinTable
 from coinprint.layout import Layout, Mark
@@ -427,6 +427,58 @@ class CoinTableRules(Rules[CoinTableState, int]):
         """The faces, the castles, the safe coin and who is to move."""
         return (tuple(state.faces), frozenset(state.castles), state.safe, state.player)
 
+    def search_moves(self, state: CoinTableState) -> list[SearchMove]:
+        """:meth:`legal_moves` with the evaluation (:meth:`evaluate`) of the position after
+        each, found from the position's own evaluation and what each move changes, without
+        playing it (tree search lists every node's sixty-odd moves and plays a few)."""
+        moves = self.legal_moves(state)
+        if not moves:
+            return []
+        me, n = state.player, self.size
+        player = PLAYERS[me - 1]
+        faces, castled, threats, safe = state.faces, state.castled, state.near[3 - me], state.safe
+        base = self.evaluate(state, player)
+
+        # The mover's coins, not castled, that two or more of the opponent's touch: each costs
+        # one unless it is the safe coin.
+        exposed = {i for i in compress(self._places, map(me.__eq__, faces)) if threats[i] >= 2 and not castled[i]}
+        unsafe = 1.0 if safe in exposed else 0.0  # the safe coin losing its safety
+        ends_placing = state.empty == 1 or state.supply == 1
+        counts = state.counts
+        listed = []
+        make = tuple.__new__  # SearchMove without its constructor's cost: thousands a move
+        for move in moves:
+            if move < n:  # place: one more coin, which is the safe one now
+                if ends_placing:
+                    listed.append(make(SearchMove, (move, 0.0, _outcome(counts[me] + 1, counts[3 - me]))))
+                    continue
+                value = base + 1.0 - unsafe
+            elif move < 2 * n:  # touch: only which coin is safe changes
+                cell = move - n
+                value = base - unsafe + (1.0 if cell in exposed else 0.0)
+            elif move < 3 * n:  # flip: one coin changes sides and is safe; its neighbours are less threatened
+                cell = move - 2 * n
+                value = base + 2.0
+                around = self.neighbours[cell]
+                for j in around:
+                    if j != safe and threats[j] == 2 and j in exposed:
+                        value += 1.0
+                if safe in exposed and (threats[safe] > 2 or safe not in around):
+                    value -= 1.0
+            else:  # castle: three coins castled (worth one more, never threatened); no coin safe
+                triangle = self.triangles[move - self._castle]
+                value = base
+                for i in triangle:  # the mover's coins, each worth one more once castled
+                    if not castled[i]:
+                        value += 2.0 if threats[i] >= 2 and i != safe else 1.0
+                if safe in exposed and safe not in triangle:
+                    value -= 1.0
+                if state.supply == 1:
+                    listed.append(make(SearchMove, (move, 0.0, _outcome(counts[me], counts[3 - me]))))
+                    continue
+            listed.append(make(SearchMove, (move, value, None)))
+        return listed
+
     def search_defaults(self) -> dict[str, float]:
         """Tree search judges leaves by the evaluation alone (``mix`` 1): random play-outs of
         Coin Table last over a hundred moves of mostly touches and tell good moves from bad
@@ -453,6 +505,11 @@ class CoinTableRules(Rules[CoinTableState, int]):
             elif face == me and threats[i] >= 2 and i != safe:
                 value -= 1.0
         return value
+
+
+def _outcome(mine: int, theirs: int) -> float:
+    """A finished game's value for the player with ``mine`` coins showing: 1, 0.5 or 0."""
+    return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
 
 
 def _supply_option(options: dict[str, Any]) -> int:

@@ -78,6 +78,9 @@ class MapRules(Rules[MapState, MapMove]):
             starts[player] = found[0]
         self.starts = starts
         self._near = {sid: sorted(self.neighbours[sid], key=self.ids.index) for sid in self.ids}
+        # Each country's name as the notation writes it, read once by the layout's own look-up
+        # (records replay thousands of moves).
+        self._countries = {s.name: layout.space(s.name).id for s in layout.spaces}
         """Each country's neighbours in layout order (the order :meth:`legal_moves` lists them)."""
         self._fast: FastMap | None = None
 
@@ -197,6 +200,9 @@ class MapRules(Rules[MapState, MapMove]):
         return text + (f" send {self._name(move.send)}" if move.send else "")
 
     def _country(self, name: str) -> str:
+        known = self._countries.get(name)
+        if known is not None:
+            return known
         try:
             return self.layout.space(name).id
         except KeyError:
@@ -249,9 +255,8 @@ class MapRules(Rules[MapState, MapMove]):
     def evaluate(self, state: MapState, player: str) -> float:
         """Claimed countries ahead, and a little for unclaimed countries next to your coin
         and fewer next to the opponent's (so a captured coin is sent where it claims least)."""
-        other = self.other(player)
-        lead = state.claimed[player] - state.claimed[other]
-        return float(lead) + 0.1 * (self._reach(state, player) - self._reach(state, other))
-
-    def _reach(self, state: MapState, player: str) -> int:
-        return sum(1 for s in self.neighbours[state.coins[player]] if state.owner[s] is None)
+        other = "X" if player == "O" else "O"
+        claimed, coins, owner, near = state.claimed, state.coins, state.owner, self._near
+        mine = [owner[s] for s in near[coins[player]]].count(None)
+        theirs = [owner[s] for s in near[coins[other]]].count(None)
+        return float(claimed[player] - claimed[other]) + 0.1 * (mine - theirs)

@@ -626,3 +626,27 @@ def test_castled_coins_count_as_neighbours_for_a_flip():
     state = play(rules, *CASTLE_READY, "castle d4 e4 e5", "place d5", "touch a1", "touch b1")
     rules.apply(state, rules.parse_move(state, "flip d5"))
     assert state.faces[rules.cell("d5")] == 1
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from((3, 4, 5)), st.integers(0, 10**9), st.integers(0, 200), st.integers(1, 40))
+def test_the_search_listing_judges_each_move_as_playing_it_would(size: int, seed: int, plies: int, supply: int) -> None:
+    """Tree search's listing (the evaluation found from what each move changes) against the
+    reference (every move played on a copy and judged): the same moves in the same order, the
+    same evaluation, the same outcome when a move ends the game; on positions of random and
+    greedy plies mixed, with small supplies so that games end."""
+    from coinprint.engine import Rules
+
+    game = CoinTableRules(builtin_layout(f"cointable:size={size}"), {"supply": supply})
+    rng = random.Random(seed)
+    state = game.initial_state()
+    for _ in range(plies):
+        if game.is_over(state):
+            break
+        reference = Rules.search_moves(game, state)
+        listed = game.search_moves(state)
+        assert [m.move for m in reference] == [m.move for m in listed]
+        assert [m.outcome for m in reference] == [m.outcome for m in listed]
+        assert [m.value for m in reference if m.outcome is None] == [m.value for m in listed if m.outcome is None]
+        best = max(reference, key=lambda m: m.value).move
+        game.apply_unchecked(state, best if rng.random() < 0.4 else rng.choice(game.legal_moves(state)))
