@@ -66,12 +66,16 @@ def _label_point(space: Space) -> tuple[float, float]:
     return (point.x, point.y)
 
 
-def space_items(layout: Layout, frame: Frame, colours: Palette, *, fill_by: str = "color") -> list[Item]:
-    """One filled, outlined path per space; the fill is the space's ``fill_by`` property."""
+def space_items(
+    layout: Layout, frame: Frame, colours: Palette, *, fill_by: str = "color", regions: bool = False
+) -> list[Item]:
+    """One filled, outlined path per space; the fill is the space's ``fill_by`` property,
+    a number in the palette's space fills (its region fills with ``regions``)."""
     stroke = Style(fill=None, stroke=colours.space_stroke, stroke_mm=colours.space_stroke_mm)
+    fills = colours.region if regions else colours.fill
     items: list[Item] = []
     for space in layout.spaces:
-        fill = colours.fill(space.properties.get(fill_by))
+        fill = fills(space.properties.get(fill_by))
         style = Style(fill=fill, stroke=stroke.stroke, stroke_mm=stroke.stroke_mm)
         items.append(Path(tuple(frame.ring(r) for r in space.rings), style))
     return items
