@@ -166,6 +166,7 @@ def board_command(game: Game) -> click.Command:
 
     @paper_option()
     @print_options
+    @lang_option
     @output_options()
     @layout_file_option
     @drawing_options(with_game=False)
@@ -195,12 +196,14 @@ def board_command(game: Game) -> click.Command:
                 fmt,
                 click.echo,
                 copies,
+                options["lang"],
             )
+        lang = options["lang"]
         if fair is None:
-            return print_board(game, values, settings, output, fmt, say, _warn, copies=copies)
+            return print_board(game, values, settings, output, fmt, say, _warn, copies=copies, lang=lang)
         with progress(fair.games, "fair search") as update:
             fair = replace(fair, progress=update)
-            return print_board(game, values, settings, output, fmt, say, _warn, copies=copies, fair=fair)
+            return print_board(game, values, settings, output, fmt, say, _warn, copies=copies, fair=fair, lang=lang)
 
     for option in reversed(capability_options(game)):
         board = option(board)

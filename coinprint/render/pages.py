@@ -78,6 +78,9 @@ class Sheet:
     """``board`` or ``cards`` (cards are cut out: they may have crop marks and a bleed)."""
     bleed_mm: float = 0.0
     """How far the pieces' printing runs past their trim lines (their boxes include it)."""
+    own_info: bool = False
+    """The content carries its own title, info lines and scale bars (the Flick mat, in the
+    corners outside its goal): the pages add no info block."""
 
 
 @cache
@@ -289,6 +292,8 @@ def paginate(sheet: Sheet, paper: PaperSize, margin: float = 10.0, overlap: floa
     block = info_block(sheet.title, sheet.lines, sheet.lang, min(INFO_WIDTH_MM, across))
     strip = info_block(sheet.title, sheet.lines, sheet.lang, across)  # a strip may use the full width
     floating = plans(sheet, paper, margin, overlap, 0.0)
+    if sheet.own_info:
+        return _pages(sheet, floating[0], margin, block, [None] * floating[0].pages)
     reserved = plans(sheet, paper, margin, overlap, strip.height + GAP_MM)
     # Fewest pages wins; at equal pages the block floats in free space on every page, else
     # sits in a strip on every page, else on the pages with room, else on a page of its own.

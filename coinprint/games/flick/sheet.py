@@ -24,7 +24,6 @@ def rule_sheet_parts(template: Mapping[str, Any], layout: Layout) -> RuleSheetPa
         "score_coin": coin(params["score_coin"]).title,
     }
     # The mat's picture names the players' lines and the goal; the longer notes stay on the mat.
-    words = {**template["board"], "zone_note": "", "goal_width": "", "side": ""}
-    # Goal coins keep their true size against the goal: their tiny names would grow them.
-    figures = {"mat": mat_scene(layout, words=words, coin_names=False), **example_figures(layout, template)}
+    words = {**template["board"], "zone_note": ""}
+    figures = {"mat": mat_scene(layout, words=words), **example_figures(layout, template)}
     return RuleSheetParts(values, figures, {})
