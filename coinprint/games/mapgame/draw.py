@@ -35,7 +35,7 @@ def texts(language: str = "en") -> dict[str, Any]:
 
 def map_scene(layout: Layout, style: str = "color", lang: str = "en") -> Scene:
     """The map at true size: countries filled by their ``color`` number, each with its
-    number, a dotted outline of the larger coin, a small circle for O or X, and the start
+    number, a dashed outline of the larger coin, a small circle for O or X, and the start
     countries' letters printed in their circles."""
 
     colours = palette(style)
@@ -111,7 +111,9 @@ def map_sheet(layout: Layout, style: str = "color", lang: str = "en") -> Sheet:
     }
     words = texts(lang)
     lines = [line.format(**values) for line in words["board_lines"]]
-    title = words["board_title"].format(**values)
+    # A drawn map has no number: it is called a map (its file's name goes on by the drawing's reader).
+    drawn = layout.meta.get("seed") is None and "board_title_drawn" in words
+    title = words["board_title_drawn" if drawn else "board_title"].format(**values)
     return Sheet(map_scene(layout, style, lang), title, lines, footprint=footprint, rotatable=False, lang=lang)
 
 
