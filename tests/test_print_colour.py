@@ -81,3 +81,66 @@ def test_builtin_maps_colour_regions_apart(name):
     from coinprint.games.coinage.board import build_builtin
 
     _region_check(build_builtin(name))
+
+
+# -- ink-saver is the whole kit ---------------------------------------------------------------------------
+GAME_NAMES = ("cointable", "coinage", "mapgame", "flick")
+
+
+def _most_saturated(path) -> int:
+    """The largest (max − min) of R, G, B over every pixel of every page: 0 for pure grey."""
+    import numpy
+    import pypdfium2
+
+    pdf = pypdfium2.PdfDocument(str(path))
+    try:
+        worst = 0
+        for page in pdf:
+            pixels = numpy.asarray(page.render(scale=1.0).to_pil().convert("RGB")).astype(int)
+            worst = max(worst, int((pixels.max(axis=2) - pixels.min(axis=2)).max()))
+        return worst
+    finally:
+        pdf.close()
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("command", ["kit", "rules"])
+def test_ink_saver_pages_have_no_colour(cli, tmp_path, game, command):
+    out = tmp_path / f"{game}-{command}.pdf"
+    assert cli(command, game, "--style", "ink-saver", "-o", str(out)).code == 0
+    assert _most_saturated(out) <= 2, "a page of the ink-saver kit prints in colour"
+    coloured = tmp_path / f"{game}-{command}-colour.pdf"
+    assert cli(command, game, "-o", str(coloured)).code == 0
+    assert _most_saturated(coloured) > 60  # the colour kit keeps its colours (the test can fail)
+
+
+@pytest.mark.parametrize(("lang", "printed", "unprinted"), [("en", "white", "gold"), ("sv", "vit", "guld")])
+def test_ink_saver_words_name_only_the_colours_printed(cli, tmp_path, lang, printed, unprinted):
+    from tests.conftest import pdf_reading_text
+
+    out = tmp_path / "ink.pdf"
+    assert cli("rules", "cointable", "--style", "ink-saver", "--lang", lang, "-o", str(out)).code == 0
+    text = " ".join(pdf_reading_text(out).split())
+    assert f"({printed})" in text and unprinted not in text
+    colour = tmp_path / "colour.pdf"
+    assert cli("rules", "cointable", "--lang", lang, "-o", str(colour)).code == 0
+    assert f"({unprinted})" in " ".join(pdf_reading_text(colour).split())
+
+
+def test_every_template_names_its_colours_for_each_style():
+    import json
+    import re
+
+    from coinprint.render.style import palette_names
+    from coinprint.resources import template_path
+
+    for game in GAME_NAMES:
+        for lang in ("en", "sv"):
+            text = template_path(f"{game}.{lang}.json").read_text(encoding="utf-8")
+            words = json.loads(text)["style_words"]
+            assert set(words) == set(palette_names()), (game, lang)
+            used = set(re.findall(r"\{(\w+)\}", text))
+            for style in words.values():
+                assert set(style) == set(words["color"])
+            named = {name for name in used if name in words["color"]}
+            assert named, f"{game}.{lang}.json names no colour through its style words"

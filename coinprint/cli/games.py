@@ -43,6 +43,7 @@ from coinprint.cli.options import (
     say,
     seed_option,
     selfplay_options,
+    style_option,
     with_quiet,
 )
 from coinprint.cli.types import ClickType, HelpGroup
@@ -216,6 +217,7 @@ def rules_command(game: Game) -> click.Command:
 
     @paper_option()
     @lang_option
+    @style_option
     @output_options(("pdf",))
     @appendix_option
     def rules(**options: Any) -> None:
@@ -229,6 +231,7 @@ def rules_command(game: Game) -> click.Command:
             appendix=options["appendix"],
             values=values,
             note=note,
+            style=options["style"],
         )
         say(f"wrote {path}")
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from coinprint.render.pages import Sheet, page_words
 from coinprint.render.scene import Circle, Item, Path, Scene, Style, Text
-from coinprint.render.style import Palette, palette
+from coinprint.render.style import Palette, greyed, palette
 from coinprint.render.svg import scene_to_svg
 
 if TYPE_CHECKING:
@@ -23,6 +23,15 @@ if TYPE_CHECKING:
 
 SIDE_COLOURS = ("#c9a227", "#7a8fa6", "#b5553c", "#4f7f4f")
 """Coin colours for the first, second, … player in position drawings."""
+INK_SAVER_SIDES = ("#ffffff", "#8c8c8c", "#d2d2d2", "#4d4d4d")
+"""The same coins printed in ink-saver: white, mid grey, light grey, dark grey."""
+
+
+def ink_saver_page(scene: Scene) -> Scene:
+    """A page as the ink-saver kit prints it: every colour grey, the players' coins told
+    apart by :data:`INK_SAVER_SIDES` (the words name them so, see a template's
+    ``style_words``)."""
+    return greyed(scene, dict(zip(SIDE_COLOURS, INK_SAVER_SIDES)))
 
 
 class Frame:

@@ -12,11 +12,12 @@ black and grey (:func:`greyed` makes any scene so).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
 from coinprint.errors import UsageError
+from coinprint.render.scene import Circle, Item, Path, Scene, Style, Text
 from coinprint.resources import template_path
 from coinprint.units import POINTS_PER_MM
 
@@ -175,3 +176,29 @@ def grey(colour: str) -> str:
     r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
     value = round(0.299 * r + 0.587 * g + 0.114 * b)
     return f"#{value:02x}{value:02x}{value:02x}"
+
+
+def greyed(scene: Scene, chosen: dict[str, str] | None = None) -> Scene:
+    """``scene`` with every colour printed as grey (:func:`grey`): the ink-saver kit, whose
+    figures and badges are drawn in colour elsewhere. A colour in ``chosen`` becomes the
+    grey given there instead (players' coins set apart: white and mid grey)."""
+    table = {k.lower(): v for k, v in (chosen or {}).items()}
+
+    def ink(colour: str | None) -> str | None:
+        if colour is None or not colour.startswith("#") or len(colour) != 7:
+            return colour
+        return table.get(colour.lower()) or grey(colour)
+
+    def style(value: Style) -> Style:
+        return replace(value, fill=ink(value.fill), stroke=ink(value.stroke))
+
+    def item(value: Item) -> Item:
+        if isinstance(value, (Path, Circle)):
+            return replace(value, style=style(value.style))
+        if isinstance(value, Text):
+            return replace(value, color=ink(value.color) or value.color)
+        return replace(value, items=tuple(item(inner) for inner in value.items))
+
+    out = Scene(scene.width_mm, scene.height_mm, [item(i) for i in scene.items], scene.title, scene.trim)
+    out.bleed_mm = scene.bleed_mm
+    return out

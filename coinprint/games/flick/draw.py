@@ -382,10 +382,12 @@ def _burst(x: float, y: float, inner: float = 4.0) -> list[Item]:
 def example_figures(layout: Layout, template: Mapping[str, Any]) -> dict[str, Scene]:
     """The template's example diagrams drawn on ``layout``, by name."""
     figures = {}
-    names = template.get("coin_names", {})  # the coins' names in the sheet's language (h1 → kr1)
+    # The coins' printed names (h1 → 1): by number, not by the face they started on, so a
+    # coin that turns over keeps its name while its colour shows its face.
+    names = template.get("coin_names", {})
 
     def shown(coin_id: str) -> str:
-        return names.get(coin_id[:1], coin_id[:1]) + coin_id[1:] if coin_id else coin_id
+        return str(names.get(coin_id, coin_id))
 
     for name, spec in template.get("examples", {}).items():
         coins = [
