@@ -144,3 +144,64 @@ def test_every_template_names_its_colours_for_each_style():
                 assert set(style) == set(words["color"])
             named = {name for name in used if name in words["color"]}
             assert named, f"{game}.{lang}.json names no colour through its style words"
+
+
+# -- claims stay visible with a coin on the country -------------------------------------------------------
+def test_a_replay_frame_tints_each_claimed_country_in_its_claimers_colour(tmp_path):
+    from coinprint.kit.replay import scene_frames
+    from coinprint.render.board import Frame, label_point, side_colour
+    from coinprint.render.raster import draw_items, reduce
+    from coinprint.source import game_named, validate_record
+    from tests.replaycheck import positions, write_record
+
+    path = write_record(tmp_path, "mapgame:countries=9,seed=3", seed=1, max_turns=30)
+    record, rules, replayed = validate_record(str(path))
+    frames = scene_frames(game_named(record.game), record, rules, replayed)
+    _, states = positions(path)
+    last, state = frames.frames[-1], states[-1]
+    held = rules.holders(state)
+    assert held, "the game claimed no country"
+    scale = 4.0  # pixels per mm
+    size = (round(frames.width_mm * scale), round(frames.height_mm * scale))
+    board = [item for k, item in enumerate(frames.board) if k not in last.hidden]
+    image = reduce(draw_items(board + [frames.pieces[k] for k in last.pieces], size, scale, frames.height_mm))
+    placement = Frame(rules.layout)
+    coins = {mark.space for mark in rules.marks(state) if mark.side}
+    for space in rules.layout.spaces:
+        # A point inside the country away from its coin and its name: its widest disc's edge.
+        import shapely
+
+        x, y = label_point(space)
+        inner = space.polygon.buffer(-1.0)
+        probe = inner.exterior.interpolate(inner.exterior.project(shapely.Point(x, y - 50)))
+        px, py = placement.point(probe.x, probe.y)
+        pixel = image.getpixel((int(px * scale), int((frames.height_mm - py) * scale)))
+        owner = held.get(space.id)
+        if owner is None:
+            assert max(pixel) - min(pixel) < 12, (space.name, pixel)  # unclaimed: no tint
+            continue
+        colour = side_colour(owner, rules.players)
+        want = tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
+        # Tinted toward the claimer's colour: the same hue order of the channels.
+        assert max(pixel) - min(pixel) >= 12, (space.name, pixel, space.id in coins)
+        order = sorted(range(3), key=lambda c: want[c])
+        assert pixel[order[2]] >= pixel[order[0]], (space.name, pixel, want)
+
+
+def test_the_printed_maps_claim_circles_lie_beside_the_coin():
+    import math
+
+    from coinprint.games.mapgame.board import build, coins_of
+    from coinprint.games.mapgame.draw import PENCIL_RADIUS_MM, map_scene
+    from coinprint.render.scene import Circle
+
+    for seed in range(5):
+        layout = build(21, seed)
+        big = max(coins_of(layout), key=lambda c: c.diameter_mm)
+        circles = [i for i in map_scene(layout).items if isinstance(i, Circle)]
+        guides = [c.center for c in circles if abs(c.radius - big.radius_mm) < 1e-6]
+        pencils = [c.center for c in circles if abs(c.radius - PENCIL_RADIUS_MM) < 1e-6]
+        assert len(guides) == len(pencils) == len(layout)
+        beside = sum(math.dist(g, p) >= big.radius_mm + PENCIL_RADIUS_MM for g, p in zip(guides, pencils))
+        # Country 1, the circle, has no room beside its coin; nearly every other one has.
+        assert beside >= len(layout) - 3, (seed, beside)

@@ -7,7 +7,7 @@ bounding box starts at (0, 0) plus ``pad``; :func:`to_scene` gives that shift.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from coinprint.render.pages import Sheet, page_words
@@ -142,11 +142,39 @@ def mark_items(layout: Layout, frame: Frame, marks: Sequence[Mark], players: Seq
     return items
 
 
+def side_colour(side: str, players: Sequence[str]) -> str:
+    """The colour of ``side``'s coins (:data:`SIDE_COLOURS` in the order of ``players``);
+    light grey for a neutral coin."""
+    return SIDE_COLOURS[players.index(side) % len(SIDE_COLOURS)] if side in players else "#dddddd"
+
+
+def tint(colour: str, share: float = 0.5) -> str:
+    """``colour`` mixed with white: ``share`` of the colour is kept."""
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return "#" + "".join(f"{round(255 - (255 - c) * share):02x}" for c in (r, g, b))
+
+
+CLAIM_OPACITY = 0.55
+"""How strongly a claimed space is tinted over the drawn board (its name still shows)."""
+
+
+def held_items(layout: Layout, frame: Frame, held: Mapping[str, str], players: Sequence[str]) -> list[Item]:
+    """A tint over each space in ``held`` (space id → player) in that player's colour: who
+    claimed a space stays visible with any coin on it."""
+    items: list[Item] = []
+    for space in layout.spaces:
+        player = held.get(space.id, "")
+        if player in players:
+            style = Style(fill=tint(side_colour(player, players)), stroke=None, opacity=CLAIM_OPACITY)
+            items.append(Path(tuple(frame.ring(r) for r in space.rings), style))
+    return items
+
+
 def coin_items(mark: Mark, centre: tuple[float, float], radius: float, players: Sequence[str]) -> list[Item]:
     """One mark's coin at ``centre``: a disc in its side's colour, its text, its ring and
     its stack count."""
     x, y = centre
-    colour = SIDE_COLOURS[players.index(mark.side) % len(SIDE_COLOURS)] if mark.side in players else "#dddddd"
+    colour = side_colour(mark.side, players)
     items: list[Item] = [Circle((x, y), radius, Style(fill=colour, stroke="#222222", stroke_mm=0.4))]
     if mark.ring:  # a castle gets a solid ring, anything else (a safe coin) a dashed one
         dash = None if mark.ring == "castle" else (1.0, 1.0)

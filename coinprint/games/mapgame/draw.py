@@ -4,6 +4,7 @@ O or X in, the coin's outline, the start countries) and the blank sheet for draw
 from __future__ import annotations
 
 import json
+import math
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -52,9 +53,10 @@ def map_scene(layout: Layout, style: str = "color", lang: str = "en") -> Scene:
         scene.add(Circle((cx, cy), big.radius_mm, guide))
         ink = ink_on(colours.fill(space.properties.get("color")), colours.label)  # white on a dark country
         scene.add(Text((cx, cy + 2.2), space.name, 4.6, "middle", ink, bold=True))
-        scene.add(Circle((cx, cy - 3.6), PENCIL_RADIUS_MM, pencil))
+        px, py = frame.point(*pencil_spot(space, big.radius_mm))
+        scene.add(Circle((px, py), PENCIL_RADIUS_MM, pencil))
         if space.start:
-            scene.add(Text((cx, cy - 3.6 - 1.4), space.start, 4.0, "middle", colours.accent, bold=True))
+            scene.add(Text((px, py - 1.4), space.start, 4.0, "middle", colours.accent, bold=True))
             starts = texts(lang)["starts"].format(player=space.start)
             scene.add(
                 Text(
@@ -67,6 +69,24 @@ def map_scene(layout: Layout, style: str = "color", lang: str = "en") -> Scene:
                 )
             )
     return scene
+
+
+def pencil_spot(space: Space, coin_radius: float) -> tuple[float, float]:
+    """Where the circle for O or X goes (layout mm): beside the coin's outline, inside the
+    country, so a coin on the country never hides who claimed it; below the coin's middle
+    when the country has no room beside it."""
+    import shapely
+
+    x, y = coin_spot(space)
+    reach = coin_radius + PENCIL_RADIUS_MM + 0.6
+    room = space.polygon.buffer(-(PENCIL_RADIUS_MM + 0.6))
+    for step in range(36):  # from straight below round both ways: the nearest room to below
+        turn = (step + 1) // 2 * (1 if step % 2 else -1) * math.pi / 18
+        angle = -math.pi / 2 + turn
+        spot = (x + reach * math.cos(angle), y + reach * math.sin(angle))
+        if room.contains(shapely.Point(spot)):
+            return spot
+    return (x, y - 3.6)
 
 
 def coin_spot(space: Space) -> tuple[float, float]:
