@@ -328,10 +328,11 @@ def board_sheet(
         "random": words["random_map"].format(regions=params.get("regions"), seed=params.get("seed"))
         if name == "random"
         else "",
-        "card": f"{card[0]:.1f} × {card[1]:.1f} mm",
+        "card": f"{card[0]:.4g} × {card[1]:.4g} mm",
         "card_name": words.get("card_names", {}).get(params.get("card", "custom"), params.get("card", "custom")),
         "spaces": len(layout),
         "coin": quarter.title,
+        "coin_said": words.get("coin_names", {}).get(quarter.name, quarter.title),
         "coin_mm": format_mm(quarter.diameter_mm),
     }
     lines = [line.format(**values) for line in words["lines"]]

@@ -61,7 +61,8 @@ def board_sheet(layout: Layout, style: str = "color", texts: dict[str, Any] | No
     lines = [line.format(**values) for line in words["lines_drawn" if drawn else "lines"]]
     guide = layout.params.get("coin")
     if guide:
-        lines.append(words["coin_line"].format(coin=coin(guide).title, coin_mm=coin(guide).diameter_mm))
+        said = words.get("coin_names", {}).get(coin(guide).name, coin(guide).title)  # "a penny"
+        lines.append(words["coin_line"].format(coin=said, coin_mm=coin(guide).diameter_mm))
     pieces = [tuple(s.polygon.bounds) for s in layout.spaces]
     pad = 1.0  # keep each cell's outline stroke on the page too
     pieces = [

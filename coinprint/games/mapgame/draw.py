@@ -120,16 +120,18 @@ def map_sheet(layout: Layout, style: str = "color", lang: str = "en") -> Sheet:
     o, x = coins_of(layout)
     big = max((o, x), key=lambda c: c.diameter_mm)
     starts = {s.start: s.name for s in layout.spaces if s.start}
+    words = texts(lang)
+    named = words.get("coin_names", {})  # a coin as people say it ("a penny"), else its title
     values = {
         "countries": len(layout),
         "seed": layout.meta.get("seed", "-"),
-        "coin_o": f"{o.title} ({o.diameter_mm} mm)",
-        "coin_x": f"{x.title} ({x.diameter_mm} mm)",
+        "coin_o": named.get(o.name, o.title),
+        "coin_x": named.get(x.name, x.title),
+        "big": named.get(big.name, big.title),
         "big_mm": big.diameter_mm,
         "start_o": starts.get("O", "?"),
         "start_x": starts.get("X", "?"),
     }
-    words = texts(lang)
     lines = [line.format(**values) for line in words["board_lines"]]
     # A drawn map has no number: it is called a map (its file's name goes on by the drawing's reader).
     drawn = layout.meta.get("seed") is None and "board_title_drawn" in words
