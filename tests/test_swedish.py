@@ -24,6 +24,9 @@ CALQUES = {
     "prickade": "the circles are dashed: streckade",
     "har alltid ett drag: på en tom plan att lägga": "Swedish word order",
     "Map,": "the title is Swedish: Karta nr",
+    "spelet att skriva ut": "print-and-play is 'skriv ut och spela'",
+    "fångar det:": "the player captures: 'fångar du det'",
+    "är ett riktigt drag": "a touch counts as a move: 'räknas som ett drag'",
 }
 
 
