@@ -32,6 +32,12 @@ def test_the_quarter_stands_out_from_every_region_fill():
         assert contrast(grey(metal), grey(fill)) >= MIN_COIN_CONTRAST, fill
 
 
+def test_the_quarter_stands_out_from_the_flick_zones():
+    metal = coin_colour("quarter")
+    for fill in palette("color").zone_fill:
+        assert contrast(metal, fill) >= MIN_COIN_CONTRAST and contrast(grey(metal), grey(fill)) >= MIN_COIN_CONTRAST
+
+
 def test_the_penny_is_copper_and_the_quarter_silver():
     assert coin_colour("penny") != coin_colour("quarter") == coin_colour("dime")
 
@@ -103,12 +109,26 @@ def _most_saturated(path) -> int:
         pdf.close()
 
 
+def _dark_share(path) -> list[float]:
+    """Each page's share of pixels darker than mid grey."""
+    import numpy
+    import pypdfium2
+
+    pdf = pypdfium2.PdfDocument(str(path))
+    try:
+        return [float((numpy.asarray(page.render(scale=1.0).to_pil().convert("L")) < 100).mean()) for page in pdf]
+    finally:
+        pdf.close()
+
+
 @pytest.mark.parametrize("game", GAME_NAMES)
 @pytest.mark.parametrize("command", ["kit", "rules"])
 def test_ink_saver_pages_have_no_colour(cli, tmp_path, game, command):
     out = tmp_path / f"{game}-{command}.pdf"
     assert cli(command, game, "--style", "ink-saver", "-o", str(out)).code == 0
     assert _most_saturated(out) <= 2, "a page of the ink-saver kit prints in colour"
+    if command == "rules":  # figures in outline, not the colour pictures in grey
+        assert max(_dark_share(out)) < 0.06
     coloured = tmp_path / f"{game}-{command}-colour.pdf"
     assert cli(command, game, "-o", str(coloured)).code == 0
     assert _most_saturated(coloured) > 60  # the colour kit keeps its colours (the test can fail)

@@ -235,7 +235,7 @@ def test_the_a1_sentence_follows_the_orientation(tmp_path, orientation, corner):
     texts = {}
     for element in root.iter("{http://www.w3.org/2000/svg}text"):
         texts.setdefault("".join(element.itertext()), []).append(element)
-    assert any(f"a1 at the {corner}" in line for line in texts), corner
+    assert any(f"a1 is at the {corner}" in line for line in texts), corner
 
     def centre(name):
         element = texts[name][0]

@@ -28,10 +28,16 @@ INK_SAVER_SIDES = ("#ffffff", "#8c8c8c", "#d2d2d2", "#4d4d4d")
 
 
 def ink_saver_page(scene: Scene) -> Scene:
-    """A page as the ink-saver kit prints it: every colour grey, the players' coins told
-    apart by :data:`INK_SAVER_SIDES` (the words name them so, see a template's
-    ``style_words``)."""
-    return greyed(scene, dict(zip(SIDE_COLOURS, INK_SAVER_SIDES)))
+    """A page as the ink-saver kit prints it: what was drawn in the colour palette (a rule
+    sheet's figures) in the ink-saver palette's outlines (fills white, lines and letters
+    black, guides grey), the players' coins told apart by :data:`INK_SAVER_SIDES` (the
+    words name them so, see a template's ``style_words``), any other colour grey."""
+    colour, ink = palette("color"), palette("ink-saver")
+    chosen = {fill: "#ffffff" for fill in (*colour.space_fill, *colour.region_fill, *colour.zone_fill)}
+    chosen.update({colour.space_stroke: ink.space_stroke, colour.guide: ink.guide, colour.accent: ink.accent})
+    chosen.update(zip(SIDE_COLOURS, INK_SAVER_SIDES))
+    # Letters made white to read on a dark fill are black on the white one.
+    return greyed(scene, chosen, {"#ffffff": ink.label})
 
 
 class Frame:

@@ -29,6 +29,8 @@ class Palette:
     name: str
     space_fill: tuple[str, ...]
     region_fill: tuple[str, ...]
+    zone_fill: tuple[str, ...]
+    """The first, second … player's starting zone (Flick's), dark enough for a quarter."""
     space_stroke: str
     space_stroke_mm: float
     region_stroke_mm: float
@@ -99,6 +101,7 @@ def palette(name: str) -> Palette:
     values = dict(styles[name])
     values["space_fill"] = tuple(values["space_fill"])
     values["region_fill"] = tuple(values["region_fill"])
+    values["zone_fill"] = tuple(values["zone_fill"])
     return Palette(name=name, **values)
 
 
@@ -178,16 +181,18 @@ def grey(colour: str) -> str:
     return f"#{value:02x}{value:02x}{value:02x}"
 
 
-def greyed(scene: Scene, chosen: dict[str, str] | None = None) -> Scene:
+def greyed(scene: Scene, chosen: dict[str, str] | None = None, texts: dict[str, str] | None = None) -> Scene:
     """``scene`` with every colour printed as grey (:func:`grey`): the ink-saver kit, whose
     figures and badges are drawn in colour elsewhere. A colour in ``chosen`` becomes the
-    grey given there instead (players' coins set apart: white and mid grey)."""
+    colour given there instead (the colour palette's fills white, players' coins white and
+    mid grey); a text's colour in ``texts`` (white letters of a dark fill: black)."""
     table = {k.lower(): v for k, v in (chosen or {}).items()}
+    letters = {**table, **{k.lower(): v for k, v in (texts or {}).items()}}
 
-    def ink(colour: str | None) -> str | None:
+    def ink(colour: str | None, inks: dict[str, str] = table) -> str | None:
         if colour is None or not colour.startswith("#") or len(colour) != 7:
             return colour
-        return table.get(colour.lower()) or grey(colour)
+        return inks.get(colour.lower()) or grey(colour)
 
     def style(value: Style) -> Style:
         return replace(value, fill=ink(value.fill), stroke=ink(value.stroke))
@@ -196,7 +201,7 @@ def greyed(scene: Scene, chosen: dict[str, str] | None = None) -> Scene:
         if isinstance(value, (Path, Circle)):
             return replace(value, style=style(value.style))
         if isinstance(value, Text):
-            return replace(value, color=ink(value.color) or value.color)
+            return replace(value, color=ink(value.color, letters) or value.color)
         return replace(value, items=tuple(item(inner) for inner in value.items))
 
     out = Scene(scene.width_mm, scene.height_mm, [item(i) for i in scene.items], scene.title, scene.trim)

@@ -29,13 +29,11 @@ FACE_COLOURS = {"heads": SIDE_COLOURS[0], "tails": SIDE_COLOURS[1]}
 
 
 def zone_fill(face: str) -> str:
-    """A starting zone's fill: its face's colour, darkened so a quarter on it stands out
-    (3:1 or more, in colour and in grey)."""
-    colour = FACE_COLOURS.get(face)
-    if colour is None:
-        return "#3a3a3a"
-    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
-    return "#" + "".join(f"{round(c * 0.42):02x}" for c in (r, g, b))
+    """A starting zone's fill: its face's colour, dark so a quarter on it stands out (the
+    colour palette's ``zone_fill``: heads, then tails)."""
+    fills = palette("color").zone_fill
+    order = list(FACE_COLOURS)
+    return fills[order.index(face) % len(fills)] if face in order else "#3a3a3a"
 
 
 LINE_MM = 1.2

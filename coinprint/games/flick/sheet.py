@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from coinprint.game import RuleSheetParts
-from coinprint.games.flick.draw import example_figures, mat_scene
-from coinprint.units import coin, format_mm
+from coinprint.games.flick.draw import example_figures, mat_scene, said_length
+from coinprint.units import coin
 
 if TYPE_CHECKING:
     from coinprint.layout import Layout
@@ -19,7 +19,7 @@ def rule_sheet_parts(template: Mapping[str, Any], layout: Layout) -> RuleSheetPa
 
     params = layout.params
     values = {
-        "width": format_mm(float(params["width_mm"])),
+        "width": said_length(float(params["width_mm"])),  # "15 cm", as players say it
         "goal_coin": coin(params["goal_coin"]).title,
         "score_coin": coin(params["score_coin"]).title,
     }
