@@ -225,3 +225,49 @@ def test_the_printed_maps_claim_circles_lie_beside_the_coin():
         beside = sum(math.dist(g, p) >= big.radius_mm + PENCIL_RADIUS_MM for g, p in zip(guides, pencils))
         # Country 1, the circle, has no room beside its coin; nearly every other one has.
         assert beside >= len(layout) - 3, (seed, beside)
+
+
+# -- every printed word reads on what it is printed on ----------------------------------------------------
+def _boards():
+    from coinprint.games.coinage.board import build_builtin
+    from coinprint.games.coinage.draw import card_scene
+    from coinprint.games.cointable.board import build as cointable
+    from coinprint.games.cointable.draw import board_scene
+    from coinprint.games.flick.board import build as flick
+    from coinprint.games.flick.draw import mat_scene
+    from coinprint.games.mapgame.board import build as mapgame
+    from coinprint.games.mapgame.draw import map_scene
+
+    return {
+        "cointable": board_scene(cointable()),
+        "coinage": card_scene(build_builtin("classic")),
+        "mapgame": map_scene(mapgame(21, 3)),
+        "flick": mat_scene(flick()),
+    }
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_every_word_on_a_board_reads_at_4_5_to_1_on_its_fill(game):
+    import shapely
+
+    from coinprint.render.labels import text_box
+    from coinprint.render.scene import Circle, Path, Text
+
+    items = _boards()[game].items
+    checked = 0
+    for k, item in enumerate(items):
+        if not isinstance(item, Text) or not item.text.strip() or item.angle:
+            continue
+        x0, y0, x1, y1 = text_box(item)
+        middle = shapely.Point((x0 + x1) / 2, (y0 + y1) / 2)
+        under = "#ffffff"  # the paper
+        for shape in items[:k]:
+            if isinstance(shape, Path) and shape.closed and shape.style.fill:
+                if shapely.Polygon(shape.rings[0], shape.rings[1:]).contains(middle):
+                    under = shape.style.fill
+            elif isinstance(shape, Circle) and shape.style.fill:
+                if middle.distance(shapely.Point(shape.center)) < shape.radius:
+                    under = shape.style.fill
+        assert contrast(item.color, under) >= 4.5, (game, item.text, item.color, under)
+        checked += 1
+    assert checked >= 5

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from coinprint.render.pages import Sheet, page_words
 from coinprint.render.scene import Circle, Item, Path, Scene, Style, Text
-from coinprint.render.style import Palette, greyed, palette
+from coinprint.render.style import Palette, greyed, ink_on, palette
 from coinprint.render.svg import scene_to_svg
 
 if TYPE_CHECKING:
@@ -118,7 +118,8 @@ def label_items(layout: Layout, frame: Frame, colours: Palette, size_mm: float) 
     items: list[Item] = []
     for space in layout.spaces:
         x, y = frame.point(*label_point(space))
-        items.append(Text((x, y - size_mm * 0.35), space.name, size_mm, "middle", colours.label))
+        ink = ink_on(colours.fill(space.properties.get("color")), colours.label)  # white on a dark fill
+        items.append(Text((x, y - size_mm * 0.35), space.name, size_mm, "middle", ink))
     return items
 
 

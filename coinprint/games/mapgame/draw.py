@@ -56,7 +56,9 @@ def map_scene(layout: Layout, style: str = "color", lang: str = "en") -> Scene:
         px, py = frame.point(*pencil_spot(space, big.radius_mm))
         scene.add(Circle((px, py), PENCIL_RADIUS_MM, pencil))
         if space.start:
-            scene.add(Text((px, py - 1.4), space.start, 4.0, "middle", colours.accent, bold=True))
+            # In the white claim circle: the accent where it reads on white, else black.
+            letter = ink_on(pencil.fill, colours.accent)
+            scene.add(Text((px, py - 1.4), space.start, 4.0, "middle", letter, bold=True))
             starts = texts(lang)["starts"].format(player=space.start)
             scene.add(
                 Text(
