@@ -129,6 +129,11 @@ def test_ink_saver_pages_have_no_colour(cli, tmp_path, game, command):
     assert _most_saturated(out) <= 2, "a page of the ink-saver kit prints in colour"
     if command == "rules":  # figures in outline, not the colour pictures in grey
         assert max(_dark_share(out)) < 0.06
+    from tests.conftest import pdf_reading_text
+
+    text = " ".join(pdf_reading_text(out).split()).lower()
+    for word in ("colour", "gold", "blue", "red star"):  # words name only the colours printed
+        assert word not in text, word
     coloured = tmp_path / f"{game}-{command}-colour.pdf"
     assert cli(command, game, "-o", str(coloured)).code == 0
     assert _most_saturated(coloured) > 60  # the colour kit keeps its colours (the test can fail)

@@ -324,7 +324,11 @@ def board_sheet(
     words = texts or board_texts("coinage")
     values = {
         "map": words.get("maps", {}).get(name, name),
-        "cut": words["cut_marks"] if bleed > 0 else words["cut_dashed"],
+        "cut": words["cut_dashed"]
+        if bleed <= 0
+        else words.get("cut_marks_outline", words["cut_marks"])
+        if not palette(style).filled
+        else words["cut_marks"],
         "random": words["random_map"].format(regions=params.get("regions"), seed=params.get("seed"))
         if name == "random"
         else "",

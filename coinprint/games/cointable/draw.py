@@ -60,6 +60,8 @@ def board_sheet(layout: Layout, style: str = "color", texts: dict[str, Any] | No
     names = [s.name for s in layout.spaces[:3]]
     values["names"] = ", ".join(names) + (", …" if len(layout.spaces) > 3 else "")
     lines = [line.format(**values) for line in words["lines_drawn" if drawn else "lines"]]
+    if palette(style).filled and "colour_line" in words:  # only where colours are printed
+        lines.append(words["colour_line"])
     guide = layout.params.get("coin")
     if guide:
         said = words.get("coin_names", {}).get(coin(guide).name, coin(guide).title)  # "a penny"
