@@ -114,9 +114,11 @@ def print_board(
     *,
     copies: int | None = None,
     fair: FairOptions | None = None,
+    lang: str = "en",
 ) -> int:
     """``board GAME``: the layout the parameter ``values`` describe, printed through the game's
-    print hook; with ``fair``, the fairest of several maps generated from the same seed on."""
+    print hook with its words in ``lang``; with ``fair``, the fairest of several maps
+    generated from the same seed on."""
     _, chosen = resolve_output(output, fmt, f"{game.name}-board")
     if fair is not None:
         _check_fair(game, values)
@@ -134,7 +136,8 @@ def print_board(
     for problem in game.problems(layout):
         if problem.severity == "warning":
             warn(str(problem))
-    sheet = game.sheet(layout, print_job(game, settings, copies=copies, pdf=chosen == "pdf"))
+    sheet = game.sheet(layout, print_job(game, settings, lang, copies=copies, pdf=chosen == "pdf"))
+    sheet.lang = lang
     name = board_file_name(game, layout, chosen, settings.paper)
     for path in export_board(layout, sheet, settings, output, fmt, name, notes):
         say(f"wrote {path}")
@@ -161,9 +164,10 @@ def print_layout_file(
     fmt: str | None,
     say: Say,
     copies: int | None = None,
+    lang: str = "en",
 ) -> int:
     """``board GAME --layout FILE``: check the file, then print it like a built-in board
-    (exit 1 with the check's report when it is invalid)."""
+    with its words in ``lang`` (exit 1 with the check's report when it is invalid)."""
 
     checked = check_layout_file(path, game.name, units, tolerance_mm, say)
     if not checked.valid:
@@ -173,7 +177,8 @@ def print_layout_file(
     stem = "stdin" if path == STDIN else Path(path).stem
     name = file_name(game.name, stem, settings.paper.name if chosen == "pdf" else "")
     layout = game.printable(checked.layout)
-    sheet = game.sheet(layout, print_job(game, settings, copies=copies, pdf=chosen == "pdf"))
+    sheet = game.sheet(layout, print_job(game, settings, lang, copies=copies, pdf=chosen == "pdf"))
+    sheet.lang = lang
     for written in export_board(layout, sheet, settings, output, fmt, name):
         say(f"wrote {written}")
     return 0

@@ -4,6 +4,8 @@ and the Swedish texts."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from coinprint.registry import GAMES
@@ -258,13 +260,30 @@ def test_huge_paper_works(cli, tmp_path):
     assert len(PdfReader(out).pages) == 1
 
 
-def test_palette_colours_differ_in_lightness():
-    from coinprint.render.style import lightness, palette
+def _lab(colour: str) -> tuple[float, float, float]:
+    def linear(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
 
-    fills = palette("color").space_fill
-    assert len(fills) >= 4  # every board colours its spaces with at most four numbers
-    values = sorted(lightness(c) for c in fills)
-    assert all(b - a >= 15 for a, b in zip(values, values[1:]))
+    r, g, b = (linear(int(colour[i : i + 2], 16)) for i in (1, 3, 5))
+    x, y, z = (
+        (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.9505,
+        0.2126 * r + 0.7152 * g + 0.0722 * b,
+        (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.089,
+    )
+    f = [t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116 for t in (x, y, z)]
+    return (116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2]))
+
+
+def test_palette_colours_differ():
+    # The fills are dark so coins stand out on them (tests/test_print_colour.py); they
+    # stay apart by hue: at least 15 apart in CIELAB.
+    from coinprint.render.style import palette
+
+    for fills in (palette("color").space_fill, palette("color").region_fill):
+        assert len(fills) >= 4  # every board colours its spaces with at most four numbers
+        labs = [_lab(c) for c in fills]
+        assert all(math.dist(a, b) >= 15 for k, a in enumerate(labs) for b in labs[k + 1 :]), fills
     assert palette("ink-saver").fill(0) is None
 
 

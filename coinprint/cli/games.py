@@ -43,6 +43,7 @@ from coinprint.cli.options import (
     say,
     seed_option,
     selfplay_options,
+    style_option,
     with_quiet,
 )
 from coinprint.cli.types import ClickType, HelpGroup
@@ -166,6 +167,7 @@ def board_command(game: Game) -> click.Command:
 
     @paper_option()
     @print_options
+    @lang_option
     @output_options()
     @layout_file_option
     @drawing_options(with_game=False)
@@ -195,12 +197,14 @@ def board_command(game: Game) -> click.Command:
                 fmt,
                 click.echo,
                 copies,
+                options["lang"],
             )
+        lang = options["lang"]
         if fair is None:
-            return print_board(game, values, settings, output, fmt, say, _warn, copies=copies)
+            return print_board(game, values, settings, output, fmt, say, _warn, copies=copies, lang=lang)
         with progress(fair.games, "fair search") as update:
             fair = replace(fair, progress=update)
-            return print_board(game, values, settings, output, fmt, say, _warn, copies=copies, fair=fair)
+            return print_board(game, values, settings, output, fmt, say, _warn, copies=copies, fair=fair, lang=lang)
 
     for option in reversed(capability_options(game)):
         board = option(board)
@@ -213,6 +217,7 @@ def rules_command(game: Game) -> click.Command:
 
     @paper_option()
     @lang_option
+    @style_option
     @output_options(("pdf",))
     @appendix_option
     def rules(**options: Any) -> None:
@@ -226,6 +231,7 @@ def rules_command(game: Game) -> click.Command:
             appendix=options["appendix"],
             values=values,
             note=note,
+            style=options["style"],
         )
         say(f"wrote {path}")
 

@@ -21,6 +21,7 @@ from coinprint.errors import CoinprintError, UsageError
 from coinprint.fileio import STDOUT, write_atomic
 from coinprint.game import BOARD_PAGES, PrintJob, RuleSheetParts
 from coinprint.params import Values
+from coinprint.render.board import ink_saver_page
 from coinprint.render.pages import (
     INCH_PAPERS,
     aid_blocks,
@@ -446,10 +447,13 @@ class Layouts:
         return self._built[spec]
 
 
-def rule_sheet(game: Game, lang: str, values: Values | None = None, *, layouts: Layouts | None = None) -> RuleSheet:
+def rule_sheet(
+    game: Game, lang: str, values: Values | None = None, *, layouts: Layouts | None = None, style: str = "color"
+) -> RuleSheet:
     """What ``game``'s rule sheet in ``lang`` is made of (see :class:`RuleSheet`), for the
-    parameter ``values`` it describes (default: the game's defaults). A given value the sheet
-    does not use is refused."""
+    parameter ``values`` it describes (default: the game's defaults) printed in ``style``
+    (the template's ``style_words`` for it name the colours printed). A given value the
+    sheet does not use is refused."""
 
     values = values if values is not None else game.schema.defaults()
     template = rule_sheet_template(game, lang)
@@ -464,8 +468,22 @@ def rule_sheet(game: Game, lang: str, values: Values | None = None, *, layouts: 
     }
     figures.update(parts.figures)
     texts = {**{f"{key}_caption": spec.get("caption", "") for key, spec in specs.items()}, **parts.values}
+    words = template.get("style_words", {}).get(style, {})
+    texts = {key: with_words(value, words) if isinstance(value, str) else value for key, value in texts.items()}
     texts = {key: localise_numbers(value, lang) if isinstance(value, str) else value for key, value in texts.items()}
-    return RuleSheet(game, template, source, lang, parts, figures, texts)
+    return RuleSheet(game, template, source, lang, parts, figures, {**words, **texts})
+
+
+def with_words(text: str, words: Mapping[str, str]) -> str:
+    """``text`` with each ``{name}`` of ``words`` written out (a caption's colours)."""
+    for name, word in words.items():
+        text = text.replace("{" + name + "}", word)
+    return text
+
+
+def in_style(pages: list[Scene], style: str) -> list[Scene]:
+    """``pages`` as ``style`` prints them: in ink-saver every figure, badge and text in grey."""
+    return [ink_saver_page(page) for page in pages] if style == "ink-saver" else pages
 
 
 def page_range(first: int, count: int, lang: str = "en", *, step: int = 1) -> str:
@@ -498,19 +516,25 @@ def placed_sheets(
 
 
 def rule_sheet_pages(
-    game: Game, paper: PaperSize, lang: str, values: Values | None = None, *, appendix: bool = False
+    game: Game,
+    paper: PaperSize,
+    lang: str,
+    values: Values | None = None,
+    *,
+    appendix: bool = False,
+    style: str = "color",
 ) -> list[Scene]:
     """``rules GAME``: the rule sheet in ``lang`` on ``paper`` for the parameter ``values``,
     then the game's extra sheets (the Map's blank sheet); ``appendix`` adds the "for
-    computers" pages (how games are written down and checked) at the end."""
-    return _rule_sheet_pages(rule_sheet(game, lang, values), paper, appendix=appendix)
+    computers" pages (how games are written down and checked) at the end; all in ``style``."""
+    return _rule_sheet_pages(rule_sheet(game, lang, values, style=style), paper, appendix=appendix, style=style)
 
 
-def _rule_sheet_pages(material: RuleSheet, paper: PaperSize, *, appendix: bool) -> list[Scene]:
-    pages = placed_sheets(material.game, material, PrintSettings(paper), None)
+def _rule_sheet_pages(material: RuleSheet, paper: PaperSize, *, appendix: bool, style: str = "color") -> list[Scene]:
+    pages = placed_sheets(material.game, material, PrintSettings(paper, style=style), None)
     if appendix:
         pages += material.pages("appendix", paper)
-    return pages
+    return in_style(pages, style)
 
 
 def write_rules(
@@ -523,12 +547,13 @@ def write_rules(
     appendix: bool = False,
     values: Values | None = None,
     note: Say | None = None,
+    style: str = "color",
 ) -> Path:
     """Write ``game``'s rule sheet as a PDF (``-o`` a .pdf file or a folder); see :func:`rule_sheet_pages`."""
 
     lang = rule_sheet_language(game, lang, note)
     path, _ = resolve_output(output, fmt, file_name(game.name, "rules", paper.name, lang), ("pdf",))
-    return write_atomic(path, rules_pdf(game, paper, lang, values, appendix=appendix))
+    return write_atomic(path, rules_pdf(game, paper, lang, values, appendix=appendix, style=style))
 
 
 def rules_pdf(
@@ -539,12 +564,13 @@ def rules_pdf(
     *,
     appendix: bool = False,
     note: Say | None = None,
+    style: str = "color",
 ) -> bytes:
     """The PDF bytes :func:`write_rules` writes: the rule sheet in ``lang`` (English, said to
     ``note``, when the game has no texts in it); see :func:`rule_sheet_pages`."""
     lang = rule_sheet_language(game, lang, note)
-    material = rule_sheet(game, lang, values)  # the template is read once, for pages and title
-    pages = _rule_sheet_pages(material, paper, appendix=appendix)
+    material = rule_sheet(game, lang, values, style=style)  # the template is read once, for pages and title
+    pages = _rule_sheet_pages(material, paper, appendix=appendix, style=style)
     return pages_to_pdf(pages, title=material.template["title"], keywords={"game": game.name, "lang": lang})
 
 
@@ -590,7 +616,7 @@ def kit(game: Game, settings: PrintSettings, lang: str, *, layout: Layout | None
         board = game.printable(layout)
         values = rule_sheet_values(game, board)
         layouts = Layouts(game, values=values)
-    material = rule_sheet(game, lang, values, layouts=layouts)
+    material = rule_sheet(game, lang, values, layouts=layouts, style=settings.style)
     extras, rules_paper, duplex = layout is None, kit_rules_paper(settings.paper), settings.duplex
     parts = kit_parts(game, material, settings.parts, board, extras=extras)
     pages = material.kit_pages(rules_paper, parts, duplex=duplex)
@@ -602,7 +628,7 @@ def kit(game: Game, settings: PrintSettings, lang: str, *, layout: Layout | None
             beside = kit_parts(game, material, settings.parts, board, extras=extras, aid=True)
             if any(part.aid for part in beside.values()):
                 pages = material.kit_pages(rules_paper, beside, duplex=duplex, aid=False)
-    return Kit(material.template["kit_title"], number_pages(pages))
+    return Kit(material.template["kit_title"], number_pages(in_style(pages, settings.style)))
 
 
 def kit_parts(

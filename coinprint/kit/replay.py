@@ -21,11 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from coinprint.engine import Rules
 from coinprint.errors import UsageError
 from coinprint.fileio import write_atomic
 from coinprint.kit import is_stream
 from coinprint.render.board import Frame as Placement
-from coinprint.render.board import aside_items, aside_width, space_items
+from coinprint.render.board import aside_items, aside_width, held_items, space_items
 from coinprint.render.scene import Path as ScenePath
 from coinprint.render.scene import Style, Text
 from coinprint.render.style import palette
@@ -34,7 +35,7 @@ from coinprint.resources import template_path
 from coinprint.source import game_named, validate_record
 
 if TYPE_CHECKING:
-    from coinprint.engine import Record, Replay, Rules
+    from coinprint.engine import Record, Replay
     from coinprint.game import Game
     from coinprint.layout import Mark
     from coinprint.render.scene import Item
@@ -198,6 +199,10 @@ def scene_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed: R
     drawn = _LastDrawing()
     content = empty.content
     widest = 0  # the most coins shown beside the board with one move
+    # A game that says who holds a space otherwise than by the coin on it (the Map's claims)
+    # has its held spaces tinted in the holder's colour, under the coins.
+    claims = type(rules).holders is not Rules.holders
+    placement = Placement(layout)
 
     def add_frame(state: Any, row: int, aside: Sequence[Mark] = ()) -> Any:
         nonlocal widest
@@ -205,6 +210,9 @@ def scene_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed: R
         if marks != drawn.marks:  # many Flick events change nothing on the mat
             drawn.marks, drawn.sheet = marks, draw(layout, marks, players)
             drawn.pieces, drawn.hidden = pieces.split(drawn.sheet.content.items)
+            if claims:
+                tints = held_items(layout, placement, rules.holders(state), players)
+                drawn.pieces = [pieces.number(item) for item in tints] + drawn.pieces
         extra = list(drawn.pieces)
         if aside:
             widest = max(widest, len(aside))

@@ -7,12 +7,12 @@ bounding box starts at (0, 0) plus ``pad``; :func:`to_scene` gives that shift.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from coinprint.render.pages import Sheet, page_words
 from coinprint.render.scene import Circle, Item, Path, Scene, Style, Text
-from coinprint.render.style import Palette, palette
+from coinprint.render.style import Palette, greyed, ink_on, palette
 from coinprint.render.svg import scene_to_svg
 
 if TYPE_CHECKING:
@@ -23,6 +23,21 @@ if TYPE_CHECKING:
 
 SIDE_COLOURS = ("#c9a227", "#7a8fa6", "#b5553c", "#4f7f4f")
 """Coin colours for the first, second, … player in position drawings."""
+INK_SAVER_SIDES = ("#ffffff", "#8c8c8c", "#d2d2d2", "#4d4d4d")
+"""The same coins printed in ink-saver: white, mid grey, light grey, dark grey."""
+
+
+def ink_saver_page(scene: Scene) -> Scene:
+    """A page as the ink-saver kit prints it: what was drawn in the colour palette (a rule
+    sheet's figures) in the ink-saver palette's outlines (fills white, lines and letters
+    black, guides grey), the players' coins told apart by :data:`INK_SAVER_SIDES` (the
+    words name them so, see a template's ``style_words``), any other colour grey."""
+    colour, ink = palette("color"), palette("ink-saver")
+    chosen = {fill: "#ffffff" for fill in (*colour.space_fill, *colour.region_fill, *colour.zone_fill)}
+    chosen.update({colour.space_stroke: ink.space_stroke, colour.guide: ink.guide, colour.accent: ink.accent})
+    chosen.update(zip(SIDE_COLOURS, INK_SAVER_SIDES))
+    # Letters made white to read on a dark fill are black on the white one.
+    return greyed(scene, chosen, {"#ffffff": ink.label})
 
 
 class Frame:
@@ -66,12 +81,16 @@ def _label_point(space: Space) -> tuple[float, float]:
     return (point.x, point.y)
 
 
-def space_items(layout: Layout, frame: Frame, colours: Palette, *, fill_by: str = "color") -> list[Item]:
-    """One filled, outlined path per space; the fill is the space's ``fill_by`` property."""
+def space_items(
+    layout: Layout, frame: Frame, colours: Palette, *, fill_by: str = "color", regions: bool = False
+) -> list[Item]:
+    """One filled, outlined path per space; the fill is the space's ``fill_by`` property,
+    a number in the palette's space fills (its region fills with ``regions``)."""
     stroke = Style(fill=None, stroke=colours.space_stroke, stroke_mm=colours.space_stroke_mm)
+    fills = colours.region if regions else colours.fill
     items: list[Item] = []
     for space in layout.spaces:
-        fill = colours.fill(space.properties.get(fill_by))
+        fill = fills(space.properties.get(fill_by))
         style = Style(fill=fill, stroke=stroke.stroke, stroke_mm=stroke.stroke_mm)
         items.append(Path(tuple(frame.ring(r) for r in space.rings), style))
     return items
@@ -99,7 +118,8 @@ def label_items(layout: Layout, frame: Frame, colours: Palette, size_mm: float) 
     items: list[Item] = []
     for space in layout.spaces:
         x, y = frame.point(*label_point(space))
-        items.append(Text((x, y - size_mm * 0.35), space.name, size_mm, "middle", colours.label))
+        ink = ink_on(colours.fill(space.properties.get("color")), colours.label)  # white on a dark fill
+        items.append(Text((x, y - size_mm * 0.35), space.name, size_mm, "middle", ink))
     return items
 
 
@@ -129,11 +149,39 @@ def mark_items(layout: Layout, frame: Frame, marks: Sequence[Mark], players: Seq
     return items
 
 
+def side_colour(side: str, players: Sequence[str]) -> str:
+    """The colour of ``side``'s coins (:data:`SIDE_COLOURS` in the order of ``players``);
+    light grey for a neutral coin."""
+    return SIDE_COLOURS[players.index(side) % len(SIDE_COLOURS)] if side in players else "#dddddd"
+
+
+def tint(colour: str, share: float = 0.5) -> str:
+    """``colour`` mixed with white: ``share`` of the colour is kept."""
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return "#" + "".join(f"{round(255 - (255 - c) * share):02x}" for c in (r, g, b))
+
+
+CLAIM_OPACITY = 0.55
+"""How strongly a claimed space is tinted over the drawn board (its name still shows)."""
+
+
+def held_items(layout: Layout, frame: Frame, held: Mapping[str, str], players: Sequence[str]) -> list[Item]:
+    """A tint over each space in ``held`` (space id → player) in that player's colour: who
+    claimed a space stays visible with any coin on it."""
+    items: list[Item] = []
+    for space in layout.spaces:
+        player = held.get(space.id, "")
+        if player in players:
+            style = Style(fill=tint(side_colour(player, players)), stroke=None, opacity=CLAIM_OPACITY)
+            items.append(Path(tuple(frame.ring(r) for r in space.rings), style))
+    return items
+
+
 def coin_items(mark: Mark, centre: tuple[float, float], radius: float, players: Sequence[str]) -> list[Item]:
     """One mark's coin at ``centre``: a disc in its side's colour, its text, its ring and
     its stack count."""
     x, y = centre
-    colour = SIDE_COLOURS[players.index(mark.side) % len(SIDE_COLOURS)] if mark.side in players else "#dddddd"
+    colour = side_colour(mark.side, players)
     items: list[Item] = [Circle((x, y), radius, Style(fill=colour, stroke="#222222", stroke_mm=0.4))]
     if mark.ring:  # a castle gets a solid ring, anything else (a safe coin) a dashed one
         dash = None if mark.ring == "castle" else (1.0, 1.0)

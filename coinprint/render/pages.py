@@ -84,6 +84,9 @@ class Sheet:
     whole_note: str = ""
     """Said among the info lines when the paper cannot hold ``whole`` (``{paper}``: the
     smallest standard paper that holds the whole sheet)."""
+    own_info: bool = False
+    """The content carries its own title, info lines and scale bars (the Flick mat, in the
+    corners outside its goal): the pages add no info block."""
 
 
 @cache
@@ -360,6 +363,8 @@ def paginate_with(
     block = info_block(sheet.title, sheet.lines, sheet.lang, min(INFO_WIDTH_MM, across))
     strip = info_block(sheet.title, sheet.lines, sheet.lang, across)  # a strip may use the full width
     floating = plans(sheet, paper, margin, overlap, 0.0)
+    if sheet.own_info and not sheet.lines:  # a note to say (no seamless mat here) needs a block
+        return _pages(sheet, floating[0], margin, block, [None] * floating[0].pages, kit), False
     reserved = plans(sheet, paper, margin, overlap, strip.height + GAP_MM)
     # Fewest pages wins; at equal pages the block floats in free space, else sits in a strip
     # at the bottom, else its words float apart from its bars, else it goes on a page of its own.

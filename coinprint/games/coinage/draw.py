@@ -69,7 +69,7 @@ def card_items(
     )
     if bleed > 0 and colours.filled:
         items += _bleed_items(layout, frame, colours, width, height, bleed)
-    items += space_items(layout, frame, colours, fill_by="color")
+    items += space_items(layout, frame, colours, fill_by="color", regions=True)
     items += _region_outlines(layout, frame, colours.space_stroke, colours.region_stroke_mm)
     label_mm = max(2.2, min(3.6, height * 0.032))
     shown_regions: set[str] = set()
@@ -78,7 +78,7 @@ def card_items(
         x, y = frame.point(x, y)
         # The label sits near the top of the space, clear of a coin in its middle.
         baseline = y + max(radius - label_mm * 1.3, label_mm * 0.2)
-        ink = ink_on(colours.fill(space.properties.get("color")), colours.label)
+        ink = ink_on(colours.region(space.properties.get("color")), colours.label)
         items.append(Text((x, baseline), space.name, label_mm, "middle", ink, bold=True))
         size = space.properties.get("region_size")
         if size is not None and space.region is not None and space.region not in shown_regions:
@@ -138,7 +138,7 @@ def _bleed_items(layout: Layout, frame: Frame, colours: Any, width: float, heigh
     items: list[Item] = []
     for number, pieces in sorted(parts.items()):
         extra = shapely.union_all(pieces).intersection(ground).buffer(0.05).intersection(ground.buffer(0.05))
-        fill = colours.fill(layout.spaces[number].properties.get("color"))
+        fill = colours.region(layout.spaces[number].properties.get("color"))
         for part in getattr(extra, "geoms", [extra]):
             if part.geom_type == "Polygon" and not part.is_empty:
                 rings = (tuple(part.exterior.coords), *(tuple(r.coords) for r in part.interiors))
@@ -147,26 +147,40 @@ def _bleed_items(layout: Layout, frame: Frame, colours: Any, width: float, heigh
 
 
 def region_colours(layout: Layout) -> dict[str, int]:
-    """A colour number for each region: one colour per region, neighbouring regions always
-    different, and every region its own colour while the palette has enough (largest
-    regions first, each taking the first colour no neighbour and no other region has)."""
-    regions: dict[str, list[Any]] = {}
+    """A colour number for each region: every region its own colour while the palette's
+    region fills last (eight), and beyond that neighbouring regions always different
+    (greedy colouring in smallest-last order, which needs at most six colours on a map)."""
+    regions: dict[str, int] = {}
     for space in layout.spaces:
-        regions.setdefault(space.region or space.id, []).append(space)
+        key = space.region or space.id
+        regions[key] = regions.get(key, 0) + 1
     touching: dict[str, set[str]] = {name: set() for name in regions}
     region_of = {space.id: space.region or space.id for space in layout.spaces}
     for space in layout.spaces:
         for other in layout.neighbours(space.id):
             if region_of[other] != region_of[space.id]:
                 touching[region_of[space.id]].add(region_of[other])
-    count = len(palette("color").space_fill)
+                touching[region_of[other]].add(region_of[space.id])
+    count = len(palette("color").region_fill)
+    if len(regions) <= count:  # largest regions take the first colours
+        return {name: k for k, name in enumerate(sorted(regions, key=lambda r: (-regions[r], r)))}
     chosen: dict[str, int] = {}
-    for name in sorted(regions, key=lambda r: (-len(regions[r]), r)):
+    for name in reversed(_smallest_last(touching)):
         banned = {chosen[n] for n in touching[name] if n in chosen}
-        fresh = [c for c in range(count) if c not in banned and c not in chosen.values()]
-        free = [c for c in range(count) if c not in banned]
-        chosen[name] = (fresh or free or [len(chosen) % count])[0]
+        chosen[name] = next(c for c in range(len(regions)) if c not in banned)
     return chosen
+
+
+def _smallest_last(touching: dict[str, set[str]]) -> list[str]:
+    """The regions, each taken away in turn while it has the fewest neighbours left."""
+    left = {name: set(others) for name, others in touching.items()}
+    order: list[str] = []
+    while left:
+        name = min(left, key=lambda r: (len(left[r]), r))
+        order.append(name)
+        for other in left.pop(name):
+            left[other].discard(name)
+    return order
 
 
 def recoloured(layout: Layout) -> Layout:
@@ -359,14 +373,19 @@ def board_sheet(
     words = texts or board_texts("coinage")
     values = {
         "map": words.get("maps", {}).get(name, name),
-        "cut": words["cut_marks"] if bleed > 0 else words["cut_dashed"],
+        "cut": words["cut_dashed"]
+        if bleed <= 0
+        else words.get("cut_marks_outline", words["cut_marks"])
+        if not palette(style).filled
+        else words["cut_marks"],
         "random": words["random_map"].format(regions=params.get("regions"), seed=params.get("seed"))
         if name == "random"
         else "",
-        "card": f"{card[0]:.1f} × {card[1]:.1f} mm",
+        "card": f"{card[0]:.4g} × {card[1]:.4g} mm",
         "card_name": words.get("card_names", {}).get(params.get("card", "custom"), params.get("card", "custom")),
         "spaces": len(layout),
         "coin": quarter.title,
+        "coin_said": words.get("coin_names", {}).get(quarter.name, quarter.title),
         "coin_mm": format_mm(quarter.diameter_mm),
     }
     lines = [line.format(**values) for line in words["lines"]]

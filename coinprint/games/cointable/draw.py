@@ -8,7 +8,7 @@ from coinprint.render.board import Frame, label_point, space_items
 from coinprint.render.labels import text_box
 from coinprint.render.pages import Sheet, board_texts
 from coinprint.render.scene import Circle, Scene, Style, Text
-from coinprint.render.style import palette
+from coinprint.render.style import ink_on, palette
 from coinprint.units import coin, format_mm
 
 if TYPE_CHECKING:
@@ -26,13 +26,14 @@ def board_scene(layout: Layout, style: str = "color") -> Scene:
     label_mm = max(2.0, min(4.0, hex_mm * 0.11))
     for space in layout.spaces:
         x, y = frame.point(*label_point(space))
+        ink = ink_on(colours.fill(space.properties.get("color")), colours.label)  # white on a dark hex
         if guide:
             radius = coin(guide).radius_mm
             scene.add(Circle((x, y), radius, Style(stroke=colours.guide, stroke_mm=0.2, dash_mm=(1.0, 1.0))))
             # The name sits below the coin's spot, so it stays readable next to a coin.
-            scene.add(Text((x, y - hex_mm * 0.42), space.name, label_mm * 0.8, "middle", colours.label))
+            scene.add(Text((x, y - hex_mm * 0.42), space.name, label_mm * 0.8, "middle", ink))
         else:
-            scene.add(Text((x, y - label_mm * 0.35), space.name, label_mm, "middle", colours.label))
+            scene.add(Text((x, y - label_mm * 0.35), space.name, label_mm, "middle", ink))
     return scene
 
 
@@ -59,9 +60,12 @@ def board_sheet(layout: Layout, style: str = "color", texts: dict[str, Any] | No
     names = [s.name for s in layout.spaces[:3]]
     values["names"] = ", ".join(names) + (", …" if len(layout.spaces) > 3 else "")
     lines = [line.format(**values) for line in words["lines_drawn" if drawn else "lines"]]
+    if palette(style).filled and "colour_line" in words:  # only where colours are printed
+        lines.append(words["colour_line"])
     guide = layout.params.get("coin")
     if guide:
-        lines.append(words["coin_line"].format(coin=coin(guide).title, coin_mm=coin(guide).diameter_mm))
+        said = words.get("coin_names", {}).get(coin(guide).name, coin(guide).title)  # "a penny"
+        lines.append(words["coin_line"].format(coin=said, coin_mm=coin(guide).diameter_mm))
     pieces = [tuple(s.polygon.bounds) for s in layout.spaces]
     pad = 1.0  # keep each cell's outline stroke on the page too
     pieces = [

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 from coinprint.render.board import SIDE_COLOURS, Frame
 from coinprint.render.pages import Sheet, board_texts, page_words
 from coinprint.render.scene import Circle, Item, Path, Scene, Style, Text, polygon, polyline
-from coinprint.render.style import palette
-from coinprint.units import coin, format_mm
+from coinprint.render.style import ink_on, palette
+from coinprint.units import coin
 
 if TYPE_CHECKING:
     from coinprint.layout import Feature, Layout, Mark
@@ -29,12 +29,11 @@ FACE_COLOURS = {"heads": SIDE_COLOURS[0], "tails": SIDE_COLOURS[1]}
 
 
 def zone_fill(face: str) -> str:
-    """A starting zone's fill: its face's colour, lightened so the coin outlines show."""
-    colour = FACE_COLOURS.get(face)
-    if colour is None:
-        return "#eeeeee"
-    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
-    return "#" + "".join(f"{round(c + (255 - c) * 0.45):02x}" for c in (r, g, b))
+    """A starting zone's fill: its face's colour, dark so a quarter on it stands out (the
+    colour palette's ``zone_fill``: heads, then tails)."""
+    fills = palette("color").zone_fill
+    order = list(FACE_COLOURS)
+    return fills[order.index(face) % len(fills)] if face in order else "#3a3a3a"
 
 
 LINE_MM = 1.2
@@ -51,38 +50,35 @@ def mat_items(
     *,
     labels: bool = True,
     words: dict[str, Any] | None = None,
-    coin_names: bool = True,
 ) -> list[Item]:
-    """The mat's drawing: goal, goal coins, lines, zones and (when ``labels``) the words
-    (``words``: the ``board`` part of a Flick template; default English), the goal coins'
-    names too unless not ``coin_names``."""
+    """The mat's drawing: goal, goal coins, lines, zones and (when ``labels``) the players'
+    names and notes (``words``: the ``board`` part of a Flick template; default English)."""
     colours = palette(style)
     words = words or board_texts("flick")
+    goal_fill = colours.fill(0)
     items: list[Item] = []
     for goal in layout.features_with_role("goal"):
         items.append(
             polygon(
                 frame.ring(_ring(goal)),
-                Style(fill=colours.fill(0), stroke=colours.space_stroke, stroke_mm=colours.space_stroke_mm),
+                Style(fill=goal_fill, stroke=colours.space_stroke, stroke_mm=colours.space_stroke_mm),
             )
         )
     for zone in layout.features_with_role("zone"):
         # Each zone in its side's colour (Heads gold, Tails blue-grey), as in every picture.
         face = str(zone.properties.get("face", ""))
         fill = zone_fill(face) if colours.filled else None
+        outline = colours.guide if colours.filled else colours.space_stroke
         items.append(
-            polygon(frame.ring(_ring(zone)), Style(fill=fill, stroke=colours.guide, stroke_mm=0.3, dash_mm=(2.0, 1.0)))
+            polygon(frame.ring(_ring(zone)), Style(fill=fill, stroke=outline, stroke_mm=0.3, dash_mm=(2.0, 1.0)))
         )
         radius = coin(str(zone.properties.get("coin", "quarter"))).radius_mm
         for spot in zone.properties.get("spots", []):
-            items.append(
-                Circle(frame.point(*spot), radius, Style(stroke=colours.guide, stroke_mm=0.25, dash_mm=(1.0, 1.0)))
-            )
+            items.append(Circle(frame.point(*spot), radius, Style(stroke=outline, stroke_mm=0.25, dash_mm=(1.0, 1.0))))
             if labels:
                 x, y = frame.point(*spot)
-                face = str(zone.properties.get("face", ""))
                 letter = words.get("face_letters", {}).get(face, face[:1].upper())
-                items.append(Text((x, y - 1.4), letter, 4.0, "middle", colours.label))
+                items.append(Text((x, y - 1.4), letter, 4.0, "middle", ink_on(fill, colours.label)))
     for line in layout.features_with_role("line"):
         (x1, y1), (x2, y2) = line.geometry["coordinates"]
         items.append(
@@ -91,45 +87,48 @@ def mat_items(
     for goal_coin in layout.features_with_role("goal-coin"):
         centre = goal_coin.properties.get("center") or list(goal_coin.shape.centroid.coords[0])
         radius = coin(str(goal_coin.properties.get("coin", "dime"))).radius_mm
-        x, y = frame.point(*centre)
-        items.append(
-            Circle(
-                (x, y),
-                radius,
-                Style(fill="#ffffff" if colours.filled else None, stroke=colours.space_stroke, stroke_mm=0.3),
-            )
-        )
-        if labels and coin_names:
-            items.append(Text((x, y - 0.8), goal_coin.id, 2.4, "middle", colours.label))
+        # On the paper round the goal: outlined in the label's ink so it shows on white.
+        items.append(Circle(frame.point(*centre), radius, Style(fill=None, stroke=colours.label, stroke_mm=0.3)))
     if labels:
-        items += _side_labels(layout, frame, colours.label, words)
-        items += _centre_label(layout, frame, colours.label, words)
+        ink = ink_on(goal_fill, colours.label)
+        items += _side_labels(layout, frame, ink, words)
+        items += _centre_label(layout, frame, ink, words)
     return items
 
 
 def _centre_label(layout: Layout, frame: Frame, colour: str, words: dict[str, Any]) -> list[Item]:
-    """The goal's size in its middle, so a printed mat says how big it should be."""
+    """The word GOAL in the goal's middle."""
     goals = layout.features_with_role("goal")
     width = layout.params.get("width_mm")
-    if not goals or not width:
+    if not goals or not width or not words.get("goal"):
         return []
     centre = goals[0].shape.centroid
     x, y = frame.point(centre.x, centre.y)
     size = max(2.0, min(3.2, float(width) / 45))
-    return [
-        Text((x, y + size * 0.6), words["goal"], size * 1.6, "middle", colour, bold=True),
-        Text(
-            (x, y - size * 1.4),
-            words["goal_width"].format(width=f"{float(width):.2f}".replace(".", words.get("decimal_mark", "."))),
-            size,
-            "middle",
-            colour,
-        ),
-    ]
+    return [Text((x, y - size * 0.6), words["goal"], size * 1.6, "middle", colour, bold=True)]
+
+
+def said_length(mm: float, lang: str = "en") -> str:
+    """A length as people say it: whole centimetres ("15 cm"), else to the millimetre
+    ("15.5 cm"), with ``lang``'s decimal mark."""
+    cm = round(mm / 10, 1)
+    text = f"{cm:.0f} cm" if abs(cm - round(cm)) < 1e-9 else f"{cm:.1f} cm"
+    return text.replace(".", page_words(lang).get("decimal_mark", "."))
+
+
+def coins_said(count: int, name: str, words: Mapping[str, Any]) -> str:
+    """``count`` coins called ``name`` as people say it: "two quarters", "a dime"."""
+    said = words.get("coin_words", {}).get(name)
+    if said is None:  # a coin the template does not name: its catalogue title
+        title = coin(name).title
+        return str(words["coin_fallback"]).format(count=count, coin=title)
+    number = words.get("numbers", {}).get(str(count), str(count))
+    return str(said[0]) if count == 1 else f"{number} {said[1]}"
 
 
 def _side_labels(layout: Layout, frame: Frame, colour: str, words: dict[str, Any]) -> list[Item]:
-    """Each side's name inside the goal, upright for someone sitting at that side."""
+    """Each player's name inside the goal by their line, upright for them, and what they
+    start with."""
     goals = layout.features_with_role("goal")
     if not goals:
         return []
@@ -138,6 +137,9 @@ def _side_labels(layout: Layout, frame: Frame, colour: str, words: dict[str, Any
     zones = {f.properties.get("player"): f for f in layout.features_with_role("zone")}
     items: list[Item] = []
     for side in range(1, len(ring) + 1):
+        line = owners.get(side)
+        if line is None:  # a side nobody sits at needs no words
+            continue
         (x1, y1), (x2, y2) = ring[side - 1], ring[side % len(ring)]
         length = math.hypot(x2 - x1, y2 - y1)
         ux, uy = (x2 - x1) / length, (y2 - y1) / length
@@ -145,26 +147,24 @@ def _side_labels(layout: Layout, frame: Frame, colour: str, words: dict[str, Any
         angle = math.degrees(math.atan2(uy, ux))
         mx, my = (x1 + x2) / 2, (y1 + y2) / 2
         size = max(2.5, min(5.0, length / 30))
-        line = owners.get(side)
-        if line is None:
-            at = frame.point(mx + inx * (size + 2), my + iny * (size + 2))
-            items.append(Text(at, words["side"].format(side=side), size * 0.7, "middle", colour, angle=angle))
-            continue
         player = str(line.properties.get("player"))
         face = str(line.properties.get("face", player))
         at = frame.point(mx + inx * (size + 2.5), my + iny * (size + 2.5))
-        name = words["players"].get(player.split("-")[0], player).upper() + player[len(player.split("-")[0]) :]
-        label = words["player_side"].format(player=name, side=side)
-        items.append(Text(at, label, size, "middle", colour, bold=True, angle=angle))
+        items.append(Text(at, _player_name(player, words).upper(), size, "middle", colour, bold=True, angle=angle))
         zone = zones.get(player)
-        if zone is not None:
-            count = zone.properties.get("coins", 2)
-            what = coin(str(zone.properties.get("coin", "quarter"))).title
-            face_name = words["faces"].get(face, face)
-            note = words["zone_note"].format(count=count, coin=what, face=face_name)
+        if zone is not None and words.get("zone_note"):
+            count = int(zone.properties.get("coins", 2))
+            what = coins_said(count, str(zone.properties.get("coin", "quarter")), words)
+            note = words["zone_note"].format(coins=what, face=words["faces"].get(face, face))
             at = frame.point(mx + inx * (2 * size + 4.5), my + iny * (2 * size + 4.5))
             items.append(Text(at, note, size * 0.62, "middle", colour, angle=angle))
     return items
+
+
+def _player_name(player: str, words: Mapping[str, Any]) -> str:
+    """A player's name in the template's words (``heads-2`` stays numbered)."""
+    base = player.split("-")[0]
+    return str(words["players"].get(base, base)) + player[len(base) :]
 
 
 def mat_scene(
@@ -173,60 +173,116 @@ def mat_scene(
     words: dict[str, Any] | None = None,
     *,
     labels: bool = True,
-    coin_names: bool = True,
 ) -> Scene:
-    """The mat at true size (without its words when not ``labels``, without the goal coins'
-    names when not ``coin_names``: for small pictures)."""
+    """The mat at true size (without its words when not ``labels``: for small pictures)."""
     frame = Frame(layout)
     scene = frame.scene(title="Flick")
-    scene.add(*mat_items(layout, frame, style, labels=labels, words=words, coin_names=coin_names))
+    scene.add(*mat_items(layout, frame, style, labels=labels, words=words))
     return scene
 
 
+CORNER_TEXT_MM = 2.6
+"""The size of the mat's own info lines, in the corners outside the goal."""
+
+
 def mat_sheet(layout: Layout, style: str = "color", texts: dict[str, Any] | None = None, lang: str = "en") -> Sheet:
-    """The printable mat: its scene, title and info lines (the pages add the ruler).
+    """The printable mat: its scene with its title, info lines and scale bars in the corners
+    outside the goal (where no coin slides), so the mat and its scale fit one page.
     ``texts`` is the ``board`` part of a Flick template (default: ``lang``'s)."""
+    import shapely
 
     words = texts or board_texts("flick", lang)
     params = layout.params
-    goal = coin(str(params.get("goal_coin", "dime")))
-    score = coin(str(params.get("score_coin", "quarter")))
     players = [str(f.properties.get("player")) for f in layout.features_with_role("line")]
+    names = [_player_name(p, words) for p in players]
     values = {
         "goal": words["goal_line"].format(
             shape=words["shapes"].get(str(params.get("sides", 4)), str(params.get("sides"))),
-            width=format_mm(float(params.get("width_mm", 0.0))),
+            width=said_length(float(params.get("width_mm", 0.0)), lang),
         ),
-        "goal_coin": goal.title,
-        "goal_mm": goal.diameter_mm,
-        "coins": params.get("coins", 2),
-        "score_coin": score.title,
-        "score_mm": score.diameter_mm,
-        "players": ", ".join(words["players"].get(p.split("-")[0], p) + p[len(p.split("-")[0]) :] for p in players),
+        "goal_coins": coins_said(1, str(params.get("goal_coin", "dime")), words),
+        "coins": coins_said(int(params.get("coins", 2)), str(params.get("score_coin", "quarter")), words),
+        "players": words["and"].join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names),
     }
     lines = [line.format(**values) for line in words["lines"]]
-    return Sheet(mat_scene(layout, style, words), words["title"], lines, footprint=mat_footprint(layout), lang=lang)
+    frame = Frame(layout)
+    scene = mat_scene(layout, style, words)
+    scene.add(*corner_items(scene, layout_ink(layout, frame), words["title"], lines, words))
+    footprint = shapely.box(0, 0, scene.width_mm, scene.height_mm)
+    return Sheet(scene, words["title"], [], footprint=footprint, lang=lang, own_info=True)
 
 
-GOAL_TEXT_MM = 17.5
-"""How far into the goal the words along its sides reach."""
-
-
-def mat_footprint(layout: Layout) -> Any:
-    """Where the mat puts ink that the info block must keep off (content mm): everything but
-    the open middle of the goal, between the words along its sides and those in its centre;
-    the title and the scale bars may go there (the goal is played on, not read)."""
+def layout_ink(layout: Layout, frame: Frame) -> Any:
+    """Where the mat itself puts ink (scene mm): the goal, its coins, the zones."""
     import shapely
 
-    frame = Frame(layout)
-    whole = shapely.box(0, 0, frame.width, frame.height)
-    goals = layout.features_with_role("goal")
-    if not goals:
-        return whole
-    goal = shapely.affinity.translate(goals[0].shape, frame.dx, frame.dy)
-    centre = goal.centroid
-    middle = shapely.box(centre.x - goal.length / 8, centre.y - 9.0, centre.x + goal.length / 8, centre.y + 9.0)
-    return whole.difference(goal.buffer(-GOAL_TEXT_MM).difference(middle))
+    shapes = [shapely.affinity.translate(f.shape, frame.dx, frame.dy) for f in layout.features]
+    return shapely.union_all(shapes).buffer(2.0)
+
+
+def corner_items(scene: Scene, ink: Any, title: str, lines: Sequence[str], words: Mapping[str, Any]) -> list[Item]:
+    """The title and ``lines`` wrapped into the top-left corner beside the mat's ink, and
+    the 5 cm and 2 in scale bars in the bottom-right corner, both off the goal."""
+    from coinprint.render.document import wrap
+
+    x0, _, x1, y1 = corner_box(scene, ink, "top-left")
+    size, leading = CORNER_TEXT_MM, CORNER_TEXT_MM * 1.3
+    shown = [part for line in lines for part in wrap(line, x1 - x0, size, max_chars=60)]
+    y = y1 - size * 1.3
+    items: list[Item] = [Text((x0, y), title, size * 1.3, "start", "#000000", bold=True)]
+    for line in shown:
+        y -= leading
+        items.append(Text((x0, y), line, size, "start", "#000000"))
+    _, b0, b1, _ = corner_box(scene, ink, "bottom-right")
+    items += scale_bar_items(b1 - SCALE_BAR_MM, b0, words)
+    return items
+
+
+def corner_box(scene: Scene, ink: Any, corner: str) -> tuple[float, float, float, float]:
+    """The largest box (minx, miny, maxx, maxy) from the scene's ``corner`` (``top-left``,
+    ``bottom-right`` …) that keeps clear of ``ink``, less 1 mm all round."""
+    import shapely
+
+    width, height = scene.width_mm, scene.height_mm
+    shapely.prepare(ink)
+    right, top = corner.endswith("right"), corner.startswith("top")
+    best, area = (0.0, 0.0, 0.0, 0.0), 0.0
+    for w in range(5, int(width) + 1):
+        low, high = 0.0, height  # the tallest box this wide that keeps clear, by halving
+        for _ in range(12):
+            h = (low + high) / 2
+            box = _anchored(width, height, w, h, right, top)
+            low, high = (h, high) if not ink.intersects(shapely.box(*box)) else (low, h)
+        if w * low > area:
+            best, area = _anchored(width, height, w, low, right, top), w * low
+    x0, y0, x1, y1 = best
+    return (x0 + 1.0, y0 + 1.0, x1 - 1.0, y1 - 1.0)
+
+
+def _anchored(
+    width: float, height: float, w: float, h: float, right: bool, top: bool
+) -> tuple[float, float, float, float]:
+    x0 = width - w if right else 0.0
+    y0 = height - h if top else 0.0
+    return (x0, y0, x0 + w, y0 + h)
+
+
+SCALE_BAR_MM = 50.8
+"""The longer of the mat's two scale bars (2 in; the other is 5 cm)."""
+
+
+def scale_bar_items(x: float, y: float, words: Mapping[str, Any]) -> list[Item]:
+    """A 5 cm bar ticked each centimetre over a 2 in bar ticked each half inch, labelled,
+    with their bottom-left at (x, y): a ruler laid on them tells the mat printed true."""
+    thick, thin = Style(stroke="#000000", stroke_mm=0.8), Style(stroke="#000000", stroke_mm=0.2)
+    items: list[Item] = []
+    for row, (length, ticks, label) in enumerate(((50.8, 4, words["scale_in"]), (50.0, 5, words["scale_cm"]))):
+        base = y + 0.4 + row * 7.0
+        items.append(polyline([(x, base), (x + length, base)], thick))
+        for k in range(ticks + 1):
+            items.append(polyline([(x + length * k / ticks, base), (x + length * k / ticks, base + 1.6)], thin))
+        items.append(Text((x, base + 2.3), label, 2.3, "start", "#000000"))
+    return items
 
 
 # -- diagrams --------------------------------------------------------------------------------------------
@@ -324,10 +380,12 @@ def _burst(x: float, y: float, inner: float = 4.0) -> list[Item]:
 def example_figures(layout: Layout, template: Mapping[str, Any]) -> dict[str, Scene]:
     """The template's example diagrams drawn on ``layout``, by name."""
     figures = {}
-    names = template.get("coin_names", {})  # the coins' names in the sheet's language (h1 → kr1)
+    # The coins' printed names (h1 → 1): by number, not by the face they started on, so a
+    # coin that turns over keeps its name while its colour shows its face.
+    names = template.get("coin_names", {})
 
     def shown(coin_id: str) -> str:
-        return names.get(coin_id[:1], coin_id[:1]) + coin_id[1:] if coin_id else coin_id
+        return str(names.get(coin_id, coin_id))
 
     for name, spec in template.get("examples", {}).items():
         coins = [

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from coinprint.game import RuleSheetParts
-from coinprint.games.flick.draw import example_figures, mat_scene
+from coinprint.games.flick.draw import example_figures, mat_scene, said_length
 from coinprint.render.board import Frame
 from coinprint.units import coin, format_mm
 
@@ -20,14 +20,13 @@ def rule_sheet_parts(template: Mapping[str, Any], layout: Layout) -> RuleSheetPa
 
     params = layout.params
     values = {
-        "width": format_mm(float(params["width_mm"])),
+        "width": said_length(float(params["width_mm"])),  # "15 cm", as players say it
         "goal_coin": coin(params["goal_coin"]).title,
         "score_coin": coin(params["score_coin"]).title,
     }
     # The mat's picture names the players' lines and the goal; the longer notes stay on the mat.
-    words = {**template["board"], "zone_note": "", "goal_width": "", "side": ""}
-    # Goal coins keep their true size against the goal: their tiny names would grow them.
-    figures = {"mat": mat_scene(layout, words=words, coin_names=False), **example_figures(layout, template)}
+    words = {**template["board"], "zone_note": ""}
+    figures = {"mat": mat_scene(layout, words=words), **example_figures(layout, template)}
     return RuleSheetParts(values, figures, {})
 
 

@@ -79,6 +79,14 @@ class MapGame(Game):
             spec_default=board.SPEC_STARTS,
         ),
         Param(
+            "arcs",
+            "choice",
+            "forward: arcs never fold back on themselves (no notches); folded: the maps before that fix.",
+            board.DEFAULT_ARCS,
+            choices=board.ARCS,
+            spec_default=board.SPEC_ARCS,
+        ),
+        Param(
             "blank",
             "flag",
             "Print the blank sheet instead: the circle and the rules, to draw your own map.",
@@ -103,6 +111,7 @@ class MapGame(Game):
             coins,
             growth=values["growth"],
             starts=values["starts"],
+            arcs=values["arcs"],
         )
 
     def problems(self, layout: Layout, *, tolerance_mm: float = board.COIN_TOLERANCE_MM) -> list[Problem]:

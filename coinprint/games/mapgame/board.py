@@ -68,6 +68,15 @@ DEFAULT_STARTS = "apart"
 SPEC_STARTS = "any"
 """What a ``mapgame:`` layout spec without ``starts`` means: the rule before starts were kept
 apart, so records written then replay on the same map."""
+ARCS = ("forward", "folded")
+"""How a wrapping arc (packed growth) is kept: ``forward`` drops every arc point that runs
+back against the stretch it follows (an offset taken round a tight bend of the outline
+folds back on itself without crossing, and the fold printed as a notch in one country and
+a spike in its neighbour); ``folded`` keeps them (the maps before that was found)."""
+DEFAULT_ARCS = "forward"
+SPEC_ARCS = "folded"
+"""What a ``mapgame:`` layout spec without ``arcs`` means: the folded arcs, so records
+written before the fix replay on the same map."""
 DEFAULT_COINS = ("penny", "nickel")
 """O's coin and X's coin; the larger one must fit in every country."""
 COIN_MARGIN_MM = 1.0
@@ -106,6 +115,7 @@ class MapParams:
     coins: tuple[str, str] = DEFAULT_COINS
     growth: str = DEFAULT_GROWTH
     starts: str = DEFAULT_STARTS
+    arcs: str = DEFAULT_ARCS
 
     def validated(self) -> MapParams:
         """These parameters, checked; raises UsageError naming a bad value."""
@@ -127,8 +137,10 @@ class MapParams:
             raise UsageError(f"growth {self.growth!r} is not allowed; use {' or '.join(GROWTHS)}")
         if self.starts not in STARTS:
             raise UsageError(f"starts {self.starts!r} is not allowed; use {' or '.join(STARTS)}")
+        if self.arcs not in ARCS:
+            raise UsageError(f"arcs {self.arcs!r} is not allowed; use {' or '.join(ARCS)}")
         names = tuple(coin(name).name for name in self.coins)
-        return MapParams(n, self.seed, self.max_neighbours, names, self.growth, self.starts)  # type: ignore[arg-type]
+        return MapParams(n, self.seed, self.max_neighbours, names, self.growth, self.starts, self.arcs)  # type: ignore[arg-type]
 
     @property
     def coin_radius_mm(self) -> float:
@@ -326,9 +338,11 @@ def build(
     stats: GrowthStats | None = None,
     growth: str = DEFAULT_GROWTH,
     starts: str = DEFAULT_STARTS,
+    arcs: str = DEFAULT_ARCS,
 ) -> Layout:
     """A valid map of ``countries`` countries grown from ``seed`` (``growth`` packed or
-    sprawling, see GROWTHS; ``starts`` apart or any, see STARTS).
+    sprawling, see GROWTHS; ``starts`` apart or any, see STARTS; ``arcs`` forward or
+    folded, see ARCS).
 
     Every country holds a disc of the larger coin's diameter plus COIN_MARGIN_MM all round,
     bordered between 1 and ``max_neighbours`` countries when drawn, and the map never has a
@@ -336,7 +350,7 @@ def build(
     ``order`` k, property ``drawn_by`` (``"O"`` for even k, ``"X"`` for odd k > 1) and colour
     number ``color`` (0–3, neighbours differ); the last two carry ``start`` O and X.
     """
-    params = MapParams(countries, seed, max_neighbours, tuple(coins), growth, starts).validated()  # type: ignore[arg-type]
+    params = MapParams(countries, seed, max_neighbours, tuple(coins), growth, starts, arcs).validated()  # type: ignore[arg-type]
     rings, neighbours = grow(params, stats or GrowthStats())
     colours = four_colouring(neighbours, len(rings))
     spaces = []
@@ -358,6 +372,7 @@ def build(
             "coin_margin_mm": COIN_MARGIN_MM,
             "growth": params.growth,
             "starts": params.starts,
+            "arcs": params.arcs,
         },
     }
     return Layout(GAME, spaces, meta=meta)
@@ -392,6 +407,7 @@ def layout_name(layout: Layout) -> str:
         parts.append(f"coin={o.name}/{x.name}")
     parts.append(f"growth={params.get('growth', SPEC_GROWTH)}")
     parts.append(f"starts={params.get('starts', SPEC_STARTS)}")
+    parts.append(f"arcs={params.get('arcs', SPEC_ARCS)}")
     return "mapgame:" + ",".join(parts)
 
 
@@ -401,11 +417,12 @@ def spec(
     max_neighbours: int = DEFAULT_MAX_NEIGHBOURS,
     growth: str = DEFAULT_GROWTH,
     starts: str = DEFAULT_STARTS,
+    arcs: str = DEFAULT_ARCS,
 ) -> str:
-    """The layout spec of a map with these parameters, naming its growth and starts rule
-    (``mapgame:countries=21,seed=0,growth=packed,starts=apart``)."""
+    """The layout spec of a map with these parameters, naming its growth, starts rule and
+    arcs (``mapgame:countries=21,seed=0,growth=packed,starts=apart,arcs=forward``)."""
     extra = f",max_neighbours={max_neighbours}" if max_neighbours != DEFAULT_MAX_NEIGHBOURS else ""
-    return f"mapgame:countries={countries},seed={seed}{extra},growth={growth},starts={starts}"
+    return f"mapgame:countries={countries},seed={seed}{extra},growth={growth},starts={starts},arcs={arcs}"
 
 
 def grow(params: MapParams, stats: GrowthStats) -> tuple[list[list[Point]], list[frozenset[int]]]:
@@ -426,7 +443,9 @@ def grow(params: MapParams, stats: GrowthStats) -> tuple[list[list[Point]], list
     while len(steps) < params.countries:
         grown = None
         if params.growth == "packed" and failures[-1] == 0:
-            grown = _try_packed(steps[-1].outline, len(steps), params.max_neighbours, need, frame, rng, stats, refused)
+            grown = _try_packed(
+                steps[-1].outline, len(steps), params.max_neighbours, need, frame, rng, stats, refused, params.arcs
+            )
         if grown is None:
             # Sprawling growth; for packed growth the fallback when no wrapping arc fits.
             grown = _try_arc(steps[-1].outline, len(steps), params.max_neighbours, need, frame, rng, stats)
@@ -585,6 +604,7 @@ def _try_packed(
     rng: random.Random,
     stats: GrowthStats,
     refused: set[tuple[float, float, int]] | None = None,
+    arcs: str = DEFAULT_ARCS,
 ) -> _Grown | None:
     """The next country (index ``new``) as a band wrapped along the outline: over the stretch
     that borders the most earlier countries allowed and lies deepest in the map (bays first);
@@ -595,7 +615,7 @@ def _try_packed(
         s for tier in _stretch_tiers(outline, max_neighbours, need, frame, rng) for s in tier if s.key not in refused
     ]
     stretches.sort(key=lambda s: -s.score)
-    grown = _wrap_first(outline, new, stretches[:WRAP_TRIES], max_neighbours, need, frame, rng, stats)
+    grown = _wrap_first(outline, new, stretches[:WRAP_TRIES], max_neighbours, need, frame, rng, stats, arcs)
     if grown is None:
         refused.update(s.key for s in stretches[:WRAP_TRIES] if s.key is not None)
     return grown
@@ -610,6 +630,7 @@ def _wrap_first(
     frame: tuple[float, float],
     rng: random.Random,
     stats: GrowthStats,
+    arcs: str = DEFAULT_ARCS,
 ) -> _Grown | None:
     """Country ``new`` wrapped over the first of ``stretches`` that gives a good country: one
     that borders at most ``max_neighbours`` countries (counted again from the outline, not
@@ -624,7 +645,7 @@ def _wrap_first(
             stats.reject("neighbours")
             continue
         grown = _wrap_stretch(
-            outline, new, _Stretch(stretch.first, stretch.end, bordered, stretch.score), need, frame, rng, stats
+            outline, new, _Stretch(stretch.first, stretch.end, bordered, stretch.score), need, frame, rng, stats, arcs
         )
         if grown is not None:
             return grown
@@ -639,12 +660,13 @@ def _wrap_stretch(
     frame: tuple[float, float],
     rng: random.Random,
     stats: GrowthStats,
+    arcs: str = DEFAULT_ARCS,
 ) -> _Grown | None:
     """Country ``new`` wrapped over ``stretch``, or None when its arc is no good."""
     thickness = (2 * need + BAND_SLACK_MM) * rng.uniform(1.0, 1.1)
     for _ in range(2):  # a band a little short of room for the coin is tried once thicker
         stats.arcs_tried += 1
-        arc, centres = _wrap_arc(outline, stretch.first, stretch.end, thickness, rng)
+        arc, centres = _wrap_arc(outline, stretch.first, stretch.end, thickness, rng, forward=arcs == "forward")
         room = _wrap_room(outline, stretch, arc, centres, need, frame, stats)
         if 0 < room < need:
             stats.reject("no coin room")
@@ -784,11 +806,15 @@ def _wrap_arc(
     end: int,
     thickness: float,
     rng: random.Random,
+    *,
+    forward: bool = True,
 ) -> tuple[numpy.ndarray, numpy.ndarray]:
     """An arc from the stretch's first point to its last, running along the stretch at about
     ``thickness`` out from it (rising steeply from each end, full only round the coin's place),
     with the loops an offset makes in a bay cut away: the country is a band round the map that
-    fills the bays it passes. Also the likely places for the coin (half way up the bulge)."""
+    fills the bays it passes. Also the likely places for the coin (half way up the bulge).
+    With ``forward``, the points where the arc runs back against the stretch are dropped
+    (see ARCS)."""
     import numpy as np
 
     laps = outline.laps
@@ -812,9 +838,26 @@ def _wrap_arc(
     arc[0], arc[-1] = stretch[0], stretch[-1]
     full = bulge * rise > 0.6
     centres = np.concatenate([(stretch + share * lift[:, None] * normals)[full] for share in (0.4, 0.5, 0.6)])
+    if forward:
+        arc = _forward(arc, tangents)
     arc = _untangle(arc)
     arc[1:-1] = 0.5 * arc[1:-1] + 0.25 * (arc[:-2] + arc[2:])  # round the corners the cuts left
     return np.round(arc, 4) + 0.0, centres
+
+
+def _forward(arc: numpy.ndarray, tangents: numpy.ndarray) -> numpy.ndarray:
+    """``arc`` (one point per stretch point, ``tangents`` along the stretch) without the
+    points that lie behind the last point kept, seen along their own stretch point's
+    tangent: round a tight bend an offset folds back on itself, and the fold need not cross
+    (so :func:`_untangle` cannot see it); the last point always stays."""
+    import numpy as np
+
+    kept = [0]
+    for k in range(1, len(arc) - 1):
+        if float(np.dot(arc[k] - arc[kept[-1]], tangents[k])) > 0.0:
+            kept.append(k)
+    kept.append(len(arc) - 1)
+    return arc[kept]
 
 
 def _untangle(line: numpy.ndarray, rounds: int = 8) -> numpy.ndarray:

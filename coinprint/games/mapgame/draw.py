@@ -4,6 +4,7 @@ O or X in, the coin's outline, the start countries) and the blank sheet for draw
 from __future__ import annotations
 
 import json
+import math
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +38,7 @@ def texts(language: str = "en") -> dict[str, Any]:
 
 def map_scene(layout: Layout, style: str = "color", lang: str = "en") -> Scene:
     """The map at true size: countries filled by their ``color`` number, each with its
-    number, a dotted outline of the larger coin, a small circle for O or X, and the start
+    number, a dashed outline of the larger coin, a small circle for O or X, and the start
     countries' letters printed in their circles."""
 
     colours = palette(style)
@@ -54,9 +55,12 @@ def map_scene(layout: Layout, style: str = "color", lang: str = "en") -> Scene:
         scene.add(Circle((cx, cy), big.radius_mm, guide))
         ink = ink_on(colours.fill(space.properties.get("color")), colours.label)  # white on a dark country
         scene.add(Text((cx, cy + 2.2), space.name, 4.6, "middle", ink, bold=True))
-        scene.add(Circle((cx, cy - 3.6), PENCIL_RADIUS_MM, pencil))
+        px, py = frame.point(*pencil_spot(space, big.radius_mm))
+        scene.add(Circle((px, py), PENCIL_RADIUS_MM, pencil))
         if space.start:
-            scene.add(Text((cx, cy - 3.6 - 1.4), space.start, 4.0, "middle", colours.accent, bold=True))
+            # In the white claim circle: the accent where it reads on white, else black.
+            letter = ink_on(pencil.fill, colours.accent)
+            scene.add(Text((px, py - 1.4), space.start, 4.0, "middle", letter, bold=True))
             starts = texts(lang)["starts"].format(player=space.start)
             scene.add(
                 Text(
@@ -69,6 +73,24 @@ def map_scene(layout: Layout, style: str = "color", lang: str = "en") -> Scene:
                 )
             )
     return scene
+
+
+def pencil_spot(space: Space, coin_radius: float) -> tuple[float, float]:
+    """Where the circle for O or X goes (layout mm): beside the coin's outline, inside the
+    country, so a coin on the country never hides who claimed it; below the coin's middle
+    when the country has no room beside it."""
+    import shapely
+
+    x, y = coin_spot(space)
+    reach = coin_radius + PENCIL_RADIUS_MM + 0.6
+    room = space.polygon.buffer(-(PENCIL_RADIUS_MM + 0.6))
+    for step in range(36):  # from straight below round both ways: the nearest room to below
+        turn = (step + 1) // 2 * (1 if step % 2 else -1) * math.pi / 18
+        angle = -math.pi / 2 + turn
+        spot = (x + reach * math.cos(angle), y + reach * math.sin(angle))
+        if room.contains(shapely.Point(spot)):
+            return spot
+    return (x, y - 3.6)
 
 
 def coin_spot(space: Space) -> tuple[float, float]:
@@ -102,20 +124,27 @@ def map_sheet(layout: Layout, style: str = "color", lang: str = "en") -> Sheet:
     o, x = coins_of(layout)
     big = max((o, x), key=lambda c: c.diameter_mm)
     starts = {s.start: s.name for s in layout.spaces if s.start}
+    words = texts(lang)
+    named = words.get("coin_names", {})  # a coin as people say it ("a penny"), else its title
     values = {
         "countries": len(layout),
         "seed": layout.meta.get("seed", "-"),
-        "coin_o": f"{o.title} ({o.diameter_mm} mm)",
-        "coin_x": f"{x.title} ({x.diameter_mm} mm)",
+        "coin_o": named.get(o.name, o.title),
+        "coin_x": named.get(x.name, x.title),
+        "big": named.get(big.name, big.title),
         "big_mm": big.diameter_mm,
         "start_o": starts.get("O", "?"),
         "start_x": starts.get("X", "?"),
     }
-    words = texts(lang)
     lines = [line.format(**values) for line in words["board_lines"]]
     name = layout.meta.get("name")
-    # A drawn map is called by its file's name; a generated one by what made it.
-    title = name if isinstance(name, str) and name else words["board_title"].format(**values)
+    # A drawn map is called by its file's name (else "a map": it has no number); a generated one
+    # by its number.
+    drawn = layout.meta.get("seed") is None and "board_title_drawn" in words
+    if isinstance(name, str) and name:
+        title = name
+    else:
+        title = words["board_title_drawn" if drawn else "board_title"].format(**values)
     return Sheet(map_scene(layout, style, lang), title, lines, footprint=footprint, rotatable=False, lang=lang)
 
 

@@ -326,7 +326,7 @@ def test_pdf_a4_mat_puts_the_dimes_150_mm_apart(cli, tmp_path):
         page = pdf.pages[0]
         assert abs(float(page.width) * MM_PER_PT - 210) < 0.1 and abs(float(page.height) * MM_PER_PT - 297) < 0.1
         text = page.extract_text()
-    assert "100 mm" in text and "Flick mat" in text  # the scale ruler and the title
+    assert "5 cm" in text and "Flick mat" in text  # the scale bar and the title
 
 
 def test_pdf_pentagon_tiles_and_keeps_true_size(cli, tmp_path):

@@ -49,7 +49,7 @@ def test_the_sheet_states_the_rules_and_letters_the_penalties(sheet):
     assert re.findall(r"^([A-G])\.", penalties, flags=re.M) == list("ABCDEFG")
     assert "Penalty H" in text and "Without F" in text and "Teams" in text
     flat = " ".join(text.split())
-    assert "150.00 mm" in flat and "US dime" in flat and "US quarter" in flat
+    assert "15 cm" in flat and "150.00" not in flat and "US dime" in flat and "US quarter" in flat
 
 
 def test_every_example_is_drawn(sheet):

@@ -111,7 +111,7 @@ def test_named_layout_rebuilds_the_same_map() -> None:
 
     layout = mapgame.build(21, 3)
     name = mapgame.layout_name(layout)
-    assert name == "mapgame:countries=21,seed=3,growth=packed,starts=apart"
+    assert name == "mapgame:countries=21,seed=3,growth=packed,starts=apart,arcs=forward"
     assert builtin_layout(name).dumps() == layout.dumps()
     other = mapgame.build(7, 1, 3, ("dime", "quarter"), growth="sprawling")
     assert builtin_layout(mapgame.layout_name(other)).dumps() == other.dumps()
@@ -120,7 +120,7 @@ def test_named_layout_rebuilds_the_same_map() -> None:
 def test_a_spec_without_growth_means_the_sprawling_map() -> None:
     from coinprint.analysis import builtin_layout
 
-    sprawling = mapgame.build(21, 3, growth="sprawling", starts="any")
+    sprawling = mapgame.build(21, 3, growth="sprawling", starts="any", arcs="folded")
     assert builtin_layout("mapgame:countries=21,seed=3").dumps() == sprawling.dumps()
     assert builtin_layout("mapgame:countries=21,seed=3,growth=sprawling").dumps() == sprawling.dumps()
     assert sprawling.dumps() != mapgame.build(21, 3).dumps()
@@ -143,7 +143,7 @@ def test_bad_country_counts_are_refused(countries: int) -> None:
         ({"countries": "x"}, "mapgame countries must be a whole number, not 'x'"),
         (
             {"size": "3"},
-            "unknown mapgame layout parameter 'size'; use coin, countries, growth, max_neighbours, seed, starts",
+            "unknown mapgame layout parameter 'size'; use arcs, coin, countries, growth, max_neighbours, seed, starts",
         ),
         ({"coin": "pebble"}, "unknown coin 'pebble'; use one of: dime, penny"),
         ({"max_neighbours": "0"}, "mapgame max_neighbours 0 is out of range; use 1 to 8"),

@@ -212,7 +212,10 @@ def test_records_written_now_name_the_growth(tmp_path) -> None:
     result = CliRunner().invoke(cli, ["play", "mapgame", "--games", "1", "-o", str(tmp_path)], standalone_mode=False)
     assert result.exception is None, result.output
     (record,) = tmp_path.glob("*.json")
-    assert json.loads(record.read_text())["layout"] == "mapgame:countries=21,seed=0,growth=packed,starts=apart"
+    assert (
+        json.loads(record.read_text())["layout"]
+        == "mapgame:countries=21,seed=0,growth=packed,starts=apart,arcs=forward"
+    )
     again = CliRunner().invoke(cli, ["validate", "game", str(record)], standalone_mode=False)
     assert again.return_value == 0, again.output
 
@@ -220,13 +223,14 @@ def test_records_written_now_name_the_growth(tmp_path) -> None:
 def test_layout_names_always_say_the_growth() -> None:
     for growth in mapgame.GROWTHS:
         layout = mapgame.build(9, 2, growth=growth)
-        assert mapgame.layout_name(layout).endswith(f",growth={growth},starts=apart")
+        assert mapgame.layout_name(layout).endswith(f",growth={growth},starts=apart,arcs=forward")
     old = json.loads(mapgame.build(9, 2, growth="sprawling", starts="any").dumps())
     del old["coinprint"]["params"]["growth"]  # a file written by 0.1.0
     del old["coinprint"]["params"]["starts"]
+    del old["coinprint"]["params"]["arcs"]
     from coinprint.layout import from_geojson
 
-    assert mapgame.layout_name(from_geojson(old)).endswith(",growth=sprawling,starts=any")
+    assert mapgame.layout_name(from_geojson(old)).endswith(",growth=sprawling,starts=any,arcs=folded")
 
 
 # -- the summary line -----------------------------------------------------------------------------------

@@ -134,7 +134,7 @@ def test_the_same_map_with_starts_apart_keeps_them_apart() -> None:
     layout = builtin_layout("mapgame:countries=21,seed=0,growth=packed,starts=apart")
     o, x = starts(layout)
     assert x not in layout.neighbours(o)
-    assert mapgame.layout_name(layout).endswith("growth=packed,starts=apart")
+    assert mapgame.layout_name(layout).endswith("growth=packed,starts=apart,arcs=folded")  # no arcs: folded
 
 
 @settings(max_examples=12, deadline=None)
