@@ -214,7 +214,7 @@ def test_fair_map_is_the_fairest_candidate_and_says_so_on_the_card(cli, tmp_path
     assert result.code == 0, result.err
     # The candidates are seeds 2, 3 and 4 of the board's map (packed growth and starts apart
     # are its defaults); games are cut at 150 moves a country.
-    specs = [f"mapgame:countries=9,growth=packed,starts=apart,seed={s}" for s in (2, 3, 4)]
+    specs = [f"mapgame:countries=9,growth=packed,starts=apart,arcs=forward,seed={s}" for s in (2, 3, 4)]
     best, used = _halved_by_hand(cli, specs, 150 * 9)
     assert used == 120  # 60 games each, then 60 more for the two fairer ones
     assert f"seed {best['layout'].rsplit('=', 1)[1]}: " in result.out

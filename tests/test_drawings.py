@@ -435,7 +435,7 @@ def test_a_drawn_hex_board_prints_like_the_built_in_one(cli, tmp_path):
     assert result.code == 0, result.out + result.err
     text = out.read_text()
     # The hexes were rounded to 0.1 mm, so the measured size may be off by a hundredth.
-    assert re.search(r"Hexes 30\.0\d mm", text) and "19 hexes, 3 a side" in text
+    assert re.search(r"Each hex: 30\.0\d mm", text) and "19 hexes, 3 a side" in text
     pdf = tmp_path / "board.pdf"
     assert cli("board", "cointable", "--layout", str(drawing), "-o", str(pdf)).code == 0
     hexes = [s for page in pdf_polygons(pdf) for s in page if len(s) in (6, 7)]
@@ -1029,8 +1029,8 @@ def test_a_drawn_hex_board_prints_the_names_it_was_given_and_says_so(cli, tmp_pa
     texts = _svg_texts(out)
     assert {f"{s.name.upper()}x" for s in board.spaces} <= set(texts)
     caption = " ".join(texts)  # the caption's lines are wrapped into text elements
-    assert "Cells keep the names they were drawn with (A1x," in caption and "B1x, C1x, …)." in caption
-    assert "a1 at the bottom left" not in caption
+    assert "they keep the names they were drawn with (A1x," in caption and "B1x, C1x, …)." in caption
+    assert "a1 is at the bottom left" not in caption
 
 
 def test_a_drawn_hex_board_without_names_prints_the_built_in_names(cli, tmp_path):
@@ -1040,7 +1040,7 @@ def test_a_drawn_hex_board_without_names_prints_the_built_in_names(cli, tmp_path
     assert cli("board", "cointable", "--layout", str(drawn), "-o", str(out)).code == 0
     texts = _svg_texts(out)
     assert {s.name for s in cointable.build(3, "20mm", guide_coin=None).spaces} <= set(texts)
-    assert "a1 at the bottom left" in " ".join(texts)
+    assert "a1 is at the bottom left" in " ".join(texts)
 
 
 def test_a_map_kit_for_a_drawn_map_of_n_countries_says_n(cli, tmp_path):

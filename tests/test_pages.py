@@ -209,7 +209,7 @@ def test_a_tiled_board_prints_its_info_block_once_and_the_bars_where_there_is_ro
     assert cli("board", "cointable", "--paper", "a5", "-o", str(out)).code == 0
     with pdfplumber.open(out) as pdf:
         texts = [page.extract_text().replace("\n", " ") for page in pdf.pages]
-    assert [("Hexes 31.75 mm" in text) for text in texts] == [True] + [False] * (len(texts) - 1)
+    assert [("Each hex: 31.75 mm" in text) for text in texts] == [True] + [False] * (len(texts) - 1)
     # The second page has room for the block too: it carries the bars alone.
     assert "check: this bar measures 10 cm" in texts[1]
 

@@ -360,8 +360,9 @@ def paginate_with(
     check_paper(paper, "board pages", minimum_paper(margin))
     sheet = _keeping_whole(sheet, paper, margin)
     across = min(paper.width_mm, paper.height_mm) - 2 * margin
-    block = info_block(sheet.title, sheet.lines, sheet.lang, min(INFO_WIDTH_MM, across))
-    strip = info_block(sheet.title, sheet.lines, sheet.lang, across)  # a strip may use the full width
+    title = "" if sheet.own_info else sheet.title  # a sheet with its own title has only notes to add
+    block = info_block(title, sheet.lines, sheet.lang, min(INFO_WIDTH_MM, across))
+    strip = info_block(title, sheet.lines, sheet.lang, across)  # a strip may use the full width
     floating = plans(sheet, paper, margin, overlap, 0.0)
     if sheet.own_info and not sheet.lines:  # a note to say (no seamless mat here) needs a block
         return _pages(sheet, floating[0], margin, block, [None] * floating[0].pages, kit), False
@@ -374,8 +375,8 @@ def paginate_with(
     if reserved:
         options.append((reserved[0].pages, 1, reserved[0], _once([(margin, margin)] * reserved[0].pages), strip))
     # Where the usual block finds no room, a narrower one (as wide as the bars) may.
-    narrow = info_block(sheet.title, sheet.lines, sheet.lang, RULER_SIZE[0])
-    slims = [info_block(sheet.title, sheet.lines, sheet.lang, width, rulers=False) for width in SLIM_WIDTHS_MM]
+    narrow = info_block(title, sheet.lines, sheet.lang, RULER_SIZE[0])
+    slims = [info_block(title, sheet.lines, sheet.lang, width, rulers=False) for width in SLIM_WIDTHS_MM]
     for candidate in floating:
         if candidate.pages > floating[0].pages + 1:
             break
@@ -607,7 +608,10 @@ def _pages(
             page = Scene(plan.page.width_mm, plan.page.height_mm, title=f"{sheet.title} — {number}/{total}")
             window = (margin, margin + plan.reserve, plan.page.width_mm - margin, plan.page.height_mm - margin)
             matrix = _content_matrix(sheet, plan, margin, column, row)
-            page.add(Group(tuple(sheet.content.items), matrix, clip=window))
+            items = tuple(sheet.content.items)
+            if total > 1:
+                items = _within(items, matrix, window)
+            page.add(Group(items, matrix, clip=window))
             if sheet.bleed_mm > 0 and sheet.pieces:
                 page.trim, page.bleed_mm = _trim_box(sheet, matrix, window), sheet.bleed_mm
             spot = spots[number - 1]
@@ -624,6 +628,27 @@ def _pages(
             page.add(*_page_labels(sheet, plan, margin, number, row, column, kit))
             pages.append(page)
     return pages
+
+
+def _within(items: tuple[Item, ...], matrix: Matrix, window: Box) -> tuple[Item, ...]:
+    """``items`` without the texts that ``matrix`` places wholly outside ``window``: the clip
+    hides them on paper, but a PDF reader, a search or a copy would still find them on every
+    tile. A text is kept when any of it may show (its extent is overestimated)."""
+    kept: list[Item] = []
+    for item in items:
+        if isinstance(item, Group):
+            inner = compose(matrix, item.transform)
+            kept.append(Group(_within(item.items, inner, window), item.transform, item.clip))
+        elif not isinstance(item, Text) or _may_show(item, matrix, window):
+            kept.append(item)
+    return tuple(kept)
+
+
+def _may_show(text: Text, matrix: Matrix, window: Box) -> bool:
+    x, y = apply(matrix, text.at)
+    a, b, c, d = matrix[:4]
+    reach = (len(text.text) + 2) * text.size_mm * math.sqrt(abs(a * d - b * c))
+    return window[0] - reach <= x <= window[2] + reach and window[1] - reach <= y <= window[3] + reach
 
 
 def _trim_box(sheet: Sheet, matrix: Matrix, window: Box) -> Box:

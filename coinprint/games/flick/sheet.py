@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from coinprint.game import RuleSheetParts
 from coinprint.games.flick.draw import example_figures, mat_scene, said_length
 from coinprint.render.board import Frame
-from coinprint.units import coin, format_mm
+from coinprint.units import coin
 
 if TYPE_CHECKING:
     from coinprint.layout import Layout
