@@ -2,8 +2,8 @@
 
 - a game of mcts at its default budget against greedy on each agent game (mcts moving first in
   half the games, seeds 1, 2, …, paired throws as in a match), and how long one computer turn
-  takes, on average and at most, at the default and at the studio's MCTS level
-  (``mcts:iterations=400``);
+  takes, on average and at most, at the default and at the studio's quick MCTS level
+  (``mcts:iterations=200``);
 - ``board … --fair`` on a random Coin Age card and on a Map: 10 candidates, random agents,
   the 400-game re-measure (the search itself, without drawing the card), and what it found.
 
@@ -32,7 +32,7 @@ from coinprint.registry import GAMES
 
 AGENT_GAMES = ("cointable", "coinage", "mapgame")
 FAIR = {"coinage": "coinage:map=random,seed=0", "mapgame": GAMES["mapgame"].default_spec}
-STUDIO_LEVEL = "mcts:iterations=400"
+STUDIO_LEVEL = "mcts:iterations=200"
 
 
 class _Timed(Agent[Any, Any]):

@@ -17,6 +17,7 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from coinprint.checks import listing
 from coinprint.spatial import (
     border_mismatches,
     boundary_contact_pairs,
@@ -249,7 +250,7 @@ def replay_against_the_whole_outline(layout) -> list[tuple[str | None, str]]:
                 )
         near = [d for d in drawn if boundary.intersection(d.polygon.exterior).length > MIN_BORDER_MM]
         if len(near) > limit:
-            names = ", ".join(d.name for d in near)
+            names = listing([d.name for d in near])  # the message's way of listing, not under test
             rule = RULE_NEIGHBOURS.format(max=limit)
             found.append(
                 (space.id, f"{name} breaks the rule '{rule}': when drawn it bordered {len(near)} countries ({names})")
