@@ -312,3 +312,22 @@ def test_more_copies_than_the_cap_are_refused_in_one_line(tmp_path):
     assert len(result.err.strip().splitlines()) == 1
     assert "100" in result.err
     assert not (tmp_path / "c.pdf").exists()
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter", "a5"])
+def test_a_player_aid_that_ends_the_rules_is_never_split_between_pages(duplex, paper):
+    """Double-sided kits end their rules with the player aid (its page would be a back anyway):
+    the aid's heading and its last line are on the same page."""
+    import json
+
+    from coinprint.kit import template_folder
+
+    for game in GAMES.names():
+        lines = json.loads((template_folder(GAMES[game]) / f"{game}.en.json").read_text())["player_aid"]["lines"]
+        last = " ".join(lines[-1].split()[:4])  # its first words: one line of the page's text
+        path = _kit(duplex[paper], game, paper, tail="-duplex")
+        with pdfplumber.open(path) as pdf:
+            texts = [" ".join((page.extract_text() or "").split()) for page in pdf.pages[: len(rule_pages(path))]]
+        with_heading = [k for k, text in enumerate(texts) if "Player aid" in text]
+        if with_heading:  # else the aid sits beside the board
+            assert last in texts[with_heading[0]], (game, with_heading)

@@ -330,7 +330,7 @@ class RuleSheet:
         ``aid``: the sheet ends with the player aid (when the template has one)."""
         words = page_words(self.lang)
         helper = self.template.get("player_aid") if aid else None
-        after = [{"h2": helper["title"]}, {"ul": list(helper["lines"])}] if helper else []
+        after = [{"h2": helper["title"]}, {"ul": list(helper["lines"]), "whole": True}] if helper else []
         sheet_length, sheet = 1, []
         for _ in range(4):  # the page numbers may lengthen the sheet; settle in a pass or two
             starts = _part_starts(sheet_length, [part.length(duplex) for part in parts.values()], duplex)

@@ -73,6 +73,8 @@ class ListBlock:
 
     items: tuple[str, ...]
     marker: str = "•"
+    whole: bool = False
+    """After a heading, moved on whole with it rather than split (a player aid)."""
 
 
 @dataclass(frozen=True)
@@ -393,16 +395,17 @@ class _Picture(Flowable):  # type: ignore[misc]  # reportlab has no type stubs: 
 
 
 class _RoomFor(CondPageBreak):  # type: ignore[misc]  # reportlab has no type stubs: its classes are Any
-    """Moves to the next column unless the heading and the start of what follows it fit."""
+    """Moves to the next column unless the heading and the start of what follows it fit (with
+    ``whole``, all of it)."""
 
-    def __init__(self, following: Sequence[Flowable], cap: float) -> None:
+    def __init__(self, following: Sequence[Flowable], cap: float, whole: bool = False) -> None:
         super().__init__(0.0)
-        self.following, self.cap = list(following), cap
+        self.following, self.cap, self.whole = list(following), cap, whole
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         needed = 0.0
         for flowable in self.following:
-            if isinstance(flowable, _Lines) and flowable is not self.following[0]:
+            if isinstance(flowable, _Lines) and flowable is not self.following[0] and not self.whole:
                 needed += flowable.min_height(availWidth) + flowable.spaceBefore
             else:
                 needed += flowable.wrap(availWidth, 1e9)[1] + flowable.getSpaceBefore() + flowable.getSpaceAfter()
@@ -450,7 +453,11 @@ def story(blocks: Sequence[Block], column_height: float) -> list[Flowable]:
     parts = [_block_flowables(block, column_height) for block in blocks]
     flowables: list[Flowable] = []
     for index, (block, flows) in enumerate(zip(blocks, parts)):
-        if isinstance(block, Heading):
+        after = blocks[index + 1] if index + 1 < len(blocks) else None
+        if isinstance(block, Heading) and isinstance(after, ListBlock) and after.whole:
+            # A list kept whole (a player aid) moves on with its heading rather than split.
+            flowables.append(_RoomFor([flows[0], *parts[index + 1]], column_height, whole=True))
+        elif isinstance(block, Heading):
             following = next((p[0] for p in parts[index + 1 :] if p), None)
             flowables.append(_RoomFor([flows[0], *([following] if following else [])], column_height * 0.6))
         flowables += flows
@@ -596,7 +603,9 @@ def blocks_from_json(
             blocks.append(Paragraph(text(entry["p"]), bool(entry.get("bold", False))))
         elif "ul" in entry or "ol" in entry:
             items = tuple(text(i) for i in entry.get("ul", entry.get("ol", [])))
-            blocks.append(ListBlock(items, entry.get("marker", "•" if "ul" in entry else "1")))
+            blocks.append(
+                ListBlock(items, entry.get("marker", "•" if "ul" in entry else "1"), bool(entry.get("whole")))
+            )
         elif "table" in entry:
             rows = tuple(tuple(text(c) for c in row) for row in entry["table"])
             blocks.append(Table(rows, tuple(entry.get("widths", ())), bool(entry.get("header", True))))
