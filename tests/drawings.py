@@ -152,6 +152,15 @@ def circle_area(radius: float) -> float:
 
 
 # -- files made by the real tools ------------------------------------------------------------------------
+def inkscape_saved(folder, text: str, *actions: str, plain: bool = False, source="drawn.svg", name="saved.svg"):
+    """``text`` written to ``folder / source`` and saved by Inkscape (see :func:`inkscape_resave`)
+    as ``folder / name``, which is returned."""
+    drawn, saved = folder / source, folder / name
+    drawn.write_text(text)
+    inkscape_resave(drawn, saved, *actions, plain=plain)
+    return saved
+
+
 def inkscape_resave(source, target, *actions: str, plain: bool = False) -> None:
     """Open ``source`` in Inkscape, run ``actions`` (e.g. ``select-all``, ``object-to-path``,
     ``selection-group``, ``clone``) and save as ``target``: Inkscape's own namespaces, ids,

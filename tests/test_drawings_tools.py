@@ -18,7 +18,7 @@ from tests.drawings import (
     BRICKS,
     brick_card_fodg,
     brick_card_svg,
-    inkscape_resave,
+    inkscape_saved,
     inkscape_svg,
     layer,
     layout_svg,
@@ -33,17 +33,14 @@ NO_NAMES = "the shapes have no names: was it saved as plain SVG? label each spac
 
 # -- Inkscape's plain and optimized saves ---------------------------------------------------------------------
 def test_an_inkscape_plain_svg_save_is_explained_in_one_line(cli, tmp_path):
-    drawn = tmp_path / "card.svg"
-    drawn.write_text(brick_card_svg())
-    plain = tmp_path / "plain.svg"
-    inkscape_resave(drawn, plain, plain=True)
+    plain = inkscape_saved(tmp_path, brick_card_svg(), plain=True, source="card.svg", name="plain.svg")
     assert "inkscape:label" not in plain.read_text()  # what a plain save does
     result = cli("validate", "layout", str(plain), "--game", "coinage")
     assert result.code == 2 and result.out == ""
     lines = result.err.strip().splitlines()
     assert len(lines) == 1 and NO_NAMES in lines[0]
     # The Inkscape SVG save of the same drawing is valid.
-    assert cli("validate", "layout", str(drawn), "--game", "coinage").code == 0
+    assert cli("validate", "layout", str(tmp_path / "card.svg"), "--game", "coinage").code == 0
 
 
 def test_an_optimized_svg_save_is_explained_in_one_line(cli, tmp_path):
@@ -65,10 +62,13 @@ def test_a_hex_board_without_names_is_still_read_with_the_built_in_names(cli, tm
     from coinprint.games.cointable import board as cointable
     from tests.drawings import hex_grid_svg
 
-    drawn = tmp_path / "hex.svg"
-    drawn.write_text(hex_grid_svg(cointable.build(3)).replace(' inkscape:label="', ' data-label="'))
-    plain = tmp_path / "plain.svg"
-    inkscape_resave(drawn, plain, plain=True)
+    plain = inkscape_saved(
+        tmp_path,
+        hex_grid_svg(cointable.build(3)).replace(' inkscape:label="', ' data-label="'),
+        plain=True,
+        source="hex.svg",
+        name="plain.svg",
+    )
     result = cli("validate", "layout", str(plain), "--game", "cointable")
     assert result.code == 0, result.out + result.err
 
@@ -86,10 +86,7 @@ def test_a_space_outside_every_region_group_is_in_no_region(cli, tmp_path):
     end = text.rindex("</g>") + len("</g>")
     inner = text[start:end] + c2.group(0)
     text = text[:start] + f'<g inkscape:groupmode="layer" id="layer9" inkscape:label="Map">{inner}</g>' + text[end:]
-    drawn = tmp_path / "drawn.svg"
-    drawn.write_text(text)
-    saved = tmp_path / "saved.svg"
-    inkscape_resave(drawn, saved)
+    saved = inkscape_saved(tmp_path, text)
     result = cli("validate", "layout", str(saved), "--game", "coinage")
     assert result.code == 1
     assert "in no region: C2;" in result.out
@@ -108,10 +105,7 @@ def _scaled(text: str, transform: str) -> str:
 
 def test_a_drawn_space_too_small_for_a_quarter_is_told_how_much_wider_to_be(cli, tmp_path):
     # The brick card squashed to 80 %: every row is 24 mm high, and a quarter needs 26.26 mm.
-    squashed = tmp_path / "squashed.svg"
-    squashed.write_text(_scaled(brick_card_svg(), "scale(1,0.8)"))
-    saved = tmp_path / "saved.svg"
-    inkscape_resave(squashed, saved)
+    saved = inkscape_saved(tmp_path, _scaled(brick_card_svg(), "scale(1,0.8)"), source="squashed.svg")
     result = cli("validate", "layout", str(saved), "--game", "coinage")
     assert "B4: warning: " in result.out or "warning: B4: " in result.out
     assert "make B4 wider (by 2.3 mm)" in result.out, result.out
@@ -124,10 +118,7 @@ def test_a_drawn_space_too_small_for_a_quarter_is_told_how_much_wider_to_be(cli,
 
 def test_a_card_drawn_at_twice_its_size_gets_a_note(cli, tmp_path):
     text = layout_svg(coinage.build("classic"), "coinage", page_mm=400)
-    twice = tmp_path / "twice.svg"
-    twice.write_text(_scaled(text, "scale(2)"))
-    saved = tmp_path / "saved.svg"
-    inkscape_resave(twice, saved)
+    saved = inkscape_saved(tmp_path, _scaled(text, "scale(2)"), source="twice.svg")
     result = cli("validate", "layout", str(saved), "--game", "coinage")
     assert result.code == 0, result.out
     assert "note: the card is 296.0 × 210.0 mm, twice A6 (148 × 105 mm)" in result.out
@@ -161,10 +152,7 @@ def _guided_card(tmp_path) -> str:
 
 
 def test_guides_cloned_from_a_symbol_and_labels_as_paths_are_ignored_with_a_note(cli, tmp_path):
-    drawn = tmp_path / "drawn.svg"
-    drawn.write_text(_guided_card(tmp_path))
-    saved = tmp_path / "saved.svg"
-    inkscape_resave(drawn, saved, "select-by-element:text", "object-to-path")
+    saved = inkscape_saved(tmp_path, _guided_card(tmp_path), "select-by-element:text", "object-to-path")
     written = saved.read_text()
     assert "<text" not in written and "aria-label" in written  # Inkscape made the texts paths
     result = cli("validate", "layout", str(saved), "--game", "coinage")
@@ -181,10 +169,7 @@ def test_unfilled_guide_circles_drawn_in_each_space_are_not_spaces(cli, tmp_path
     for match in re.finditer(r'<use href="#guide" x="([\d.]+)" y="([\d.]+)" />', text):
         circle = f'<circle cx="{match.group(1)}" cy="{match.group(2)}" r="12.13" style="fill:none;stroke:#999" />'
         text = text.replace(match.group(0), circle, 1)
-    drawn = tmp_path / "drawn.svg"
-    drawn.write_text(text)
-    saved = tmp_path / "saved.svg"
-    inkscape_resave(drawn, saved)
+    saved = inkscape_saved(tmp_path, text)
     result = cli("validate", "layout", str(saved), "--game", "coinage")
     assert result.code == 0, result.out
     assert "ignored 10 unnamed shapes inside spaces" in result.out
@@ -201,10 +186,7 @@ def test_a_clone_placed_before_its_original_is_read_where_it_is_drawn(cli, tmp_p
         '<rect id="second" x="40" y="0" width="40" height="30" />',
     )
     xmlns = 'xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape"'
-    drawn = tmp_path / "drawn.svg"
-    drawn.write_text(inkscape_svg(body).replace("<use ", f"<use {xmlns} ", 1))
-    saved = tmp_path / "saved.svg"
-    inkscape_resave(drawn, saved)
+    saved = inkscape_saved(tmp_path, inkscape_svg(body).replace("<use ", f"<use {xmlns} ", 1))
     layout = read_layout(saved, game="mapgame").layout
     boxes = sorted(tuple(round(v, 3) for v in s.polygon.bounds) for s in layout.spaces)
     # The clone's x moves the original's place: 40 + 80 mm.
@@ -215,10 +197,12 @@ def test_a_clone_placed_before_its_original_is_read_where_it_is_drawn(cli, tmp_p
 
 # -- a drawn Map's title -------------------------------------------------------------------------------------------
 def test_a_drawn_map_is_printed_with_its_files_name(cli, tmp_path):
-    drawn = tmp_path / "Islands of Ymer.svg"
-    drawn.write_text(layout_svg(mapgame.build(countries=9, seed=3), "mapgame"))
-    saved = tmp_path / "islands-of-ymer.svg"
-    inkscape_resave(drawn, saved)
+    saved = inkscape_saved(
+        tmp_path,
+        layout_svg(mapgame.build(countries=9, seed=3), "mapgame"),
+        source="Islands of Ymer.svg",
+        name="islands-of-ymer.svg",
+    )
     out = tmp_path / "board.pdf"
     result = cli("board", "mapgame", "--layout", str(saved), "-o", str(out))
     assert result.code == 0, result.out + result.err
