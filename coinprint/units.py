@@ -95,6 +95,9 @@ PAPER_SIZES: dict[str, tuple[float, float]] = {
 }
 """Paper sizes in millimetres, portrait (docs/formats.md, Facts)."""
 
+INCH_PAPERS = ("letter", "legal", "tabloid")
+"""The papers of the inch family: a note naming a paper for one of them names one of them."""
+
 CARD_SIZES: dict[str, tuple[float, float]] = {
     "credit": (54.0, 85.6),
     "poker": (63.5, 88.9),

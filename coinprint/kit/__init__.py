@@ -23,12 +23,10 @@ from coinprint.game import BOARD_PAGES, PrintJob, RuleSheetParts
 from coinprint.params import Values
 from coinprint.render.board import ink_saver_page
 from coinprint.render.pages import (
-    INCH_PAPERS,
     aid_blocks,
     card_backs,
     localise_numbers,
     page_words,
-    paginate,
     paginate_with,
     plans,
     single_sheet,
@@ -38,7 +36,7 @@ from coinprint.render.scene import Scene, Text
 from coinprint.render.style import palette_names, text_style
 from coinprint.render.svg import scene_to_svg
 from coinprint.resources import templates_dir
-from coinprint.units import PaperSize, paper_size, parse_length
+from coinprint.units import INCH_PAPERS, PaperSize, paper_size, parse_length
 
 if TYPE_CHECKING:
     from coinprint.engine import Rules
@@ -575,22 +573,19 @@ def rules_pdf(
 
 
 def board_pages_with(
-    sheet: Sheet, settings: PrintSettings, extra: Sequence[InfoBlock] = ()
+    sheet: Sheet, settings: PrintSettings, extra: Sequence[InfoBlock] = (), *, kit: bool = True
 ) -> tuple[list[Scene], bool]:
-    """A kit's part on the paper of ``settings``, with ``extra`` (the player aid) where a page
-    has room; the second value says whether it found room."""
+    """A sheet tiled on the paper of ``settings``, with ``extra`` (the player aid) where a page
+    has room; the second value says whether it found room. ``kit``: the pages go into a kit
+    (see :func:`~coinprint.render.pages.paginate_with`)."""
     fewest = plans(sheet, settings.paper, settings.margin_mm, settings.overlap_mm, 0.0)
     check_pages(min(plan.pages for plan in fewest), f"this board on {settings.paper.name} paper")
-    return paginate_with(sheet, settings.paper, settings.margin_mm, settings.overlap_mm, kit=True, extra=extra)
+    return paginate_with(sheet, settings.paper, settings.margin_mm, settings.overlap_mm, kit=kit, extra=extra)
 
 
-def board_pages(sheet: Sheet, settings: PrintSettings, *, kit: bool = False) -> list[Scene]:
-    """A board's sheet tiled on the paper of ``settings`` (the pages of its PDF); ``kit``:
-    the pages go into a kit (see :func:`~coinprint.render.pages.paginate`)."""
-
-    fewest = plans(sheet, settings.paper, settings.margin_mm, settings.overlap_mm, 0.0)
-    check_pages(min(plan.pages for plan in fewest), f"this board on {settings.paper.name} paper")
-    return paginate(sheet, settings.paper, settings.margin_mm, settings.overlap_mm, kit=kit)
+def board_pages(sheet: Sheet, settings: PrintSettings) -> list[Scene]:
+    """A board's sheet tiled on the paper of ``settings`` (the pages of its PDF)."""
+    return board_pages_with(sheet, settings, kit=False)[0]
 
 
 @dataclass(frozen=True)

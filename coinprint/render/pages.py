@@ -39,7 +39,7 @@ from coinprint.render.scene import (
     translate,
 )
 from coinprint.render.style import text_style
-from coinprint.units import PAPER_SIZES, PaperSize
+from coinprint.units import INCH_PAPERS, PAPER_SIZES, PaperSize
 
 if TYPE_CHECKING:
     import shapely
@@ -491,10 +491,6 @@ def _keeping_whole(sheet: Sheet, paper: PaperSize, margin: float) -> Sheet:
     holder = min(fitting, key=lambda name: PAPER_SIZES[name][0] * PAPER_SIZES[name][1], default="")
     shown = holder.title() if inch else holder.upper()
     return replace(sheet, lines=[*sheet.lines, sheet.whole_note.format(paper=shown)])
-
-
-INCH_PAPERS = ("letter", "legal", "tabloid")
-"""The papers measured in inches: a note naming a paper for one of them names one of them."""
 
 
 def _holds(paper: PaperSize, margin: float, size: tuple[float, float]) -> bool:
