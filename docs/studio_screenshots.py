@@ -10,11 +10,17 @@ Screenshots are not byte-stable, so no test compares them.
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+
+SETTLED = (
+    "return document.readyState === 'complete'"
+    " && Array.from(document.images).every(image => image.complete && image.naturalWidth > 0)"
+)
+"""True in the browser once the page has loaded and every picture on it is decoded."""
 
 
 def main(images: str = "docs/images") -> list[Path]:
@@ -36,7 +42,8 @@ def main(images: str = "docs/images") -> list[Path]:
 
         def shot(name: str) -> None:
             driver.execute_script("window.scrollTo(0, 0)")
-            time.sleep(0.5)  # let the last picture settle before the screenshot
+            # Not a fixed pause: wait until every picture on the page is decoded.
+            wait.until(lambda d: d.execute_script(SETTLED))
             path = folder / f"studio-{name}.png"
             driver.save_screenshot(str(path))
             written.append(path)
