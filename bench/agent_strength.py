@@ -9,6 +9,7 @@ are win rates with 95 % Wilson intervals and Elo differences with 95 % intervals
 
 Run from the repository root:
     python bench/agent_strength.py [--games 20] [--seed 1] [--ladder-games 10] [--workers 2] [--game mapgame]
+        [--agent mcts:mix=0.5]
 """
 
 from __future__ import annotations
@@ -35,16 +36,17 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--game", action="append", choices=AGENT_GAMES, help="only these games (repeat)")
     parser.add_argument("--level", action="append", help="ladder rungs, weakest first (default: the ladder's)")
+    parser.add_argument("--agent", default="mcts", help="the agent matched against greedy (default: mcts at its defaults)")
     args = parser.parse_args()
     for game in args.game or AGENT_GAMES:
         spec = GAMES[game].default_spec
         start = time.perf_counter()
-        played = match(spec, "mcts", "greedy", args.games, args.seed, 2000, workers=args.workers)
+        played = match(spec, args.agent, "greedy", args.games, args.seed, 2000, workers=args.workers)
         share = played.win_share()
         seconds = time.perf_counter() - start
         print(
-            f"{spec}: mcts v greedy {played.wins}-{played.losses} (ties {played.ties}, timeouts {played.timeouts}): "
-            f"mcts won {share.value:.0%} of decided games [{share.low:.0%}–{share.high:.0%}], "
+            f"{spec}: {args.agent} v greedy {played.wins}-{played.losses} (ties {played.ties}, timeouts {played.timeouts}): "
+            f"{args.agent} won {share.value:.0%} of decided games [{share.low:.0%}–{share.high:.0%}], "
             f"{played.elo().describe()}; pairs (mcts took 0, 1/2, 1, 3/2, 2 points) {list(played.pairs)}, "
             f"as many as {played.effective_games():.0f} independent games; "
             f"{seconds / args.games:.1f} s a game on {args.workers} workers",
