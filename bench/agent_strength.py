@@ -36,7 +36,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--game", action="append", choices=AGENT_GAMES, help="only these games (repeat)")
     parser.add_argument("--level", action="append", help="ladder rungs, weakest first (default: the ladder's)")
-    parser.add_argument("--agent", default="mcts", help="the agent matched against greedy (default: mcts at its defaults)")
+    parser.add_argument(
+        "--agent", default="mcts", help="the agent matched against greedy (default: mcts at its defaults)"
+    )
     args = parser.parse_args()
     for game in args.game or AGENT_GAMES:
         spec = GAMES[game].default_spec
