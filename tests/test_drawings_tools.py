@@ -274,19 +274,6 @@ def test_a_gdal_file_in_metres_gets_a_units_hint_up_front(cli, tmp_path):
     assert right.code == 0, right.out + right.err
 
 
-def test_a_gdal_file_on_a_grid_in_feet_reads_with_us_feet(cli, tmp_path):
-    """A layer on a State Plane grid (EPSG:2263, US survey feet): read as mm it is refused
-    with the hint that names feet too; read in US feet it is a valid card."""
-    feet = tmp_path / "feet.geojson"
-    feet.write_text(qgis_geojson(coinage.build("classic"), crs=None, scale=3937 / 1_200_000))
-    tagged = tmp_path / "board-2263.geojson"
-    ogr2ogr("-f", "GeoJSON", "-a_srs", "EPSG:2263", str(tagged), str(feet))
-    result = cli("validate", "layout", str(tagged), "--game", "coinage")
-    assert result.code == 2 and "--units us-ft" in result.err
-    right = cli("validate", "layout", str(tagged), "--game", "coinage", "--units", "us-ft")
-    assert right.code == 0, right.out + right.err
-
-
 def test_a_gdal_file_in_degrees_says_so(cli, tmp_path):
     metres = tmp_path / "metres.geojson"
     metres.write_text(qgis_geojson(coinage.build("classic"), crs="EPSG:3857", scale=1000.0))

@@ -53,9 +53,7 @@ from coinprint.layout import (
 from coinprint.units import CARD_SIZES, PAPER_SIZES
 
 """Games whose boards can be drawn: Flick mats have no spaces and are read only as coinprint GeoJSON."""
-UNIT_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4, "m": 1000.0, "ft": 304.8, "us-ft": 1_200_000 / 3937}
-"""The units a foreign GeoJSON file's coordinates may be in, in mm: ``us-ft`` is the US
-survey foot that State Plane grids measure in."""
+UNIT_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4, "m": 1000.0}
 MAP_PLAYERS = ("O", "X")
 SNAP_MM = 0.005
 """Corners of different shapes closer than this are one corner (editors' rounding noise),
@@ -317,18 +315,14 @@ def _refuse_degrees(doc: dict[str, Any], pieces: list[_Piece], source: str, scal
     width, height = max(xs) - min(xs), max(ys) - min(ys)
     span = f"{width:.4g} × {height:.4g}"
     code = _crs_code(crs)
-    # A unit of a foot or more was given on purpose: the coordinates are lengths in it.
-    said_long_unit = scale >= UNIT_MM["ft"]
-    if code and not named_geographic and not said_long_unit and max(width, height) * scale < TOO_SMALL_MM:
-        # A projected CRS (EPSG:3857, UTM, most national grids) measures in metres; some (US
-        # State Plane grids) in feet, which the file does not say.
+    if code and not named_geographic and scale < UNIT_MM["m"] and max(width, height) * scale < TOO_SMALL_MM:
+        # A projected CRS (EPSG:3857, UTM, a national grid) measures in metres.
         raise UnreadableInputError(
-            f"{source}: its crs {code} measures in metres (a few grids in feet) and the whole board spans "
-            f"{span} units, {width * UNIT_MM['m']:.4g} × {height * UNIT_MM['m']:.4g} mm in metres: give --units m "
-            "(or --units us-ft, ft for a grid in feet)"
+            f"{source}: its crs {code} measures in metres and the whole board spans {span} units, "
+            f"{width * UNIT_MM['m']:.4g} × {height * UNIT_MM['m']:.4g} mm in metres: give --units m"
         )
     # A board in metres is as small as one in degrees: --units m says which it is.
-    if not said_long_unit and looks_like_degrees(xs, ys):
+    if scale < UNIT_MM["m"] and looks_like_degrees(xs, ys):
         fits = [u for u in ("m", "in", "cm") if UNIT_MM[u] > scale and 30 <= max(width, height) * UNIT_MM[u] <= 3000]
         hint = (
             f"; in {fits[0]} it would be {width * UNIT_MM[fits[0]]:.4g} × {height * UNIT_MM[fits[0]]:.4g} mm: "
