@@ -49,7 +49,7 @@ def main() -> None:
         print(
             f"{spec}: {args.agent} v greedy {played.wins}-{played.losses} (ties {played.ties}, timeouts {played.timeouts}): "
             f"{args.agent} won {share.value:.0%} of decided games [{share.low:.0%}–{share.high:.0%}], "
-            f"{played.elo().describe()}; pairs (mcts took 0, 1/2, 1, 3/2, 2 points) {list(played.pairs)}, "
+            f"{played.elo().describe()}; pairs ({args.agent} took 0, 1/2, 1, 3/2, 2 points) {list(played.pairs)}, "
             f"as many as {played.effective_games():.0f} independent games; "
             f"{seconds / args.games:.1f} s a game on {args.workers} workers",
             flush=True,
