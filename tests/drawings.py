@@ -263,7 +263,8 @@ FODG_HEAD = """<?xml version="1.0" encoding="UTF-8"?>
  office:version="1.2" office:mimetype="application/vnd.oasis.opendocument.graphics">
  <office:styles>
   <style:style style:name="space" style:family="graphic">
-   <style:graphic-properties draw:fill="solid" draw:fill-color="#f2e6c9" svg:stroke-color="#000000"/>
+   <style:graphic-properties draw:fill="solid" draw:fill-color="#f2e6c9" svg:stroke-color="#000000"
+    draw:auto-grow-height="false" draw:auto-grow-width="false"/>
   </style:style>
  </office:styles>
  <office:automatic-styles>
@@ -282,8 +283,10 @@ def brick_card_fodg(*, round_b1: bool = False, text_box: str | None = None) -> s
     """The brick card as a LibreOffice Draw flat document (.fodg): a rectangle per space in a
     group per region; every other space named by its title (Name ▸ Description: Title), the
     others by the text typed into them; each space's description names its region. With
-    ``round_b1`` B1 is an ellipse (a custom shape) filling its brick instead; the space named
-    ``text_box`` is named only by a text box (Insert ▸ Text Box) drawn over it."""
+    ``round_b1`` B1 is an ellipse (a custom shape) 14 mm wide in its brick instead; the space named
+    ``text_box`` is named only by a text box (Insert ▸ Text Box) drawn over it. Shapes keep
+    the size they are drawn at (no growing to fit their text), so every LibreOffice draws them
+    alike."""
     shapes = []
     for region, names in BRICK_REGIONS.items():
         inner = []
@@ -294,6 +297,8 @@ def brick_card_fodg(*, round_b1: bool = False, text_box: str | None = None) -> s
             said += f"<svg:desc>{region}</svg:desc>"
             typed = "" if k % 2 == 0 or name == text_box else f"<text:p>{name}</text:p>"
             if round_b1 and name == "B1":
+                # 14 mm wide in the middle of its 30 mm brick: too narrow for a quarter.
+                box = f'draw:style-name="space" svg:x="{x + 15 + 8}mm" svg:y="{y + 10}mm" svg:width="14mm" svg:height="30mm"'
                 shapes_xml = '<draw:enhanced-geometry svg:viewBox="0 0 21600 21600" draw:type="ellipse"/>'
                 inner.append(
                     f'<draw:custom-shape draw:name="{name}" {box}>{said}{typed}{shapes_xml}</draw:custom-shape>'
