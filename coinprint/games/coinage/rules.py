@@ -699,10 +699,13 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         ``halving`` 16) rather than UCB1 over them all: a throw allows dozens to thousands of
         turns, and the race spends the budget on a few of them, each meeting the same
         opponent's throws. 800 iterations: with the listing on packed positions
-        (:meth:`search_moves`) a game costs about 4 s of one core, and it won 271–127 against
-        greedy on 400 fresh paired games (68 %, 95 % interval 63–72 %; docs/benchmarks.md);
-        32 turns at 3,200 iterations won 72 % at eight times the cost."""
-        return {"iterations": 800, "playouts": 8, "halving": 16}
+        (:meth:`search_moves`) a game costs about 3.5 s of one core.
+
+        Exploration 0.15, half the default of the other games: below the race, a turn's
+        subtree has few visits, and spreading them over more replies cost more than it found.
+        It won 561–238 with a tie against greedy on 800 fresh paired games (70 %, 95 % interval
+        67–73 %; docs/benchmarks.md), where exploration 0.3 won 68 %."""
+        return {"iterations": 800, "playouts": 8, "halving": 16, "exploration": 0.15}
 
     def search_evaluate(self, state: CoinAgeState, player: str) -> float:
         """How likely ``player`` is to win, on the search's points scale: the sum of
