@@ -70,7 +70,7 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:
-    from coinprint.engine import Outcome, Record, Rules, read_record, replay
+    from coinprint.engine import Record, Rules, read_record, replay
     from coinprint.errors import (
         AmbiguousMoveError,
         CoinprintError,
@@ -85,6 +85,7 @@ if TYPE_CHECKING:
     )
     from coinprint.layout import Layout
     from coinprint.registry import GAMES
+    from coinprint.search import Outcome
 
 
 def __getattr__(name: str) -> Any:
@@ -174,7 +175,8 @@ def play_game(rules: Rules[Any, Any], agents: dict[str, str], *, seed: int = 1, 
     from coinprint.agents import make_agent
     from coinprint.caps import MAX_SEED, MAX_TURNS
     from coinprint.engine import Rules as RulesType
-    from coinprint.engine import play_game as play
+    from coinprint.search import play_game as play
+    from coinprint.source import game_named
 
     if not isinstance(rules, RulesType):
         raise UsageError(f"rules must be a rules engine (from coinprint.rules_for), not {arguments.kind(rules)}")
@@ -188,4 +190,5 @@ def play_game(rules: Rules[Any, Any], agents: dict[str, str], *, seed: int = 1, 
     arguments.whole(seed, "seed", -MAX_SEED, MAX_SEED, cap="seed")
     arguments.whole(max_turns, "max_turns", 1, MAX_TURNS, cap="turns")
     chosen = {player: make_agent(agent, player) for player, agent in agents.items()}
-    return play(rules, chosen, random.Random(seed), max_turns)
+    search = game_named(rules.layout.game).search(rules)
+    return play(search, chosen, random.Random(seed), max_turns)

@@ -1,5 +1,5 @@
 """The agents by name, and agent specs (``mcts:iterations=800``): what ``play``, ``balance``,
-``analyse`` and ``ladder`` accept. The agents themselves are in :mod:`coinprint.engine`
+``analyse`` and ``ladder`` accept. The agents themselves are in :mod:`coinprint.search`
 (random, greedy, montecarlo) and :mod:`coinprint.mcts`."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from collections.abc import Callable
 from typing import Any
 
 from coinprint.caps import MAX_AGENT_BUDGET
-from coinprint.engine import Agent, GreedyAgent, MonteCarloAgent, RandomAgent
 from coinprint.errors import UsageError
 from coinprint.mcts import MCTSAgent
+from coinprint.search import Agent, GreedyAgent, MonteCarloAgent, RandomAgent
 
 
 def _mcts(**params: Any) -> Agent[Any, Any]:

@@ -30,8 +30,9 @@ from coinprint.sprt import UntilDecided, check_precision
 from coinprint.stats import wilson
 
 if TYPE_CHECKING:
-    from coinprint.engine import Outcome, Record
+    from coinprint.engine import Record
     from coinprint.game import Game
+    from coinprint.search import Outcome
 
 
 @dataclass

@@ -12,7 +12,10 @@ per rule set). A game is
   (agents can play it);
 - its **board**: :meth:`Game.build` (a layout from typed values) and :meth:`Game.problems`
   (the checker);
-- its **rules**: :meth:`Game.rules`, the engine on a layout;
+- its **rules**: :meth:`Game.rules`, the referee on a layout, and beside it two optional
+  objects: :meth:`Game.search` (what agents need: evaluations, play-outs, paired chance) and
+  :meth:`Game.view` (what pictures of a position hold), as OpenSpiel keeps a game's states
+  apart from its observers;
 - one way to **print** a layout: :meth:`Game.sheet`, for a :class:`PrintJob`; the rule sheet's
   contents: :meth:`Game.rule_sheet_parts`.
 
@@ -39,6 +42,8 @@ from coinprint.params import Param, Schema, Values
 from coinprint.render.board import position_sheet
 from coinprint.render.pages import single_sheet
 from coinprint.render.svg import scene_to_svg
+from coinprint.search import Search
+from coinprint.view import View
 
 if TYPE_CHECKING:
     from coinprint.checks import Problem
@@ -97,6 +102,16 @@ class RuleSheetParts:
     blocks: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Engines:
+    """A game set up on one layout: its referee, and the search and view made for it
+    (:meth:`Game.engines`). Self-play, analysis and the studio hold one per layout."""
+
+    rules: Rules[Any, Any]
+    search: Search[Any, Any]
+    view: View[Any, Any]
+
+
 BOARD_PAGES = "board_pages"
 """The place of the board in a kit (the template value ``{board_pages}``)."""
 
@@ -148,6 +163,17 @@ class Game(ABC):
     @abstractmethod
     def rules(self, layout: Layout, options: Mapping[str, Any] | None = None) -> Rules[Any, Any]:
         """The rules engine on ``layout`` with the record's ``options``."""
+
+    def search(self, rules: Rules[Any, Any]) -> Search[Any, Any]:
+        """What agents need to play ``rules`` besides the referee (its successors, evaluations,
+        play-outs, paired chance, tree-search settings); by default all derived from the
+        referee (:class:`~coinprint.search.Search`)."""
+        return Search(rules)
+
+    def view(self, rules: Rules[Any, Any]) -> View[Any, Any]:
+        """What pictures of positions of ``rules`` hold (the coins on each space, captions,
+        notes beside moves); by default no coins (:class:`~coinprint.view.View`)."""
+        return View(rules)
 
     # -- printing --------------------------------------------------------------------------------
 
@@ -244,10 +270,16 @@ class Game(ABC):
             return self.layout_spec(layout)
         return self.schema.spec(values)
 
+    def engines(self, layout: Layout, options: Mapping[str, Any] | None = None) -> Engines:
+        """The referee on ``layout`` with the record's ``options``, and its search and view."""
+        rules = self.rules(layout, options)
+        return Engines(rules, self.search(rules), self.view(rules))
+
     def position_svg(self, rules: Rules[Any, Any], state: Any) -> bytes:
         """A position as a true-size SVG document (how a notebook and ``validate game --svg``
         show it)."""
-        marks, title = rules.marks(state), rules.describe_title(state)
+        view = self.view(rules)
+        marks, title = view.marks(state), view.title(state)
         return scene_to_svg(single_sheet(self.position_sheet(rules.layout, marks, rules.players, title=title), 10.0))
 
     def __repr__(self) -> str:

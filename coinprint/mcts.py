@@ -1,5 +1,5 @@
 """Monte Carlo tree search (UCT, Kocsis & Szepesvári 2006) for every game on the rules
-protocol of :mod:`coinprint.engine`, with an iteration budget: ``--agent mcts:iterations=800``.
+protocol of :mod:`coinprint.engine`, through its :class:`~coinprint.search.Search`, with an iteration budget: ``--agent mcts:iterations=800``.
 
 One iteration walks down the tree from the position to move, choosing at each node the child
 with the best upper confidence bound (UCB1: mean value + ``exploration`` · √(ln N / n)), adds
@@ -7,21 +7,21 @@ one new child, values it, and adds the value to every node on the way back up, e
 point of view of the player who chose it. After the budget the most visited move is played
 (ties broken at random).
 
-- A node's moves are listed once (:meth:`coinprint.engine.Rules.search_moves`: each with the
+- A node's moves are listed once (:meth:`coinprint.search.Search.scored_moves`: each with the
   rules' evaluation of the position after it, which a game may find without playing the move)
   and tried best first by it, and a node reached ``n`` times has at most ``widen · √n``
   children (progressive widening), so wide positions are searched deep on their likely moves;
   a move is played only when the search widens to it.
 - A new child is valued by ``mix`` × its evaluation squashed into 0 to 1 plus (1 − ``mix``) ×
   the mean of ``playouts`` random play-outs from it on the rules' play-out path (the games' fast paths,
-  :meth:`coinprint.engine.Rules.playout_total`: 1 a win, 0.5 a tie, 0 a loss) — the mixed
+  :meth:`coinprint.search.Search.playout_total`: 1 a win, 0.5 a tie, 0 a loss) — the mixed
   leaf value of AlphaGo (Silver et al. 2016), with the evaluation standing in for a network.
 - A parameter not given takes the game's own default when it has one
-  (:meth:`coinprint.engine.Rules.search_defaults`), else this module's.
+  (:meth:`coinprint.search.Search.tree_defaults`), else this module's.
 
 Chance (Coin Age's throw before each turn) is handled open-loop: each time the walk reaches
 a node it throws again (:meth:`~coinprint.engine.Rules.begin_turn`), and the node keeps
-its untried moves per outcome (:meth:`~coinprint.engine.Rules.chance_key`); only the
+its untried moves per outcome (:meth:`~coinprint.search.Search.chance_key`); only the
 children legal after this throw compete, and the bound counts how often they were available
 (Cowling, Powley & Whitehouse 2012, "availability" counts). The throws are stratified by
 visit (:class:`StratifiedChance`): a node's throws cycle through every combination of its
@@ -44,7 +44,7 @@ from collections.abc import Hashable
 from operator import itemgetter
 from typing import Any
 
-from coinprint.engine import Agent, Rules, SearchMove
+from coinprint.search import Agent, Search, SearchMove
 
 DEFAULT_ITERATIONS = 800
 """Iterations a move when no budget is given."""
@@ -126,7 +126,7 @@ class MCTSAgent(Agent[Any, Any]):
         }
         self.given: dict[str, float] = {k: v for k, v in given.items() if v is not None}
         """The parameters as given; the others take the game's defaults
-        (:meth:`Rules.search_defaults`), else this module's."""
+        (:meth:`Search.tree_defaults`), else this module's."""
         self._settle({})
 
     def _settle(self, game: dict[str, float]) -> None:
@@ -140,25 +140,25 @@ class MCTSAgent(Agent[Any, Any]):
         self.playouts = int(chosen.get("playouts", DEFAULT_PLAYOUTS))
         self.halving = int(chosen.get("halving", DEFAULT_HALVING))
 
-    def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
-        self._settle(rules.search_defaults())
-        moves = rules.search_moves(state)
+    def choose(self, search: Search[Any, Any], state: Any, rng: random.Random) -> Any:
+        self._settle(search.tree_defaults())
+        moves = search.scored_moves(state)
         if len(moves) == 1:
             return moves[0].move
         root = Node(None, None)
-        self._list(rules, state, root, rules.chance_key(state), moves, rng)
+        self._list(search, state, root, search.chance_key(state), moves, rng)
         chance = StratifiedChance(rng)
         if self.halving > 1:
-            return self._race(rules, state, root, rng, chance)
+            return self._race(search, state, root, rng, chance)
         for _ in range(self.iterations):
-            self._iterate(rules, state, root, rng, chance)
+            self._iterate(search, state, root, rng, chance)
         most = max(child.visits for child in root.children.values())
         best = [move for move, child in root.children.items() if child.visits == most]
         return best[0] if len(best) == 1 else rng.choice(best)
 
     def _list(
         self,
-        rules: Rules[Any, Any],
+        search: Search[Any, Any],
         state: Any,
         node: Node,
         key: Hashable,
@@ -188,18 +188,18 @@ class MCTSAgent(Agent[Any, Any]):
         node.seen[key] = 0
 
     def _race(
-        self, rules: Rules[Any, Any], state: Any, root: Node, rng: random.Random, chance: StratifiedChance
+        self, search: Search[Any, Any], state: Any, root: Node, rng: random.Random, chance: StratifiedChance
     ) -> Any:
         """Sequential halving over the root's ``halving`` best moves by the evaluation: the
         budget is split evenly over ⌈log₂ k⌉ rounds; in each, every move still racing gets the
         same number of iterations (at least one; a move's first is its leaf value), then the
         better half by mean value races on (ties keep the evaluation's order). Returns the
         move left."""
-        mover = rules.to_move(state)
+        mover = search.rules.to_move(state)
         racing: list[Node] = []
-        for move, guess in reversed(root.untried[rules.chance_key(state)][-self.halving :]):
+        for move, guess in reversed(root.untried[search.chance_key(state)][-self.halving :]):
             child = root.children[move] = Node(move, mover)
-            self._value_leaf(rules, state, [root, child], mover, guess, rng)
+            self._value_leaf(search, state, [root, child], mover, guess, rng)
             racing.append(child)
         rounds = math.ceil(math.log2(len(racing)))
         left = self.iterations
@@ -207,7 +207,7 @@ class MCTSAgent(Agent[Any, Any]):
             each = max(1, left // (len(racing) * (rounds - done)))
             for _ in range(each - (done == 0)):  # round one began with the leaf values
                 for child in racing:
-                    self._iterate(rules, state, root, rng, chance, child)
+                    self._iterate(search, state, root, rng, chance, child)
             left -= each * len(racing)
             racing.sort(key=lambda child: child.value / child.visits, reverse=True)
             racing = racing[: math.ceil(len(racing) / 2)]
@@ -215,7 +215,7 @@ class MCTSAgent(Agent[Any, Any]):
 
     def _iterate(
         self,
-        rules: Rules[Any, Any],
+        search: Search[Any, Any],
         start: Any,
         root: Node,
         rng: random.Random,
@@ -227,21 +227,21 @@ class MCTSAgent(Agent[Any, Any]):
         state = start.copy()
         node, path = root, [root]
         if first is not None:
-            rules.apply_unchecked(state, first.move)
+            search.rules.apply_unchecked(state, first.move)
             node = first
             path.append(first)
         while True:
-            if rules.is_over(state):
-                winner = rules.result(state).winner
+            if search.rules.is_over(state):
+                winner = search.rules.result(state).winner
                 _back_up(path, None, 0.5 if winner is None else 1.0, winner)
                 return
             if node is not root:
                 chance.visit(node.visits - 1)  # a node's first visit made it: no throw there
-                rules.begin_turn(state, chance)
-            key = rules.chance_key(state)
+                search.rules.begin_turn(state, chance)
+            key = search.chance_key(state)
             if key not in node.options:
-                self._list(rules, state, node, key, rules.search_moves(state), rng)
-            mover = rules.to_move(state)
+                self._list(search, state, node, key, search.scored_moves(state), rng)
+            mover = search.rules.to_move(state)
             untried, expanded = node.untried[key], node.expanded[key]
             seen = node.seen[key] = node.seen[key] + 1
             for child in expanded:
@@ -255,21 +255,21 @@ class MCTSAgent(Agent[Any, Any]):
                 expanded.append(new)
                 new.available += 1
                 path.append(new)
-                self._value_leaf(rules, state, path, mover, guess, rng)
+                self._value_leaf(search, state, path, mover, guess, rng)
                 return
             node = self._select(node, expanded, rng)
-            rules.apply_unchecked(state, node.move)
+            search.rules.apply_unchecked(state, node.move)
             path.append(node)
 
     def _value_leaf(
-        self, rules: Rules[Any, Any], state: Any, path: list[Node], mover: str, guess: float, rng: random.Random
+        self, search: Search[Any, Any], state: Any, path: list[Node], mover: str, guess: float, rng: random.Random
     ) -> None:
         """Value the new leaf ending ``path`` (its move, ``mover``'s, not yet played on
         ``state``; ``guess`` its evaluation squashed) by the mix of evaluation and play-outs,
         and back it up."""
         value = guess
         if self.mix < 1:
-            played = rules.playout_total(state, path[-1].move, mover, rng, self.depth, self.playouts)
+            played = search.playout_total(state, path[-1].move, mover, rng, self.depth, self.playouts)
             value = self.mix * guess + (1 - self.mix) * played / self.playouts
         _back_up(path, mover, value, None)
 

@@ -25,7 +25,7 @@ from coinprint.sprt import DEFAULT_PRECISION, UntilDecided
 from coinprint.stats import Z95, Share, t95, wilson
 
 if TYPE_CHECKING:
-    from coinprint.game import Game
+    from coinprint.game import Engines, Game
 
 __all__ = ["Z95", "Share", "wilson"]  # re-exported: reports and callers read them from here too
 
@@ -50,7 +50,7 @@ class GameMetrics:
     move on; near 1: only at the very end); None without a winner."""
     branching: float
     """Mean number of choices in the positions a move was chosen from (a capture counted once,
-    whatever the details decided after it: :meth:`Rules.decision_key`)."""
+    whatever the details decided after it: :meth:`~coinprint.search.Search.decision_key`)."""
     used: tuple[str, ...]
     """Ids of the spaces held by someone at some point of the game (the start included)."""
     final: tuple[tuple[str, str], ...]
@@ -60,7 +60,7 @@ class GameMetrics:
     drama: float | None = None
     """Share of the moves after which the final winner trailed on the score; None without a winner."""
     repetitions: int = 0
-    """Moves that led to a position seen before in the game (:meth:`Rules.position_key`)."""
+    """Moves that led to a position seen before in the game (:meth:`~coinprint.search.Search.position_key`)."""
     margin: int | None = None
     """The winner's points minus the loser's at the end; None without a winner."""
     kinds: tuple[tuple[str, int], ...] = ()
@@ -70,10 +70,11 @@ class GameMetrics:
     """The kind(s) of the first move, joined by ``+`` (``capture``, ``place+place``)."""
 
 
-def game_metrics(rules: Any, record: Any, outcome: Any = None, *, branching: bool = True) -> GameMetrics:
-    """Replay ``record.moves`` on ``rules`` and measure the game.
+def game_metrics(engines: Engines, record: Any, outcome: Any = None, *, branching: bool = True) -> GameMetrics:
+    """Replay ``record.moves`` on ``engines.rules`` and measure the game (with the game's search
+    for evaluations and keys, and its view for who holds each space).
 
-    ``outcome`` (a self-play :class:`coinprint.engine.Outcome`) says whether the game
+    ``outcome`` (a self-play :class:`coinprint.search.Outcome`) says whether the game
     was cut at the turn limit; without it the record's ``timeout`` flag is read. Listing
     every legal move can cost more than playing (Coin Age's whole turns): ``branching=False``
     skips it and reports 0. A record that does not replay raises the engine's move error
@@ -81,28 +82,29 @@ def game_metrics(rules: Any, record: Any, outcome: Any = None, *, branching: boo
     ``outcome`` the moves are the engine's own, just played, so they are applied without
     checking them again.
     """
+    rules, search, view = engines.rules, engines.search, engines.view
     first, second = rules.players
     state = rules.initial_state()
-    used = set(rules.holders(state))
+    used = set(view.holders(state))
     leads: list[float] = []
     score_leads: list[int] = []
     legal_counts: list[int] = []
-    seen = {rules.position_key(state)}
+    seen = {search.position_key(state)}
     repetitions = 0
     kinds: dict[str, int] = {}
     first_kind = ""
     play = rules.apply if outcome is None else rules.apply_unchecked
     for text in record.moves:
         move = rules.parse_move(state, text)
-        rules.recorded_chance(state, move)
+        search.recorded_chance(state, move)
         if branching:
-            legal_counts.append(len({rules.decision_key(m) for m in rules.legal_moves(state)}))
+            legal_counts.append(len({search.decision_key(m) for m in rules.legal_moves(state)}))
         play(state, move)
-        leads.append(rules.evaluate(state, first))
+        leads.append(search.evaluate(state, first))
         score = rules.result(state).score
         score_leads.append(score.get(first, 0) - score.get(second, 0))
-        used.update(rules.holders(state))
-        key = rules.position_key(state)
+        used.update(view.holders(state))
+        key = search.position_key(state)
         repetitions += key in seen
         seen.add(key)
         these = move_kinds(text)
@@ -127,7 +129,7 @@ def game_metrics(rules: Any, record: Any, outcome: Any = None, *, branching: boo
         decided_at=decided_at(winner_leads) if winner is not None else None,
         branching=sum(legal_counts) / len(legal_counts) if legal_counts else 0.0,
         used=tuple(sorted(used)),
-        final=tuple(sorted(rules.holders(state).items())),
+        final=tuple(sorted(view.holders(state).items())),
         score_lead_changes=lead_changes(score_leads),
         drama=drama,
         repetitions=repetitions,

@@ -36,16 +36,25 @@ ENTRY_POINTS = "coinprint.games"
 
 
 def load_game(target: str) -> Game:
-    """The game whose class is at ``module:Class``."""
+    """The game whose class is at ``module:Class``; :class:`TypeError` saying what is missing
+    when it is not a whole game."""
     module, _, attribute = target.partition(":")
     found = getattr(import_module(module), attribute)
     game = found() if isinstance(found, type) else found
     # Checked by what it has, not by class: this module imports no game machinery at run time.
-    if not all(
-        callable(getattr(game, hook, None)) for hook in ("build", "problems", "rules", "sheet", "rule_sheet_parts")
-    ):
-        raise TypeError(f"{target} is not a coinprint.game.Game")
+    missing = [hook for hook in HOOKS if not callable(getattr(game, hook, None))]
+    missing += [data for data in ("name", "title") if not _is_text(getattr(game, data, None))]
+    if missing:
+        raise TypeError(f"{target} is not a coinprint.game.Game: it has no {', '.join(missing)}")
     return cast("Game", game)
+
+
+HOOKS = ("build", "problems", "rules", "sheet", "rule_sheet_parts")
+"""The hooks every game writes."""
+
+
+def _is_text(value: object) -> bool:
+    return isinstance(value, str) and bool(value.strip())
 
 
 class Registry:
@@ -54,6 +63,7 @@ class Registry:
     def __init__(self, targets: dict[str, str], *, entry_points: str | None = None) -> None:
         self._targets = dict(targets)
         self._games: dict[str, Game] = {}
+        self._broken: dict[str, str] = {}
         self._entry_points = entry_points
 
     def _names(self) -> list[str]:
@@ -71,19 +81,23 @@ class Registry:
     def _game(self, name: str) -> Game:
         game = self._games.get(name)
         if game is None:
-            try:
-                game = load_game(self._targets[name])
-            except (ImportError, AttributeError, TypeError) as exc:
-                raise UsageError(
-                    f"the game {name!r} ({self._targets[name]}) cannot be loaded: {type(exc).__name__}: {exc}"
-                ) from None
+            why = self._broken.get(name)
+            if why is None:
+                try:
+                    game = load_game(self._targets[name])
+                    if game.name != name:
+                        raise TypeError(f"it calls itself {game.name!r}")
+                except Exception as exc:
+                    why = self._broken[name] = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+            if why is not None:
+                raise UsageError(f"the game {name!r} ({self._targets[name]}) is broken and cannot be loaded: {why}")
+            assert game is not None
             self._games[name] = game
-            if game.name != name:
-                raise UsageError(f"the game registered as {name!r} calls itself {game.name!r}")
         return game
 
     def __iter__(self) -> Iterator[Game]:
-        """The games that load (one that does not fails when it is chosen by name, in one line)."""
+        """The games that load (a broken one fails when it is chosen by name, in one line, and
+        is listed by :meth:`broken`)."""
         games = []
         for name in self._names():
             try:
@@ -91,6 +105,21 @@ class Registry:
             except UsageError:
                 continue
         return iter(games)
+
+    def why_broken(self, name: str) -> str | None:
+        """Why the registered game ``name`` cannot be loaded (one line), or None when it loads;
+        loads that game alone."""
+        try:
+            self._game(name)
+        except UsageError:
+            return self._broken.get(name)
+        return None
+
+    def broken(self) -> dict[str, str]:
+        """The registered games that cannot be loaded, by name, each with why (one line)."""
+        for _ in self:
+            pass  # loading every game finds the broken ones
+        return {name: self._broken[name] for name in self._names() if name in self._broken}
 
     def __len__(self) -> int:
         return len(self._names())
@@ -132,6 +161,7 @@ class Registry:
     def unregister(self, name: str) -> None:
         self._targets.pop(name, None)
         self._games.pop(name, None)
+        self._broken.pop(name, None)
 
 
 GAMES = Registry(BUILT_IN, entry_points=ENTRY_POINTS)

@@ -17,8 +17,9 @@ The plug-in points, for callers that want more than wins and losses::
         game.record    # the record's JSON text when records=True, else None
         game.summary   # summarise(...)'s value, else None
 
-    def summarise(rules: Rules, record: Record, outcome: Outcome) -> Any:
-        '''Runs inside the worker after each game, with the game's rules engine, its record
+    def summarise(engines: Engines, record: Record, outcome: Outcome) -> Any:
+        '''Runs inside the worker after each game, with the game set up on its layout
+        (``coinprint.game.Engines``: rules, search and view), its record
         (``coinprint.engine.Record``, moves in notation) and its ``Outcome`` (moves,
         result, timeout). It must be a top-level function (workers receive it pickled) and
         should return a small picklable value: it crosses a process or network boundary
@@ -56,18 +57,21 @@ from typing import TYPE_CHECKING, Any
 
 from coinprint.agents import agent_parameters, make_agent
 from coinprint.caps import check_dask_timeout, check_games, check_max_turns, check_workers
-from coinprint.engine import Record, play_game
+from coinprint.engine import Record
 from coinprint.errors import RunFailedError, UsageError
 from coinprint.fileio import release_signals, signals_held
-from coinprint.source import LayoutSource, resolve_layout, rules_for
+from coinprint.search import play_game
+from coinprint.source import LayoutSource, engines_for, resolve_layout
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
-    from coinprint.engine import Outcome, Record, Rules
+    from coinprint.engine import Record
+    from coinprint.game import Engines
+    from coinprint.search import Outcome
     from coinprint.source import LayoutSource
 
-Summarise = Callable[["Rules[Any, Any]", "Record", "Outcome"], Any]
+Summarise = Callable[["Engines", "Record", "Outcome"], Any]
 
 MAX_BATCH = 32
 """Most games in one task: small enough that a stopped run wastes little, large enough that
@@ -151,7 +155,8 @@ class GameSetup:
         check_max_turns(max_turns)
         if isinstance(layout, str):
             layout = LayoutSource.resolve(layout, game=game, units=units, tolerance_mm=tolerance_mm)
-        rules = rules_for(layout.layout, options)
+        engines = engines_for(layout.layout, options)
+        rules = engines.rules
         if set(agents) != set(rules.players):
             raise UsageError(
                 f"layout {layout.spec} is a {layout.layout.game} layout; its players are {' and '.join(rules.players)}"
@@ -159,12 +164,12 @@ class GameSetup:
         for player, agent in agents.items():
             agent_parameters(agent, player)
         recorded = layout.recorded() if recorded_layout is None or not layout.read_as_given else recorded_layout
-        setup = cls(rules.name, layout.shipped, recorded, dict(agents), max_turns, dict(options or {}))
-        _remember(setup.rules_key(), rules)
+        setup = cls(layout.layout.game, layout.shipped, recorded, dict(agents), max_turns, dict(options or {}))
+        _remember(setup.rules_key(), engines)
         return setup
 
     def rules_key(self) -> str:
-        """The key of the rules engine a worker builds once for this setup (computed once:
+        """The key of the game a worker sets up once for this setup (computed once:
         an inline layout of 2,000 spaces is large to serialise at every game)."""
         key = self.__dict__.get("_rules_key")
         if key is None:
@@ -205,39 +210,40 @@ class GameResult:
 
 
 # -- in a worker ------------------------------------------------------------------------------------
-_RULES: OrderedDict[str, Any] = OrderedDict()
-"""Rules engines built in this process, by setup (a worker builds each board once); the
-most recently used :data:`RULES_KEPT`, so a run over many maps does not keep them all."""
+_ENGINES: OrderedDict[str, Engines] = OrderedDict()
+"""The games set up in this process (rules, search and view), by setup: a worker builds each
+board once; the most recently used :data:`RULES_KEPT`, so a run over many maps does not keep
+them all."""
 RULES_KEPT = 16
 
 
-def _remember(key: str, rules: Rules[Any, Any]) -> Rules[Any, Any]:
-    _RULES[key] = rules
-    _RULES.move_to_end(key)
-    while len(_RULES) > RULES_KEPT:
-        _RULES.popitem(last=False)
-    return rules
+def _remember(key: str, engines: Engines) -> Engines:
+    _ENGINES[key] = engines
+    _ENGINES.move_to_end(key)
+    while len(_ENGINES) > RULES_KEPT:
+        _ENGINES.popitem(last=False)
+    return engines
 
 
-def _rules(setup: GameSetup) -> Rules[Any, Any]:
+def _engines(setup: GameSetup) -> Engines:
     key = setup.rules_key()
-    found = _RULES.get(key)
+    found = _ENGINES.get(key)
     if found is None:
-        found = rules_for(resolve_layout(setup.layout), setup.options)
+        found = engines_for(resolve_layout(setup.layout), setup.options)
     return _remember(key, found)
 
 
-def play_one(setup: GameSetup, index: int, seed: int) -> tuple[Rules[Any, Any], Record, Outcome]:
+def play_one(setup: GameSetup, index: int, seed: int) -> tuple[Engines, Record, Outcome]:
     """Play game ``index`` of a run that starts at ``seed`` (it uses seed ``seed + index``)."""
 
-    rules = _rules(setup)
+    engines = _engines(setup)
     game_seed = seed + index
     agents = {player: make_agent(name) for player, name in setup.agents.items()}
     chance_seed = None if setup.chance_offset is None else game_seed - setup.chance_offset
-    outcome = play_game(rules, agents, random.Random(game_seed), setup.max_turns, chance_seed)
+    outcome = play_game(engines.search, agents, random.Random(game_seed), setup.max_turns, chance_seed)
     extra: dict[str, Any] = {} if chance_seed is None else {"chance_seed": chance_seed}
     record = Record(
-        rules.name,
+        setup.game,
         setup.recorded_layout,
         outcome.moves,
         dict(setup.options),
@@ -246,7 +252,7 @@ def play_one(setup: GameSetup, index: int, seed: int) -> tuple[Rules[Any, Any], 
         None if outcome.timeout else outcome.result.to_json(),
         {**extra, "timeout": True} if outcome.timeout else extra,
     )
-    return rules, record, outcome
+    return engines, record, outcome
 
 
 def play_batch(
@@ -255,7 +261,7 @@ def play_batch(
     """Games ``first`` to ``first + count - 1`` (a worker's task)."""
     done = []
     for index in range(first, first + count):
-        rules, record, outcome = play_one(setup, index, seed)
+        engines, record, outcome = play_one(setup, index, seed)
         done.append(
             GameResult(
                 index,
@@ -265,7 +271,7 @@ def play_batch(
                 len(outcome.moves),
                 dict(outcome.result.score),
                 record.dumps() if records else None,
-                summarise(rules, record, outcome) if summarise is not None else None,
+                summarise(engines, record, outcome) if summarise is not None else None,
             )
         )
     return done

@@ -22,7 +22,7 @@ from coinprint.registry import GAMES
 
 if TYPE_CHECKING:
     from coinprint.engine import Record, Replay, Rules
-    from coinprint.game import Game
+    from coinprint.game import Engines, Game
     from coinprint.io import Conventions, ReadLayout
 
 
@@ -198,6 +198,11 @@ def playable_layout(
 def rules_for(layout: Layout, options: dict[str, Any] | None = None) -> Rules[Any, Any]:
     """The rules engine for ``layout``'s game, with ``options``."""
     return GAMES[layout.game].rules(layout, options)
+
+
+def engines_for(layout: Layout, options: dict[str, Any] | None = None) -> Engines:
+    """``layout``'s game set up on it with ``options``: its referee, search and view."""
+    return GAMES[layout.game].engines(layout, options)
 
 
 def validate_record(path: str) -> tuple[Record, Rules[Any, Any], Replay[Any]]:

@@ -19,6 +19,7 @@ Imports under ``if TYPE_CHECKING:`` are for the type checker only and are not co
 from __future__ import annotations
 
 import ast
+from typing import Any
 from pathlib import Path
 
 import networkx
@@ -46,6 +47,8 @@ LAYERS: list[tuple[str, int]] = [
     ("coinprint.engine", 2),
     ("coinprint.mcts", 2),
     ("coinprint.agents", 2),
+    ("coinprint.search", 2),
+    ("coinprint.view", 2),
     ("coinprint.layout", 1),
     ("coinprint.spatial", 1),
     ("coinprint.io", 1),
@@ -61,7 +64,19 @@ LAYERS: list[tuple[str, int]] = [
 ]
 """Module prefixes and their layer, most specific first. A new shared module needs a line here."""
 
-GAME_MODULES = {"board": 2, "rules": 2, "fast": 2, "playout": 2, "coins": 2, "draw": 3, "sheet": 4}
+GAME_MODULES = {
+    "board": 2,
+    "rules": 2,
+    "state": 2,
+    "turns": 2,
+    "search": 2,
+    "view": 2,
+    "fast": 2,
+    "playout": 2,
+    "coins": 2,
+    "draw": 3,
+    "sheet": 4,
+}
 """The layer of each module of a game's package, by name; the package itself (its Game) is 4."""
 
 UPWARD_ALLOWED = {
@@ -284,10 +299,32 @@ def hooks() -> set[str]:
     return {name for name, member in vars(Game).items() if callable(member) and f"def {name}(" in hook_part}
 
 
-def test_a_game_has_at_most_twelve_hooks_and_five_to_write() -> None:
+def test_a_game_has_at_most_fourteen_hooks_and_five_to_write() -> None:
+    # Twelve, and the two optional companions of the referee (search and view).
     from coinprint.game import Game
 
     found = hooks()
-    assert len(found) <= 12, sorted(found)
+    assert len(found) <= 14, sorted(found)
+    assert {"search", "view"} <= found
     assert set(Game.__abstractmethods__) == {"build", "problems", "rules", "sheet", "rule_sheet_parts"}
     assert Game.__abstractmethods__ <= found
+
+
+def test_the_referee_has_at_most_twelve_methods_and_no_name() -> None:
+    # The referee and its notation only: search tuning and drawing live in Search and View,
+    # and the game's name in its Game alone.
+    import inspect
+
+    from coinprint.engine import Rules
+
+    methods = [name for name, member in vars(Rules).items() if inspect.isfunction(member)]
+    assert len(methods) <= 12, methods
+    assert not hasattr(Rules, "name")
+    for game in _games():
+        assert "name" not in vars(type(game.rules(game.layout(game.schema.defaults())))), game.name
+
+
+def _games() -> list[Any]:
+    from coinprint.registry import GAMES
+
+    return list(GAMES)

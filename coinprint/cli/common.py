@@ -92,6 +92,9 @@ def kit(
             return 1
         layout = checked.layout
     games = list(GAMES) if game == "all" else [GAMES[game]]
+    if game == "all":
+        for name, why in GAMES.broken().items():
+            note(f"{name} is broken and has no kit: {why}")
     with progress(len(games), "kits") as update:
         make_kits(games, settings, lang, output, layout, say, update, note=note)
     return 0

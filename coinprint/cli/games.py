@@ -415,6 +415,23 @@ def _first_line(game: Game, command: str) -> str:
     return what[command]
 
 
+def _broken_game(name: str, why: str) -> click.Command:
+    """A game that cannot be loaded, as a command: listed in help as broken, and failing in one
+    line, whatever its arguments, when it is run (as vpype shows a broken plug-in)."""
+
+    def fail(args: tuple[str, ...]) -> None:
+        GAMES[name]  # raises the registry's one line: why the game cannot be loaded
+
+    return click.Command(
+        name,
+        callback=fail,
+        params=[click.Argument(["args"], nargs=-1, type=click.UNPROCESSED)],
+        short_help=f"(broken: {why})",
+        context_settings={"ignore_unknown_options": True},
+        add_help_option=False,
+    )
+
+
 class GameGroup(HelpGroup):
     """``board``, ``rules`` or ``play``: one subcommand per registered game, built on demand."""
 
@@ -427,15 +444,17 @@ class GameGroup(HelpGroup):
         return GAMES.simulated() if self.simulated else GAMES.names()
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        # The games that load: one that does not is left out of --help and fails, in one
-        # line, only when it is chosen (get_command).
-        loaded = {game.name for game in GAMES}
-        return [name for name in self._names() if name in loaded]
+        # The games that load, then the broken ones: --help shows those as broken, and each
+        # fails in one line only when it is chosen (get_command); the others work.
+        return [*self._names(), *(name for name in GAMES.broken() if name not in self._names())]
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         name = GAMES.name_for(cmd_name)
         if name is None:
             return None
+        why = GAMES.why_broken(name)
+        if why is not None:
+            return _broken_game(name, why)
         if name not in self._names():
             title = GAMES[name].title
             raise click.UsageError(

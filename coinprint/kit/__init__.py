@@ -722,7 +722,7 @@ def example_position(
             rules.apply(state, rules.parse_move(state, text))
         except (InvalidMoveError, IllegalMoveError) as exc:
             raise CoinprintError(f"{source}: example move {number} ({text}) is not legal: {exc}") from None
-    marks = rules.marks(state)
+    marks = game.view(rules).marks(state)
     if letters:
         marks = [replace(mark, text=letters.get(mark.text, mark.text)) for mark in marks]
     return game.position_sheet(layout, marks, rules.players).content

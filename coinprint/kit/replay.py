@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from coinprint.engine import Rules
 from coinprint.errors import UsageError
 from coinprint.fileio import write_atomic
 from coinprint.kit import is_stream
@@ -33,9 +32,10 @@ from coinprint.render.style import palette
 from coinprint.render.svg import svg_elements
 from coinprint.resources import template_path
 from coinprint.source import game_named, validate_record
+from coinprint.view import View
 
 if TYPE_CHECKING:
-    from coinprint.engine import Record, Replay
+    from coinprint.engine import Record, Replay, Rules
     from coinprint.game import Game
     from coinprint.layout import Mark
     from coinprint.render.scene import Item
@@ -187,6 +187,7 @@ def scene_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed: R
     as ``game`` draws them, as scene items."""
 
     layout = rules.layout
+    view = game.view(rules)
     draw = game.position_sheet
     players = rules.players
     empty = draw(layout, [], players)
@@ -201,23 +202,23 @@ def scene_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed: R
     widest = 0  # the most coins shown beside the board with one move
     # A game that says who holds a space otherwise than by the coin on it (the Map's claims)
     # has its held spaces tinted in the holder's colour, under the coins.
-    claims = type(rules).holders is not Rules.holders
+    claims = type(view).holders is not View.holders
     placement = Placement(layout)
 
     def add_frame(state: Any, row: int, aside: Sequence[Mark] = ()) -> Any:
         nonlocal widest
-        marks = rules.marks(state)
+        marks = view.marks(state)
         if marks != drawn.marks:  # many Flick events change nothing on the mat
             drawn.marks, drawn.sheet = marks, draw(layout, marks, players)
             drawn.pieces, drawn.hidden = pieces.split(drawn.sheet.content.items)
             if claims:
-                tints = held_items(layout, placement, rules.holders(state), players)
+                tints = held_items(layout, placement, view.holders(state), players)
                 drawn.pieces = [pieces.number(item) for item in tints] + drawn.pieces
         extra = list(drawn.pieces)
         if aside:
             widest = max(widest, len(aside))
             extra += [pieces.number(i) for i in aside_items(aside, players, content.width_mm, content.height_mm)]
-        frames.append(Frame(extra, row, rules.describe_title(state), list(drawn.hidden)))
+        frames.append(Frame(extra, row, view.title(state), list(drawn.hidden)))
         return drawn.sheet
 
     state = rules.initial_state()
@@ -225,8 +226,8 @@ def scene_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed: R
     for number, text in enumerate(record.moves[: replayed.moves_played], start=1):
         player = rules.to_move(state)
         move = rules.parse_move(state, text)
-        note = rules.move_note(state, move)
-        aside = rules.move_aside(state, move)
+        note = view.move_note(state, move)
+        aside = view.move_aside(state, move)
         rules.apply(state, move)
         if rules.is_over(state):
             ending = rules.result(state).reason

@@ -20,9 +20,11 @@ from coinprint.engine import AmbiguousMoveError, IllegalMoveError, InvalidMoveEr
 from coinprint.errors import UsageError
 
 if TYPE_CHECKING:
-    from coinprint.engine import Agent, Rules
+    from coinprint.engine import Rules
     from coinprint.game import Game
     from coinprint.layout import Layout
+    from coinprint.search import Agent, Search
+    from coinprint.view import View
 
 PERSON = "person"
 """How a record names a seat played by a person in the studio."""
@@ -56,10 +58,13 @@ class Session:
     lock: threading.Lock = field(default_factory=threading.Lock)
     _rng: random.Random = field(default_factory=random.Random)
     _agents: dict[str, Agent[Any, Any]] = field(default_factory=dict)
+    search: Search[Any, Any] = field(init=False)
+    view: View[Any, Any] = field(init=False)
 
     def __post_init__(self) -> None:
         self._rng = random.Random(self.seed)
         self._agents = {player: make_agent(spec, player) for player, spec in self.agents.items()}
+        self.search, self.view = self.game.search(self.rules), self.game.view(self.rules)
         self.state = self.rules.initial_state()
         self._begin_turn()
 
@@ -86,8 +91,8 @@ class Session:
         legal = self.legal()
         turn = None if self.over else rules.to_move(state)
         chance = None
-        if turn is not None and rules.chance_key(state) is not None and legal:
-            chance = rules.move_note(state, rules.parse_move(state, legal[0]))
+        if turn is not None and self.search.chance_key(state) is not None and legal:
+            chance = self.view.move_note(state, rules.parse_move(state, legal[0]))
         return {
             "id": self.id,
             "game": self.game.name,
@@ -152,7 +157,7 @@ class Session:
             self.thinking = True
             position = self.state.copy()
         try:
-            move = agent.choose(self.rules, position, self._rng)
+            move = agent.choose(self.search, position, self._rng)
         finally:
             with self.lock:
                 self.thinking = False
@@ -179,7 +184,7 @@ class Session:
     def _apply(self, move: Any) -> None:
         self.before.append(self.state.copy())
         self.moves.append(self.rules.move_text(self.state, move))
-        self.notes.append(self.rules.move_note(self.state, move))
+        self.notes.append(self.view.move_note(self.state, move))
         self.rules.apply(self.state, move)
         self._begin_turn()
 
@@ -195,7 +200,7 @@ class Session:
         finished = self.rules.is_over(self.state)
         extra: dict[str, Any] = {"timeout": True} if self.timeout else {}
         return Record(
-            self.rules.name,
+            self.game.name,
             self.recorded_layout,
             list(self.moves),
             dict(self.options),

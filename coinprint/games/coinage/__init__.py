@@ -9,21 +9,26 @@ and drawn maps completed for print).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from coinprint.checks import DEFAULT_TOLERANCE_MM
 from coinprint.game import Game, Generated, PrintJob, RuleSheetParts, Seat
 from coinprint.games.coinage import board
 from coinprint.games.coinage.draw import board_sheet
 from coinprint.games.coinage.rules import CoinAgeRules
+from coinprint.games.coinage.search import CoinAgeSearch
 from coinprint.games.coinage.sheet import printable, rule_sheet_parts
+from coinprint.games.coinage.view import CoinAgeView
 from coinprint.io import Conventions
 from coinprint.params import Param, Values
 
 if TYPE_CHECKING:
     from coinprint.checks import Problem
+    from coinprint.engine import Rules
     from coinprint.layout import Layout
     from coinprint.render.pages import Sheet
+    from coinprint.search import Search
+    from coinprint.view import View
 
 _BOARD_PLAY_SPEC = frozenset({"board", "play", "spec"})
 
@@ -80,6 +85,12 @@ class CoinAge(Game):
 
     def rules(self, layout: Layout, options: Mapping[str, Any] | None = None) -> CoinAgeRules:
         return CoinAgeRules(layout, dict(options or {}))
+
+    def search(self, rules: Rules[Any, Any]) -> Search[Any, Any]:
+        return CoinAgeSearch(cast(CoinAgeRules, rules))
+
+    def view(self, rules: Rules[Any, Any]) -> View[Any, Any]:
+        return CoinAgeView(cast(CoinAgeRules, rules))
 
     def sheet(self, layout: Layout, job: PrintJob) -> Sheet:
         settings = job.settings

@@ -16,7 +16,7 @@ per action:
   captured are table look-ups by the bitmask of empty spaces, and a throw's matches are the
   bits of one ``getrandbits(4)`` masked by the ranks in the bank.
 
-The policy is the reference's (:meth:`CoinAgeRules.playout_move`): the throw is fair, and at
+The policy is the reference's (:meth:`~coinprint.games.coinage.search.CoinAgeSearch.playout_move`): the throw is fair, and at
 each step of a turn the player stops or does one of the actions still allowed, all equally
 likely. A placement is drawn as (matched coin, any space) and drawn again when the coin may
 not go there, which keeps the allowed actions equally likely without counting them. The
@@ -37,7 +37,8 @@ from typing import TYPE_CHECKING, TypeVar
 from coinprint.games.coinage.coins import START_BANK, VALUES
 
 if TYPE_CHECKING:
-    from coinprint.games.coinage.rules import Action, CoinAgeRules, CoinAgeState, Throw
+    from coinprint.games.coinage.rules import CoinAgeRules
+    from coinprint.games.coinage.state import Action, CoinAgeState, Throw
 
 T = TypeVar("T")
 
@@ -352,9 +353,9 @@ class TurnLister:
     lowest four), the banks one int (four bits a count, heads' ranks then tails').
 
     It finds the same turns in the same order as the reference's listing
-    (:meth:`CoinAgeRules.successors`: depth first, pay, place, move, capture, each outcome
+    (:meth:`~coinprint.games.coinage.rules.CoinAgeRules.turns_after`: depth first, pay, place, move, capture, each outcome
     kept with the first action sequence found to it), and judges each outcome as
-    :meth:`CoinAgeRules.search_evaluate` does (the same weighted features, summed region by
+    :meth:`~coinprint.games.coinage.search.CoinAgeSearch.tree_evaluate` does (the same weighted features, summed region by
     region from tables made once per region's top coins and the banks' lowest ranks)."""
 
     def __init__(self, rules: CoinAgeRules, weights: tuple[float, ...]) -> None:

@@ -8,14 +8,17 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from coinprint.engine import GreedyAgent
 from coinprint.game import RuleSheetParts
 from coinprint.games.coinage.board import CARD_MARGIN_MM
 from coinprint.games.coinage.coins import PLAYERS
 from coinprint.games.coinage.draw import card_scene, position_scene
-from coinprint.games.coinage.rules import CoinAgeRules, CoinAgeState, Turn
+from coinprint.games.coinage.rules import CoinAgeRules
+from coinprint.games.coinage.search import CoinAgeSearch
+from coinprint.games.coinage.state import CoinAgeState, Turn
+from coinprint.games.coinage.view import CoinAgeView
 from coinprint.kit.custom import with_properties
 from coinprint.layout import Feature, close_ring, colour_regions, polygon_geometry
+from coinprint.search import GreedyAgent
 from coinprint.units import coin
 
 if TYPE_CHECKING:
@@ -28,13 +31,14 @@ def worked_example(layout: Layout, first_seed: int = 1) -> tuple[CoinAgeRules, C
     coins and a doubled region. Returns the rules, the final state and the turns played."""
 
     rules = CoinAgeRules(layout, {})
+    search = CoinAgeSearch(rules)
     for seed in range(first_seed, first_seed + 500):
         rng = random.Random(seed)
         state = rules.initial_state()
         turns: list[str] = []
         while not state.ended and len(turns) < 200:
             rules.begin_turn(state, rng)
-            turn = GreedyAgent[CoinAgeState, Turn]().choose(rules, state, rng)  # fresh each turn
+            turn = GreedyAgent[CoinAgeState, Turn]().choose(search, state, rng)  # fresh each turn
             turns.append(rules.move_text(state, turn))
             rules.apply_unchecked(state, turn)
         doubled = rules.scores(state)["doubled"]
@@ -54,7 +58,7 @@ def sheet_example(layout: Layout) -> dict[str, Any]:
     ended = "filled" if state.ended == "every space is filled" else (state.ended or "").split()[0]
     return {
         "layout": layout,
-        "marks": rules.marks(state),
+        "marks": CoinAgeView(rules).marks(state),
         "players": PLAYERS,
         "regions": rules.region_scores(state),
         "board": parts["board"],

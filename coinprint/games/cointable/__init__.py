@@ -8,7 +8,7 @@ drawn boards completed for print).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from coinprint import caps
 from coinprint.checks import DEFAULT_TOLERANCE_MM
@@ -16,14 +16,19 @@ from coinprint.game import Game, PrintJob, RuleSheetParts, Seat
 from coinprint.games.cointable import board
 from coinprint.games.cointable.draw import board_sheet
 from coinprint.games.cointable.rules import CoinTableRules
+from coinprint.games.cointable.search import CoinTableSearch
 from coinprint.games.cointable.sheet import printable, rule_sheet_parts
+from coinprint.games.cointable.view import CoinTableView
 from coinprint.params import Param, Values
 from coinprint.units import Length
 
 if TYPE_CHECKING:
     from coinprint.checks import Problem
+    from coinprint.engine import Rules
     from coinprint.layout import Layout
     from coinprint.render.pages import Sheet
+    from coinprint.search import Search
+    from coinprint.view import View
 
 
 class CoinTable(Game):
@@ -81,6 +86,12 @@ class CoinTable(Game):
 
     def rules(self, layout: Layout, options: Mapping[str, Any] | None = None) -> CoinTableRules:
         return CoinTableRules(layout, dict(options or {}))
+
+    def search(self, rules: Rules[Any, Any]) -> Search[Any, Any]:
+        return CoinTableSearch(cast(CoinTableRules, rules))
+
+    def view(self, rules: Rules[Any, Any]) -> View[Any, Any]:
+        return CoinTableView(cast(CoinTableRules, rules))
 
     def sheet(self, layout: Layout, job: PrintJob) -> Sheet:
         return board_sheet(layout, job.settings.style, texts=dict(job.texts) or None, lang=job.lang)

@@ -25,16 +25,14 @@ notation.
 
 from __future__ import annotations
 
-import random
 import re
 from itertools import compress
 from typing import Any
 
 from coinprint import caps
-from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules, SearchMove
+from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules
 from coinprint.errors import UsageError
-from coinprint.games.cointable.playout import FastCoinTable
-from coinprint.layout import Layout, Mark
+from coinprint.layout import Layout
 
 DEFAULT_SUPPLY = 100
 MAX_SUPPLY = caps.MAX_SUPPLY
@@ -126,7 +124,6 @@ class CoinTableRules(Rules[CoinTableState, int]):
     three space numbers, in layout order).
     """
 
-    name = "cointable"
     players = PLAYERS
 
     def __init__(self, layout: Layout, options: dict[str, Any] | None = None) -> None:
@@ -160,8 +157,8 @@ class CoinTableRules(Rules[CoinTableState, int]):
         for t, tri in enumerate(self.triangles):
             for i in tri:
                 self.triangles_of[i].append(t)
-        self._flip, self._castle = 2 * n, 3 * n
-        self._places = range(n)
+        self._flip, self.first_castle = 2 * n, 3 * n
+        self.places = range(n)
         self.grid = _grid_positions(self.names, self.neighbours)
 
     # -- the protocol -------------------------------------------------------------------------
@@ -187,12 +184,12 @@ class CoinTableRules(Rules[CoinTableState, int]):
             # compress() walks the board in C; only the opponent's coins are looked at here.
             moves += [
                 flip + i
-                for i in compress(self._places, map(them.__eq__, faces))
+                for i in compress(self.places, map(them.__eq__, faces))
                 if near[i] >= 2 and not castled[i] and i != safe
             ]
             ready = state.ready[me]
             if ready:
-                base = self._castle
+                base = self.first_castle
                 moves += [base + t for t in sorted(ready)]
         return moves
 
@@ -201,7 +198,7 @@ class CoinTableRules(Rules[CoinTableState, int]):
             raise IllegalMoveError(f"the game is already over ({self._end_reason(state)})")
         n, me = self.size, state.player
         faces = state.faces
-        if not isinstance(move, int) or not 0 <= move < self._castle + len(self.triangles):
+        if not isinstance(move, int) or not 0 <= move < self.first_castle + len(self.triangles):
             raise IllegalMoveError(f"{move!r} is not a move on this board")
         if move < n:
             if faces[move]:
@@ -215,7 +212,7 @@ class CoinTableRules(Rules[CoinTableState, int]):
         if move < 3 * n:
             self._check_flip(state, move - 2 * n)
             return
-        t = move - self._castle
+        t = move - self.first_castle
         tri = self.triangles[t]
         cells = " ".join(self.names[i] for i in tri)
         if t in state.castles:
@@ -276,7 +273,7 @@ class CoinTableRules(Rules[CoinTableState, int]):
                 ready.discard(t)
             self._gain_triangles(state, cell, me)
         else:  # castle
-            t = move - self._castle
+            t = move - self.first_castle
             state.castles.add(t)
             state.ready[me].discard(t)
             castled = state.castled
@@ -286,19 +283,6 @@ class CoinTableRules(Rules[CoinTableState, int]):
             state.safe, state.safe_how = -1, ""
         state.player = 3 - me
         state.plies += 1
-
-    def playout_total(
-        self, state: CoinTableState, move: int, player: str, rng: random.Random, depth: int, count: int
-    ) -> float:
-        """As :meth:`Rules.playout_total`, on the fast path of :mod:`coinprint.games.cointable.playout`
-        (the same random process, its own draws of random numbers)."""
-
-        fast = self.__dict__.get("_fast")
-        if fast is None:
-            fast = self.__dict__["_fast"] = FastCoinTable(self)
-        after = state.copy()
-        self.apply_unchecked(after, move)
-        return fast.playout_total(after, PLAYERS.index(player) + 1, rng, depth, count)
 
     def _gain_triangles(self, state: CoinTableState, cell: int, me: int) -> None:
         """Note the triangles through ``cell`` that now show ``me``'s face on all three spaces."""
@@ -363,35 +347,15 @@ class CoinTableRules(Rules[CoinTableState, int]):
                 f"{' '.join(self.names[i] for i in tri)} is not a triangle: "
                 f"{self.names[apart[0]]} and {self.names[apart[1]]} do not touch"
             )
-        return self._castle + t
+        return self.first_castle + t
 
     def move_text(self, state: CoinTableState, move: int) -> str:
         n = self.size
         if move < 3 * n:
             return f"{VERBS[move // n]} {self.names[move % n]}"
-        return "castle " + " ".join(self.names[i] for i in self.triangles[move - self._castle])
+        return "castle " + " ".join(self.names[i] for i in self.triangles[move - self.first_castle])
 
-    # -- pictures and agents ------------------------------------------------------------------
-    def marks(self, state: CoinTableState) -> list[Mark]:
-        """A coin per occupied space: "H" or "T" in its face's colour; a ring "castle" on
-        castled coins, "safe" on the safe coin."""
-        ids = [space.id for space in self.layout.spaces]
-        return [
-            Mark(
-                ids[i],
-                FACE_LETTER[face],
-                PLAYERS[face - 1],
-                ring="castle" if state.castled[i] else "safe" if i == state.safe else "",
-            )
-            for i, face in enumerate(state.faces)
-            if face
-        ]
-
-    def holders(self, state: CoinTableState) -> dict[str, str]:
-        """A space is held by the face its coin shows (as :meth:`marks`, without the marks)."""
-        ids = [space.id for space in self.layout.spaces]
-        return {ids[i]: PLAYERS[face - 1] for i, face in enumerate(state.faces) if face}
-
+    # -- text ------------------------------------------------------------------------------------
     def describe(self, state: CoinTableState) -> str:
         """The position as text: a header line, then the board (rows of cells) and a key."""
         heads, tails = state.counts[HEADS], state.counts[TAILS]
@@ -419,97 +383,6 @@ class CoinTableRules(Rules[CoinTableState, int]):
         if i == state.safe:
             return f"({letter})"
         return f" {letter} "
-
-    def describe_title(self, state: CoinTableState) -> str:
-        return f"Coin Table after {state.plies} moves: {self.result(state).describe()}"
-
-    def position_key(self, state: CoinTableState) -> tuple[Any, ...]:
-        """The faces, the castles, the safe coin and who is to move."""
-        return (tuple(state.faces), frozenset(state.castles), state.safe, state.player)
-
-    def search_moves(self, state: CoinTableState) -> list[SearchMove]:
-        """:meth:`legal_moves` with the evaluation (:meth:`evaluate`) of the position after
-        each, found from the position's own evaluation and what each move changes, without
-        playing it (tree search lists every node's sixty-odd moves and plays a few)."""
-        moves = self.legal_moves(state)
-        if not moves:
-            return []
-        me, n = state.player, self.size
-        player = PLAYERS[me - 1]
-        faces, castled, threats, safe = state.faces, state.castled, state.near[3 - me], state.safe
-        base = self.evaluate(state, player)
-
-        # The mover's coins, not castled, that two or more of the opponent's touch: each costs
-        # one unless it is the safe coin.
-        exposed = {i for i in compress(self._places, map(me.__eq__, faces)) if threats[i] >= 2 and not castled[i]}
-        unsafe = 1.0 if safe in exposed else 0.0  # the safe coin losing its safety
-        ends_placing = state.empty == 1 or state.supply == 1
-        counts = state.counts
-        listed = []
-        make = tuple.__new__  # SearchMove without its constructor's cost: thousands a move
-        for move in moves:
-            if move < n:  # place: one more coin, which is the safe one now
-                if ends_placing:
-                    listed.append(make(SearchMove, (move, 0.0, _outcome(counts[me] + 1, counts[3 - me]))))
-                    continue
-                value = base + 1.0 - unsafe
-            elif move < 2 * n:  # touch: only which coin is safe changes
-                cell = move - n
-                value = base - unsafe + (1.0 if cell in exposed else 0.0)
-            elif move < 3 * n:  # flip: one coin changes sides and is safe; its neighbours are less threatened
-                cell = move - 2 * n
-                value = base + 2.0
-                around = self.neighbours[cell]
-                for j in around:
-                    if j != safe and threats[j] == 2 and j in exposed:
-                        value += 1.0
-                if safe in exposed and (threats[safe] > 2 or safe not in around):
-                    value -= 1.0
-            else:  # castle: three coins castled (worth one more, never threatened); no coin safe
-                triangle = self.triangles[move - self._castle]
-                value = base
-                for i in triangle:  # the mover's coins, each worth one more once castled
-                    if not castled[i]:
-                        value += 2.0 if threats[i] >= 2 and i != safe else 1.0
-                if safe in exposed and safe not in triangle:
-                    value -= 1.0
-                if state.supply == 1:
-                    listed.append(make(SearchMove, (move, 0.0, _outcome(counts[me], counts[3 - me]))))
-                    continue
-            listed.append(make(SearchMove, (move, value, None)))
-        return listed
-
-    def search_defaults(self) -> dict[str, float]:
-        """Tree search judges leaves by the evaluation alone (``mix`` 1): random play-outs of
-        Coin Table last over a hundred moves of mostly touches and tell good moves from bad
-        too faintly to be worth their time at these budgets."""
-        return {"mix": 1.0}
-
-    def evaluate(self, state: CoinTableState, player: str) -> float:
-        """A guess for the greedy agent: spaces showing ``player``'s face minus the
-        opponent's; a castled coin counts once more (it can never be lost); and each of
-        ``player``'s coins that the opponent could flip now costs one.
-
-        (Without the last two terms two greedy agents flip the same coins back and forth
-        for ever; with them, greedy against greedy ends in about 120 moves.)
-        """
-        me = PLAYERS.index(player) + 1
-        them = 3 - me
-        value = float(state.counts[me] - state.counts[them])
-        faces, castled, threats, safe = state.faces, state.castled, state.near[them], state.safe
-        for i, face in enumerate(faces):
-            if not face:
-                continue
-            if castled[i]:
-                value += 1.0 if face == me else -1.0
-            elif face == me and threats[i] >= 2 and i != safe:
-                value -= 1.0
-        return value
-
-
-def _outcome(mine: int, theirs: int) -> float:
-    """A finished game's value for the player with ``mine`` coins showing: 1, 0.5 or 0."""
-    return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
 
 
 def _supply_option(options: dict[str, Any]) -> int:

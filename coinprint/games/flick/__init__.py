@@ -8,21 +8,24 @@ The package: ``board`` (the mat), ``rules`` (the referee), ``draw`` and ``sheet`
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from coinprint.game import Game, PrintJob, RuleSheetParts
 from coinprint.games.flick import board
 from coinprint.games.flick.draw import marks_sheet, mat_sheet
 from coinprint.games.flick.rules import FlickRules
 from coinprint.games.flick.sheet import goal_area, rule_sheet_parts
+from coinprint.games.flick.view import FlickView
 from coinprint.params import Param, Values
 from coinprint.render.pages import ink_footprint
 from coinprint.units import Length
 
 if TYPE_CHECKING:
     from coinprint.checks import Problem
+    from coinprint.engine import Rules
     from coinprint.layout import Layout, Mark
     from coinprint.render.pages import Sheet
+    from coinprint.view import View
 
 
 class Flick(Game):
@@ -81,6 +84,9 @@ class Flick(Game):
 
     def rules(self, layout: Layout, options: Mapping[str, Any] | None = None) -> FlickRules:
         return FlickRules(layout, dict(options or {}))
+
+    def view(self, rules: Rules[Any, Any]) -> View[Any, Any]:
+        return FlickView(cast(FlickRules, rules))
 
     def sheet(self, layout: Layout, job: PrintJob) -> Sheet:
         sheet = mat_sheet(layout, job.settings.style, dict(job.texts) or None, lang=job.lang)

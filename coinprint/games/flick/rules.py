@@ -40,7 +40,7 @@ from typing import Any
 
 from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules
 from coinprint.errors import UsageError
-from coinprint.layout import Layout, Mark
+from coinprint.layout import Layout
 
 FACES = ("heads", "tails")
 OPTIONS = {"penalty_h": False, "without_f": False, "first": "heads", "coins": None}
@@ -118,8 +118,6 @@ def flipped(face: str) -> str:
 
 class FlickRules(Rules[FlickState, Event]):
     """The referee for one mat (its players, sides and score coins come from the layout)."""
-
-    name = "flick"
 
     def __init__(self, layout: Layout, options: dict[str, Any] | None = None) -> None:
         self.layout = layout
@@ -420,11 +418,6 @@ class FlickRules(Rules[FlickState, Event]):
             skipped = f" ({', '.join(state.skipped)} skipped)" if state.skipped else ""
             lines.append(f"active: {self.to_move(state)}{shot}{skipped}")
         return "\n".join(lines)
-
-    def marks(self, state: FlickState) -> list[Mark]:
-        """Every score coin: its name, the face it shows (``side``), and ``space`` "goal"
-        when it is in the goal, else "" (the mat has no spaces; render.flick draws them)."""
-        return [Mark("goal" if state.in_goal[c] else "", text=c, side=state.faces[c]) for c in state.faces]
 
 
 def _text_value(value: Any, kind: str) -> str:

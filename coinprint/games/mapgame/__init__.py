@@ -8,21 +8,26 @@ The package: ``board`` (the arc-by-arc generator and the checker), ``rules`` (th
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from coinprint.game import Game, Generated, PrintJob, RuleSheetParts, Seat
 from coinprint.games.mapgame import board
 from coinprint.games.mapgame.draw import blank_sheet, map_sheet, texts
 from coinprint.games.mapgame.rules import MapRules
+from coinprint.games.mapgame.search import MapSearch
 from coinprint.games.mapgame.sheet import printable, rule_sheet_parts
+from coinprint.games.mapgame.view import MapView
 from coinprint.io import Conventions
 from coinprint.params import Param, Values
 from coinprint.render.pages import GAP_MM, info_block
 
 if TYPE_CHECKING:
     from coinprint.checks import Problem
+    from coinprint.engine import Rules
     from coinprint.layout import Layout
     from coinprint.render.pages import Sheet
+    from coinprint.search import Search
+    from coinprint.view import View
 
 BLANK_PAGES = "blank_pages"
 """The place of the blank sheet in the kit (the template value ``{blank_pages}``)."""
@@ -119,6 +124,12 @@ class MapGame(Game):
 
     def rules(self, layout: Layout, options: Mapping[str, Any] | None = None) -> MapRules:
         return MapRules(layout, dict(options or {}))
+
+    def search(self, rules: Rules[Any, Any]) -> Search[Any, Any]:
+        return MapSearch(cast(MapRules, rules))
+
+    def view(self, rules: Rules[Any, Any]) -> View[Any, Any]:
+        return MapView(cast(MapRules, rules))
 
     def sheet(self, layout: Layout, job: PrintJob) -> Sheet:
         # The blank sheet's layout is the first circle alone; a map has at least three countries.

@@ -1,7 +1,7 @@
 """A fast play-out path for the Map chase: the same random games as the reference engine,
 several times faster.
 
-The reference engine's random move (:meth:`coinprint.games.mapgame.rules.MapRules.random_move`)
+The reference engine's random move (:meth:`coinprint.games.mapgame.search.MapSearch.random_move`)
 picks a neighbouring country with ``rng.choice``, then, for a capture, where to send the
 captured coin with another ``rng.choice``. Here countries are numbers (layout order),
 ownership is a list of ints, and both choices are drawn as CPython's ``rng.choice`` draws

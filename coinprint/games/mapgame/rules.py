@@ -19,18 +19,14 @@ Notation (countries by label, the drawing-order numbers): ``move 7``, ``move 12 
 
 from __future__ import annotations
 
-import random
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules
 from coinprint.errors import UsageError
-from coinprint.games.mapgame.fast import FastMap
-from coinprint.layout import Layout, Mark
-
-if TYPE_CHECKING:
-    from coinprint.games.mapgame.fast import FastMap
+from coinprint.layout import Layout
+from coinprint.search import other_player
 
 PLAYERS = ("O", "X")
 _MOVE = re.compile(r"^\s*move\s+(\S+)(?:\s+send\s+(\S+))?\s*$", re.IGNORECASE)
@@ -61,7 +57,6 @@ class MapState:
 class MapRules(Rules[MapState, MapMove]):
     """The Map chase over a mapgame layout. No options are taken."""
 
-    name = "mapgame"
     players = PLAYERS
 
     def __init__(self, layout: Layout, options: dict[str, Any] | None = None) -> None:
@@ -77,12 +72,11 @@ class MapRules(Rules[MapState, MapMove]):
                 raise UsageError(f'the map needs exactly one country with start "{player}", it has {len(found)}')
             starts[player] = found[0]
         self.starts = starts
-        self._near = {sid: sorted(self.neighbours[sid], key=self.ids.index) for sid in self.ids}
+        self.near = {sid: sorted(self.neighbours[sid], key=self.ids.index) for sid in self.ids}
+        """Each country's neighbours in layout order (the order :meth:`legal_moves` lists them)."""
         # Each country's name as the notation writes it, read once by the layout's own look-up
         # (records replay thousands of moves).
         self._countries = {s.name: layout.space(s.name).id for s in layout.spaces}
-        """Each country's neighbours in layout order (the order :meth:`legal_moves` lists them)."""
-        self._fast: FastMap | None = None
 
     # -- positions -----------------------------------------------------------------------------
     def initial_state(self) -> MapState:
@@ -119,24 +113,12 @@ class MapRules(Rules[MapState, MapMove]):
                 moves.append(MapMove(to))
         return moves
 
-    def random_move(self, state: MapState, rng: random.Random) -> MapMove:
-        """The move first, then its details: a neighbouring country, all equally likely; when
-        that is a capture, then where to send the captured coin, every other country equally
-        likely. (Drawing from :meth:`legal_moves`, which lists a capture once per country it
-        may send to, would capture about twenty times as often as it walks.)"""
-        player = self.to_move(state)
-        near = self._near[state.coins[player]]
-        to = rng.choice(near)
-        if to != state.coins[self.other(player)]:
-            return MapMove(to)
-        return MapMove(to, rng.choice([sid for sid in self.ids if sid != to]))
-
     def check(self, state: MapState, move: MapMove) -> None:
         if self.is_over(state):
             raise IllegalMoveError("the game is over: every country is claimed")
         player = self.to_move(state)
         here = state.coins[player]
-        rival = state.coins[self.other(player)]
+        rival = state.coins[other_player(PLAYERS, player)]
         if move.to == here:
             raise IllegalMoveError(
                 f"your coin is already in country {self._name(here)}; move to a neighbouring country"
@@ -148,7 +130,7 @@ class MapRules(Rules[MapState, MapMove]):
             )
         if move.to == rival and move.send is None:
             raise IllegalMoveError(
-                f"you capture {self.other(player)}'s coin in country {self._name(move.to)}: say where it goes, e.g. 'move {self._name(move.to)} send N'"
+                f"you capture {other_player(PLAYERS, player)}'s coin in country {self._name(move.to)}: say where it goes, e.g. 'move {self._name(move.to)} send N'"
             )
         if move.to != rival and move.send is not None:
             raise IllegalMoveError(f"there is no coin to capture in country {self._name(move.to)}, so nothing to send")
@@ -157,7 +139,7 @@ class MapRules(Rules[MapState, MapMove]):
 
     def apply_unchecked(self, state: MapState, move: MapMove) -> None:
         player = self.to_move(state)
-        rival = self.other(player)
+        rival = other_player(PLAYERS, player)
         if move.send is not None:
             state.coins[rival] = move.send
         state.coins[player] = move.to
@@ -169,20 +151,6 @@ class MapRules(Rules[MapState, MapMove]):
             state.owner[move.to] = player
             state.claimed[player] += 1
         state.turn += 1
-
-    def playout_total(
-        self, state: MapState, move: MapMove, player: str, rng: random.Random, depth: int, count: int
-    ) -> float:
-        """As :meth:`Rules.playout_total`, on the fast path of :mod:`coinprint.games.mapgame.fast`
-        (the same random numbers, the same sum)."""
-        fast = self._fast
-        if fast is None:
-            fast = self._fast = FastMap(self)
-        if fast.isolated:
-            return super().playout_total(state, move, player, rng, depth, count)
-        after = state.copy()
-        self.apply_unchecked(after, move)
-        return fast.playout_total(fast.position(after), PLAYERS.index(player), rng, depth, count)
 
     # -- notation ----------------------------------------------------------------------------------------
     def parse_move(self, state: MapState, text: Any) -> MapMove:
@@ -213,24 +181,7 @@ class MapRules(Rules[MapState, MapMove]):
     def _name(self, sid: str) -> str:
         return self.layout.space(sid).name
 
-    # -- pictures and agents -------------------------------------------------------------------------------
-    def marks(self, state: MapState) -> list[Mark]:
-        """Each claimed country shows its owner's letter; the coins are rings round theirs."""
-        marks = []
-        for sid in self.ids:
-            owner = state.owner[sid]
-            here = [p for p in PLAYERS if state.coins[p] == sid]
-            if owner is None and not here:
-                continue
-            text = owner or ""
-            side = here[0] if here else ""
-            marks.append(Mark(sid, text=text, side=side, ring="coin" if here else ""))
-        return marks
-
-    def holders(self, state: MapState) -> dict[str, str]:
-        """A country is held by the player who claimed it (not by whose coin is on it)."""
-        return {sid: owner for sid, owner in state.owner.items() if owner is not None}
-
+    # -- text ------------------------------------------------------------------------------------
     def describe(self, state: MapState) -> str:
         lines = []
         for player in PLAYERS:
@@ -240,23 +191,3 @@ class MapRules(Rules[MapState, MapMove]):
         lines.append(f"unclaimed {len(free)}: {' '.join(free)}")
         lines.append(f"{self.to_move(state)} to move" if not self.is_over(state) else self.result(state).describe())
         return "\n".join(lines)
-
-    def describe_title(self, state: MapState) -> str:
-        return f"Map after {state.turn} moves: {self.result(state).describe()}"
-
-    def decision_key(self, move: MapMove) -> str:
-        """The country moved to: a capture is one choice, whatever country the coin is sent to."""
-        return move.to
-
-    def position_key(self, state: MapState) -> tuple[Any, ...]:
-        """The coins, the claims and whose turn it is."""
-        return (state.coins["O"], state.coins["X"], tuple(state.owner.values()), state.turn % 2)
-
-    def evaluate(self, state: MapState, player: str) -> float:
-        """Claimed countries ahead, and a little for unclaimed countries next to your coin
-        and fewer next to the opponent's (so a captured coin is sent where it claims least)."""
-        other = "X" if player == "O" else "O"
-        claimed, coins, owner, near = state.claimed, state.coins, state.owner, self._near
-        mine = [owner[s] for s in near[coins[player]]].count(None)
-        theirs = [owner[s] for s in near[coins[other]]].count(None)
-        return float(claimed[player] - claimed[other]) + 0.1 * (mine - theirs)
