@@ -106,4 +106,4 @@ class Flick(Game):
     def position_sheet(
         self, layout: Layout, marks: Sequence[Mark], players: Sequence[str], *, title: str = ""
     ) -> Sheet:
-        return marks_sheet(layout, marks, players, title=title)
+        return marks_sheet(layout, marks, title=title)

@@ -445,7 +445,7 @@ def arrange(layout: Layout, marks: Sequence[Mark]) -> list[CoinDot]:
     return dots
 
 
-def marks_sheet(layout: Layout, marks: Sequence[Mark], players: Sequence[str] = (), title: str = "") -> Sheet:
+def marks_sheet(layout: Layout, marks: Sequence[Mark], title: str = "") -> Sheet:
     """A picture of a position (see :func:`arrange`), true size, for ``validate game --svg``."""
 
     scene = diagram_scene(layout, arrange(layout, marks))

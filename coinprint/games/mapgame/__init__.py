@@ -143,7 +143,7 @@ class MapGame(Game):
     def rule_sheet_parts(
         self, template: Mapping[str, Any], values: Values, layout: Callable[[], Layout]
     ) -> RuleSheetParts:
-        return rule_sheet_parts(template, countries=values["countries"])
+        return rule_sheet_parts(countries=values["countries"])
 
     def file_stem(self, layout: Layout) -> str:
         if len(layout) == 1:

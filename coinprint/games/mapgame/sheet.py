@@ -3,7 +3,6 @@ position is replayed by the rules engine), and drawn maps completed for print.""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from coinprint.game import RuleSheetParts
@@ -15,7 +14,7 @@ if TYPE_CHECKING:
     from coinprint.layout import Layout
 
 
-def rule_sheet_parts(template: Mapping[str, Any], countries: int = 21) -> RuleSheetParts:
+def rule_sheet_parts(countries: int = 21) -> RuleSheetParts:
     """The values of the Map sheet: the number of countries, the start countries, the coins."""
 
     values: dict[str, Any] = {
