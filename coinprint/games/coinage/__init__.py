@@ -23,7 +23,7 @@ from coinprint.params import Param, Values
 if TYPE_CHECKING:
     from coinprint.checks import Problem
     from coinprint.layout import Layout
-    from coinprint.render.pages import Sheet
+    from coinprint.render.sheet import Sheet
 
 _BOARD_PLAY_SPEC = frozenset({"board", "play", "spec"})
 

@@ -23,7 +23,7 @@ from coinprint.units import Length
 if TYPE_CHECKING:
     from coinprint.checks import Problem
     from coinprint.layout import Layout
-    from coinprint.render.pages import Sheet
+    from coinprint.render.sheet import Sheet
 
 
 class CoinTable(Game):

@@ -17,12 +17,12 @@ from coinprint.games.mapgame.rules import MapRules
 from coinprint.games.mapgame.sheet import printable, rule_sheet_parts
 from coinprint.io import Conventions
 from coinprint.params import Param, Values
-from coinprint.render.pages import GAP_MM, info_block
+from coinprint.render.words import GAP_MM, info_block
 
 if TYPE_CHECKING:
     from coinprint.checks import Problem
     from coinprint.layout import Layout
-    from coinprint.render.pages import Sheet
+    from coinprint.render.sheet import Sheet
 
 BLANK_PAGES = "blank_pages"
 """The place of the blank sheet in the kit (the template value ``{blank_pages}``)."""
