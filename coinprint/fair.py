@@ -12,7 +12,6 @@ if TYPE_CHECKING:
     from coinprint.layout import Layout
 
 from coinprint.caps import check_candidates, check_games, check_seed
-from coinprint.engine import parse_layout_name
 from coinprint.errors import UsageError
 from coinprint.metrics import (
     GameMetrics,
@@ -25,6 +24,7 @@ from coinprint.metrics import (
     scaled_max_turns,
     summarise_layout,
 )
+from coinprint.params import parse_layout_name
 from coinprint.selfplay import RunPlan
 from coinprint.source import LayoutSource, game_named, resolve_layout, rules_for
 

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from coinprint import caps, selfplay
 from coinprint.caps import MAX_TURNS, check_maps, check_seed
-from coinprint.engine import parse_layout_name
 from coinprint.errors import UsageError
+from coinprint.params import parse_layout_name
 from coinprint.selfplay import RunPlan
 from coinprint.source import LayoutSource, rules_for
 from coinprint.sprt import DEFAULT_PRECISION, UntilDecided

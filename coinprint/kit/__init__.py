@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from coinprint.caps import MAX_BLEED_MM, check_pages
-from coinprint.engine import IllegalMoveError, InvalidMoveError, parse_layout_name
+from coinprint.engine import IllegalMoveError, InvalidMoveError
 from coinprint.errors import CoinprintError, UsageError
 from coinprint.fileio import STDOUT, write_atomic
 from coinprint.game import BOARD_PAGES, PrintJob, RuleSheetParts
-from coinprint.params import Values
+from coinprint.params import Values, parse_layout_name
 from coinprint.render.board import ink_saver_page
 from coinprint.render.marks import card_backs
 from coinprint.render.pdf import number_pages, pages_to_pdf
