@@ -10,7 +10,6 @@ generated map whose first player wins closest to half the decided games. Nothing
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -22,12 +21,10 @@ from coinprint.params import parse_layout_name
 from coinprint.selfplay import RunPlan
 from coinprint.source import LayoutSource, rules_for
 from coinprint.sprt import DEFAULT_PRECISION, UntilDecided
-from coinprint.stats import Z95, Share, t95, wilson
+from coinprint.stats import Share, Spread, spread, wilson
 
 if TYPE_CHECKING:
     from coinprint.game import Game
-
-__all__ = ["Z95", "Share", "wilson"]  # re-exported: reports and callers read them from here too
 
 SKILL_AGENTS = ("montecarlo", "random")
 """The strong and the weak agent of the skill test."""
@@ -191,44 +188,6 @@ def decided_at(winner_leads: Sequence[float]) -> float:
         return 0.0
     behind = [index for index, value in enumerate(winner_leads, start=1) if value <= 0]
     return (behind[-1] if behind else 0) / len(winner_leads)
-
-
-# -- statistics -------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Spread:
-    """A sample's mean with a 95 % interval (Student's t), its standard deviation and its
-    10th, 50th and 90th percentiles (linear between order statistics)."""
-
-    n: int
-    mean: float
-    low: float
-    high: float
-    sd: float
-    p10: float
-    p50: float
-    p90: float
-
-
-def spread(values: Sequence[float]) -> Spread:
-    """Describe ``values`` (all zeros for an empty sample)."""
-    n = len(values)
-    if n == 0:
-        return Spread(0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-    mean = sum(values) / n
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
-    half = t95(n - 1) * sd / math.sqrt(n) if n > 1 else 0.0
-    ordered = sorted(values)
-    return Spread(
-        n, mean, mean - half, mean + half, sd, percentile(ordered, 10), percentile(ordered, 50), percentile(ordered, 90)
-    )
-
-
-def percentile(ordered: Sequence[float], q: float) -> float:
-    """The ``q``-th percentile of sorted values, interpolating linearly (numpy's default)."""
-    position = (len(ordered) - 1) * q / 100
-    below = math.floor(position)
-    above = min(below + 1, len(ordered) - 1)
-    return ordered[below] + (ordered[above] - ordered[below]) * (position - below)
 
 
 # -- one layout ------------------------------------------------------------------------------------------

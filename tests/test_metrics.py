@@ -18,10 +18,9 @@ from coinprint.metrics import (
     game_metrics,
     lead_changes,
     rank_fairest,
-    spread,
-    wilson,
 )
 from coinprint.registry import GAMES
+from coinprint.stats import spread, wilson
 
 
 def _square(x0: float, y0: float, x1: float, y1: float) -> tuple:
