@@ -37,8 +37,8 @@ def main() -> None:
             f"worst {max(times) * 1000:6.1f} ms over {SEEDS} seeds"
         )
     from coinprint.games.coinage.draw import board_sheet
-    from coinprint.render.pages import paginate
     from coinprint.render.pdf import pages_to_pdf
+    from coinprint.render.tiling import paginate
     from coinprint.units import paper_size
 
     layout = coinage.build("classic")

@@ -47,9 +47,10 @@ def main() -> None:
     from coinprint.games.flick.rules import FlickRules
     from coinprint.kit import rule_sheet_pages
     from coinprint.registry import GAMES
-    from coinprint.render.pages import paginate, single_sheet
     from coinprint.render.pdf import pages_to_pdf
+    from coinprint.render.sheet import single_sheet
     from coinprint.render.svg import scene_to_svg
+    from coinprint.render.tiling import paginate
     from coinprint.units import paper_size
 
     print(f"build the standard mat:          {timed(20, build) * 1000:7.1f} ms")

@@ -36,9 +36,10 @@ def main() -> None:
     from coinprint.games.cointable.board import build
     from coinprint.games.cointable.draw import board_sheet
     from coinprint.kit import PrintSettings
-    from coinprint.render.pages import paginate, single_sheet
     from coinprint.render.pdf import pages_to_pdf
+    from coinprint.render.sheet import single_sheet
     from coinprint.render.svg import scene_to_svg
+    from coinprint.render.tiling import paginate
 
     build()  # warm the imports once
     settings = PrintSettings.parse(paper="a4")

@@ -198,10 +198,6 @@ class Balance:
         share = wilson(self.summary.wins[self.first], self.decided)
         return (share.value, share.low, share.high)
 
-    def interval_width(self) -> float:
-        _, low, high = self.first_player_share()
-        return high - low
-
     def describe(self) -> str:
         """The summary, then the verdict: with a sequential test (``--until-decided``) its
         decision is the headline and the interval is stated as one read after stopping."""

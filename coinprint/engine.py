@@ -198,18 +198,6 @@ def read_record(text: str, *, source: str = "record") -> Record:
     return Record(game, layout, moves, options, players, seed, result, extra)
 
 
-def parse_layout_name(spec: str) -> tuple[str, dict[str, str]]:
-    """Split a built-in layout name: ``"cointable:size=5,hex=1in"`` → (``"cointable"``, params)."""
-    name, _, rest = spec.partition(":")
-    params: dict[str, str] = {}
-    for part in filter(None, (p.strip() for p in rest.split(","))):
-        key, eq, value = part.partition("=")
-        if not eq:
-            raise UnreadableInputError(f"layout '{spec}': parameter '{part}' must be written key=value")
-        params[key.strip()] = value.strip()
-    return name.strip(), params
-
-
 @dataclass(frozen=True)
 class Position(Generic[S]):
     """A game state with the rules it belongs to: what a person looks at.

@@ -12,19 +12,18 @@ if TYPE_CHECKING:
     from coinprint.layout import Layout
 
 from coinprint.caps import check_candidates, check_games, check_seed
-from coinprint.engine import parse_layout_name
 from coinprint.errors import UsageError
+from coinprint.families import family_specs, rank_fairest
 from coinprint.metrics import (
     GameMetrics,
     LayoutReport,
     analyse_layout,
     check_run,
-    family_specs,
     play_measured,
-    rank_fairest,
     scaled_max_turns,
     summarise_layout,
 )
+from coinprint.params import parse_layout_name
 from coinprint.selfplay import RunPlan
 from coinprint.source import LayoutSource, game_named, resolve_layout, rules_for
 
@@ -144,13 +143,9 @@ def fairest_layout(
         check_seed(seed + played + fair_games - 1, "seed + games of the search + fair_games")
         check = analyse_layout(
             best.layout,
+            RunPlan(fair_games, seed + played, best.max_turns, workers, dask),
             agent,
-            fair_games,
-            seed + played,
-            best.max_turns,
             branching=False,
-            workers=workers,
-            dask=dask,
             progress=progress,
         )
     ordered = [reports[spec] for spec in candidate_specs]

@@ -40,7 +40,7 @@ from coinprint.errors import UsageError
 from coinprint.io import Conventions
 from coinprint.params import Param, Schema, Values
 from coinprint.render.board import position_sheet
-from coinprint.render.pages import single_sheet
+from coinprint.render.sheet import single_sheet
 from coinprint.render.svg import scene_to_svg
 from coinprint.search import Search
 from coinprint.view import View
@@ -50,8 +50,8 @@ if TYPE_CHECKING:
     from coinprint.engine import Rules
     from coinprint.kit import PrintSettings
     from coinprint.layout import Layout, Mark
-    from coinprint.render.pages import Sheet
     from coinprint.render.scene import Scene
+    from coinprint.render.sheet import Sheet
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from coinprint.analysis import _check_run
 from coinprint.caps import MAX_LADDER_LEVELS, check_seed
 from coinprint.errors import UsageError
 from coinprint.source import playable_layout, rules_for
-from coinprint.stats import Z95, Share, wilson
+from coinprint.stats import Share, wilson, wilson_interval
 
 DEFAULT_LEVELS = (
     "random",
@@ -184,18 +184,10 @@ def elo_of(score: float, sd: float, games: int, effective: float | None = None) 
     # standard errors it stays inside 0 to 1 on few games. An end at 0 or 1 has no finite Elo:
     # that side stays open.
     observed = 1.0 if bound == "at least" else 0.0 if bound == "at most" else score
-    score_low, score_high = _wilson(observed, games if bound or effective is None else effective)
+    score_low, score_high = wilson_interval(observed, games if bound or effective is None else effective)
     low = elo_from_score(score_low) if score_low > 0 else -math.inf
     high = elo_from_score(score_high) if score_high < 1 else math.inf
     return Elo(value, low, high, elo_sd, bound)
-
-
-def _wilson(share: float, games: float) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a share observed over ``games`` games."""
-    z2 = Z95 * Z95
-    centre = (share + z2 / (2 * games)) / (1 + z2 / games)
-    half = Z95 * math.sqrt(share * (1 - share) / games + z2 / (4 * games * games)) / (1 + z2 / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass(frozen=True)

@@ -4,30 +4,25 @@ space at the end, and skill against luck (a strong agent against a weak one).
 
 Each game is replayed move by move on its rules engine by :func:`game_metrics` (top level and
 picklable, so a parallel runner can call it in its workers); :func:`analyse_layout` plays the
-games and aggregates them per layout with 95 % intervals; :func:`rank_fairest` finds the
-generated map whose first player wins closest to half the decided games. Nothing here draws.
+games and aggregates them per layout with 95 % intervals; families of
+maps are ranked in :mod:`coinprint.families`. Nothing here draws.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from coinprint import caps, selfplay
-from coinprint.caps import MAX_TURNS, check_maps, check_seed
-from coinprint.engine import parse_layout_name
-from coinprint.errors import UsageError
+from coinprint.caps import MAX_TURNS
 from coinprint.selfplay import RunPlan
 from coinprint.source import LayoutSource, rules_for
 from coinprint.sprt import DEFAULT_PRECISION, UntilDecided
-from coinprint.stats import Z95, Share, t95, wilson
+from coinprint.stats import Share, Spread, spread, wilson
 
 if TYPE_CHECKING:
-    from coinprint.game import Engines, Game
-
-__all__ = ["Z95", "Share", "wilson"]  # re-exported: reports and callers read them from here too
+    from coinprint.game import Engines
 
 SKILL_AGENTS = ("montecarlo", "random")
 """The strong and the weak agent of the skill test."""
@@ -193,44 +188,6 @@ def decided_at(winner_leads: Sequence[float]) -> float:
         return 0.0
     behind = [index for index, value in enumerate(winner_leads, start=1) if value <= 0]
     return (behind[-1] if behind else 0) / len(winner_leads)
-
-
-# -- statistics -------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Spread:
-    """A sample's mean with a 95 % interval (Student's t), its standard deviation and its
-    10th, 50th and 90th percentiles (linear between order statistics)."""
-
-    n: int
-    mean: float
-    low: float
-    high: float
-    sd: float
-    p10: float
-    p50: float
-    p90: float
-
-
-def spread(values: Sequence[float]) -> Spread:
-    """Describe ``values`` (all zeros for an empty sample)."""
-    n = len(values)
-    if n == 0:
-        return Spread(0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-    mean = sum(values) / n
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
-    half = t95(n - 1) * sd / math.sqrt(n) if n > 1 else 0.0
-    ordered = sorted(values)
-    return Spread(
-        n, mean, mean - half, mean + half, sd, percentile(ordered, 10), percentile(ordered, 50), percentile(ordered, 90)
-    )
-
-
-def percentile(ordered: Sequence[float], q: float) -> float:
-    """The ``q``-th percentile of sorted values, interpolating linearly (numpy's default)."""
-    position = (len(ordered) - 1) * q / 100
-    below = math.floor(position)
-    above = min(below + 1, len(ordered) - 1)
-    return ordered[below] + (ordered[above] - ordered[below]) * (position - below)
 
 
 # -- one layout ------------------------------------------------------------------------------------------
@@ -440,10 +397,8 @@ def measure_skill(source: LayoutSource | str, plan: RunPlan, options: dict[str, 
 
 def analyse_layout(
     layout_spec: str,
+    plan: RunPlan,
     agent: str = "random",
-    games: int = 200,
-    seed: int = 1,
-    max_turns: int | None = 2000,
     *,
     skill_games: int = 0,
     until_decided: bool = False,
@@ -452,38 +407,34 @@ def analyse_layout(
     options: dict[str, Any] | None = None,
     note: Callable[[str], None] | None = None,
     game: str | None = None,
-    workers: int | None = 1,
-    dask: str | None = None,
     units: str = "mm",
     tolerance_mm: float | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> LayoutReport:
-    """Self-play ``games`` games of ``agent`` against itself on ``layout_spec`` and measure
-    them; ``skill_games`` more games pit montecarlo against random. ``options`` are the
-    game's rule options (e.g. Coin Table's ``{"supply": 30}``). ``note`` hears what is being
-    played next when that may take a while (the skill games). A layout file is read for
-    ``game`` (needed for drawings) and must be a valid layout of it. ``workers`` and ``dask``
-    say where games are played (see :func:`play_measured`).
+    """Self-play the games of ``plan`` (how many, from which seed, cut at how many moves, and
+    where: see :class:`~coinprint.selfplay.RunPlan`) with ``agent`` against itself on
+    ``layout_spec`` and measure them; ``skill_games`` more games pit montecarlo against
+    random. ``options`` are the game's rule options (e.g. Coin Table's ``{"supply": 30}``).
+    ``note`` hears what is being played next when that may take a while (the skill games). A
+    layout file is read for ``game`` (needed for drawings) and must be a valid layout of it.
 
     With ``until_decided`` play stops by ``balance``'s rule (:class:`coinprint.sprt.UntilDecided`
     with ``precision`` points): at the first decided game after which the sequential test
-    decides or the interval is narrower than ``precision``; ``games`` is then the cap.
+    decides or the interval is narrower than ``precision``; the plan's games are then the cap.
     ``branching=False`` skips counting legal moves (see :func:`game_metrics`).
     ``progress`` hears each game played (not the skill games). Same arguments, same report.
     """
 
-    check_run(games, seed, 1 if max_turns is None else max_turns, skill_games)
+    games, seed, max_turns = plan.games, plan.seed, plan.max_turns
+    check_run(games, seed, max_turns, skill_games)
     rule = UntilDecided(precision) if until_decided else None
     source = LayoutSource.resolve(layout_spec, game=game, units=units, tolerance_mm=tolerance_mm)
     layout = source.layout
-    if max_turns is None:
-        max_turns = scaled_max_turns(len(layout.spaces))
     rules = rules_for(layout, options)
     players: tuple[str, str] = rules.players
     measured: list[GameMetrics] = []
     stopped = False
     agents = {p: agent for p in players}
-    plan = RunPlan(games, seed, max_turns, workers, dask)
     played = play_measured(source, agents, plan, branching=branching, options=options)
     try:
         for m in played:
@@ -539,95 +490,3 @@ def check_run(games: int, seed: int, max_turns: int, skill_games: int = 0) -> No
     caps.check_max_turns(max_turns, "max_turns")
     caps.check_seed(seed, "seed")
     caps.check_seed(seed + games + skill_games - 1, "seed + games + skill_games - 1")
-
-
-# -- many layouts: ranking and the fairest map -------------------------------------------------------------
-def unfairness(report: LayoutReport) -> float:
-    """How far the first player's share is from 50 % (1 when no game was decided)."""
-    return abs(report.first_share.value - 0.5) if report.first_share.total else 1.0
-
-
-def rank_fairest(reports: Iterable[LayoutReport]) -> list[LayoutReport]:
-    """Reports fairest first: first-player share closest to 50 %, then the narrower interval,
-    then the order given (a stable sort, so ties keep the generation order)."""
-    return sorted(reports, key=lambda r: (unfairness(r), r.first_share.high - r.first_share.low))
-
-
-def family_specs(game: Game, count: int, seed: int, base: str | None = None) -> list[str]:
-    """``count`` generated layouts of ``game`` from seeds ``seed``, ``seed + 1``, …: random
-    Coin Age maps or Map maps, with the other parameters of ``base`` (a built-in name)."""
-
-    caps.check_maps(count, "count")
-    caps.check_seed(seed, "seed")
-    caps.check_seed(seed + count - 1, "seed + count - 1")
-
-    generated = game.generated
-    if generated is None:
-        raise UsageError(f"generated families are for games whose maps grow from a seed, not {game.title}")
-    params: dict[str, str] = {}
-    if base:
-        name, params = parse_layout_name(base)
-        if name != game.name:
-            raise UsageError(f"--layout {base} is not a {game.name} layout")
-    params = {**params, **generated.asks}
-    params.pop("seed", None)
-    fixed = ",".join(f"{k}={v}" for k, v in params.items())
-    return [f"{game.name}:" + ",".join(filter(None, (fixed, f"seed={seed + i}"))) for i in range(count)]
-
-
-def analyse_game(
-    game: Game,
-    layout_spec: str | None = None,
-    *,
-    maps: int | None = None,
-    map_seed: int = 0,
-    agent: str = "random",
-    games: int = 200,
-    seed: int = 1,
-    max_turns: int = 2000,
-    skill_games: int | None = None,
-    until_decided: bool = False,
-    precision: float = DEFAULT_PRECISION,
-    note: Callable[[str], None] | None = None,
-    workers: int | None = 1,
-    dask: str | None = None,
-    units: str = "mm",
-    tolerance_mm: float | None = None,
-) -> list[LayoutReport]:
-    """Analyse one layout of ``game`` (``layout_spec``, default the game's standard one), or
-    with ``maps`` that many generated maps from ``map_seed`` on (with the other parameters of
-    ``layout_spec`` or of the standard layout), ranked fairest first.
-    ``skill_games`` defaults to 10 for one layout and 0 for a family; ``until_decided``,
-    ``precision``, ``note``, ``workers`` and ``dask`` are :func:`analyse_layout`'s."""
-
-    if not game.simulated:
-        raise UsageError(f"analyse works for games agents can play, not {game.title}")
-    check_run(games, seed, max_turns, 10 if skill_games is None and maps is None else skill_games or 0)
-    if maps is not None:
-        check_maps(maps, "maps")
-        check_seed(map_seed, "map_seed")
-        check_seed(map_seed + maps - 1, "map_seed + maps - 1")
-    base = layout_spec or game.default_spec
-
-    def measure(spec: str, skill: int) -> LayoutReport:
-        return analyse_layout(
-            spec,
-            agent,
-            games,
-            seed,
-            max_turns,
-            skill_games=skill,
-            until_decided=until_decided,
-            precision=precision,
-            note=note,
-            game=game.name,
-            workers=workers,
-            dask=dask,
-            units=units,
-            tolerance_mm=tolerance_mm,
-        )
-
-    if maps is None:
-        return [measure(base, 10 if skill_games is None else skill_games)]
-    skill = 0 if skill_games is None else skill_games
-    return rank_fairest(measure(spec, skill) for spec in family_specs(game, maps, map_seed, base))

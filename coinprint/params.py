@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from coinprint import caps
-from coinprint.errors import CoinprintError, UsageError
+from coinprint.errors import CoinprintError, UnreadableInputError, UsageError
 from coinprint.units import Length, coin, paper_size, parse_length
 
 ParamKind = Literal["int", "seed", "text", "choice", "flag", "length", "coin", "paper"]
@@ -336,3 +336,16 @@ class Schema:
     def rules_options(self, values: Values) -> dict[str, Any]:
         """The rules engine's options (a record's ``options``) among ``values``."""
         return {p.name: values[p.name] for p in self.params if p.role == "rules"}
+
+
+def parse_layout_name(spec: str) -> tuple[str, dict[str, str]]:
+    """Read a layout spec (what :meth:`Schema.spec` writes) as its game and its parameters'
+    texts: ``"cointable:size=5,hex=1in"`` → (``"cointable"``, params)."""
+    name, _, rest = spec.partition(":")
+    params: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq:
+            raise UnreadableInputError(f"layout '{spec}': parameter '{part}' must be written key=value")
+        params[key.strip()] = value.strip()
+    return name.strip(), params

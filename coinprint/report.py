@@ -13,12 +13,13 @@ from typing import Any
 from coinprint import __version__
 from coinprint.errors import UsageError
 from coinprint.fileio import check_file_target, write_atomic
-from coinprint.metrics import LayoutReport, Share, Spread
+from coinprint.metrics import LayoutReport
 from coinprint.render.charts import ShareRow, heat_map, histogram, share_chart, stack, text_block
 from coinprint.render.pdf import pages_to_pdf
 from coinprint.render.scene import Group, Scene
 from coinprint.render.svg import scene_to_svg, xml_safe
 from coinprint.source import game_named, game_of_spec, resolve_layout
+from coinprint.stats import Share, Spread
 
 JSON_FORMAT = "coinprint-analysis/1"
 REPORT_FORMATS = ("html", "pdf", "svg")

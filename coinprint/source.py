@@ -13,11 +13,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from coinprint.checks import Problem, errors
-from coinprint.engine import parse_layout_name, read_record, replay
+from coinprint.engine import read_record, replay
 from coinprint.errors import InvalidInputError, UnreadableInputError, UsageError
 from coinprint.fileio import STDIN, read_text
 from coinprint.io import parse_layout, read_layout
 from coinprint.layout import Layout, from_geojson
+from coinprint.params import parse_layout_name
 from coinprint.registry import GAMES
 
 if TYPE_CHECKING:

@@ -1,4 +1,5 @@
-"""The statistics self-play reports share: a proportion with its 95 % Wilson score interval.
+"""The statistics self-play reports share: a proportion with its 95 % Wilson score interval,
+and a sample's mean with its Student's t interval and percentiles (:func:`spread`).
 
 ``balance`` (:mod:`coinprint.analysis`) and ``analyse`` (:mod:`coinprint.metrics`) both
 read the first player's share of decided games through :func:`wilson`, and the stopping rule
@@ -8,6 +9,7 @@ of ``--until-decided`` (:mod:`coinprint.sprt`) reads its width, so they agree to
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 Z95 = 1.959964
@@ -34,10 +36,17 @@ def wilson(count: int, total: int) -> Share:
     if total <= 0:
         return Share(count, 0, 0.5, 0.0, 1.0)
     p = count / total
+    low, high = wilson_interval(p, total)
+    return Share(count, total, p, low, high)
+
+
+def wilson_interval(share: float, total: float) -> tuple[float, float]:
+    """The 95 % Wilson score interval of ``share`` observed over ``total`` trials (a number of
+    games, or an effective sample size, which need not be whole)."""
     z2 = Z95 * Z95
-    centre = (p + z2 / (2 * total)) / (1 + z2 / total)
-    half = Z95 * math.sqrt(p * (1 - p) / total + z2 / (4 * total * total)) / (1 + z2 / total)
-    return Share(count, total, p, max(0.0, centre - half), min(1.0, centre + half))
+    centre = (share + z2 / (2 * total)) / (1 + z2 / total)
+    half = Z95 * math.sqrt(share * (1 - share) / total + z2 / (4 * total * total)) / (1 + z2 / total)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def t95(df: int) -> float:
@@ -106,3 +115,40 @@ def _beta_fraction(a: float, b: float, x: float) -> float:
         if abs(d * c - 1) < 1e-15:
             break
     return result
+
+
+@dataclass(frozen=True)
+class Spread:
+    """A sample's mean with a 95 % interval (Student's t), its standard deviation and its
+    10th, 50th and 90th percentiles (linear between order statistics)."""
+
+    n: int
+    mean: float
+    low: float
+    high: float
+    sd: float
+    p10: float
+    p50: float
+    p90: float
+
+
+def spread(values: Sequence[float]) -> Spread:
+    """Describe ``values`` (all zeros for an empty sample)."""
+    n = len(values)
+    if n == 0:
+        return Spread(0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    mean = sum(values) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
+    half = t95(n - 1) * sd / math.sqrt(n) if n > 1 else 0.0
+    ordered = sorted(values)
+    return Spread(
+        n, mean, mean - half, mean + half, sd, percentile(ordered, 10), percentile(ordered, 50), percentile(ordered, 90)
+    )
+
+
+def percentile(ordered: Sequence[float], q: float) -> float:
+    """The ``q``-th percentile of sorted values, interpolating linearly (numpy's default)."""
+    position = (len(ordered) - 1) * q / 100
+    below = math.floor(position)
+    above = min(below + 1, len(ordered) - 1)
+    return ordered[below] + (ordered[above] - ordered[below]) * (position - below)

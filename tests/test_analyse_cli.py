@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from coinprint.metrics import analyse_layout, family_specs, unfairness
+from coinprint.families import family_specs, unfairness
+from coinprint.metrics import analyse_layout
 from coinprint.registry import GAMES
+from coinprint.selfplay import RunPlan
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,7 +22,7 @@ def test_analyse_writes_the_table_the_json_and_every_report_format(cli, tmp_path
     args += ["--max-turns", "300", "--skill-games", "0", "--json", str(tmp_path / "a.json")]
     result = cli(*args, "--report", str(tmp_path / "a.svg"))
     assert result.code == 0, result.err
-    direct = analyse_layout("cointable:size=2", "random", 12, 3, 300)
+    direct = analyse_layout("cointable:size=2", RunPlan(12, 3, 300))
     doc = json.loads((tmp_path / "a.json").read_text())
     assert doc["format"] == "coinprint-analysis/1" and doc["settings"]["games"] == 12
     (figures,) = doc["layouts"]
@@ -57,7 +59,7 @@ def test_analyse_maps_ranks_the_family_fairest_first(cli, tmp_path):
     assert result.code == 0, result.err
     ranked = [entry["layout"] for entry in json.loads((tmp_path / "m.json").read_text())["layouts"]]
     assert sorted(ranked) == family_specs(GAMES["mapgame"], 3, 4, "mapgame:countries=9")
-    distances = [unfairness(analyse_layout(spec, "random", 16, 1, 300)) for spec in ranked]
+    distances = [unfairness(analyse_layout(spec, RunPlan(16, 1, 300))) for spec in ranked]
     assert distances == sorted(distances)
     assert result.out.splitlines()[1].split()[1] == ranked[0]  # rank 1 is the first table row
 
@@ -104,12 +106,12 @@ def test_analyse_json_to_stdout_is_the_json_alone(cli):
 
 
 def test_analyse_refuses_bad_output_targets_before_playing(cli, tmp_path, monkeypatch):
-    import coinprint.metrics
+    import coinprint.families
 
     def no_games(*args, **kwargs):
         raise AssertionError("a game was played before the output targets were checked")
 
-    monkeypatch.setattr(coinprint.metrics, "analyse_layout", no_games)
+    monkeypatch.setattr(coinprint.families, "analyse_layout", no_games)
     (tmp_path / "folder.svg").mkdir()
     for args, hint in (
         (["--json", str(tmp_path)], "is a folder"),
@@ -124,11 +126,11 @@ def test_library_messages_name_parameters_not_flags():
     from coinprint import selfplay
     from coinprint.errors import UsageError
     from coinprint.fair import fair_search
-    from coinprint.metrics import analyse_game
+    from coinprint.families import analyse_game
 
     for call, hint in (
-        (lambda: analyse_layout("cointable:size=2", games=0), "games must be"),
-        (lambda: analyse_game(GAMES["mapgame"], maps=0), "maps must be"),
+        (lambda: analyse_layout("cointable:size=2", RunPlan(0, 1, 2000)), "games must be"),
+        (lambda: analyse_game(GAMES["mapgame"], None, RunPlan(200, 1, 2000), maps=0), "maps must be"),
         (lambda: family_specs(GAMES["mapgame"], 0, 1), "count must be"),
         (lambda: fair_search("mapgame:countries=9,seed=1", 0), "candidates must be"),
         (lambda: selfplay.run(None, 0, 1), "games must be"),  # type: ignore[arg-type]

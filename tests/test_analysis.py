@@ -59,7 +59,7 @@ def test_wilson_interval_matches_the_textbook_value():
 def test_balance_and_analyse_share_one_wilson_interval():
     import coinprint.analysis
     from coinprint.analysis import Balance, PlaySummary
-    from coinprint.metrics import wilson
+    from coinprint.stats import wilson
 
     for first, second, ties in ((7, 3, 2), (1, 0, 0), (333, 350, 17)):
         summary = PlaySummary(first + second + ties, {"heads": first, "tails": second}, ties, 0, 10.0)

@@ -36,6 +36,7 @@ LAYERS: list[tuple[str, int]] = [
     ("coinprint.commands", 5),
     ("coinprint.metrics", 5),
     ("coinprint.fair", 5),
+    ("coinprint.families", 5),
     ("coinprint.ladder", 5),
     ("coinprint.report", 5),
     ("coinprint.game", 4),

@@ -10,18 +10,12 @@ from hypothesis import strategies as st
 
 from coinprint.analysis import builtin_layout, resolve_layout, rules_for, self_play
 from coinprint.engine import Record
+from coinprint.families import family_specs, rank_fairest
 from coinprint.layout import Layout, Space
-from coinprint.metrics import (
-    analyse_layout,
-    decided_at,
-    family_specs,
-    game_metrics,
-    lead_changes,
-    rank_fairest,
-    spread,
-    wilson,
-)
+from coinprint.metrics import analyse_layout, decided_at, game_metrics, lead_changes
 from coinprint.registry import GAMES
+from coinprint.selfplay import RunPlan
+from coinprint.stats import spread, wilson
 
 
 def _square(x0: float, y0: float, x1: float, y1: float) -> tuple:
@@ -147,7 +141,7 @@ def test_spread_by_hand_and_against_the_statistics_module():
 def test_map_where_the_first_mover_wins_at_once(tmp_path):
     path = tmp_path / "path.geojson"
     path.write_text(map_layout(triangle=False).dumps())
-    report = analyse_layout(str(path), "random", games=12, seed=3, max_turns=50)
+    report = analyse_layout(str(path), RunPlan(12, 3, 50))
     # O's only move claims the last country: every game is O's, in one move, 2 countries to 1.
     assert report.wins == {"O": 12, "X": 0} and report.first_share.value == 1.0
     assert report.first_share.low == pytest.approx(12 / (12 + 1.959964**2))
@@ -158,7 +152,7 @@ def test_map_where_the_first_mover_wins_at_once(tmp_path):
 
 
 def test_coin_table_side_two_with_one_coin_is_the_first_players():
-    report = analyse_layout("cointable:size=2", "random", games=21, seed=1, max_turns=10, options={"supply": 1})
+    report = analyse_layout("cointable:size=2", RunPlan(21, 1, 10), options={"supply": 1})
     # Heads places the only coin: the supply is empty, heads wins 1-0 in one move, every time.
     assert report.wins == {"heads": 21, "tails": 0} and report.ties == report.timeouts == 0
     assert report.branching.mean == 7.0  # 7 empty cells
@@ -168,7 +162,7 @@ def test_coin_table_side_two_with_one_coin_is_the_first_players():
 
 
 def test_aggregates_agree_with_the_games_self_play_gives():
-    report = analyse_layout("cointable:size=2", "random", games=15, seed=4, max_turns=300)
+    report = analyse_layout("cointable:size=2", RunPlan(15, 4, 300))
     played = [o for _, o in self_play("cointable:size=2", {"heads": "random", "tails": "random"}, 15, 4, 300)]
     heads = sum(1 for o in played if not o.timeout and o.result.winner == "heads")
     assert report.wins["heads"] == heads and report.games == 15
@@ -178,13 +172,13 @@ def test_aggregates_agree_with_the_games_self_play_gives():
 
 
 def test_the_same_seed_gives_the_same_report():
-    first = analyse_layout("mapgame:countries=9,seed=2", "random", games=8, seed=5, max_turns=300)
-    again = analyse_layout("mapgame:countries=9,seed=2", "random", games=8, seed=5, max_turns=300)
+    first = analyse_layout("mapgame:countries=9,seed=2", RunPlan(8, 5, 300))
+    again = analyse_layout("mapgame:countries=9,seed=2", RunPlan(8, 5, 300))
     assert first == again
 
 
 def test_skill_plays_both_seatings():
-    report = analyse_layout("cointable:size=2", "random", games=2, seed=1, max_turns=200, skill_games=4)
+    report = analyse_layout("cointable:size=2", RunPlan(2, 1, 200), skill_games=4)
     skill = report.skill
     assert skill is not None and skill.games == 4
     assert skill.strong_wins + skill.weak_wins + skill.ties + skill.timeouts == 4
@@ -200,7 +194,7 @@ def test_families_are_seeded_maps_and_ranking_puts_the_fairest_first():
         "coinage:regions=3-3-2-2,map=random,seed=0"
     ]
     reports = [
-        analyse_layout(s, "random", 20, 1, 300) for s in family_specs(GAMES["mapgame"], 3, 0, "mapgame:countries=9")
+        analyse_layout(s, RunPlan(20, 1, 300)) for s in family_specs(GAMES["mapgame"], 3, 0, "mapgame:countries=9")
     ]
     ranked = rank_fairest(reports)
     distances = [abs(r.first_share.value - 0.5) for r in ranked]
@@ -261,11 +255,9 @@ def test_until_decided_stops_where_the_sequential_test_decides(tmp_path):
     # so after game 20. (The interval, z²/(n + z²) wide with every game won, is narrower than
     # 5 points only after 73 games, 10 points after 35: later.)
     for precision, stop in ((5.0, 39), (10.0, 20)):
-        report = analyse_layout(
-            str(path), "random", games=100, seed=1, max_turns=50, until_decided=True, precision=precision
-        )
+        report = analyse_layout(str(path), RunPlan(100, 1, 50), until_decided=True, precision=precision)
         assert report.stopped_early and report.games == stop and report.first_share.count == stop
-    whole = analyse_layout(str(path), "random", games=30, seed=1, max_turns=50, until_decided=True)
+    whole = analyse_layout(str(path), RunPlan(30, 1, 50), until_decided=True)
     assert not whole.stopped_early and whole.games == 30  # undecided at the cap: every game is played
 
 
@@ -298,7 +290,7 @@ def test_the_fair_figure_is_re_measured_on_seeds_the_search_never_used():
     assert (first, past) == (7, 7 + 40) and search.rounds == 2
     assert search.check is not None and search.check.seed == past and search.check.games == 50
     # The re-measure is the chosen map analysed alone on the fresh seeds, game for game.
-    alone = analyse_layout(search.best.layout, "random", 50, past, search.best.max_turns, branching=False)
+    alone = analyse_layout(search.best.layout, RunPlan(50, past, search.best.max_turns), branching=False)
     assert alone.first_share == search.check.first_share and alone.lengths == search.check.lengths
     # And the search's figure of the winner is its 40 games on seeds 7 to 46.
     assert search.best.games == 40

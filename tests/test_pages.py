@@ -5,7 +5,7 @@ import re
 import pdfplumber
 import pytest
 
-from coinprint.render.pages import tiles_needed
+from coinprint.render.tiling import window_starts
 from tests.conftest import MM_PER_PT, pdf_page_sizes, pdf_polygons
 
 STANDARD_CELLS = 61
@@ -145,8 +145,8 @@ def test_pdf_asks_viewers_not_to_scale_and_keeps_page_boxes(tmp_path, cli):
     "length, window, overlap, expected",
     [(100, 190, 10, 1), (190, 190, 10, 1), (286, 190, 10, 2), (370, 190, 10, 2), (371, 190, 10, 3), (1000, 100, 0, 10)],
 )
-def test_tiles_needed(length, window, overlap, expected):
-    assert tiles_needed(length, window, overlap) == expected
+def test_pages_needed_along_one_direction(length, window, overlap, expected):
+    assert len(window_starts(length, window, overlap, [])) == expected
 
 
 from hypothesis import given, settings  # noqa: E402
@@ -154,8 +154,8 @@ from hypothesis import strategies as st  # noqa: E402
 
 from coinprint.games.cointable.board import build  # noqa: E402
 from coinprint.games.cointable.draw import board_sheet  # noqa: E402
-from coinprint.render.pages import _content_matrix, plans  # noqa: E402
 from coinprint.render.scene import apply  # noqa: E402
+from coinprint.render.tiling import _content_matrix, plans  # noqa: E402
 from coinprint.units import paper_size  # noqa: E402
 
 BOARDS_ON_PAPER = dict(
@@ -230,8 +230,9 @@ def test_page_counts_are_filled_in_once_the_document_is_known():
 def test_a_part_too_big_for_the_paper_says_which_paper_holds_it_whole():
     import shapely
 
-    from coinprint.render.pages import Sheet, _keeping_whole
     from coinprint.render.scene import Scene
+    from coinprint.render.sheet import Sheet
+    from coinprint.render.tiling import _keeping_whole
     from coinprint.units import paper_size
 
     sheet = Sheet(Scene(170, 230), "Mat", whole=shapely.box(0, 30, 168, 198), whole_note="print on {paper}")

@@ -195,26 +195,26 @@ def test_info_blocks_keep_off_the_overlap_strips(paper):
 
     from coinprint.games.cointable.board import build
     from coinprint.games.cointable.draw import board_sheet
-    from coinprint.render import pages as sheets
+    from coinprint.render import tiling
     from coinprint.render.scene import Group, Text, apply
     from coinprint.units import paper_size
 
     sheet = board_sheet(build())
-    pages = sheets.paginate(sheet, paper_size(paper))
+    pages = tiling.paginate(sheet, paper_size(paper))
     checked = 0
     for number, page in enumerate(pages):
         content = next(item for item in page.items if isinstance(item, Group) and item.clip is not None)
         # The tiling used: the plan whose window puts the board where this page has it.
         plan, row, column = next(
             (p, r, c)
-            for p in sheets.plans(sheet, paper_size(paper), 10.0, 10.0, 0.0)
+            for p in tiling.plans(sheet, paper_size(paper), 10.0, 10.0, 0.0)
             if p.pages == len(pages) and p.page.width_mm == page.width_mm
             for r in range(p.rows)
             for c in range(p.columns)
             if r * p.columns + c == number
-            and all(abs(a - b) < 1e-6 for a, b in zip(sheets._content_matrix(sheet, p, 10.0, c, r), content.transform))
+            and all(abs(a - b) < 1e-6 for a, b in zip(tiling._content_matrix(sheet, p, 10.0, c, r), content.transform))
         )
-        bands = shapely.union_all(sheets.overlap_bands(plan, 10.0, column, row))
+        bands = shapely.union_all(tiling.overlap_bands(plan, 10.0, column, row))
         for item in page.items:
             if isinstance(item, Group) and item.clip is None:
                 for text in (t for t in item.items if isinstance(t, Text)):

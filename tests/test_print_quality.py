@@ -342,8 +342,8 @@ def test_trim_lines_follow_cell_edges(paper):
 
     from coinprint.games.cointable.board import build
     from coinprint.games.cointable.draw import board_sheet
-    from coinprint.render.pages import paginate
     from coinprint.render.scene import Group, Path, apply
+    from coinprint.render.tiling import paginate
     from coinprint.units import paper_size
 
     pages = paginate(board_sheet(build()), paper_size(paper))

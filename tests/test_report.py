@@ -10,6 +10,7 @@ import pytest
 from coinprint.analysis import self_play
 from coinprint.metrics import analyse_layout
 from coinprint.report import readings, unique_ids, what_to_look_at, write_report
+from coinprint.selfplay import RunPlan
 from tests import browser
 
 OLD_MAP = "mapgame:countries=21,seed=0,growth=packed,starts=any"
@@ -37,7 +38,7 @@ def test_unique_ids_renames_ids_and_every_reference_to_them() -> None:
 @pytest.mark.skipif(browser.missing() is not None, reason=f"no headless Chromium: {browser.missing()}")
 def test_charts_on_one_page_never_share_an_id(tmp_path) -> None:
     reports = [
-        analyse_layout(spec, "random", 12, 1, 600, branching=False) for spec in ("cointable:size=3", "cointable:size=4")
+        analyse_layout(spec, RunPlan(12, 1, 600), branching=False) for spec in ("cointable:size=3", "cointable:size=4")
     ]
     page = write_report(reports, str(tmp_path / "report.html"), details=2)
     text = page.read_text()
@@ -51,7 +52,7 @@ def test_charts_on_one_page_never_share_an_id(tmp_path) -> None:
 
 
 def test_what_to_look_at_counts_first_move_captures_as_the_games_do() -> None:
-    report = analyse_layout(OLD_MAP, "random", 40, 1, 2000, branching=False)
+    report = analyse_layout(OLD_MAP, RunPlan(40, 1, 2000), branching=False)
     played = [record for record, _ in self_play(OLD_MAP, {"O": "random", "X": "random"}, 40, 1, 2000)]
     captures = sum(" send " in record.moves[0] for record in played)
     assert captures > 0

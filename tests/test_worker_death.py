@@ -28,8 +28,9 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="re
 STARTING = """
 import os, signal, sys, time
 from coinprint import selfplay
+from coinprint.selfplay import pool
 
-tie = selfplay._end_with_parent
+tie = pool._end_with_parent
 
 def late(lifeline):
     deadline = time.monotonic() + 120
@@ -37,8 +38,8 @@ def late(lifeline):
         time.sleep(0.01)
     tie(lifeline)
 
-selfplay._end_with_parent = late
-backend = selfplay._PoolBackend(2)
+pool._end_with_parent = late
+backend = pool.PoolBackend(2, selfplay.play_batch)
 print(" ".join(str(worker.process.pid) for worker in backend.workers), flush=True)
 sys.stdin.read()  # killed here by the test, its workers still waiting to tie themselves
 """

@@ -21,10 +21,11 @@ from coinprint.cli.options import (
     until_decided_options,
 )
 from coinprint.cli.types import GameName
+from coinprint.families import analyse_game
 from coinprint.fileio import write_atomic
-from coinprint.metrics import analyse_game
 from coinprint.registry import GAMES
 from coinprint.report import check_report_path, table, to_json, write_report
+from coinprint.selfplay import RunPlan
 from coinprint.sprt import cap_warning
 
 
@@ -119,18 +120,14 @@ def analyse(
     reports = analyse_game(
         GAMES[game],
         layout,
+        RunPlan(games, seed, max_turns, workers, dask),
         maps=maps,
         map_seed=map_seed,
         agent=agent,
-        games=games,
-        seed=seed,
-        max_turns=max_turns,
         skill_games=skill_games,
         until_decided=until_decided,
         precision=precision,
         note=lambda text: click.echo(text, err=True),
-        workers=workers,
-        dask=dask,
         units=units,
         tolerance_mm=tolerance,
     )

@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from coinprint import caps, selfplay
+from coinprint import caps
 from coinprint.agents import checked_agent
 from coinprint.cli.types import LENGTH_OR_ZERO, PAPER, TOLERANCE, GameName
 from coinprint.errors import UsageError
@@ -26,7 +26,7 @@ from coinprint.io import UNIT_MM
 from coinprint.kit import known_languages, require_suffix
 from coinprint.params import fresh_seed
 from coinprint.render.style import palette_names
-from coinprint.selfplay import DASK_TIMEOUT_S
+from coinprint.selfplay.dask import DASK_TIMEOUT_S, dask_timeout
 from coinprint.sprt import check_precision
 from coinprint.units import default_paper
 
@@ -209,7 +209,7 @@ def until_decided_options(func: Command) -> Command:
 
 
 def _enter_dask_timeout(ctx: click.Context, param: click.Parameter, value: int) -> None:
-    ctx.with_resource(selfplay.dask_timeout(caps.check_dask_timeout(value, param.opts[0])))
+    ctx.with_resource(dask_timeout(caps.check_dask_timeout(value, param.opts[0])))
 
 
 def selfplay_options(func: Command) -> Command:
@@ -221,7 +221,7 @@ def selfplay_options(func: Command) -> Command:
         show_default=True,
         type=int,
         metavar="SECONDS",
-        expose_value=False,  # the run reads it from coinprint.selfplay.dask_timeout's context
+        expose_value=False,  # the run reads it from coinprint.selfplay.dask.dask_timeout's context
         callback=_enter_dask_timeout,
         help=f"With --dask: how long to wait for a scheduler that does not answer, or a cluster without "
         f"workers, before giving up in one line (1 to {caps.MAX_DASK_TIMEOUT_S:,}).",

@@ -16,25 +16,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from coinprint.caps import MAX_BLEED_MM, check_pages
-from coinprint.engine import IllegalMoveError, InvalidMoveError, parse_layout_name
+from coinprint.engine import IllegalMoveError, InvalidMoveError
 from coinprint.errors import CoinprintError, UsageError
 from coinprint.fileio import STDOUT, write_atomic
 from coinprint.game import BOARD_PAGES, PrintJob, RuleSheetParts
-from coinprint.params import Values
+from coinprint.params import Values, parse_layout_name
 from coinprint.render.board import ink_saver_page
-from coinprint.render.pages import (
-    aid_blocks,
-    card_backs,
-    localise_numbers,
-    page_words,
-    paginate_with,
-    plans,
-    single_sheet,
-)
+from coinprint.render.marks import card_backs
 from coinprint.render.pdf import number_pages, pages_to_pdf
 from coinprint.render.scene import Scene, Text
+from coinprint.render.sheet import single_sheet
 from coinprint.render.style import palette_names, text_style
 from coinprint.render.svg import scene_to_svg
+from coinprint.render.tiling import paginate_with, plans
+from coinprint.render.words import aid_blocks, localise_numbers, page_words
 from coinprint.resources import templates_dir
 from coinprint.units import INCH_PAPERS, PaperSize, paper_size, parse_length
 
@@ -42,7 +37,8 @@ if TYPE_CHECKING:
     from coinprint.engine import Rules
     from coinprint.game import Game
     from coinprint.layout import Layout
-    from coinprint.render.pages import InfoBlock, Sheet
+    from coinprint.render.sheet import Sheet
+    from coinprint.render.words import InfoBlock
 
 Say = Callable[[str], None]
 DEFAULT_FOLDER = Path("output")
@@ -577,7 +573,7 @@ def board_pages_with(
 ) -> tuple[list[Scene], bool]:
     """A sheet tiled on the paper of ``settings``, with ``extra`` (the player aid) where a page
     has room; the second value says whether it found room. ``kit``: the pages go into a kit
-    (see :func:`~coinprint.render.pages.paginate_with`)."""
+    (see :func:`~coinprint.render.tiling.paginate_with`)."""
     fewest = plans(sheet, settings.paper, settings.margin_mm, settings.overlap_mm, 0.0)
     check_pages(min(plan.pages for plan in fewest), f"this board on {settings.paper.name} paper")
     return paginate_with(sheet, settings.paper, settings.margin_mm, settings.overlap_mm, kit=kit, extra=extra)

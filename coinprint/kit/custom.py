@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 from coinprint.fileio import write_atomic
 from coinprint.kit import REPORT_SUFFIXES, PrintSettings, board_pages, require_suffix
 from coinprint.layout import Layout, colour_regions
-from coinprint.render.pages import single_sheet
 from coinprint.render.pdf import pages_to_pdf
 from coinprint.render.report import Marked, report_sheet
+from coinprint.render.sheet import single_sheet
 from coinprint.render.svg import scene_to_svg
 
 if TYPE_CHECKING:

@@ -10,16 +10,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from coinprint.render.pages import Sheet, page_words
 from coinprint.render.scene import Circle, Item, Path, Scene, Style, Text
+from coinprint.render.sheet import Sheet
 from coinprint.render.style import Palette, greyed, ink_on, palette
 from coinprint.render.svg import scene_to_svg
+from coinprint.render.words import page_words
 
 if TYPE_CHECKING:
     import shapely
 
     from coinprint.layout import Layout, Mark, Space
-    from coinprint.render.pages import Sheet
+    from coinprint.render.sheet import Sheet
 
 SIDE_COLOURS = ("#c9a227", "#7a8fa6", "#b5553c", "#4f7f4f")
 """Coin colours for the first, second, … player in position drawings."""

@@ -218,12 +218,12 @@ def heat_map(
         board.append(Text((x, y - 1.05 * text_mm), f"{shares.get(players[1], 0.0):.0%}", text_mm, "middle", INK))
     x0 = (width_mm - frame.width * scale) / 2
     scene.add(Group(tuple(board), (scale, 0.0, 0.0, scale, x0, legend_h)))
-    scene.add(*_heat_legend(players, width_mm))
+    scene.add(*_heat_legend(players))
     scene.add(title_text(title, width_mm, height))
     return scene
 
 
-def _heat_legend(players: Sequence[str], width_mm: float) -> list[Item]:
+def _heat_legend(players: Sequence[str]) -> list[Item]:
     items: list[Item] = []
     steps = 11
     x0, w = 4.0, 5.0

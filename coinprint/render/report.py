@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from coinprint.render.board import Frame, label_items, region_border_items, space_items
-from coinprint.render.pages import Sheet
 from coinprint.render.scene import Circle, Item, Path, Style, Text
+from coinprint.render.sheet import Sheet
 from coinprint.render.style import palette
 
 if TYPE_CHECKING:

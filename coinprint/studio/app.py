@@ -36,10 +36,11 @@ from starlette.routing import Route
 
 from coinprint.caps import MAX_INPUT_BYTES
 from coinprint.commands import check_layout_file
-from coinprint.engine import parse_layout_name, read_record
+from coinprint.engine import read_record
 from coinprint.errors import CoinprintError, UsageError
 from coinprint.kit.replay import TEMPLATE, page_from_record
 from coinprint.kit.timelapse import TimelapseOptions, timelapse_from_record
+from coinprint.params import parse_layout_name
 from coinprint.resources import template_path
 from coinprint.source import builtin_layout
 from coinprint.studio import outputs

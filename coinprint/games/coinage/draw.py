@@ -13,10 +13,11 @@ from coinprint.errors import UsageError
 from coinprint.games.coinage.board import fit_radius
 from coinprint.layout import Layout as LayoutType
 from coinprint.render.board import Frame, mark_items, space_items
-from coinprint.render.pages import Sheet, board_texts
 from coinprint.render.pdf import text_width_mm
 from coinprint.render.scene import Circle, Group, Item, Path, Scene, Style, Text, polyline, translate
+from coinprint.render.sheet import Sheet
 from coinprint.render.style import ink_on, palette
+from coinprint.render.words import board_texts
 from coinprint.units import PaperSize, coin, format_mm
 
 if TYPE_CHECKING:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from coinprint.checks import Problem
     from coinprint.engine import Rules
     from coinprint.layout import Layout
-    from coinprint.render.pages import Sheet
+    from coinprint.render.sheet import Sheet
     from coinprint.search import Search
     from coinprint.view import View
 

@@ -6,9 +6,10 @@ from typing import TYPE_CHECKING, Any
 
 from coinprint.render.board import Frame, label_point, space_items
 from coinprint.render.labels import text_box
-from coinprint.render.pages import Sheet, board_texts
 from coinprint.render.scene import Circle, Scene, Style, Text
+from coinprint.render.sheet import Sheet
 from coinprint.render.style import ink_on, palette
+from coinprint.render.words import board_texts
 from coinprint.units import coin, format_mm
 
 if TYPE_CHECKING:

@@ -17,14 +17,14 @@ from coinprint.games.flick.rules import FlickRules
 from coinprint.games.flick.sheet import goal_area, rule_sheet_parts
 from coinprint.games.flick.view import FlickView
 from coinprint.params import Param, Values
-from coinprint.render.pages import ink_footprint
+from coinprint.render.sheet import ink_footprint
 from coinprint.units import Length
 
 if TYPE_CHECKING:
     from coinprint.checks import Problem
     from coinprint.engine import Rules
     from coinprint.layout import Layout, Mark
-    from coinprint.render.pages import Sheet
+    from coinprint.render.sheet import Sheet
     from coinprint.view import View
 
 

@@ -15,14 +15,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from coinprint.render.board import SIDE_COLOURS, Frame
-from coinprint.render.pages import Sheet, board_texts, page_words
 from coinprint.render.scene import Circle, Item, Path, Scene, Style, Text, polygon, polyline
+from coinprint.render.sheet import Sheet
 from coinprint.render.style import ink_on, palette
+from coinprint.render.words import board_texts, page_words
 from coinprint.units import coin
 
 if TYPE_CHECKING:
     from coinprint.layout import Feature, Layout, Mark
-    from coinprint.render.pages import Sheet
+    from coinprint.render.sheet import Sheet
 
 FACE_COLOURS = {"heads": SIDE_COLOURS[0], "tails": SIDE_COLOURS[1]}
 """Coin colours in diagrams: heads gold, tails grey-blue (the colours of every picture)."""

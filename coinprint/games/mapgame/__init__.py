@@ -19,13 +19,13 @@ from coinprint.games.mapgame.sheet import printable, rule_sheet_parts
 from coinprint.games.mapgame.view import MapView
 from coinprint.io import Conventions
 from coinprint.params import Param, Values
-from coinprint.render.pages import GAP_MM, info_block
+from coinprint.render.words import GAP_MM, info_block
 
 if TYPE_CHECKING:
     from coinprint.checks import Problem
     from coinprint.engine import Rules
     from coinprint.layout import Layout
-    from coinprint.render.pages import Sheet
+    from coinprint.render.sheet import Sheet
     from coinprint.search import Search
     from coinprint.view import View
 

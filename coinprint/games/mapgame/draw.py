@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, Any
 from coinprint.games.mapgame.board import coins_of, four_colouring
 from coinprint.layout import Layout
 from coinprint.render.board import Frame, space_items
-from coinprint.render.pages import INFO_CHARS, Sheet
 from coinprint.render.scene import Circle, Path, Scene, Style, Text
+from coinprint.render.sheet import Sheet
 from coinprint.render.style import ink_on, palette, text_style
+from coinprint.render.words import INFO_CHARS
 from coinprint.resources import template_path
 
 if TYPE_CHECKING:

@@ -26,7 +26,7 @@ from coinprint.errors import UsageError
 from coinprint.game import Game, PrintJob, RuleSheetParts, Seat
 from coinprint.layout import Layout, Mark, Space, close_ring
 from coinprint.params import Param, Values
-from coinprint.render.pages import Sheet
+from coinprint.render.sheet import Sheet
 
 NAME = "strip"
 SQUARE_MM = 30.0
