@@ -14,10 +14,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from coinprint.analysis import resolve_layout, rules_for, self_play  # noqa: E402
+from coinprint.analysis import resolve_layout, self_play  # noqa: E402
 from coinprint.fair import fair_search  # noqa: E402
 from coinprint.metrics import game_metrics, measure_skill  # noqa: E402
 from coinprint.selfplay import RunPlan  # noqa: E402
+from coinprint.source import engines_for  # noqa: E402
 
 GAMES = 100
 SKILL_GAMES = 2
@@ -27,8 +28,8 @@ LAYOUTS = ("cointable:size=5", "coinage:map=classic", "mapgame:countries=21,seed
 def main() -> None:
     print(f"{'layout':<30} {'moves':>6} {'play ms':>8} {'metrics ms':>11} {'no branching ms':>16}")
     for spec in LAYOUTS:
-        rules = rules_for(resolve_layout(spec))
-        agents = {p: "random" for p in rules.players}
+        engines = engines_for(resolve_layout(spec))
+        agents = {p: "random" for p in engines.rules.players}
         start = time.perf_counter()
         games = list(self_play(spec, agents, GAMES, 1, 2000))
         played = time.perf_counter() - start
@@ -36,7 +37,7 @@ def main() -> None:
         for branching in (True, False):
             start = time.perf_counter()
             for record, outcome in games:
-                game_metrics(rules, record, outcome, branching=branching)
+                game_metrics(engines, record, outcome, branching=branching)
             timings.append(time.perf_counter() - start)
         moves = sum(len(r.moves) for r, _ in games) / GAMES
         print(

@@ -9,8 +9,8 @@ replays every record from the start, each turn checked before it is applied
   second, measured when the differential run compared the two engines);
 - parsed and checked: the same from the records' text (:func:`coinprint.engine.replay`);
 - listed: distinct turns a second that tree search's listing finds and judges
-  (:meth:`CoinAgeRules.search_moves`), against the reference listing (``successors``
-  with :meth:`search_evaluate` of each position after a turn).
+  (:meth:`CoinAgeSearch.scored_moves`), against the reference listing (``successors``
+  with :meth:`CoinAgeSearch.tree_evaluate` of each position after a turn).
 
 Every figure is CPU seconds of this process, the best of three rounds.
 
@@ -31,22 +31,25 @@ from collections.abc import Callable
 
 from coinprint.analysis import builtin_layout
 from coinprint.engine import replay
-from coinprint.games.coinage.rules import CoinAgeRules, CoinAgeState, Turn
+from coinprint.games.coinage.rules import CoinAgeRules
+from coinprint.games.coinage.search import CoinAgeSearch
+from coinprint.games.coinage.state import CoinAgeState, Turn
 
 ROUNDS = 3
 JAVA_PEER = 410_000
 """The Java peer's checked turns a second (the low end of what it was measured at)."""
 
 
-def _records(rules: CoinAgeRules, games: int) -> list[list[str]]:
+def _records(search: CoinAgeSearch, games: int) -> list[list[str]]:
     """``games`` random games' turns, as their records write them."""
+    rules = search.rules
     records = []
     for seed in range(1, games + 1):
         rng = random.Random(seed)
         state, moves = rules.initial_state(), []
         while not rules.is_over(state):
             rules.begin_turn(state, rng)
-            turn = rules.playout_move(state, rng)
+            turn = search.playout_move(state, rng)
             moves.append(rules.move_text(state, turn))
             rules.apply_unchecked(state, turn)
         records.append(moves)
@@ -68,7 +71,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     args = parser.parse_args()
     rules = CoinAgeRules(builtin_layout("coinage:map=classic"), {})
-    records = _records(rules, args.games)
+    search = CoinAgeSearch(rules)
+    records = _records(search, args.games)
     parsed: list[list[Turn]] = []
     for moves in records:
         state, turns = rules.initial_state(), []
@@ -113,15 +117,15 @@ def main() -> None:
             rules.apply(state, turn)
 
     def listed() -> int:
-        return sum(len(rules.search_moves(position)) for position in positions)
+        return sum(len(search.scored_moves(position)) for position in positions)
 
     def reference() -> int:
         count = 0
         for position in positions:
             mover = rules.to_move(position)
-            for _, after in rules.successors(position):
+            for _, after in search.successors(position):
                 if not rules.is_over(after):
-                    rules.search_evaluate(after, mover)
+                    search.tree_evaluate(after, mover)
                 count += 1
         return count
 

@@ -17,21 +17,23 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from coinprint.agents import AGENTS  # noqa: E402
-from coinprint.engine import play_game  # noqa: E402
 from coinprint.games.coinage.board import build  # noqa: E402
 from coinprint.games.coinage.rules import CoinAgeRules  # noqa: E402
+from coinprint.games.coinage.search import CoinAgeSearch  # noqa: E402
+from coinprint.search import play_game  # noqa: E402
 
 GAMES = 100
 
 
 def main() -> None:
     rules = CoinAgeRules(build("classic"), {})
+    search = CoinAgeSearch(rules)
     for heads, tails in (("random", "random"), ("greedy", "random"), ("greedy", "greedy")):
         start = time.perf_counter()
         turns = 0
         wins = {"heads": 0, "tails": 0, None: 0}
         for seed in range(GAMES):
-            outcome = play_game(rules, {"heads": AGENTS[heads](), "tails": AGENTS[tails]()}, random.Random(seed), 300)
+            outcome = play_game(search, {"heads": AGENTS[heads](), "tails": AGENTS[tails]()}, random.Random(seed), 300)
             turns += len(outcome.moves)
             wins[outcome.result.winner] += 1
         seconds = time.perf_counter() - start

@@ -30,9 +30,11 @@ import random
 import time
 
 from coinprint.analysis import builtin_layout
-from coinprint.engine import RandomAgent, play_game, replay
+from coinprint.engine import replay
 from coinprint.games.cointable.fast import BatchSimulator
 from coinprint.games.cointable.rules import CoinTableRules
+from coinprint.games.cointable.search import CoinTableSearch
+from coinprint.search import RandomAgent, play_game
 
 ROUNDS = 3
 
@@ -49,7 +51,8 @@ def main() -> None:
     agents = {"heads": RandomAgent(), "tails": RandomAgent()}
 
     start = time.perf_counter()
-    outcomes = [play_game(rules, agents, random.Random(seed), 100_000) for seed in range(args.games)]
+    search = CoinTableSearch(rules)
+    outcomes = [play_game(search, agents, random.Random(seed), 100_000) for seed in range(args.games)]
     elapsed = time.perf_counter() - start
     moves = sum(len(o.moves) for o in outcomes)
     print(f"board: side {args.size}, {rules.size} cells, {len(rules.triangles)} triangles")

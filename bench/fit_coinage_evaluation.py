@@ -1,5 +1,5 @@
 """Fit the weights of Coin Age's search evaluation (``SEARCH_WEIGHTS`` in
-``coinprint/games/coinage/rules.py``) and print them with how much better they predict who
+``coinprint/games/coinage/search.py``) and print them with how much better they predict who
 wins than the plain score does.
 
 Positions come from ε-greedy self-play on the classic map: each game picks ε from 0, 0.1 and
@@ -7,7 +7,7 @@ Positions come from ε-greedy self-play on the classic map: each game picks ε f
 (the best by the plain score, ties at random). Every position after a turn, while the game
 goes on, is taken from both players' sides; its target is whether that player won (1, a tie
 0.5, 0). The weights are a logistic regression of the target on
-``CoinAgeRules.search_features`` by Newton's method (no constant: every feature is one
+``CoinAgeSearch.features`` by Newton's method (no constant: every feature is one
 player's figure less the other's, so the fit is the same from either side), scaled so that
 tree search's squash of an evaluation, 0.5 + 0.5·tanh(x / EVALUATION_SCALE), is the fitted
 chance of winning. The figures are mean log-losses on held-out games (the last fifth), lower
@@ -33,25 +33,28 @@ sys.path.insert(0, str(ROOT))
 
 from coinprint.games.coinage.board import build  # noqa: E402
 from coinprint.games.coinage.coins import PLAYERS  # noqa: E402
-from coinprint.games.coinage.rules import SEARCH_FEATURES, SEARCH_WEIGHTS, CoinAgeRules, CoinAgeState, Turn  # noqa: E402
+from coinprint.games.coinage.rules import CoinAgeRules  # noqa: E402
+from coinprint.games.coinage.search import SEARCH_FEATURES, SEARCH_WEIGHTS, CoinAgeSearch  # noqa: E402
+from coinprint.games.coinage.state import CoinAgeState, Turn  # noqa: E402
 from coinprint.mcts import EVALUATION_SCALE  # noqa: E402
 
 FIRST_SEED = 100_000
 EPSILONS = (0.0, 0.1, 0.3)
 
 RULES = CoinAgeRules(build("classic"), {})
+SEARCH = CoinAgeSearch(RULES)
 
 
 def greedy_turn(state: CoinAgeState, rng: random.Random, epsilon: float) -> Turn:
     """A random legal turn with chance ``epsilon``, else the best by the plain score."""
-    moves = RULES.successors(state)
+    moves = SEARCH.successors(state)
     if rng.random() < epsilon:
         return rng.choice(moves)[0]
     player = RULES.to_move(state)
     best: list[Turn] = []
     best_value = float("-inf")
     for move, after in moves:
-        value = RULES.evaluate(after, player)
+        value = SEARCH.evaluate(after, player)
         if value > best_value:
             best, best_value = [move], value
         elif value == best_value:
@@ -76,7 +79,7 @@ def samples(seed: int) -> list[tuple[tuple[float, ...], float, float]]:
     for position in positions:
         for me in PLAYERS:
             won = 0.5 if winner is None else float(winner == me)
-            found.append((RULES.search_features(position, me), won, RULES.evaluate(position, me)))
+            found.append((SEARCH.features(position, me), won, SEARCH.evaluate(position, me)))
     return found
 
 

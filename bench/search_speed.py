@@ -25,10 +25,11 @@ import time
 from typing import Any
 
 from coinprint.agents import make_agent
-from coinprint.analysis import builtin_layout, rules_for
-from coinprint.engine import Agent, GreedyAgent, play_game
+from coinprint.analysis import builtin_layout
 from coinprint.fair import fair_search
 from coinprint.registry import GAMES
+from coinprint.search import Agent, GreedyAgent, Search, other_player, play_game
+from coinprint.source import engines_for
 
 AGENT_GAMES = ("cointable", "coinage", "mapgame")
 FAIR = {"coinage": "coinage:map=random,seed=0", "mapgame": GAMES["mapgame"].default_spec}
@@ -41,23 +42,23 @@ class _Timed(Agent[Any, Any]):
     def __init__(self, inner: Agent[Any, Any], turns: list[float]) -> None:
         self.inner, self.turns = inner, turns
 
-    def choose(self, rules: Any, state: Any, rng: random.Random) -> Any:
+    def choose(self, search: Search[Any, Any], state: Any, rng: random.Random) -> Any:
         start = time.process_time()
-        move = self.inner.choose(rules, state, rng)
+        move = self.inner.choose(search, state, rng)
         self.turns.append(time.process_time() - start)
         return move
 
 
 def _games(spec: str, agent: str, games: int) -> tuple[float, list[float]]:
     """CPU seconds a game of ``agent`` against greedy, and the time of each of its turns."""
-    rules = rules_for(builtin_layout(spec))
-    first, second = rules.players
+    search = engines_for(builtin_layout(spec)).search
+    first, second = search.rules.players
     turns: list[float] = []
     start = time.process_time()
     for k in range(games):
         mine = first if k % 2 == 0 else second
-        agents = {mine: _Timed(make_agent(agent), turns), rules.other(mine): GreedyAgent()}
-        play_game(rules, agents, random.Random(k + 1), 2000, chance_seed=k // 2 + 1)
+        agents = {mine: _Timed(make_agent(agent), turns), other_player(search.rules.players, mine): GreedyAgent()}
+        play_game(search, agents, random.Random(k + 1), 2000, chance_seed=k // 2 + 1)
     return (time.process_time() - start) / games, turns
 
 

@@ -26,8 +26,9 @@ import functools
 import random
 import time
 
-from coinprint.analysis import balance, builtin_layout, rules_for
-from coinprint.engine import MonteCarloAgent, Rules, play_game
+from coinprint.analysis import balance, builtin_layout
+from coinprint.search import MonteCarloAgent, Search, play_game
+from coinprint.source import engines_for
 
 LAYOUTS = ("coinage:map=classic", "mapgame:countries=21,seed=0")
 
@@ -40,25 +41,25 @@ def main() -> None:
     args = parser.parse_args()
 
     for spec in LAYOUTS:
-        rules = rules_for(builtin_layout(spec))
-        fast_rate = _playout_rate(rules, rules.playout_total)
-        reference_rate = _playout_rate(rules, functools.partial(Rules.playout_total, rules))
+        search = engines_for(builtin_layout(spec)).search
+        fast_rate = _playout_rate(search, search.playout_total)
+        reference_rate = _playout_rate(search, functools.partial(Search.playout_total, search))
         print(
             f"play-outs on {spec}: fast path {fast_rate:,.0f}/s, reference {reference_rate:,.0f}/s "
             f"(CPU): {fast_rate / reference_rate:.1f}x"
         )
 
     for spec in LAYOUTS:
-        rules = rules_for(builtin_layout(spec))
-        wall, cpu = _montecarlo_games(rules, args.games)
+        search = engines_for(builtin_layout(spec)).search
+        wall, cpu = _montecarlo_games(search, args.games)
         print(f"montecarlo game on {spec}: {wall:.3f} s wall, {cpu:.3f} s CPU (mean of {args.games} games, fast path)")
         if args.reference:
-            fast = type(rules).playout_total
-            type(rules).playout_total = Rules.playout_total  # type: ignore[method-assign]
+            fast = type(search).playout_total
+            type(search).playout_total = Search.playout_total  # type: ignore[method-assign]
             try:
-                wall_ref, cpu_ref = _montecarlo_games(rules, args.games)
+                wall_ref, cpu_ref = _montecarlo_games(search, args.games)
             finally:
-                type(rules).playout_total = fast  # type: ignore[method-assign]
+                type(search).playout_total = fast  # type: ignore[method-assign]
             print(
                 f"montecarlo game on {spec}: {wall_ref:.3f} s wall, {cpu_ref:.3f} s CPU (reference play-outs); "
                 f"fast path {cpu_ref / cpu:.1f}x faster (CPU)"
@@ -76,10 +77,11 @@ def main() -> None:
     print(f"--workers 2 vs --workers 1: {timings[1] / timings[2]:.2f}x faster; same report: {same}")
 
 
-def _playout_rate(rules: Rules, playout_total, positions: int = 60, per_move: int = 20, passes: int = 3) -> float:
+def _playout_rate(search: Search, playout_total, positions: int = 60, per_move: int = 20, passes: int = 3) -> float:
     """Play-outs a second (CPU) from positions a few random moves into games, four legal moves
     each, the Monte Carlo agent's depth (60): the best of ``passes`` timed passes (other work
     on the machine only ever slows a pass down)."""
+    rules = search.rules
     rng = random.Random(5)
     starts = []
     for index in range(positions):
@@ -88,7 +90,7 @@ def _playout_rate(rules: Rules, playout_total, positions: int = 60, per_move: in
             if rules.is_over(state):
                 break
             rules.begin_turn(state, rng)
-            rules.apply_unchecked(state, rules.random_move(state, rng))
+            rules.apply_unchecked(state, search.random_move(state, rng))
         if not rules.is_over(state):
             rules.begin_turn(state, rng)
             starts.append(state)
@@ -106,12 +108,12 @@ def _playout_rate(rules: Rules, playout_total, positions: int = 60, per_move: in
     return per_move * len(tries) / best
 
 
-def _montecarlo_games(rules: Rules, games: int) -> tuple[float, float]:
+def _montecarlo_games(search: Search, games: int) -> tuple[float, float]:
     wall = cpu = 0.0
     for seed in range(1, games + 1):
-        agents = {player: MonteCarloAgent() for player in rules.players}
+        agents = {player: MonteCarloAgent() for player in search.rules.players}
         start_wall, start_cpu = time.perf_counter(), time.process_time()
-        play_game(rules, agents, random.Random(seed), 2000)
+        play_game(search, agents, random.Random(seed), 2000)
         wall += time.perf_counter() - start_wall
         cpu += time.process_time() - start_cpu
     return wall / games, cpu / games

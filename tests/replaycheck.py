@@ -42,6 +42,11 @@ def positions(path: Path):
     return rules, states
 
 
+def view_of(rules):  # type: ignore[no-untyped-def]
+    """The view of ``rules``' game (what pictures of its positions hold: coins, notes beside moves)."""
+    return GAMES[rules.layout.game].view(rules)
+
+
 def picture_width(path: Path) -> float:
     """The width (mm) of a replay's picture of the record at ``path``: the board, and the
     column beside it when a move shows coins there (a Coin Age throw)."""
@@ -50,11 +55,12 @@ def picture_width(path: Path) -> float:
     doc = json.loads(path.read_text(encoding="utf-8"))
     layout = resolve_layout(doc["layout"], base=path.parent)
     rules = rules_for(layout, doc.get("options", {}))
+    view = view_of(rules)
     state = rules.initial_state()
     most = 0
     for text in doc["moves"]:
         move = rules.parse_move(state, text)
-        most = max(most, len(rules.move_aside(state, move)))
+        most = max(most, len(view.move_aside(state, move)))
         rules.apply(state, move)
     return Frame(layout).width + aside_width(most)
 
@@ -68,7 +74,7 @@ def expected_coins(rules, state) -> set[tuple[str, str]]:
     """(space id, coin colour) for every coin the engine puts on the board (a mark with no
     side and no ring is a Map claim: a letter, not a coin)."""
     coins = set()
-    for mark in rules.marks(state):
+    for mark in view_of(rules).marks(state):
         if not mark.side and not mark.ring and mark.text:
             continue
         colour = SIDE_COLOURS[rules.players.index(mark.side)] if mark.side in rules.players else "#dddddd"

@@ -14,17 +14,20 @@ from typing import Any
 import pytest
 
 from coinprint.agents import make_agent
-from coinprint.analysis import builtin_layout, rules_for
-from coinprint.engine import GreedyAgent, MonteCarloAgent, RandomAgent, Rules, play_game, replay
+from coinprint.analysis import builtin_layout
+from coinprint.engine import replay
 from coinprint.errors import UsageError
 from coinprint.ladder import elo_from_score, ladder, match
 from coinprint.mcts import EVALUATION_SCALE, MCTSAgent, StratifiedChance
 from coinprint.registry import GAMES
+from coinprint.search import GreedyAgent, MonteCarloAgent, RandomAgent, Search, play_game
+from coinprint.source import engines_for
 
 
 @cache
-def rules(spec: str) -> Rules:
-    return rules_for(builtin_layout(spec))
+def search(spec: str) -> Search:
+    """The game's search on the layout ``spec`` names (its referee is ``.rules``)."""
+    return engines_for(builtin_layout(spec)).search
 
 
 # -- agent specs ------------------------------------------------------------------------------------
@@ -38,8 +41,8 @@ def test_mcts_takes_the_games_defaults_unless_given() -> None:
     """Coin Table asks tree search for leaves judged by the evaluation alone (mix 1), Coin Age
     for 8 play-outs a leaf and a race of 16 turns over 800 iterations at the root; a
     parameter given in the spec wins; a parameter the game does not set is the module's."""
-    table = rules("cointable:size=2")
-    state = table.initial_state()
+    table = search("cointable:size=2")
+    state = table.rules.initial_state()
     chosen = make_agent("mcts:iterations=20")
     assert isinstance(chosen, MCTSAgent)
     chosen.choose(table, state, random.Random(1))
@@ -48,9 +51,9 @@ def test_mcts_takes_the_games_defaults_unless_given() -> None:
     assert isinstance(given, MCTSAgent)
     given.choose(table, state, random.Random(1))
     assert (given.mix, given.playouts) == (0.2, 3)
-    coinage = rules("coinage:map=classic")
-    state = coinage.initial_state()
-    coinage.begin_turn(state, random.Random(1))
+    coinage = search("coinage:map=classic")
+    state = coinage.rules.initial_state()
+    coinage.rules.begin_turn(state, random.Random(1))
     chosen.choose(coinage, state, random.Random(1))
     assert (chosen.playouts, chosen.mix, chosen.halving) == (8, 0.3, 16)  # 8 play-outs a leaf, a race at the root
     assert chosen.iterations == 20  # given, so not Coin Age's 800
@@ -98,17 +101,18 @@ other game plays on the layout its bare name builds."""
 
 @pytest.mark.parametrize("name", GAMES.simulated())
 def test_mcts_games_replay_as_legal_records(name: str) -> None:
-    game = rules(SMALL_LAYOUTS.get(name, name))
-    outcome = play_game(game, {p: MCTSAgent(iterations=60) for p in game.players}, random.Random(3), 400)
-    replayed = replay(game, outcome.moves)
+    game = search(SMALL_LAYOUTS.get(name, name))
+    outcome = play_game(game, {p: MCTSAgent(iterations=60) for p in game.rules.players}, random.Random(3), 400)
+    replayed = replay(game.rules, outcome.moves)
     assert replayed.error is None
     assert replayed.moves_played == len(outcome.moves)
 
 
-def _win_in_one() -> tuple[Rules, Any, str]:
+def _win_in_one() -> tuple[Search, Any, str]:
     """A Map position where O's capture of X's coin claims the last country and ends the game:
-    the rules, the position, and X's start (where the winning move goes)."""
-    game = rules("mapgame:countries=9,seed=2,growth=packed,starts=apart")
+    the search, the position, and X's start (where the winning move goes)."""
+    found = search("mapgame:countries=9,seed=2,growth=packed,starts=apart")
+    game = found.rules
     state = game.initial_state()
     x_start = game.starts["X"]
     near = next(iter(game.neighbours[x_start]))
@@ -118,7 +122,7 @@ def _win_in_one() -> tuple[Rules, Any, str]:
     state.coins["O"] = near
     state.claimed = {"O": len(game.ids) - 1, "X": 0}
     assert not game.is_over(state)
-    return game, state, x_start
+    return found, state, x_start
 
 
 def test_mcts_takes_a_win_in_one() -> None:
@@ -131,7 +135,7 @@ def test_stratified_chance_meets_every_throw_once_in_sixteen() -> None:
     """A node's 16 throws with all four coins are the 16 combinations of matches, the two of
     each pair mirror images; another search (another generator) throws the same at the same
     count, so siblings compare under the same luck; later draws are plain uniform ones."""
-    game = rules("coinage:map=classic")
+    game = search("coinage:map=classic").rules
     state = game.initial_state()
 
     def throws(seed: int) -> list[tuple[bool, ...]]:
@@ -166,24 +170,24 @@ def test_stratified_chance_meets_every_throw_once_in_sixteen() -> None:
 class _Watched(MCTSAgent):
     """mcts that keeps its last root."""
 
-    def _race(self, rules, state, root, rng, chance):  # type: ignore[no-untyped-def]
+    def _race(self, search, state, root, rng, chance):  # type: ignore[no-untyped-def]
         self.root = root
-        return super()._race(rules, state, root, rng, chance)
+        return super()._race(search, state, root, rng, chance)
 
 
 def test_halving_races_the_best_moves_by_the_evaluation_and_spends_the_budget() -> None:
     """With halving=16 the root holds the 16 best moves by the search evaluation, no other,
     the iterations add up to the budget (16·12 + 8·25 + 4·51 + 2·102 = 800), and the move
     played is the better of the last two by mean value."""
-    game = rules("coinage:map=classic")
-    state = game.initial_state()
-    game.begin_turn(state, random.Random(0))  # two matches: 121 turns
+    game = search("coinage:map=classic")
+    state = game.rules.initial_state()
+    game.rules.begin_turn(state, random.Random(0))  # two matches: 121 turns
     agent = _Watched(iterations=800, halving=16)
     chosen = agent.choose(game, state, random.Random(2))
-    mover = game.to_move(state)
+    mover = game.rules.to_move(state)
     # The reference's evaluation of every turn (none of these ends the game).
     guess = {
-        move: math.tanh(game.search_evaluate(after, mover) / EVALUATION_SCALE) for move, after in game.successors(state)
+        move: math.tanh(game.tree_evaluate(after, mover) / EVALUATION_SCALE) for move, after in game.successors(state)
     }
     seventeenth = sorted(guess.values(), reverse=True)[16]
     root = agent.root
@@ -204,7 +208,7 @@ def test_halving_takes_a_win_in_one() -> None:
 
 def test_montecarlo_spends_its_budget() -> None:
     """At least playouts / moves play-outs a move, whatever the budget."""
-    game = rules("cointable:size=3")
+    game = search("cointable:size=3")
     counted: list[int] = []
 
     class Counting(type(game)):  # type: ignore[misc]
@@ -212,9 +216,9 @@ def test_montecarlo_spends_its_budget() -> None:
             counted.append(count)
             return super().playout_total(state, move, player, rng, depth, count)
 
-    counting = Counting(game.layout, {})
-    state = counting.initial_state()
-    moves = len(counting.legal_moves(state))
+    counting = Counting(game.rules)
+    state = counting.rules.initial_state()
+    moves = len(counting.rules.legal_moves(state))
     MonteCarloAgent(playouts=2000).choose(counting, state, random.Random(1))
     assert len(counted) == moves and min(counted) >= math.ceil(2000 / moves)
 
@@ -258,14 +262,15 @@ def test_a_match_seats_each_agent_first_half_the_time_and_counts_every_game() ->
 
 def _throws(spec: str, agent_seed: int, chance_seed: int | None) -> list[tuple[tuple[int, ...], tuple]]:
     """A random Coin Age game's throws, each with the denominations the mover held."""
-    game = rules_for(builtin_layout(spec))
+    found = engines_for(builtin_layout(spec)).search
+    game = found.rules
     seen = []
 
     def note(state) -> None:
         held = tuple(rank for rank in range(4) if state.banks[state.mover][rank] > 0)
         seen.append((held, state.throw))
 
-    throw, paired = game.begin_turn, game.begin_paired_turn
+    throw, paired = game.begin_turn, found.begin_paired_turn
 
     def watched(state, rng):
         throw(state, rng)
@@ -276,9 +281,9 @@ def _throws(spec: str, agent_seed: int, chance_seed: int | None) -> list[tuple[t
         note(state)
 
     game.begin_turn = watched  # type: ignore[method-assign]
-    game.begin_paired_turn = watched_paired  # type: ignore[method-assign]
+    found.begin_paired_turn = watched_paired  # type: ignore[method-assign]
     agents = {p: RandomAgent() for p in game.players}
-    play_game(game, agents, random.Random(agent_seed), 400, chance_seed)
+    play_game(found, agents, random.Random(agent_seed), 400, chance_seed)
     return seen
 
 
@@ -362,22 +367,23 @@ def test_elo_of_a_score_follows_the_logistic_model() -> None:
 def test_random_map_agent_picks_the_country_then_where_to_send() -> None:
     """Next to the rival's coin with k neighbours, the random agent captures 1 time in k (a
     uniform choice among listed moves would capture about 20 times in k + 19)."""
-    game = rules("mapgame:countries=21,seed=0,growth=packed,starts=any")
+    found = search("mapgame:countries=21,seed=0,growth=packed,starts=any")
+    game = found.rules
     state = game.initial_state()
     assert game.starts["X"] in game.neighbours[game.starts["O"]]  # this old map: they touch
     near = len(game.neighbours[game.starts["O"]])
     rng = random.Random(7)
     draws = 4000
-    captures = sum(game.random_move(state, rng).send is not None for _ in range(draws))
+    captures = sum(found.random_move(state, rng).send is not None for _ in range(draws))
     expected = draws / near
     assert abs(captures - expected) < 4 * math.sqrt(draws * (1 / near) * (1 - 1 / near))
 
 
 def test_greedy_against_greedy_never_stalls_on_the_map() -> None:
     for seed in range(6):
-        game = rules(f"mapgame:countries=21,seed={seed},growth=packed,starts=apart")
+        game = search(f"mapgame:countries=21,seed={seed},growth=packed,starts=apart")
         for g in range(2):
-            outcome = play_game(game, {p: GreedyAgent() for p in game.players}, random.Random(g), 2000)
+            outcome = play_game(game, {p: GreedyAgent() for p in game.rules.players}, random.Random(g), 2000)
             assert not outcome.timeout, (seed, g)
 
 
@@ -385,7 +391,8 @@ def test_greedy_against_greedy_never_stalls_on_the_map() -> None:
 def test_cointable_fast_playouts_are_legal_games_of_the_reference() -> None:
     from coinprint.games.cointable.playout import FastCoinTable
 
-    game = rules("cointable:size=3")
+    found = search("cointable:size=3")
+    game = found.rules
     fast = FastCoinTable(game)
     rng = random.Random(2)
     for _ in range(40):
@@ -393,7 +400,7 @@ def test_cointable_fast_playouts_are_legal_games_of_the_reference() -> None:
         for _ in range(rng.randrange(0, 20)):
             if game.is_over(state):
                 break
-            game.apply_unchecked(state, game.random_move(state, rng))
+            game.apply_unchecked(state, found.random_move(state, rng))
         if game.is_over(state):
             continue
         trace: list[list[int]] = []
@@ -408,14 +415,12 @@ def test_cointable_fast_playouts_are_legal_games_of_the_reference() -> None:
 
 
 def test_cointable_fast_playouts_have_the_reference_mean() -> None:
-    from coinprint.engine import Rules as Reference
-
-    game = rules("cointable:size=3")
-    state = game.initial_state()
-    move = game.legal_moves(state)[4]
+    game = search("cointable:size=3")
+    state = game.rules.initial_state()
+    move = game.rules.legal_moves(state)[4]
     count = 3000
     fast = game.playout_total(state, move, "heads", random.Random(1), 10_000, count) / count
-    slow = Reference.playout_total(game, state, move, "heads", random.Random(2), 10_000, count) / count
+    slow = Search.playout_total(game, state, move, "heads", random.Random(2), 10_000, count) / count
     # Two means of 3000 values in [0, 1] (sd at most 1/2): within 4 standard errors of their difference.
     assert abs(fast - slow) < 4 * math.sqrt(2 * 0.25 / count)
 

@@ -19,8 +19,8 @@ Imports under ``if TYPE_CHECKING:`` are for the type checker only and are not co
 from __future__ import annotations
 
 import ast
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import networkx
 import pytest

@@ -19,10 +19,11 @@ from collections.abc import Iterator
 import pytest
 
 from coinprint.checks import errors
-from coinprint.engine import RandomAgent, Record, play_game, read_record, replay
-from coinprint.game import Game
+from coinprint.engine import Record, read_record, replay
+from coinprint.game import Engines, Game
 from coinprint.layout import loads
 from coinprint.registry import GAMES
+from coinprint.search import RandomAgent, play_game
 from coinprint.source import builtin_layout
 from tests import toygame
 
@@ -69,23 +70,26 @@ def test_a_bad_parameter_is_a_one_line_usage_error(name: str) -> None:
     assert "\n" not in str(caught.value)
 
 
-def random_states(game: Game, seed: int) -> Iterator[tuple[object, object]]:
-    """(rules, state) after each move of a random game on the game's default layout."""
-    rules = game.rules(builtin_layout(game.default_spec))
+def random_states(game: Game, seed: int) -> Iterator[tuple[Engines, object]]:
+    """(the game's rules, search and view, state) after each move of a random game on the
+    game's default layout."""
+    engines = game.engines(builtin_layout(game.default_spec))
+    rules = engines.rules
     rng = random.Random(seed)
     state = rules.initial_state()
     for _ in range(300):
         if rules.is_over(state):
             return
         rules.begin_turn(state, rng)
-        yield rules, state
-        rules.apply(state, rules.random_move(state, rng))
+        yield engines, state
+        rules.apply(state, engines.search.random_move(state, rng))
 
 
 @pytest.mark.parametrize("name", every_game())
 def test_notation_round_trips_for_every_legal_move(name: str) -> None:
     checked = 0
-    for rules, state in random_states(game_named(name), seed=1):
+    for engines, state in random_states(game_named(name), seed=1):
+        rules = engines.rules
         for move in rules.legal_moves(state)[:40]:
             assert rules.parse_move(state, rules.move_text(state, move)) == move
             checked += 1
@@ -94,7 +98,8 @@ def test_notation_round_trips_for_every_legal_move(name: str) -> None:
 
 @pytest.mark.parametrize("name", every_game())
 def test_a_copied_state_is_independent(name: str) -> None:
-    for rules, state in random_states(game_named(name), seed=2):
+    for engines, state in random_states(game_named(name), seed=2):
+        rules = engines.rules
         moves = rules.legal_moves(state)
         if not moves:
             continue
@@ -109,8 +114,9 @@ def test_a_copied_state_is_independent(name: str) -> None:
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_games_recorded_as_json_replay_and_validate(name: str, seed: int) -> None:
     game = game_named(name)
-    rules = game.rules(builtin_layout(game.default_spec))
-    outcome = play_game(rules, {p: RandomAgent() for p in rules.players}, random.Random(seed), max_turns=400)
+    engines = game.engines(builtin_layout(game.default_spec))
+    players = engines.rules.players
+    outcome = play_game(engines.search, {p: RandomAgent() for p in players}, random.Random(seed), max_turns=400)
     result = None if outcome.timeout else outcome.result.to_json()
     text = Record(name, game.default_spec, outcome.moves, {}, {}, seed, result).dumps()
     record = read_record(text)
@@ -122,13 +128,13 @@ def test_random_games_recorded_as_json_replay_and_validate(name: str, seed: int)
 @pytest.mark.parametrize("name", every_game())
 def test_marks_draw_as_a_well_formed_svg_with_a_coin_per_mark(name: str) -> None:
     game = game_named(name)
-    for rules, state in random_states(game, seed=3):
-        if len(rules.marks(state)) >= 2:
+    for engines, state in random_states(game, seed=3):
+        if len(engines.view.marks(state)) >= 2:
             break
-    svg = ET.fromstring(game.position_svg(rules, state))
+    svg = ET.fromstring(game.position_svg(engines.rules, state))
     assert svg.tag.endswith("svg") and svg.get("width", "").endswith("mm")
     texts = [t.text for t in svg.iter() if t.tag.endswith("text") and t.text]
-    assert all(m.text in texts for m in rules.marks(state) if m.text)
+    assert all(m.text in texts for m in engines.view.marks(state) if m.text)
 
 
 def test_the_toy_game_is_reachable_by_name_everywhere_a_layout_spec_is() -> None:
@@ -261,7 +267,7 @@ def test_a_game_installed_as_a_plugin_entry_point_appears_in_every_command(tmp_p
     elsewhere.mkdir()
     for folder, words in (
         (elsewhere, "No such command 'strip'"),
-        (tmp_path, "'strip' (tests.toygame:Strip) cannot be loaded"),
+        (tmp_path, "'strip' (tests.toygame:Strip) is broken and cannot be loaded"),
     ):
         done = subprocess.run(
             [sys.executable, "-m", "coinprint", "board", "strip"],

@@ -23,10 +23,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coinprint.analysis import builtin_layout, rules_for
-from coinprint.engine import MonteCarloAgent, RandomAgent, Rules, play_game
+from coinprint.analysis import builtin_layout
 from coinprint.games.coinage.fast import FastCoinAge, Trace
-from coinprint.games.coinage.rules import PLAYERS, CoinAgeRules, CoinAgeState, Turn
+from coinprint.games.coinage.rules import PLAYERS, CoinAgeRules
+from coinprint.games.coinage.state import CoinAgeState, Turn
+from coinprint.search import MonteCarloAgent, RandomAgent, Search, play_game
+from coinprint.source import engines_for
 
 COINAGE_LAYOUTS = (
     "coinage:map=classic",
@@ -37,19 +39,21 @@ MAP_LAYOUTS = ("mapgame:countries=21,seed=0", "mapgame:countries=11,seed=3")
 
 
 @cache
-def rules(spec: str) -> Rules:
-    return rules_for(builtin_layout(spec))
+def search(spec: str) -> Search:
+    """The game's search on the layout ``spec`` names (its referee is ``.rules``)."""
+    return engines_for(builtin_layout(spec)).search
 
 
-def random_position(rules: Rules, rng: random.Random, plies: int):
+def random_position(search: Search, rng: random.Random, plies: int):
     """A position ``plies`` random moves into a game (fewer if it ends), with the next
     turn's chance (Coin Age's throw) done."""
+    rules = search.rules
     state = rules.initial_state()
     for _ in range(plies):
         if rules.is_over(state):
             break
         rules.begin_turn(state, rng)
-        rules.apply_unchecked(state, rules.playout_move(state, rng))
+        rules.apply_unchecked(state, search.playout_move(state, rng))
     if not rules.is_over(state):
         rules.begin_turn(state, rng)
     return state
@@ -73,10 +77,11 @@ def fast_playout(fast: FastCoinAge, state: CoinAgeState, me: int, rng: random.Ra
     me=st.sampled_from((0, 1)),
 )
 def test_coinage_fast_turns_replay_legally_to_the_same_position_score_and_value(spec, seed, plies, depth, me):
-    game = rules(spec)
+    found = search(spec)
+    game = found.rules
     assert isinstance(game, CoinAgeRules)
     fast = FastCoinAge(game)
-    state = random_position(game, random.Random(seed), plies)
+    state = random_position(found, random.Random(seed), plies)
     state.throw = None  # the fast path throws for itself
     value, log, (stacks, tops, banks) = fast_playout(fast, state, me, random.Random(seed + 1), depth)
     assert len(log) <= depth
@@ -90,25 +95,25 @@ def test_coinage_fast_turns_replay_legally_to_the_same_position_score_and_value(
         winner = game.result(state).winner
         assert value == (1.0 if winner == player else 0.5 if winner is None else 0.0)
     else:
-        lead = game.evaluate(state, player)
+        lead = found.evaluate(state, player)
         assert value == (0.75 if lead > 0 else 0.25 if lead < 0 else 0.5)
 
 
 def test_coinage_fast_turns_use_every_kind_of_action():
     """The replay test above sees pays, places, moves and captures (else it proves less)."""
-    game = rules("coinage:map=classic")
-    fast = FastCoinAge(game)
+    found = search("coinage:map=classic")
+    fast = FastCoinAge(found.rules)
     kinds: set[str] = set()
     rng = random.Random(3)
     for seed in range(200):
-        state = random_position(game, random.Random(seed), seed % 12)
+        state = random_position(found, random.Random(seed), seed % 12)
         _, log, _ = fast_playout(fast, state, 0, rng, 60)
         kinds.update(action[0] for _, actions in log for action in actions)
     assert kinds == {"pay", "place", "move", "capture"}
 
 
 # -- Coin Age: the same random process as the reference ------------------------------------------------
-def mean_values(game: Rules, playout_total, state, move, player: str, seed: int, count: int) -> float:
+def mean_values(playout_total, state, move, player: str, seed: int, count: int) -> float:
     return playout_total(state, move, player, random.Random(seed), 60, count) / count
 
 
@@ -116,13 +121,13 @@ def mean_values(game: Rules, playout_total, state, move, player: str, seed: int,
 def test_coinage_fast_playouts_have_the_reference_mean(plies):
     """From the same position and move, the two paths' mean play-out values differ by less
     than 5 standard errors (values lie in [0, 1], so each has a standard deviation of at most 0.5)."""
-    game = rules("coinage:map=classic")
+    game = search("coinage:map=classic")
     state = random_position(game, random.Random(plies), plies)
-    move = game.legal_moves(state)[0]
-    player = game.to_move(state)
+    move = game.rules.legal_moves(state)[0]
+    player = game.rules.to_move(state)
     count = 1500
-    fast = mean_values(game, game.playout_total, state, move, player, 11, count)
-    reference = mean_values(game, lambda *a: Rules.playout_total(game, *a), state, move, player, 12, count)
+    fast = mean_values(game.playout_total, state, move, player, 11, count)
+    reference = mean_values(lambda *a: Search.playout_total(game, *a), state, move, player, 12, count)
     assert abs(fast - reference) < 5 * 0.5 * math.sqrt(2 / count)
 
 
@@ -133,11 +138,11 @@ def turn_shapes_fast(game: CoinAgeRules, state: CoinAgeState, count: int, seed: 
     return Counter(tuple(action[0] for action in turns[0][1]) for turns in trace.turns)
 
 
-def turn_shapes_reference(game: CoinAgeRules, state: CoinAgeState, count: int, seed: int) -> Counter:
+def turn_shapes_reference(game: Search, state: CoinAgeState, count: int, seed: int) -> Counter:
     """The same, with the reference's throw and play-out turn."""
     rng, shapes = random.Random(seed), Counter()
     for _ in range(count):
-        game.begin_turn(state, rng)
+        game.rules.begin_turn(state, rng)
         shapes[tuple(action[0] for action in game.playout_move(state, rng).actions)] += 1
     return shapes
 
@@ -147,13 +152,14 @@ def test_coinage_fast_turns_have_the_reference_shapes(plies):
     """The kinds of actions a play-out turn does, in order (and so how often a turn stops
     early), are distributed alike on both paths: a two-sample chi-square test at p = 1e-4
     (Wilson-Hilferty quantile), on categories seen at least 10 times in all."""
-    game = rules("coinage:map=classic")
+    found = search("coinage:map=classic")
+    game = found.rules
     assert isinstance(game, CoinAgeRules)
-    state = random_position(game, random.Random(plies), plies)
+    state = random_position(found, random.Random(plies), plies)
     state.throw = None
     count = 4000
     fast = turn_shapes_fast(game, state, count, 31)
-    reference = turn_shapes_reference(game, state, count, 32)
+    reference = turn_shapes_reference(found, state, count, 32)
     common = [shape for shape in fast.keys() | reference.keys() if fast[shape] + reference[shape] >= 10]
     assert len(common) >= 3
     statistic = sum((fast[s] - reference[s]) ** 2 / (fast[s] + reference[s]) for s in common)
@@ -163,28 +169,28 @@ def test_coinage_fast_turns_have_the_reference_shapes(plies):
 
 
 def test_coinage_fast_playouts_are_deterministic_for_a_seed_and_leave_the_state_alone():
-    game = rules("coinage:map=classic")
+    game = search("coinage:map=classic")
     state = random_position(game, random.Random(5), 6)
     before = repr(state)
-    move = game.legal_moves(state)[1]
+    move = game.rules.legal_moves(state)[1]
     runs = []
     for _ in range(2):
         rng = random.Random(99)
         runs.append((game.playout_total(state, move, "heads", rng, 60, 50), rng.getstate()))
     assert runs[0] == runs[1]
     assert repr(state) == before
-    fast = FastCoinAge(game)
+    fast = FastCoinAge(game.rules)
     logs = [fast_playout(fast, state, 0, random.Random(7), 60)[1] for _ in range(2)]
     assert logs[0] == logs[1] and logs[0]
 
 
 def montecarlo_wins(spec: str, games: int, agent: MonteCarloAgent) -> int:
     """Games the Monte Carlo agent wins against the random agent, half as heads, half as tails."""
-    game = rules(spec)
+    game = search(spec)
     wins = 0
     for seed in range(games):
-        strong = game.players[seed % 2]
-        agents = {p: agent if p == strong else RandomAgent() for p in game.players}
+        strong = game.rules.players[seed % 2]
+        agents = {p: agent if p == strong else RandomAgent() for p in game.rules.players}
         outcome = play_game(game, agents, random.Random(seed), 300)
         wins += outcome.result.winner == strong
     return wins
@@ -202,15 +208,15 @@ def test_default_montecarlo_on_the_fast_path_beats_random_play():
 @pytest.mark.slow
 @pytest.mark.parametrize("plies", [0, 3, 6, 9, 12])
 def test_coinage_fast_playouts_have_the_reference_mean_closely(plies):
-    game = rules("coinage:map=terraces")
+    game = search("coinage:map=terraces")
     state = random_position(game, random.Random(plies + 100), plies)
-    if game.is_over(state):
+    if game.rules.is_over(state):
         return
-    for move in game.legal_moves(state)[:3]:
-        player = game.to_move(state)
+    for move in game.rules.legal_moves(state)[:3]:
+        player = game.rules.to_move(state)
         count = 6000
-        fast = mean_values(game, game.playout_total, state, move, player, 21, count)
-        reference = mean_values(game, lambda *a: Rules.playout_total(game, *a), state, move, player, 22, count)
+        fast = mean_values(game.playout_total, state, move, player, 21, count)
+        reference = mean_values(lambda *a: Search.playout_total(game, *a), state, move, player, 22, count)
         assert abs(fast - reference) < 5 * 0.5 * math.sqrt(2 / count)
 
 
@@ -223,17 +229,17 @@ def test_coinage_fast_playouts_have_the_reference_mean_closely(plies):
     depth=st.integers(1, 80),
 )
 def test_map_fast_playouts_draw_the_same_numbers_and_give_the_same_sums(spec, seed, plies, depth):
-    game = rules(spec)
+    game = search(spec)
     rng = random.Random(seed)
     state = random_position(game, rng, plies)
-    if game.is_over(state):
+    if game.rules.is_over(state):
         return
     before = repr(state)
-    player = game.to_move(state)
-    for move in game.legal_moves(state)[:6]:
+    player = game.rules.to_move(state)
+    for move in game.rules.legal_moves(state)[:6]:
         fast_rng, reference_rng = random.Random(seed + 1), random.Random(seed + 1)
         fast = game.playout_total(state, move, player, fast_rng, depth, 5)
-        reference = Rules.playout_total(game, state, move, player, reference_rng, depth, 5)
+        reference = Search.playout_total(game, state, move, player, reference_rng, depth, 5)
         assert fast == reference
         assert fast_rng.getstate() == reference_rng.getstate()
     assert repr(state) == before  # the position was not changed
@@ -242,14 +248,14 @@ def test_map_fast_playouts_draw_the_same_numbers_and_give_the_same_sums(spec, se
 def test_fast_paths_are_in_use():
     """The games override the reference loop (else the tests above compare it with itself)."""
     for spec in ("coinage:map=classic", "mapgame:countries=21,seed=0"):
-        assert type(rules(spec)).playout_total is not Rules.playout_total
+        assert type(search(spec)).playout_total is not Search.playout_total
 
 
 def test_a_montecarlo_map_game_is_the_same_game_on_either_path(monkeypatch):
-    game = rules("mapgame:countries=11,seed=3")
-    agents = {p: MonteCarloAgent(playouts=40, depth=20) for p in game.players}
+    game = search("mapgame:countries=11,seed=3")
+    agents = {p: MonteCarloAgent(playouts=40, depth=20) for p in game.rules.players}
     fast = play_game(game, agents, random.Random(7), 300)
-    monkeypatch.setattr(type(game), "playout_total", Rules.playout_total)
+    monkeypatch.setattr(type(game), "playout_total", Search.playout_total)
     reference = play_game(game, agents, random.Random(7), 300)
     assert fast.moves == reference.moves
     assert fast.result == reference.result
@@ -259,8 +265,8 @@ def test_a_montecarlo_map_game_is_the_same_game_on_either_path(monkeypatch):
 @pytest.mark.parametrize("spec", MAP_LAYOUTS)
 @pytest.mark.parametrize("seed", range(3))
 def test_default_montecarlo_map_games_are_the_same_on_either_path(spec, seed, monkeypatch):
-    game = rules(spec)
-    fast = play_game(game, {p: MonteCarloAgent() for p in game.players}, random.Random(seed), 400)
-    monkeypatch.setattr(type(game), "playout_total", Rules.playout_total)
-    reference = play_game(game, {p: MonteCarloAgent() for p in game.players}, random.Random(seed), 400)
+    game = search(spec)
+    fast = play_game(game, {p: MonteCarloAgent() for p in game.rules.players}, random.Random(seed), 400)
+    monkeypatch.setattr(type(game), "playout_total", Search.playout_total)
+    reference = play_game(game, {p: MonteCarloAgent() for p in game.rules.players}, random.Random(seed), 400)
     assert (fast.moves, fast.result) == (reference.moves, reference.result)

@@ -8,13 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coinprint.analysis import builtin_layout, resolve_layout, rules_for, self_play
+from coinprint.analysis import builtin_layout, resolve_layout, self_play
 from coinprint.engine import Record
 from coinprint.families import family_specs, rank_fairest
 from coinprint.layout import Layout, Space
 from coinprint.metrics import analyse_layout, decided_at, game_metrics, lead_changes
 from coinprint.registry import GAMES
 from coinprint.selfplay import RunPlan
+from coinprint.source import engines_for
 from coinprint.stats import spread, wilson
 
 
@@ -45,7 +46,7 @@ def _record(game: str, moves: list[str]) -> Record:
 
 # -- one game, counted by hand -------------------------------------------------------------------
 def test_map_capture_chase_counted_by_hand():
-    rules = rules_for(map_layout(triangle=True))
+    engines = engines_for(map_layout(triangle=True))
     # O on 2, X on 3; every country borders the others, so each mover has 3 legal moves:
     # into the free neighbour, or onto the rival's coin sending it to either other country.
     moves = ["move 3 send 2", "move 3 send 1", "move 3 send 2", "move 1"]
@@ -54,7 +55,7 @@ def test_map_capture_chase_counted_by_hand():
     # 2: X takes 3 back, O sent to 1 (O 1, X 1); X next to 1 → -0.1
     # 3: O takes 3 again, X sent to 2 (O 2, X 0)             → 2.0
     # 4: X claims 1 (O 2, X 1): all claimed, O wins          → 1.0
-    m = game_metrics(rules, _record("mapgame", moves))
+    m = game_metrics(engines, _record("mapgame", moves))
     assert (m.length, m.winner, m.timeout) == (4, "O", False)
     assert m.lead_changes == 2  # O → X → O
     assert m.decided_at == pytest.approx(2 / 4)  # O led for good from move 3 on
@@ -70,10 +71,10 @@ def test_map_capture_chase_counted_by_hand():
 
 
 def test_map_first_move_capture_wins_wire_to_wire():
-    rules = rules_for(map_layout(triangle=True))
+    engines = engines_for(map_layout(triangle=True))
     # 1: O takes 3, X sent to 1 → O 2, X 0. 2: X walks onto 2 (O's, no coin): nothing changes.
     # 3: O claims 1 → O 3, X 0. O leads after every move; 3 moves listed each time.
-    m = game_metrics(rules, _record("mapgame", ["move 3 send 1", "move 2", "move 1"]))
+    m = game_metrics(engines, _record("mapgame", ["move 3 send 1", "move 2", "move 1"]))
     assert (m.length, m.winner, m.lead_changes, m.decided_at) == (3, "O", 0, 0.0)
     assert m.branching == pytest.approx(2.0)
     # Country 1 was held by no one until the last move (a coin on it is not a claim).
@@ -81,12 +82,12 @@ def test_map_first_move_capture_wins_wire_to_wire():
 
 
 def test_cointable_side_two_record_counted_by_hand():
-    rules = rules_for(builtin_layout("cointable:size=2"), {"supply": 3})
+    engines = engines_for(builtin_layout("cointable:size=2"), {"supply": 3})
     # 7 cells. Move 1: 7 empty cells to place on. Move 2: 6 places + touch b2. Move 3: 5 places
     # + touch a1 + touch b2 (no flip: a1 has one heads neighbour). The third coin empties the
     # supply: heads 2, tails 1. Heads' lead after each move: 1, 0, 1 (an even position is no
     # lead change); heads led for good only after move 3 (move 2 was level).
-    m = game_metrics(rules, _record("cointable", ["place b2", "place a1", "place c3"]))
+    m = game_metrics(engines, _record("cointable", ["place b2", "place a1", "place c3"]))
     assert (m.length, m.winner, m.lead_changes) == (3, "heads", 0)
     assert m.decided_at == pytest.approx(2 / 3)
     assert m.branching == pytest.approx(7.0)
@@ -94,17 +95,17 @@ def test_cointable_side_two_record_counted_by_hand():
 
 
 def test_coin_age_turns_are_counted_for_their_recorded_throw():
-    rules = rules_for(builtin_layout("coinage"))
+    engines = engines_for(builtin_layout("coinage"))
     # No match on an empty map: the turn allows a capture and a move, but there is nothing to
     # capture or move, so the only turn is the pass.
-    m = game_metrics(rules, _record("coinage", ["throw Q- N- P- D-"]))
+    m = game_metrics(engines, _record("coinage", ["throw Q- N- P- D-"]))
     assert m.branching == 1.0 and m.length == 1 and m.used == () and m.winner is None
 
 
 def test_a_timeout_has_no_winner_and_no_decisiveness():
-    rules = rules_for(map_layout(triangle=True))
+    engines = engines_for(map_layout(triangle=True))
     record = Record("mapgame", "hand", ["move 3 send 1"], extra={"timeout": True})
-    m = game_metrics(rules, record)
+    m = game_metrics(engines, record)
     assert m.timeout and m.winner is None and m.decided_at is None
 
 
@@ -204,14 +205,16 @@ def test_families_are_seeded_maps_and_ranking_puts_the_fairest_first():
 
 @pytest.mark.parametrize("spec", ["cointable:size=3", "coinage"])
 def test_fast_holders_agree_with_the_coins_drawn(spec):
-    from coinprint.engine import Rules
+    from coinprint.view import View
 
-    rules = rules_for(builtin_layout(spec))
+    engines = engines_for(builtin_layout(spec))
+    rules, view = engines.rules, engines.view
+    assert type(view).holders is not View.holders  # the game's own, faster
     for record, _ in self_play(spec, {p: "random" for p in rules.players}, 3, 2, 300):
         state = rules.initial_state()
         for text in record.moves:
             rules.apply(state, rules.parse_move(state, text))
-            assert rules.holders(state) == Rules.holders(rules, state)  # the default reads the marks
+            assert view.holders(state) == View.holders(view, state)  # the default reads the marks
 
 
 # -- properties over self-played games ------------------------------------------------------------------------
@@ -219,10 +222,11 @@ LAYOUTS = ["cointable:size=2", "cointable:size=3", "mapgame:countries=9,seed=1",
 
 
 def _check_invariants(spec: str, seed: int) -> None:
-    rules = rules_for(resolve_layout(spec))
+    engines = engines_for(resolve_layout(spec))
+    rules = engines.rules
     agents = {p: "random" for p in rules.players}
     for record, outcome in self_play(spec, agents, 1, seed, 150):
-        m = game_metrics(rules, record, outcome)
+        m = game_metrics(engines, record, outcome)
         ids = {s.id for s in rules.layout.spaces}
         assert m.length == len(outcome.moves) and m.timeout == outcome.timeout
         assert m.winner == (None if outcome.timeout else outcome.result.winner)

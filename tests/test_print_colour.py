@@ -184,14 +184,15 @@ def test_a_replay_frame_tints_each_claimed_country_in_its_claimers_colour(tmp_pa
     frames = scene_frames(game_named(record.game), record, rules, replayed)
     _, states = positions(path)
     last, state = frames.frames[-1], states[-1]
-    held = rules.holders(state)
+    view = game_named(record.game).view(rules)
+    held = view.holders(state)
     assert held, "the game claimed no country"
     scale = 4.0  # pixels per mm
     size = (round(frames.width_mm * scale), round(frames.height_mm * scale))
     board = [item for k, item in enumerate(frames.board) if k not in last.hidden]
     image = reduce(draw_items(board + [frames.pieces[k] for k in last.pieces], size, scale, frames.height_mm))
     placement = Frame(rules.layout)
-    coins = {mark.space for mark in rules.marks(state) if mark.side}
+    coins = {mark.space for mark in view.marks(state) if mark.side}
     for space in rules.layout.spaces:
         # A point inside the country away from its coin and its name: its widest disc's edge.
         import shapely

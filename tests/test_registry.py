@@ -1,6 +1,7 @@
 """The registry loads a game when it is chosen, and only then: choosing one game imports that
-game alone, and a game that cannot be loaded fails when it is chosen, in one line, leaving
-every other game and command working."""
+game alone, and a game that cannot be loaded in any way (a missing module, an exception on
+import, no name) is broken: listed as broken, failing when it is chosen, in one line, and
+leaving every other game and command working."""
 
 from __future__ import annotations
 
@@ -68,3 +69,101 @@ def test_a_game_that_cannot_load_fails_only_when_chosen(cli, tmp_path: Path) -> 
     finally:
         GAMES.unregister("broken")
     assert not (tmp_path / "b.svg").exists()
+
+
+EXPLODING = 'raise ValueError("this plug-in is broken on purpose")\n'
+"""A plug-in's module that fails on import (as one with a bug at its top level does)."""
+
+NAMELESS = '''
+from coinprint.game import Game
+
+
+class Nameless(Game):
+    """A whole game in every hook, but with no name: nothing could list or choose it."""
+
+    title = "Nameless"
+
+    def build(self, values):
+        raise NotImplementedError
+
+    def problems(self, layout, *, tolerance_mm=0.2):
+        return []
+
+    def rules(self, layout, options=None):
+        raise NotImplementedError
+
+    def sheet(self, layout, job):
+        raise NotImplementedError
+
+    def rule_sheet_parts(self, template, values, layout):
+        raise NotImplementedError
+'''
+
+
+@pytest.fixture
+def plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder on the import path holding the plug-ins' modules."""
+    folder = tmp_path / "plugins"
+    folder.mkdir()
+    (folder / "exploding_plugin.py").write_text(EXPLODING, encoding="utf-8")
+    (folder / "nameless_plugin.py").write_text(NAMELESS, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(folder))
+    return folder
+
+
+def test_a_plugin_that_raises_on_import_is_listed_as_broken_and_the_others_work(
+    cli, plugins: Path, tmp_path: Path
+) -> None:
+    """Not only a module that is missing: any exception while loading (here a ValueError)
+    makes the game broken. ``board --help`` lists it as broken beside the games that work;
+    choosing it fails in one line; ``kit all`` writes every other game's kit and says, in one
+    note, which game has none and why."""
+    others = GAMES.names()
+    GAMES._targets["exploding"] = "exploding_plugin:Game"
+    try:
+        assert GAMES.why_broken("exploding") == "ValueError: this plug-in is broken on purpose"
+        assert GAMES.broken() == {"exploding": "ValueError: this plug-in is broken on purpose"}
+        assert [game.name for game in GAMES] == list(others)
+
+        shown = cli("board", "--help")
+        assert shown.code == 0, shown.err
+        listed = {line.split()[0]: line for line in shown.out.splitlines() if line.startswith("  ") and line.split()}
+        assert set(others) < set(listed)
+        assert "(broken: ValueError: this plug-in is broken on purpose)" in listed["exploding"]
+        assert all("broken" not in listed[name] for name in others)
+
+        chosen = cli("board", "exploding", "-o", str(tmp_path / "b.svg"))
+        assert chosen.code == 2 and chosen.err.count("\n") == 1 and "Traceback" not in chosen.err
+        assert "the game 'exploding' (exploding_plugin:Game) is broken and cannot be loaded" in chosen.err
+        assert "ValueError: this plug-in is broken on purpose" in chosen.err
+        assert not (tmp_path / "b.svg").exists()
+
+        kits = tmp_path / "kits"
+        made = cli("kit", "all", "-o", str(kits) + "/")
+        assert made.code == 0, made.err
+        assert sorted(path.name for path in kits.iterdir()) == sorted(f"{name}-kit-a4-en.pdf" for name in others)
+        notes = [line for line in made.err.splitlines() if "exploding" in line]
+        assert notes == ["exploding is broken and has no kit: ValueError: this plug-in is broken on purpose"]
+    finally:
+        GAMES.unregister("exploding")
+    assert "exploding" not in GAMES and GAMES.broken() == {}
+
+
+def test_a_game_without_a_name_is_refused_as_broken_naming_what_is_missing(cli, plugins: Path) -> None:
+    registry = Registry({"nameless": "nameless_plugin:Nameless"})
+    why = registry.why_broken("nameless")
+    assert why == "TypeError: nameless_plugin:Nameless is not a coinprint.game.Game: it has no name"
+    assert registry.broken() == {"nameless": why} and list(registry) == []
+    with pytest.raises(UsageError) as caught:
+        registry["nameless"]
+    message = str(caught.value)
+    assert "\n" not in message and "is broken and cannot be loaded" in message and message.endswith("it has no name")
+
+    GAMES._targets["nameless"] = "nameless_plugin:Nameless"
+    try:
+        chosen = cli("board", "nameless")
+        assert chosen.code == 2 and chosen.err.count("\n") == 1
+        assert "the game 'nameless' (nameless_plugin:Nameless) is broken" in chosen.err
+        assert chosen.err.rstrip().endswith("it has no name")
+    finally:
+        GAMES.unregister("nameless")

@@ -1,5 +1,5 @@
-"""Coin Age's search listing (:meth:`CoinAgeRules.search_moves`, on packed positions) against
-the reference listing (:meth:`CoinAgeRules.successors` and :meth:`search_evaluate`), on many
+"""Coin Age's search listing (:meth:`CoinAgeSearch.scored_moves`, on packed positions) against
+the reference listing (:meth:`CoinAgeSearch.successors` and :meth:`tree_evaluate`), on many
 random positions of several maps."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coinprint.analysis import builtin_layout, rules_for
-from coinprint.engine import Rules
+from coinprint.analysis import builtin_layout
+from coinprint.search import Search
+from coinprint.source import engines_for
 
 MAPS = (
     "coinage:map=classic",
@@ -21,18 +22,20 @@ MAPS = (
 
 
 @cache
-def _rules(spec: str) -> Rules:  # type: ignore[type-arg]
-    return rules_for(builtin_layout(spec))
+def _search(spec: str) -> Search:  # type: ignore[type-arg]
+    """Coin Age's search on the layout ``spec`` names (its referee is ``.rules``)."""
+    return engines_for(builtin_layout(spec)).search
 
 
-def _position(game: Rules, seed: int, turns: int):  # type: ignore[no-untyped-def, type-arg]
+def _position(search: Search, seed: int, turns: int):  # type: ignore[no-untyped-def, type-arg]
     """The position after ``turns`` random play-out turns (fewer if the game ends), with a
     throw pending; None when the game ended."""
+    game = search.rules
     rng = random.Random(seed)
     state = game.initial_state()
     for _ in range(turns):
         game.begin_turn(state, rng)
-        game.apply_unchecked(state, game.playout_move(state, rng))
+        game.apply_unchecked(state, search.playout_move(state, rng))
         if game.is_over(state):
             return None
     game.begin_turn(state, rng)
@@ -44,13 +47,14 @@ def _position(game: Rules, seed: int, turns: int):  # type: ignore[no-untyped-de
 def test_the_search_listing_is_the_reference_listing(spec: str, seed: int, turns: int) -> None:
     """The same turns in the same order, each judged as the reference judges the position after
     it: the search evaluation for the mover, or the outcome when the turn ends the game."""
-    game = _rules(spec)
-    state = _position(game, seed, turns)
+    search = _search(spec)
+    game = search.rules
+    state = _position(search, seed, turns)
     if state is None:
         return
     mover = game.to_move(state)
-    reference = game.successors(state)
-    listed = game.search_moves(state)
+    reference = search.successors(state)
+    listed = search.scored_moves(state)
     assert [move for move, _ in reference] == [item.move for item in listed]
     for (_, after), item in zip(reference, listed):
         if game.is_over(after):
@@ -58,19 +62,19 @@ def test_the_search_listing_is_the_reference_listing(spec: str, seed: int, turns
             assert item.outcome == (0.5 if winner is None else float(winner == mover))
         else:
             assert item.outcome is None
-            assert abs(item.value - game.search_evaluate(after, mover)) < 1e-9
+            assert abs(item.value - search.tree_evaluate(after, mover)) < 1e-9
 
 
 def test_the_listing_covers_every_kind_of_throw() -> None:
     """Throws of 0 to 4 matches, and turns that end the game, all met by the positions above."""
-    game = _rules(MAPS[0])
+    search = _search(MAPS[0])
     matches, endings = set(), 0
     for seed in range(300):
-        state = _position(game, seed, seed % 25)
+        state = _position(search, seed, seed % 25)
         if state is None:
             continue
         matches.add(sum(hit for _, hit in state.throw))
-        endings += sum(item.outcome is not None for item in game.search_moves(state))
+        endings += sum(item.outcome is not None for item in search.scored_moves(state))
     assert matches == {0, 1, 2, 3, 4} and endings > 0
 
 
@@ -106,12 +110,13 @@ def test_a_checked_turn_is_the_references(spec: str, seed: int, turns: int, corr
     same error and the position untouched."""
     from coinprint.engine import IllegalMoveError
 
-    game = _rules(spec)
-    state = _position(game, seed, turns)
+    search = _search(spec)
+    game = search.rules
+    state = _position(search, seed, turns)
     if state is None:
         return
     rng = random.Random(seed)
-    turn = game.playout_move(state, rng)
+    turn = search.playout_move(state, rng)
     if corrupt:
         turn = _corrupt(turn, rng, len(state.stacks))
     pending = rng.random() < 0.5  # a throw pending (simulation) or not (a record replayed)
@@ -140,8 +145,8 @@ def test_a_checked_turn_is_the_references(spec: str, seed: int, turns: int, corr
 def test_a_random_turn_is_the_references_choice(spec: str, seed: int, turns: int) -> None:
     """Coin Age's random agent picks from the packed listing: the same turn as a uniform
     choice from the reference's list for the same generator (so records stay the same)."""
-    game = _rules(spec)
-    state = _position(game, seed, turns)
+    search = _search(spec)
+    state = _position(search, seed, turns)
     if state is None:
         return
-    assert game.random_move(state, random.Random(seed)) == Rules.random_move(game, state, random.Random(seed))
+    assert search.random_move(state, random.Random(seed)) == Search.random_move(search, state, random.Random(seed))

@@ -29,9 +29,11 @@ SMALL = "cointable:size=3"
 AGENTS = {"heads": "random", "tails": "greedy"}
 
 
-def moves_and_winner(rules, record, outcome):
-    """A per-game summary as issue 14's report would write one: top level, small, picklable."""
-    return (rules.name, len(record.moves), outcome.result.winner)
+def moves_and_winner(engines, record, outcome):
+    """A per-game summary as issue 14's report would write one: top level, small, picklable.
+    It is given the game set up on its layout (rules, search and view), the record and the
+    outcome."""
+    return (engines.view.rules.layout.game, len(record.moves), outcome.result.winner)
 
 
 def folder_bytes(folder: Path) -> dict[str, bytes]:
@@ -99,12 +101,12 @@ def test_the_runner_is_lazy_and_stops_its_workers_when_left(monkeypatch):
         assert {child.pid for child in multiprocessing.active_children()} <= before  # the workers were stopped
 
 
-def heavy_summary(rules, record, outcome):
+def heavy_summary(engines, record, outcome):
     """A summary bigger than a pipe holds: a worker sending it blocks until the runner reads."""
     return "x" * 2_000_000
 
 
-def refuse_game(rules, record, outcome):
+def refuse_game(engines, record, outcome):
     raise ValueError("no summary for this game")
 
 

@@ -14,7 +14,7 @@ from coinprint.kit.timelapse import BACKGROUND, CAPTION_BAD, TimelapseOptions, t
 from coinprint.registry import GAMES
 from coinprint.render.board import SIDE_COLOURS, Frame, label_point
 from coinprint.render.raster import hex_rgb
-from tests.replaycheck import board_height, picture_width, positions, write_record
+from tests.replaycheck import board_height, picture_width, positions, view_of, write_record
 
 PIL = pytest.importorskip("PIL")
 from PIL import Image, ImageSequence  # noqa: E402
@@ -91,7 +91,7 @@ def test_every_game_decodes_with_its_frames_delays_loop_and_size(tmp_path, game)
     last = frames_of(target)[-1]
     layout_ids = {s.id for s in rules.layout.spaces}
     checked = 0
-    for mark in rules.marks(states[-1]):
+    for mark in view_of(rules).marks(states[-1]):
         if mark.side not in rules.players or mark.space not in layout_ids:
             continue  # a claim's letter, or a coin the mat places itself (Flick)
         colour = hex_rgb(SIDE_COLOURS[rules.players.index(mark.side)])
@@ -270,7 +270,7 @@ def test_many_games_decode_with_their_coins_in_place(tmp_path):
         target.write_bytes(lapse.data)
         frames = frames_of(target)
         assert len(frames) == len(states) and frames[-1].size == (width, lapse.size[1])
-        for mark in rules.marks(states[-1]):
+        for mark in view_of(rules).marks(states[-1]):
             colour = hex_rgb(SIDE_COLOURS[rules.players.index(mark.side)])
             for spot in coin_spots(rules, lapse, rules.layout.space(mark.space)):
                 assert frames[-1].getpixel(spot) == colour

@@ -11,9 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coinprint.analysis import play_to_folder, validate_record
-from coinprint.engine import GreedyAgent, IllegalMoveError, InvalidMoveError, replay
+from coinprint.engine import IllegalMoveError, InvalidMoveError, replay
 from coinprint.games.coinage import board as coinage
-from coinprint.games.coinage.rules import SEARCH_FEATURES, SEARCH_WEIGHTS, CoinAgeRules, Turn
+from coinprint.games.coinage.rules import CoinAgeRules
+from coinprint.games.coinage.search import SEARCH_FEATURES, SEARCH_WEIGHTS, CoinAgeSearch
+from coinprint.games.coinage.state import Turn
+from coinprint.search import GreedyAgent
 
 D, P, N, Q = 0, 1, 2, 3
 HEADS, TAILS = 0, 1
@@ -22,6 +25,11 @@ HEADS, TAILS = 0, 1
 @pytest.fixture(scope="module")
 def rules() -> CoinAgeRules:
     return CoinAgeRules(coinage.build("classic"), {})
+
+
+@pytest.fixture(scope="module")
+def search(rules) -> CoinAgeSearch:
+    return CoinAgeSearch(rules)
 
 
 def at(rules, label: str) -> int:
@@ -381,13 +389,14 @@ def test_random_games_round_trip_their_notation_and_replay(seed):
 
 def test_the_quick_evaluation_agrees_with_the_score():
     rules = CoinAgeRules(coinage.build("classic"), {})
+    search = CoinAgeSearch(rules)
     rng = random.Random(5)
     state = rules.initial_state()
     while not rules.is_over(state):
         rules.begin_turn(state, rng)
         rules.apply(state, rng.choice(rules.legal_moves(state)))
         total = rules.scores(state)["total"]
-        assert rules.evaluate(state, "heads") == total["heads"] - total["tails"] == -rules.evaluate(state, "tails")
+        assert search.evaluate(state, "heads") == total["heads"] - total["tails"] == -search.evaluate(state, "tails")
 
 
 def test_playout_turns_are_always_legal():
@@ -399,20 +408,21 @@ def test_playout_turns_are_always_legal():
     from coinprint.games.coinage.rules import CoinAgeRules
 
     rules = CoinAgeRules(build("classic"), {})
+    search = CoinAgeSearch(rules)
     rng = random.Random(11)
     kinds = set()
     for _ in range(30):
         state = rules.initial_state()
         while not rules.is_over(state):
             rules.begin_turn(state, rng)
-            turn = rules.playout_move(state, rng)
+            turn = search.playout_move(state, rng)
             kinds.update(action[0] for action in turn.actions)
             assert rules.parse_move(state, rules.move_text(state, turn)) == turn
             rules.apply(state, turn)  # checked: raises IllegalMoveError if the turn is not legal
     assert kinds == {"place", "pay", "move", "capture"}
 
 
-def test_search_features_are_counted_as_the_rules_score(rules):
+def test_search_features_are_counted_as_the_rules_score(rules, search):
     """Heads' quarter, nickel and dime hold A1, A2 and A3 (one region, so heads doubles it);
     tails' penny holds C2 (a region of its own, doubled too). Tails moves next and has dimes,
     so heads' quarter and nickel are open to it; heads' lowest bank coin is a penny, which
@@ -423,7 +433,7 @@ def test_search_features_are_counted_as_the_rules_score(rules):
         banks=[[0, 3, 1, 0], [4, 2, 2, 1]],
         turn=1,
     )
-    heads = rules.search_features(state, "heads")
+    heads = search.features(state, "heads")
     assert dict(zip(SEARCH_FEATURES, heads)) == {
         "spaces held": 3 - 1,
         "points on the board": (4 + 3 + 1) * 2 - 2 * 2,
@@ -439,12 +449,12 @@ def test_search_features_are_counted_as_the_rules_score(rules):
         "dimes on top": 1 - 0,
         "to move next": -1,
     }
-    assert rules.search_features(state, "tails") == tuple(-f for f in heads)
+    assert search.features(state, "tails") == tuple(-f for f in heads)
     expected = sum(w * f for w, f in zip(SEARCH_WEIGHTS, heads))
-    assert rules.search_evaluate(state, "heads") == pytest.approx(expected)
+    assert search.tree_evaluate(state, "heads") == pytest.approx(expected)
     # A game over is judged by its score alone.
     state.ended = "every space is filled"
-    assert rules.search_evaluate(state, "heads") == rules.evaluate(state, "heads")
+    assert search.tree_evaluate(state, "heads") == search.evaluate(state, "heads")
 
 
 @settings(max_examples=25, deadline=None)
@@ -453,16 +463,17 @@ def test_search_evaluation_is_the_same_from_either_side(seed):
     """Every feature is one player's figure less the other's: the evaluation of any position
     of a random game for heads is minus tails'."""
     rules = CoinAgeRules(coinage.build("classic"), {})
+    search = CoinAgeSearch(rules)
     rng = random.Random(seed)
     state = rules.initial_state()
     while not rules.is_over(state):
         rules.begin_turn(state, rng)
-        rules.apply(state, rules.playout_move(state, rng))
-        heads, tails = rules.search_evaluate(state, "heads"), rules.search_evaluate(state, "tails")
+        rules.apply(state, search.playout_move(state, rng))
+        heads, tails = search.tree_evaluate(state, "heads"), search.tree_evaluate(state, "tails")
         assert heads == pytest.approx(-tails)
 
 
-def test_search_evaluation_predicts_winners_better_than_the_score(rules):
+def test_search_evaluation_predicts_winners_better_than_the_score(rules, search):
     """The shipped weights still mean something: on greedy games played here (seeds the fit
     never saw), the search evaluation's sign names the final winner of more positions than
     the plain score's does (measured: 64 % against 54 % here, 66 % against 57 % on 200 other
@@ -474,15 +485,15 @@ def test_search_evaluation_predicts_winners_better_than_the_score(rules):
         state, positions, agent = rules.initial_state(), [], GreedyAgent()
         while not rules.is_over(state):
             rules.begin_turn(state, rng)
-            rules.apply_unchecked(state, agent.choose(rules, state, rng))
+            rules.apply_unchecked(state, agent.choose(search, state, rng))
             positions.append(state.copy())
         winner = rules.result(state).winner
         if winner is None:
             continue
         for seen in positions[:-1]:
-            search, plain = rules.search_evaluate(seen, "heads"), rules.evaluate(seen, "heads")
+            tree, plain = search.tree_evaluate(seen, "heads"), search.evaluate(seen, "heads")
             judged += 1
-            right["search"] += (search > 0) == (winner == "heads")
+            right["search"] += (tree > 0) == (winner == "heads")
             right["plain"] += (plain > 0) == (winner == "heads")
     assert judged > 1000
     assert right["search"] > right["plain"] + 0.04 * judged
@@ -495,11 +506,12 @@ def test_successors_are_every_distinct_outcome_once(seed, name):
     position listed with it; no two listed turns end in the same position; and any turn a
     random player builds action by action ends in one of the listed positions."""
     rules = CoinAgeRules(coinage.build(name), {})
+    search = CoinAgeSearch(rules)
     rng = random.Random(seed)
     state = rules.initial_state()
     while not rules.is_over(state):
         rules.begin_turn(state, rng)
-        found = rules.successors(state)
+        found = search.successors(state)
         assert [turn for turn, _ in found] == rules.legal_moves(state)
         outcomes = set()
         for turn, after in found:
@@ -510,6 +522,6 @@ def test_successors_are_every_distinct_outcome_once(seed, name):
         assert len(outcomes) == len(found)
         for _ in range(5):
             built = state.copy()
-            rules.apply(built, rules.playout_move(state, rng))
+            rules.apply(built, search.playout_move(state, rng))
             assert built.key() in outcomes
         state = rng.choice(found)[1]

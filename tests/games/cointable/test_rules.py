@@ -21,9 +21,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coinprint.analysis import builtin_layout
-from coinprint.engine import GreedyAgent, IllegalMoveError, InvalidMoveError, RandomAgent, play_game
+from coinprint.engine import IllegalMoveError, InvalidMoveError
 from coinprint.errors import UsageError
 from coinprint.games.cointable.rules import CoinTableRules
+from coinprint.games.cointable.search import CoinTableSearch
+from coinprint.games.cointable.view import CoinTableView
+from coinprint.search import GreedyAgent, RandomAgent, Search, play_game
 
 
 @cache
@@ -352,7 +355,7 @@ def test_default_supply_is_100():
 def test_marks_show_faces_castles_and_the_safe_coin():
     rules = rules_for(5)
     state = play(rules, *CASTLE_READY, "castle d4 e4 e5", "place c3")
-    marks = {m.space: m for m in rules.marks(state)}
+    marks = {m.space: m for m in CoinTableView(rules).marks(state)}
     assert set(marks) == {"a1", "a2", "b1", "d4", "e4", "e5", "c3"}
     assert (marks["d4"].text, marks["d4"].side, marks["d4"].ring) == ("H", "heads", "castle")
     assert (marks["a1"].text, marks["a1"].side, marks["a1"].ring) == ("T", "tails", "")
@@ -544,26 +547,28 @@ def test_greedy_agents_finish_their_games():
     rules = rules_for(3)
     agents = {"heads": GreedyAgent(), "tails": RandomAgent()}
     for seed in range(3):
-        outcome = play_game(rules, agents, random.Random(seed), 2000)
+        outcome = play_game(CoinTableSearch(rules), agents, random.Random(seed), 2000)
         assert not outcome.timeout and outcome.result.finished
 
 
 def test_evaluate_counts_spaces_castled_coins_and_coins_open_to_a_flip():
     rules = rules_for(5)
+    search = CoinTableSearch(rules)
     state = play(rules, *CASTLE_READY, "castle d4 e4 e5")
     # 3 spaces each; heads' three castled coins count once more; nothing is open to a flip.
-    assert rules.evaluate(state, "heads") == 3.0
-    assert rules.evaluate(state, "tails") == -3.0
+    assert search.evaluate(state, "heads") == 3.0
+    assert search.evaluate(state, "tails") == -3.0
     # Heads e5 d5 with tails d4 between them: after tails touches e5, d4 is open to heads.
     state = play(rules, "place e5", "place d4", "place d5", "touch e5")
-    assert rules.evaluate(state, "tails") == (1 - 2) - 1
-    assert rules.evaluate(state, "heads") == 2 - 1
+    assert search.evaluate(state, "tails") == (1 - 2) - 1
+    assert search.evaluate(state, "heads") == 2 - 1
 
 
 def test_greedy_against_greedy_ends_without_flip_wars():
     rules = rules_for(5)
     for seed in range(3):
-        outcome = play_game(rules, {"heads": GreedyAgent(), "tails": GreedyAgent()}, random.Random(seed), 2000)
+        agents = {"heads": GreedyAgent(), "tails": GreedyAgent()}
+        outcome = play_game(CoinTableSearch(rules), agents, random.Random(seed), 2000)
         assert not outcome.timeout and outcome.result.finished
 
 
@@ -635,16 +640,15 @@ def test_the_search_listing_judges_each_move_as_playing_it_would(size: int, seed
     reference (every move played on a copy and judged): the same moves in the same order, the
     same evaluation, the same outcome when a move ends the game; on positions of random and
     greedy plies mixed, with small supplies so that games end."""
-    from coinprint.engine import Rules
-
     game = CoinTableRules(builtin_layout(f"cointable:size={size}"), {"supply": supply})
+    search = CoinTableSearch(game)
     rng = random.Random(seed)
     state = game.initial_state()
     for _ in range(plies):
         if game.is_over(state):
             break
-        reference = Rules.search_moves(game, state)
-        listed = game.search_moves(state)
+        reference = Search.scored_moves(search, state)
+        listed = search.scored_moves(state)
         assert [m.move for m in reference] == [m.move for m in listed]
         assert [m.outcome for m in reference] == [m.outcome for m in listed]
         assert [m.value for m in reference if m.outcome is None] == [m.value for m in listed if m.outcome is None]

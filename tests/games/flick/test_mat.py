@@ -398,14 +398,16 @@ def test_a_position_puts_goal_coins_inside_and_the_rest_outside_without_overlaps
 
     from coinprint.games.flick.draw import arrange, marks_sheet
     from coinprint.games.flick.rules import FlickRules
+    from coinprint.games.flick.view import FlickView
 
     layout = build(4, players=players)
     rules = FlickRules(layout, {})
+    view = FlickView(rules)
     state = rules.initial_state()
     for name in in_goal:
         state.in_goal[name] = True
     state.faces["h1"] = "tails"  # a coin that changed sides goes where its face's coins go
-    dots = arrange(layout, rules.marks(state))
+    dots = arrange(layout, view.marks(state))
     assert sorted(d.label for d in dots) == sorted(state.faces)
     goal = layout.features_with_role("goal")[0].shape
     for dot in dots:
@@ -417,4 +419,4 @@ def test_a_position_puts_goal_coins_inside_and_the_rest_outside_without_overlaps
     for a in range(len(dots)):
         for b in range(a + 1, len(dots)):
             assert math.dist(dots[a].at, dots[b].at) >= QUARTER
-    assert marks_sheet(layout, rules.marks(state)).content.items
+    assert marks_sheet(layout, view.marks(state)).content.items

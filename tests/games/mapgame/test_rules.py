@@ -136,7 +136,9 @@ def test_replay_reports_the_first_illegal_move(rules) -> None:
 
 
 def test_marks_show_claims_and_coins(rules) -> None:
-    marks = {m.space: m for m in rules.marks(play(rules, "move 3"))}
+    from coinprint.games.mapgame.view import MapView
+
+    marks = {m.space: m for m in MapView(rules).marks(play(rules, "move 3"))}
     assert set(marks) == {"c3", "c4", "c5"}
     assert marks["c3"].text == "O" and marks["c3"].side == "O" and marks["c3"].ring
     assert marks["c4"].text == "O" and marks["c4"].side == "" and not marks["c4"].ring

@@ -27,6 +27,7 @@ from coinprint.game import Game, PrintJob, RuleSheetParts, Seat
 from coinprint.layout import Layout, Mark, Space, close_ring
 from coinprint.params import Param, Values
 from coinprint.render.sheet import Sheet
+from coinprint.view import View
 
 NAME = "strip"
 SQUARE_MM = 30.0
@@ -53,13 +54,11 @@ class StripState:
 
 
 class StripRules(Rules[StripState, int]):
-    name = NAME
     players = ("heads", "tails")
 
     def __init__(self, layout: Layout, options: dict[str, Any] | None = None) -> None:
         if options:
             raise UsageError(f"{layout.game} has no options, not {sorted(options)}")
-        self.name = layout.game  # records name the game of the layout (a variant's own name)
         self.layout = layout
         self.labels = [space.name for space in layout.spaces]
 
@@ -97,8 +96,12 @@ class StripRules(Rules[StripState, int]):
     def move_text(self, state: StripState, move: int) -> str:
         return f"claim {self.labels[move]}"
 
+
+class StripView(View[StripState, int]):
+    """A claimed square shows its owner's coin."""
+
     def marks(self, state: StripState) -> list[Mark]:
-        ids = [space.id for space in self.layout.spaces]
+        ids = [space.id for space in self.rules.layout.spaces]
         return [Mark(ids[i], owner[0].upper(), owner) for i, owner in enumerate(state.owner) if owner]
 
 
@@ -127,6 +130,9 @@ class Strip(Game):
 
     def rules(self, layout: Layout, options: Mapping[str, Any] | None = None) -> StripRules:
         return StripRules(layout, dict(options or {}))
+
+    def view(self, rules: Rules[Any, Any]) -> StripView:
+        return StripView(rules)
 
     def sheet(self, layout: Layout, job: PrintJob) -> Sheet:
         return self.position_sheet(layout, [], StripRules.players, title="Strip")
