@@ -43,7 +43,7 @@ from coinprint.kit.timelapse import TimelapseOptions, timelapse_from_record
 from coinprint.resources import template_path
 from coinprint.source import builtin_layout
 from coinprint.studio import outputs
-from coinprint.studio.outputs import Check, UnknownGame, game_named
+from coinprint.studio.outputs import Check, UnknownGame, requested_game
 from coinprint.studio.play import RefusedMove, Session, Sessions, rules_options
 from coinprint.studio.security import CSP, Guard, TooLarge, csrf_token
 
@@ -223,7 +223,7 @@ def create_app(studio: Studio) -> Guard:
 
     async def board(request: Request) -> Response:
         name, fmt = _split_file(request.path_params["file"], outputs.FORMATS)
-        game = game_named(name)
+        game = requested_game(name)
         fields = _fields(request)
         layout = _drawing(fields, name)
         made = await run_in_threadpool(outputs.board, game, fields, fmt, layout=layout)
@@ -233,20 +233,20 @@ def create_app(studio: Studio) -> Guard:
         return response
 
     async def board_info(request: Request) -> Response:
-        game = game_named(request.path_params["game"])
+        game = requested_game(request.path_params["game"])
         made = await run_in_threadpool(outputs.board, game, _fields(request), "geojson")
         return JSONResponse({"spec": made.spec, "seed": made.seed, "lines": made.lines, "warnings": made.warnings})
 
     async def kit(request: Request) -> Response:
         name, fmt = _split_file(request.path_params["file"], ("pdf",))
-        game = game_named(name)
+        game = requested_game(name)
         fields = _fields(request)
         layout = _drawing(fields, name)
         data = await run_in_threadpool(outputs.kit_bytes, game, fields, layout=layout)
         return _download(data, fmt, f"{name}-kit.pdf")
 
     async def kit_pages(request: Request) -> list[bytes]:
-        game = game_named(request.path_params["game"])
+        game = requested_game(request.path_params["game"])
         fields = _fields(request)
         key = (game.name, tuple(sorted(fields.items())))
         pages = studio.kit_pages.get(key)
@@ -269,7 +269,7 @@ def create_app(studio: Studio) -> Guard:
 
     async def rules(request: Request) -> Response:
         name, fmt = _split_file(request.path_params["file"], ("pdf",))
-        data = await run_in_threadpool(outputs.rules_bytes, game_named(name), _fields(request))
+        data = await run_in_threadpool(outputs.rules_bytes, requested_game(name), _fields(request))
         return _download(data, fmt, f"{name}-rules.pdf")
 
     async def check(request: Request) -> Response:
@@ -303,13 +303,13 @@ def create_app(studio: Studio) -> Guard:
         game = fields.pop("game", None) or watched.game
         outputs.refuse_unknown(fields, set(), "watch")
         if game is not None:
-            game_named(game)
+            requested_game(game)
         return StreamingResponse(
             _watch_stream(studio, watched, game), media_type="text/event-stream", headers={"x-accel-buffering": "no"}
         )
 
     async def fair_events(request: Request) -> Response:
-        game = game_named(request.path_params["game"])
+        game = requested_game(request.path_params["game"])
         plan = await run_in_threadpool(outputs.fair_plan, game, _fields(request))
         return StreamingResponse(
             _fair_stream(plan), media_type="text/event-stream", headers={"x-accel-buffering": "no"}
@@ -320,7 +320,7 @@ def create_app(studio: Studio) -> Guard:
         unknown = sorted(set(doc) - {"game", "layout", "opponent", "seat", "options", "seed"})
         if unknown:
             raise UsageError(f"the play request takes no {', '.join(unknown)}")
-        game = game_named(str(doc.get("game", "")))
+        game = requested_game(str(doc.get("game", "")))
         layout, recorded, shown = _play_layout(studio, game, doc.get("layout"))
         opponent = doc.get("opponent", "greedy")
         seed = doc.get("seed")
@@ -506,7 +506,7 @@ def check_file(path: Path, game: str | None) -> Check:
     lines.append(f"{path.name}: {checked.verdict}")
     summary = None
     if checked.valid:
-        summary = game_named(checked.layout.game).summary(checked.layout)
+        summary = requested_game(checked.layout.game).summary(checked.layout)
         if summary is not None:
             lines.append(f"{path.name}: {summary}")
     return Check(path.name, checked, lines, summary)
