@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from coinprint.checks import DEFAULT_TOLERANCE_MM, errors
 from coinprint.errors import InterruptedRunError, UsageError, stop_code
 from coinprint.fair import FAIR_GAMES, SEARCH_GAMES, fairest_map, search_games
-from coinprint.fileio import STDIN, Interrupted
+from coinprint.fileio import STDIN, Interrupted, read_bytes
 from coinprint.kit import (
     PrintSettings,
     board_file_name,
@@ -27,12 +27,11 @@ from coinprint.kit import (
     resolve_output,
     rule_sheet_language,
 )
-from coinprint.source import check_layout, read_layout_data, read_layout_file
+from coinprint.source import check_layout, read_layout_data
 
 if TYPE_CHECKING:
     from coinprint.checks import Problem
     from coinprint.game import Game
-    from coinprint.io import ReadLayout
     from coinprint.layout import Layout
     from coinprint.params import Values
     from coinprint.render.pages import Sheet
@@ -42,49 +41,44 @@ Say = Callable[[str], None]
 
 @dataclass(frozen=True)
 class CheckedLayout:
-    """A layout file read and checked: the layout, every problem, and the verdict line."""
+    """A layout file read and checked: the layout, its game (None when coinprint knows none
+    by the layout's name), every problem, and the verdict line."""
 
     layout: Layout
+    game: Game | None
     problems: list[Problem]
     verdict: str
     valid: bool
 
-
-def check_layout_file(path: str, game: str | None, units: str, tolerance_mm: float | None, say: Say) -> CheckedLayout:
-    """Read and check the layout file at ``path`` (for ``game`` when it is a drawing; lengths
-    compared within ``tolerance_mm``, None: the default), saying each note and problem in one
-    line."""
-
-    limit = DEFAULT_TOLERANCE_MM if tolerance_mm is None else tolerance_mm
-    return _checked(read_layout_file(path, game=game, units=units, tolerance_mm=limit), path, limit, say)
+    @property
+    def summary(self) -> str | None:
+        """What the game says of a valid layout in one line (its size, its regions); None for
+        an invalid one, or when the game says nothing."""
+        return self.game.summary(self.layout) if self.valid and self.game is not None else None
 
 
 def check_layout_data(
     data: bytes, source: str, game: str | None, units: str, tolerance_mm: float | None, say: Say
 ) -> CheckedLayout:
-    """:func:`check_layout_file` for the bytes of a file called ``source`` (an upload): the
-    same reading, check, messages and verdict."""
-
+    """Read and check the bytes of the layout file called ``source`` (read once, by the
+    caller: a file named on the command line, an upload) for ``game`` when it is a drawing,
+    lengths compared within ``tolerance_mm`` (None: the default), saying each note and
+    problem in one line."""
     limit = DEFAULT_TOLERANCE_MM if tolerance_mm is None else tolerance_mm
-    return _checked(
-        read_layout_data(data, source=source, game=game, units=units, tolerance_mm=limit), source, limit, say
-    )
-
-
-def _checked(read: ReadLayout, path: str, limit: float, say: Say) -> CheckedLayout:
+    read = read_layout_data(data, source=source, game=game, units=units, tolerance_mm=limit)
     layout = read.layout
-    problems = check_layout(layout, tolerance_mm=limit)
+    problems = check_layout(layout, game=read.game, tolerance_mm=limit)
     for note in read.notes:
-        say(f"{path}: note: {note}")
+        say(f"{source}: note: {note}")
     for problem in problems:
-        say(f"{path}: {problem}")
+        say(f"{source}: {problem}")
     bad = errors(problems)
     if bad:
         verdict = f"invalid {layout.game} layout: {len(bad)} problem(s)"
     else:
         counted = f"{len(layout)} spaces" if layout.spaces else f"{len(layout.features)} features"
         verdict = f"valid {layout.game} layout with {counted}"
-    return CheckedLayout(layout, problems, verdict, not bad)
+    return CheckedLayout(layout, read.game, problems, verdict, not bad)
 
 
 FAIR_CANDIDATES = 10
@@ -252,7 +246,7 @@ def print_layout_file(
     """``board GAME --layout FILE``: check the file, then print it like a built-in board
     with its words in ``lang`` (exit 1 with the check's report when it is invalid)."""
 
-    checked = check_layout_file(path, game.name, units, tolerance_mm, say)
+    checked = check_layout_data(read_bytes(path), path, game.name, units, tolerance_mm, say)
     if not checked.valid:
         say(f"{path}: {checked.verdict}")
         return 1

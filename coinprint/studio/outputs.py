@@ -317,6 +317,16 @@ class Check:
     lines: list[str]
     summary: str | None
 
+    @classmethod
+    def of(cls, source: str, checked: CheckedLayout, lines: list[str]) -> Check:
+        """The check of the file called ``source``: the ``lines`` said while checking, then
+        the verdict and summary lines ``validate layout`` says."""
+        lines.append(f"{source}: {checked.verdict}")
+        summary = checked.summary
+        if summary is not None:
+            lines.append(f"{source}: {summary}")
+        return cls(source, checked, lines, summary)
+
     def to_json(self) -> dict[str, Any]:
         layout = self.checked.layout
         problems = []
@@ -368,9 +378,4 @@ def check_drawing(data: bytes, source: str, fields: Mapping[str, str]) -> Check:
             raise UsageError(f"--tolerance must be a length in mm, not {tolerance!r}") from None
     lines: list[str] = []
     checked = check_layout_data(data, source, game, fields.get("units") or "mm", tolerance_mm, lines.append)
-    lines.append(f"{source}: {checked.verdict}")
-    layout = checked.layout
-    summary = requested_game(layout.game).summary(layout) if checked.valid and layout.game in GAMES else None
-    if summary is not None:
-        lines.append(f"{source}: {summary}")
-    return Check(source, checked, lines, summary)
+    return Check.of(source, checked, lines)

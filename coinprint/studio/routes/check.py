@@ -15,8 +15,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from coinprint.commands import check_layout_file
+from coinprint.commands import check_layout_data
 from coinprint.errors import CoinprintError, UsageError
+from coinprint.fileio import read_bytes
 from coinprint.studio import outputs
 from coinprint.studio.outputs import Check, requested_game
 from coinprint.studio.routes.answers import EVENT_STREAM_HEADERS, error, event, fields, source_name, upload
@@ -67,14 +68,8 @@ async def watch_events(request: Request) -> Response:
 def check_file(path: Path, game: str | None) -> Check:
     """``validate layout`` of a file named on the command line (``--watch``)."""
     lines: list[str] = []
-    checked = check_layout_file(str(path), game, "mm", None, lines.append)
-    lines.append(f"{path.name}: {checked.verdict}")
-    summary = None
-    if checked.valid:
-        summary = requested_game(checked.layout.game).summary(checked.layout)
-        if summary is not None:
-            lines.append(f"{path.name}: {summary}")
-    return Check(path.name, checked, lines, summary)
+    checked = check_layout_data(read_bytes(path), str(path), game, "mm", None, lines.append)
+    return Check.of(path.name, checked, lines)
 
 
 def watched_check(studio: Studio, number: str, game: str) -> Check | None:
