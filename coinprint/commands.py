@@ -1,6 +1,7 @@
-"""What ``board GAME``, ``kit`` and ``validate layout`` do, below the command line: read and
-check a layout file, print a game's board from its options (with ``--fair``, the fairest of
-several generated maps) or from a file, print kits.
+"""What ``board GAME``, ``kit`` and ``validate layout`` do, below both front doors (the
+command line and the studio call the same functions): check the bytes of a layout file,
+compose and print a game's board from its options (with ``--fair``, the fairest of several
+generated maps) or from a file, print kits.
 
 Messages go through ``say`` (standard output) and ``warn`` (standard error), so the command
 line only parses options and passes them on.
