@@ -22,7 +22,7 @@ from coinprint.caps import MAX_DRAWING_NUMBERS  # noqa: E402
 from coinprint.errors import UnreadableInputError  # noqa: E402
 from coinprint.games.cointable import board as cointable  # noqa: E402
 from coinprint.games.mapgame import board as mapgame  # noqa: E402
-from coinprint.source import parse_drawing as parse_layout  # noqa: E402
+from coinprint.source import read_layout_data as parse_layout  # noqa: E402
 from tests.drawings import hex_grid_svg, inkscape_svg, layout_svg  # noqa: E402
 
 

@@ -21,7 +21,7 @@ from coinprint.source import (  # noqa: F401  (the library's names for them, doc
     builtin_layout,
     check_layout,
     playable_layout,
-    read_layout_file,
+    read_layout_data,
     resolve_layout,
     rules_for,
     validate_record,

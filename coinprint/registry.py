@@ -9,7 +9,7 @@ a test's toy game) appears in every command.
 
 Adding a game is its package ``coinprint/games/<name>/``, one line in :data:`BUILT_IN` and its
 English rule-sheet texts ``templates/<name>.en.json`` (CONTRIBUTING.md walks through it).
-Choosing a game imports that game alone.
+Choosing a game, by its name or its title, imports that game alone.
 """
 
 from __future__ import annotations
@@ -30,6 +30,10 @@ BUILT_IN: dict[str, str] = {
     "flick": "coinprint.games.flick:Flick",
 }
 """The games coinprint ships, in the order the command line lists them."""
+
+TITLES: dict[str, str] = {"cointable": "Coin Table", "coinage": "Coin Age", "mapgame": "Map", "flick": "Flick"}
+"""The built-in games' titles (each its Game's ``title``), so that a title names its game
+(``map`` for ``mapgame``) without importing every game."""
 
 ENTRY_POINTS = "coinprint.games"
 """The entry point group through which other packages add games (``name = "pkg.mod:Class"``)."""
@@ -60,8 +64,11 @@ def _is_text(value: object) -> bool:
 class Registry:
     """The games by name, in the order the command line lists them."""
 
-    def __init__(self, targets: dict[str, str], *, entry_points: str | None = None) -> None:
+    def __init__(
+        self, targets: dict[str, str], *, entry_points: str | None = None, titles: dict[str, str] | None = None
+    ) -> None:
         self._targets = dict(targets)
+        self._titles = dict(titles or {})
         self._games: dict[str, Game] = {}
         self._broken: dict[str, str] = {}
         self._entry_points = entry_points
@@ -138,13 +145,21 @@ class Registry:
 
     def name_for(self, word: str) -> str | None:
         """The name of the game ``word`` means: its name, or its title as one word in any case
-        (``map`` for ``mapgame``, ``CoinAge``); None when it means none."""
-        if word in self._names():
+        (``map`` for ``mapgame``, ``CoinAge``); None when it means none. The built-in games'
+        titles are known without importing them; other games are loaded to read theirs."""
+        names = self._names()
+        if word in names:
             return word
-        wanted = word.lower().replace(" ", "").replace("-", "")
-        for game in self:
-            if wanted in (game.name, game.title.lower().replace(" ", "")):
-                return game.name
+        wanted = _one_word(word)
+        for name in names:
+            title = self._titles.get(name)
+            if title is None:
+                try:
+                    title = self._game(name).title
+                except UsageError:
+                    continue
+            if wanted in (name, _one_word(title)):
+                return name
         return None
 
     def simulated(self) -> tuple[str, ...]:
@@ -164,7 +179,11 @@ class Registry:
         self._broken.pop(name, None)
 
 
-GAMES = Registry(BUILT_IN, entry_points=ENTRY_POINTS)
+def _one_word(text: str) -> str:
+    return text.lower().replace(" ", "").replace("-", "")
+
+
+GAMES = Registry(BUILT_IN, entry_points=ENTRY_POINTS, titles=TITLES)
 """Every game coinprint knows, by its command-line name."""
 
 

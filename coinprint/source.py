@@ -8,15 +8,15 @@ resolved, never a spec to resolve again.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from coinprint.checks import Problem, errors
+from coinprint.checks import DEFAULT_TOLERANCE_MM, Problem, errors
 from coinprint.engine import read_record, replay
 from coinprint.errors import InvalidInputError, UnreadableInputError, UsageError
-from coinprint.fileio import STDIN, read_text
-from coinprint.io import parse_layout, read_layout
+from coinprint.fileio import STDIN, read_bytes, read_text
+from coinprint.io import parse_layout
 from coinprint.layout import Layout, from_geojson
 from coinprint.params import parse_layout_name
 from coinprint.registry import GAMES
@@ -24,7 +24,7 @@ from coinprint.registry import GAMES
 if TYPE_CHECKING:
     from coinprint.engine import Record, Replay, Rules
     from coinprint.game import Engines, Game
-    from coinprint.io import Conventions, ReadLayout
+    from coinprint.io import Conventions
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,7 @@ def resolve_layout(
     if name in GAMES:
         return builtin_layout(spec)
     if spec == STDIN:
-        return read_layout_file(spec, game=game, units=units, tolerance_mm=tolerance_mm).layout
+        return read_layout_data(read_bytes(spec), source=spec, game=game, units=units, tolerance_mm=tolerance_mm).layout
     path = Path(spec)
     if base is not None and not path.is_absolute():
         path = base / path
@@ -119,33 +119,35 @@ def resolve_layout(
         raise UnreadableInputError(
             f"layout {spec!r} is neither a built-in name ({', '.join(f'{g}:…' for g in GAMES.names())}) nor an existing file"
         )
-    return read_layout_file(path, game=game, units=units, tolerance_mm=tolerance_mm).layout
+    data = read_bytes(path)
+    return read_layout_data(data, source=str(path), game=game, units=units, tolerance_mm=tolerance_mm).layout
 
 
-def read_layout_file(
-    path: str | Path, *, game: str | None = None, units: str = "mm", tolerance_mm: float | None = None
-) -> ReadLayout:
-    """The layout in the file at ``path`` as :func:`coinprint.io.read_layout` reads it, with
-    the names its game gives spaces drawn without one (Coin Table cells: ``a1`` …)."""
-    if tolerance_mm is None:
-        return _named(read_drawing(path, game=game, units=units))
-    return _named(read_drawing(path, game=game, units=units, tolerance_mm=tolerance_mm))
+@dataclass
+class LayoutFile:
+    """A layout file read: the layout, with the names its game gives spaces drawn without one
+    (Coin Table cells: ``a1`` …); its game, looked up once (None when coinprint knows no game
+    by the layout's name); and notes on what was left out of it ("2 text objects ignored")."""
+
+    layout: Layout
+    game: Game | None
+    notes: list[str] = field(default_factory=list)
 
 
 def read_layout_data(
     data: bytes, *, source: str, game: str | None = None, units: str = "mm", tolerance_mm: float | None = None
-) -> ReadLayout:
-    """:func:`read_layout_file` for the bytes of a file called ``source`` (an upload)."""
-    if tolerance_mm is None:
-        return _named(parse_drawing(data, source=source, game=game, units=units))
-    return _named(parse_drawing(data, source=source, game=game, units=units, tolerance_mm=tolerance_mm))
-
-
-def _named(read: ReadLayout) -> ReadLayout:
-    """``read`` with the names its game gives spaces drawn without one."""
-    if read.layout.game in GAMES:
-        read.layout = GAMES[read.layout.game].named(read.layout)
-    return read
+) -> LayoutFile:
+    """The layout in the bytes of a file called ``source`` (coinprint GeoJSON, an SVG drawing
+    or foreign GeoJSON, read for ``game`` with foreign coordinates in ``units`` and borders
+    joined within ``tolerance_mm``, None: the default), as :func:`coinprint.io.parse_layout`
+    reads it with every registered game's drawing conventions."""
+    limit = DEFAULT_TOLERANCE_MM if tolerance_mm is None else tolerance_mm
+    read = parse_layout(
+        data, source=source, conventions=drawing_conventions(), game=game, units=units, tolerance_mm=limit
+    )
+    found = GAMES[read.layout.game] if read.layout.game in GAMES else None
+    layout = read.layout if found is None else found.named(read.layout)
+    return LayoutFile(layout, found, read.notes)
 
 
 def drawing_conventions() -> dict[str, Conventions]:
@@ -153,27 +155,14 @@ def drawing_conventions() -> dict[str, Conventions]:
     return {game.name: game.drawing for game in GAMES if game.drawing is not None}
 
 
-def read_drawing(path: str | Path, *, game: str | None = None, **options: Any) -> ReadLayout:
-    """:func:`coinprint.io.read_layout` with every registered game's drawing conventions
-    (``options``: ``units``, ``tolerance_mm``)."""
-
-    return read_layout(path, conventions=drawing_conventions(), game=game, **options)
-
-
-def parse_drawing(data: bytes, *, source: str, game: str | None = None, **options: Any) -> ReadLayout:
-    """:func:`coinprint.io.parse_layout` with every registered game's drawing conventions
-    (``options``: ``units``, ``tolerance_mm``)."""
-
-    return parse_layout(data, source=source, conventions=drawing_conventions(), game=game, **options)
-
-
-def check_layout(layout: Layout, *, tolerance_mm: float | None = None) -> list[Problem]:
-    """Every problem with ``layout`` for its game (errors and warnings). ``tolerance_mm`` is
-    how far lengths may be off (rounded drawings) where a check compares lengths; None keeps
-    each game's default."""
-    if layout.game not in GAMES:
-        return [Problem(None, f"unknown game {layout.game!r}; coinprint knows {', '.join(GAMES.names())}")]
-    game = GAMES[layout.game]
+def check_layout(layout: Layout, *, game: Game | None = None, tolerance_mm: float | None = None) -> list[Problem]:
+    """Every problem with ``layout`` for its ``game`` (looked up by the layout's name when
+    not given; errors and warnings). ``tolerance_mm`` is how far lengths may be off (rounded
+    drawings) where a check compares lengths; None keeps each game's default."""
+    if game is None:
+        if layout.game not in GAMES:
+            return [Problem(None, f"unknown game {layout.game!r}; coinprint knows {', '.join(GAMES.names())}")]
+        game = GAMES[layout.game]
     return game.problems(layout) if tolerance_mm is None else game.problems(layout, tolerance_mm=tolerance_mm)
 
 

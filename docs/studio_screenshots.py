@@ -28,7 +28,7 @@ def main(images: str = "docs/images") -> list[Path]:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
-    from coinprint.studio.app import Studio
+    from coinprint.studio.state import Studio
     from tests import browser
     from tests.test_studio_server import TOKEN, running
 

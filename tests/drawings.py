@@ -7,6 +7,10 @@ import json
 import math
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
+
+from coinprint.fileio import read_bytes
+from coinprint.source import LayoutFile, read_layout_data
 
 INKSCAPE_HEAD = """<?xml version="1.0" encoding="UTF-8" standalone="no"?>
 <!-- Created with Inkscape (http://www.inkscape.org/) -->
@@ -24,6 +28,13 @@ INKSCAPE_HEAD = """<?xml version="1.0" encoding="UTF-8" standalone="no"?>
   <sodipodi:namedview id="namedview7" inkscape:document-units="mm" />
   <defs id="defs2" />
 """
+
+
+def read_layout_file(path: str | Path, **options: Any) -> LayoutFile:
+    """The layout file at ``path`` read as the command line reads it: its bytes read once,
+    then :func:`coinprint.source.read_layout_data` (``options``: ``game``, ``units``,
+    ``tolerance_mm``)."""
+    return read_layout_data(read_bytes(path), source=str(path), **options)
 
 
 def inkscape_svg(body: str, *, width: str = "210mm", height: str = "297mm", viewbox: str = "0 0 210 297") -> str:

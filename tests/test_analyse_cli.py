@@ -256,14 +256,14 @@ def test_fair_coin_age_card_is_the_fairest_random_card(cli, tmp_path):
 
 
 def test_analyse_a_drawn_card_and_refuse_an_invalid_one(cli, tmp_path):
-    from coinprint.source import read_drawing as read_layout
+    from tests.drawings import read_layout_file
 
     example = ROOT / "examples" / "coinage-card.svg"
     args = ["analyse", "coinage", "--layout", str(example), "--games", "6", "--skill-games", "0"]
     result = cli(*args, "--json", str(tmp_path / "d.json"), "--report", str(tmp_path / "d.svg"))
     assert result.code == 0, result.err
     (figures,) = json.loads((tmp_path / "d.json").read_text())["layouts"]
-    drawn = read_layout(example, game="coinage").layout
+    drawn = read_layout_file(example, game="coinage").layout
     assert figures["spaces"] == [s.id for s in drawn.spaces] and set(figures["held"]) == set(figures["spaces"])
     assert figures["games"] == 6 and (tmp_path / "d.svg").read_bytes().startswith(b"<svg")
     mistakes = ROOT / "examples" / "coinage-card-mistakes.svg"

@@ -19,8 +19,7 @@ from coinprint.games.coinage import board as coinage
 from coinprint.games.cointable import board as cointable
 from coinprint.games.mapgame import board as mapgame
 from coinprint.registry import GAMES
-from coinprint.source import parse_drawing as parse_layout
-from coinprint.source import read_drawing as read_layout
+from coinprint.source import read_layout_data as parse_layout
 from tests.conftest import MM_PER_PT, SVG_NS, parse_path_points, pdf_page_sizes, pdf_polygons
 from tests.drawings import (
     circle_area,
@@ -30,6 +29,7 @@ from tests.drawings import (
     layer,
     layout_svg,
     qgis_geojson,
+    read_layout_file,
     relative_path,
 )
 
@@ -173,7 +173,7 @@ def test_the_example_card_reads_as_a_valid_coin_age_map(cli):
     result = cli("validate", "layout", str(EXAMPLE), "--game", "coinage")
     assert result.code == 0, result.out + result.err
     assert "valid coinage layout with 10 spaces" in result.out
-    layout = read_layout(EXAMPLE, game="coinage").layout
+    layout = read_layout_file(EXAMPLE, game="coinage").layout
     # Every space and the card lie inside the 148 × 105 mm page; the map is 142 × 99 mm.
     union = shapely.union_all([s.polygon for s in layout.spaces])
     assert union.area == pytest.approx(142 * 99, rel=1e-3)
@@ -211,7 +211,7 @@ def test_the_svg_report_marks_every_problem_at_true_size(cli, tmp_path):
     badges = [c for c in _circles(root) if c[3] in ("#d0021b", "#c77700")]
     assert len(badges) >= 4  # every problem with a place is numbered on the drawing
     # The quarter that does not fit B4 is drawn at its true size (radius 12.13 mm).
-    layout = read_layout(MISTAKES, game="coinage").layout
+    layout = read_layout_file(MISTAKES, game="coinage").layout
     b4 = layout.space("B4").polygon
     width_mm = float(root.get("width").removesuffix("mm"))
     assert width_mm > b4.bounds[2] - layout.bounds[0]
@@ -281,7 +281,7 @@ def test_a_qgis_layer_is_read_with_game_and_units(cli, tmp_path):
     path.write_text(qgis_geojson(board, scale=0.1))  # drawn in cm
     result = cli("validate", "layout", str(path), "--game", "cointable", "--units", "cm")
     assert result.code == 0, result.out + result.err
-    layout = read_layout(path, game="cointable", units="cm").layout
+    layout = read_layout_file(path, game="cointable", units="cm").layout
     assert {s.name for s in layout.spaces} == {s.name for s in board.spaces}
     assert layout.space("a1").polygon.area == pytest.approx(board.space("a1").polygon.area, rel=1e-6)
     # Without --game the file is refused with one line saying what to do.
@@ -416,10 +416,10 @@ def test_a_drawing_converts_to_geojson_and_prints_at_true_size(cli, tmp_path):
     assert any(w == pytest.approx(148.0, abs=0.01) and h == pytest.approx(105.0, abs=0.01) for w, h in rects)
     # …and every space keeps the width it was drawn with.
     printed = {round(max(p[0] for p in s) - min(p[0] for p in s), 1) for s in pdf_polygons(pdf)[0]}
-    drawn = read_layout(EXAMPLE, game="coinage").layout
+    drawn = read_layout_file(EXAMPLE, game="coinage").layout
     assert {round(s.polygon.bounds[2] - s.polygon.bounds[0], 1) for s in drawn.spaces} <= printed
     # The region colours are a proper colouring: touching regions differ.
-    layout = read_layout(geojson).layout
+    layout = read_layout_file(geojson).layout
     for a, b in layout.graph.edges:
         sa, sb = layout.space(a), layout.space(b)
         if sa.region != sb.region:
@@ -494,7 +494,7 @@ def test_a_drawn_map_numbers_countries_in_drawing_order_and_plays(cli, tmp_path)
     built = mapgame.build(9, 0)
     drawing = tmp_path / "map.svg"
     drawing.write_text(layout_svg(built, "mapgame"))
-    read_back = read_layout(drawing, game="mapgame").layout
+    read_back = read_layout_file(drawing, game="mapgame").layout
     assert [s.name for s in read_back.spaces] == [str(n) for n in range(1, 10)]
     assert [s.start for s in read_back.spaces][-2:] == ["O", "X"]
     result = cli("validate", "layout", str(drawing), "--game", "mapgame")
@@ -540,15 +540,15 @@ def test_inkscape_saves_a_drawing_coinprint_reads_the_same(tmp_path):
             timeout=120,
             env=env,
         )
-    ours = read_layout(EXAMPLE, game="coinage").layout
+    ours = read_layout_file(EXAMPLE, game="coinage").layout
     total = sum(s.polygon.area for s in ours.spaces)
     # Saved by Inkscape: the same spaces, names and regions, the same areas.
-    again = read_layout(saved, game="coinage").layout
+    again = read_layout_file(saved, game="coinage").layout
     assert [(s.name, s.region) for s in again.spaces] == [(s.name, s.region) for s in ours.spaces]
     assert sum(s.polygon.area for s in again.spaces) == pytest.approx(total, rel=1e-3)
     # A plain SVG drops inkscape:label: shapes are found by their (automatic) ids, the card
     # becomes a space, and groups with automatic ids (g129) are no regions.
-    theirs = read_layout(plain, game="coinage").layout
+    theirs = read_layout_file(plain, game="coinage").layout
     assert len(theirs) == len(ours) + 1
     assert _regions(theirs) == {None: [s.id for s in theirs.spaces]}
     assert theirs.space("path107").polygon.area == pytest.approx(ours.space("A1").polygon.area, rel=1e-3)
@@ -667,7 +667,7 @@ def test_a_brick_card_of_snapped_rects_with_t_junctions_is_valid(cli, tmp_path, 
     assert "valid coinage layout with 10 spaces" in result.out
     # Every brick's corner lies inside a side of the row above or below, and still the card
     # has exactly the classic map's 19 borders.
-    layout = read_layout(saved, game="coinage").layout
+    layout = read_layout_file(saved, game="coinage").layout
     assert _borders(layout) == CLASSIC_BORDERS
     assert bool(shapely.coverage_is_valid([s.polygon for s in layout.spaces]))
 
@@ -687,7 +687,7 @@ def test_a_real_gap_in_a_brick_card_is_reported_per_pair_with_its_place(cli, tmp
     # The report draws only the gap: the marked A1–B1 stretch is a strip 0.3 mm high.
     from coinprint.analysis import check_layout
 
-    problems = check_layout(read_layout(saved, game="coinage").layout)
+    problems = check_layout(read_layout_file(saved, game="coinage").layout)
     gap = next(p for p in problems if "A1–B1" in p.message)
     minx, miny, maxx, maxy = gap.geometry.bounds
     assert maxy - miny == pytest.approx(0.3, abs=0.02) and 30 <= maxx - minx <= 31
@@ -728,7 +728,7 @@ def test_curved_borders_several_countries_meet_are_valid(cli, tmp_path, actions)
     inkscape_resave(drawn, saved, *actions)
     result = cli("validate", "layout", str(saved), "--game", "mapgame")
     assert result.code == 0, result.out
-    layout = read_layout(saved, game="mapgame").layout
+    layout = read_layout_file(saved, game="mapgame").layout
     assert _borders(layout) == {frozenset(("1", "2")), frozenset(("1", "3"))}
     # Each border is the whole 120° arc between them (2π/3 × 30 mm).
     assert layout.graph.edges["1", "2"]["border_mm"] == pytest.approx(2 * math.pi / 3 * 30, rel=2e-3)
@@ -774,7 +774,7 @@ def test_spaces_grouped_with_their_text_labels_keep_their_layers_regions(cli, tm
     saved = _grouped_card(tmp_path)
     result = cli("validate", "layout", str(saved), "--game", "coinage")
     assert result.code == 0, result.out
-    layout = read_layout(saved, game="coinage").layout
+    layout = read_layout_file(saved, game="coinage").layout
     assert sorted(s.name for s in layout.spaces) == sorted({n for pair in CLASSIC_BORDERS for n in pair})
     assert {s.name: s.region for s in layout.spaces}["B1"] == "north"
     assert {s.name: s.region for s in layout.spaces}["C3"] == "east"
@@ -836,8 +836,6 @@ def test_a_hex_tools_37_clones_are_a_valid_board_named_as_the_built_in_one(cli, 
     assert result.code == 0, result.out
     assert "valid cointable layout with 37 spaces" in result.out
     assert "read 37 clones (<use>) as shapes in their own place" in result.out
-    from coinprint.analysis import read_layout_file
-
     layout = read_layout_file(saved, game="cointable").layout
     built = cointable.build(4, f"{10 * math.sqrt(3)}mm", guide_coin=None)
     assert sorted(s.name for s in layout.spaces) == sorted(s.name for s in built.spaces)
@@ -854,7 +852,7 @@ def test_inkscape_clones_of_a_drawn_hexagon_are_spaces_in_their_own_places(cli, 
     # Inkscape moves a selection in px (96 to the inch).
     inkscape_resave(drawn, saved, "select-by-id:first", "clone", f"transform-translate:{step * 96 / 25.4},0")
     assert "<use" in saved.read_text()
-    layout = read_layout(saved, game="cointable").layout
+    layout = read_layout_file(saved, game="cointable").layout
     xs = sorted(round(s.polygon.centroid.x, 2) for s in layout.spaces)
     assert len(xs) == 2 and xs[1] - xs[0] == pytest.approx(step, abs=0.01)
     assert "first" in [s.name for s in layout.spaces]
@@ -899,7 +897,7 @@ def test_a_crs84_tag_gdal_added_is_explained_and_removable(cli, tmp_path):
     ogr2ogr("-f", "GeoJSON", "-a_srs", "None", str(untagged), str(tmp_path / "card.shp"))
     fixed = cli("validate", "layout", str(untagged), "--game", "coinage")
     assert fixed.code == 0, fixed.out + fixed.err
-    assert read_layout(untagged, game="coinage").layout.features_with_role("card")
+    assert read_layout_file(untagged, game="coinage").layout.features_with_role("card")
 
 
 @pytest.mark.parametrize("unit, scale", [("cm", 0.1), ("in", 1 / 25.4), ("m", 0.001)])
@@ -1073,7 +1071,7 @@ def test_a_drawing_in_cm_without_units_says_what_to_give(cli, tmp_path):
     # Given its size as the message says, the same drawing is read at its true size.
     sized = saved.read_text().replace('viewBox="0 0 15 11"', 'viewBox="0 0 15 11" width="15cm" height="11cm"', 1)
     saved.write_text(sized)
-    layout = read_layout(saved, game="mapgame").layout
+    layout = read_layout_file(saved, game="mapgame").layout
     assert layout.space("1").polygon.area == pytest.approx(40 * 30, rel=1e-6)
 
 
@@ -1116,7 +1114,7 @@ def test_a_round_space_that_eight_spaces_meet_is_valid(cli, tmp_path, actions):
     inkscape_resave(drawn, saved, *actions)
     result = cli("validate", "layout", str(saved), "--game", "coinage")
     assert result.code == 0, result.out
-    layout = read_layout(saved, game="coinage").layout
+    layout = read_layout_file(saved, game="coinage").layout
     # The round space borders all eight sectors along a 45° arc each (π/4 × 30 mm).
     assert sorted(layout.neighbours("M")) == [f"S{k}" for k in range(1, 9)]
     for k in range(1, 9):
@@ -1158,7 +1156,7 @@ def test_an_illustrator_export_is_read_by_its_layer_ids_texts_and_classes(cli, t
     path.write_text(svg)
     result = cli("validate", "layout", str(path), "--game", "coinage")
     assert result.code == 0, result.out
-    layout = read_layout(path, game="coinage").layout
+    layout = read_layout_file(path, game="coinage").layout
     assert {s.name: s.region for s in layout.spaces}["B2"] == "west"
     assert _borders(layout) == CLASSIC_BORDERS
     assert "note: ignored 1 hidden shapes" in result.out

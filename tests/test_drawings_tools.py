@@ -12,7 +12,6 @@ import pytest
 
 from coinprint.games.coinage import board as coinage
 from coinprint.games.mapgame import board as mapgame
-from coinprint.source import read_drawing as read_layout
 from tests.drawings import (
     BRICK_REGIONS,
     BRICKS,
@@ -25,6 +24,7 @@ from tests.drawings import (
     libreoffice_svg,
     ogr2ogr,
     qgis_geojson,
+    read_layout_file,
     scour,
 )
 
@@ -91,7 +91,7 @@ def test_a_space_outside_every_region_group_is_in_no_region(cli, tmp_path):
     assert result.code == 1
     assert "in no region: C2;" in result.out
     assert "Map: 1" not in result.out and "Map" not in re.sub(r"\S*saved\.svg", "", result.out)
-    layout = read_layout(saved, game="coinage").layout
+    layout = read_layout_file(saved, game="coinage").layout
     assert {s.name: s.region for s in layout.spaces}["A1"] == "north"
     assert {s.name: s.region for s in layout.spaces}["C2"] is None
 
@@ -187,7 +187,7 @@ def test_a_clone_placed_before_its_original_is_read_where_it_is_drawn(cli, tmp_p
     )
     xmlns = 'xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape"'
     saved = inkscape_saved(tmp_path, inkscape_svg(body).replace("<use ", f"<use {xmlns} ", 1))
-    layout = read_layout(saved, game="mapgame").layout
+    layout = read_layout_file(saved, game="mapgame").layout
     boxes = sorted(tuple(round(v, 3) for v in s.polygon.bounds) for s in layout.spaces)
     # The clone's x moves the original's place: 40 + 80 mm.
     assert boxes == [(0.0, 267.0, 40.0, 297.0), (40.0, 267.0, 80.0, 297.0), (120.0, 267.0, 160.0, 297.0)]
@@ -210,7 +210,7 @@ def test_a_drawn_map_is_printed_with_its_files_name(cli, tmp_path):
         lines = [line for page in pdf.pages for line in (page.extract_text() or "").splitlines()]
     assert "islands-of-ymer" in lines  # the title, a line of its own
     assert not any(line.startswith("Map") for line in lines)
-    assert read_layout(saved, game="mapgame").layout.meta["name"] == "islands-of-ymer"
+    assert read_layout_file(saved, game="mapgame").layout.meta["name"] == "islands-of-ymer"
 
 
 # -- LibreOffice Draw ----------------------------------------------------------------------------------------------
@@ -219,7 +219,7 @@ def test_a_libreoffice_draw_export_is_read_as_drawn(cli, tmp_path):
     text = exported.read_text()
     assert 'class="BoundingBox"' in text and "com.sun.star.drawing" in text  # what LibreOffice writes
     result = cli("validate", "layout", str(exported), "--game", "coinage")
-    layout = read_layout(exported, game="coinage").layout
+    layout = read_layout_file(exported, game="coinage").layout
     # One space per shape: not its bounding box, not the copy of its outline for the stroke.
     assert sorted(s.name for s in layout.spaces) == sorted(BRICKS)
     assert {s.name: s.region for s in layout.spaces} == {
@@ -242,7 +242,7 @@ def test_a_libreoffice_draw_export_of_the_brick_card_is_valid(cli, tmp_path, tex
     assert "valid coinage layout with 10 spaces" in result.out
     assert "ignored" not in result.out  # fonts, bullets, clips and the master slide are no part of it
     # A text box drawn over a space names it, as a typed text does; its frame is no space.
-    assert sorted(s.name for s in read_layout(exported, game="coinage").layout.spaces) == sorted(BRICKS)
+    assert sorted(s.name for s in read_layout_file(exported, game="coinage").layout.spaces) == sorted(BRICKS)
 
 
 # -- names with spaces ---------------------------------------------------------------------------------------------

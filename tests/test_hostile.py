@@ -1533,10 +1533,10 @@ def test_a_drawn_space_over_the_point_cap_is_simplified_within_a_hundredth_of_a_
     import shapely
 
     from coinprint.caps import MAX_SPACE_POINTS
-    from coinprint.source import parse_drawing
+    from coinprint.source import read_layout_data
 
     svg = SVG_OPEN + f'<path id="land" d="{_polygon_path(20_000, 0.0)}"/></svg>'
-    read = parse_drawing(svg.encode(), source="round.svg", game="mapgame")
+    read = read_layout_data(svg.encode(), source="round.svg", game="mapgame")
     (space,) = read.layout.spaces
     assert len(space.rings[0]) <= MAX_SPACE_POINTS
     assert any("simplified 1 shape of more than 10,000 points within 0.01 mm" in note for note in read.notes)
@@ -1568,7 +1568,7 @@ def test_a_foreign_geojson_space_far_over_the_point_cap_is_refused_up_front(tmp_
 
 
 def test_a_foreign_geojson_space_over_the_point_cap_is_simplified(tmp_path):
-    from coinprint.source import read_layout_file
+    from tests.drawings import read_layout_file
 
     doc = json.loads(_one_space_layout(20_000))
     del doc["coinprint"]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from coinprint.errors import UsageError
-from coinprint.registry import GAMES, Registry
+from coinprint.registry import BUILT_IN, GAMES, TITLES, Registry
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,6 +47,17 @@ def test_printing_one_games_kit_imports_that_game_alone(name: str, tmp_path: Pat
 def test_printing_a_board_imports_that_game_alone(tmp_path: Path) -> None:
     name = GAMES.names()[-1]
     assert games_loaded_by("board", name, "-o", str(tmp_path / "board.geojson")) == {name}
+
+
+def test_a_game_chosen_by_its_title_imports_that_game_alone(tmp_path: Path) -> None:
+    assert games_loaded_by("board", "Map", "-o", str(tmp_path / "map.geojson")) == {"mapgame"}
+    assert games_loaded_by("board", "coin-age", "-o", str(tmp_path / "coinage.geojson")) == {"coinage"}
+
+
+def test_the_titles_named_beside_the_built_in_games_are_their_titles() -> None:
+    assert list(TITLES) == list(BUILT_IN)
+    assert {name: GAMES[name].title for name in BUILT_IN} == TITLES
+    assert GAMES.name_for("CoinTable") == "cointable" and GAMES.name_for("chess") is None
 
 
 def test_a_game_that_cannot_load_fails_only_when_chosen(cli, tmp_path: Path) -> None:

@@ -360,8 +360,8 @@ def test_a_layout_is_read_once_and_workers_get_it_resolved(tmp_path, monkeypatch
     board = tmp_path / "board.geojson"
     board.write_text(coinprint_layout("cointable:size=2"))
     reads = []
-    real = source.read_layout_file
-    monkeypatch.setattr(source, "read_layout_file", lambda *a, **k: reads.append(a) or real(*a, **k))
+    real = source.read_layout_data
+    monkeypatch.setattr(source, "read_layout_data", lambda *a, **k: reads.append(a) or real(*a, **k))
     layout = LayoutSource.resolve(str(board))
     setup = selfplay.GameSetup.build(layout, AGENTS, 500, recorded_layout=layout.recorded(tmp_path / "games"))
     assert len(reads) == 1

@@ -17,8 +17,10 @@ from starlette.testclient import TestClient
 from coinprint.caps import MAX_INPUT_BYTES
 from coinprint.cli import cli
 from coinprint.registry import GAMES
-from coinprint.studio.app import PAGES, Studio, create_app
+from coinprint.studio.app import create_app
+from coinprint.studio.routes.site import PAGES
 from coinprint.studio.security import COOKIE, csrf_token
+from coinprint.studio.state import Studio
 
 TOKEN = "test-token-0123456789"
 BASE = "http://127.0.0.1:8770"
@@ -473,7 +475,7 @@ def test_text_from_a_record_is_escaped_in_the_replay_page(client: TestClient) ->
 
 
 def test_the_watch_list_names_only_the_files_given(tmp_path: Path) -> None:
-    from coinprint.studio.app import Watched
+    from coinprint.studio.state import Watched
 
     drawn = tmp_path / "card.svg"
     drawn.write_bytes(CARD.read_bytes())

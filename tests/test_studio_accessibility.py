@@ -10,7 +10,8 @@ import pytest
 
 pytest.importorskip("uvicorn", reason="the studio extra is not installed (pip install -e '.[test]')")
 
-from coinprint.studio.app import PAGES, Studio
+from coinprint.studio.routes.site import PAGES
+from coinprint.studio.state import Studio
 from tests import browser
 from tests.test_studio_server import TOKEN, running
 

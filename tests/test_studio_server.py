@@ -23,7 +23,8 @@ import httpx2 as httpx
 import uvicorn
 
 from coinprint.registry import GAMES
-from coinprint.studio.app import Studio, Watched, create_app
+from coinprint.studio.app import create_app
+from coinprint.studio.state import Studio, Watched
 from tests import browser
 
 ROOT = Path(__file__).resolve().parent.parent

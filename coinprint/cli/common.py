@@ -30,7 +30,8 @@ from coinprint.cli.options import (
     until_decided_options,
 )
 from coinprint.cli.types import GameName
-from coinprint.commands import check_layout_file, make_kits
+from coinprint.commands import check_layout_data, make_kits
+from coinprint.fileio import read_bytes
 from coinprint.kit import PrintSettings, write_position_svg
 from coinprint.kit.custom import write_report
 from coinprint.registry import GAMES
@@ -86,7 +87,7 @@ def kit(
         drawn = GameName(drawn=True).choices()
         if game not in drawn:
             raise click.BadParameter(f"--layout prints one game's board: {', '.join(drawn)}", param_hint="GAME")
-        checked = check_layout_file(layout_file, game, units, tolerance, click.echo)
+        checked = check_layout_data(read_bytes(layout_file), layout_file, game, units, tolerance, click.echo)
         if not checked.valid:
             click.echo(f"{layout_file}: {checked.verdict}")
             return 1
@@ -122,14 +123,13 @@ def validate_layout(path: str, game: str | None, units: str, tolerance: float | 
     """Check a layout (coinprint GeoJSON, an SVG drawing or GeoJSON from QGIS with --game):
     report every problem with the space it concerns (exit 1) or say it is valid."""
 
-    checked = check_layout_file(path, game, units, tolerance, click.echo)
+    checked = check_layout_data(read_bytes(path), path, game, units, tolerance, click.echo)
     click.echo(f"{path}: {checked.verdict}")
-    layout = checked.layout
-    summary = GAMES[layout.game].summary(layout) if checked.valid and layout.game in GAMES else None
+    summary = checked.summary
     if summary is not None:
         click.echo(f"{path}: {summary}")
     if report_path:
-        say(f"wrote {write_report(layout, checked.problems, report_path, checked.verdict)}")
+        say(f"wrote {write_report(checked.layout, checked.problems, report_path, checked.verdict)}")
     return 0 if checked.valid else 1
 
 

@@ -47,7 +47,7 @@ from coinprint.cli.options import (
     with_quiet,
 )
 from coinprint.cli.types import ClickType, HelpGroup
-from coinprint.commands import FairOptions, print_board, print_layout_file
+from coinprint.commands import FairOptions, game_values, print_board, print_layout_file
 from coinprint.errors import CoinprintError, UsageError
 from coinprint.kit import PrintSettings, write_rules
 from coinprint.kit.replay import write_replays
@@ -109,16 +109,13 @@ def _with_params(command: click.Command, game: Game, name: str) -> click.Command
     return with_quiet(command)
 
 
-def game_values(game: Game, command: str, options: dict[str, Any]) -> Values:
+def option_values(game: Game, command: str, options: dict[str, Any]) -> Values:
     """The values of ``game``'s parameters in ``command``, taken out of ``options`` (the
     click values); those typed on the command line count as given."""
     ctx = click.get_current_context()
     shown = game.schema.shown_in(command)
     given = [param.name for param in shown if ctx.get_parameter_source(dest(param)) not in _NOT_GIVEN]
-    own = {param.name: options.pop(dest(param)) for param in shown}
-    values = game.schema.from_options(command, own, given)
-    # A generated map given no seed gets a fresh one (said and stored, so it can be repeated).
-    return game.schema.with_fresh_seeds(command, values, game.generated is not None and game.generated.of(values))
+    return game_values(game, command, {param.name: options.pop(dest(param)) for param in shown}, given)
 
 
 _NOT_GIVEN = (click.core.ParameterSource.DEFAULT, click.core.ParameterSource.DEFAULT_MAP, None)
@@ -172,7 +169,7 @@ def board_command(game: Game) -> click.Command:
     @layout_file_option
     @drawing_options(with_game=False)
     def board(**options: Any) -> int:
-        values = game_values(game, "board", options)
+        values = option_values(game, "board", options)
         fair = _fair(options)
         copies = options.pop("copies", None)
         settings = PrintSettings.parse(
@@ -221,7 +218,7 @@ def rules_command(game: Game) -> click.Command:
     @output_options(("pdf",))
     @appendix_option
     def rules(**options: Any) -> None:
-        values = game_values(game, "rules", options)
+        values = option_values(game, "rules", options)
         path = write_rules(
             game,
             paper_size(options["paper"]),
@@ -271,7 +268,7 @@ def play_command(game: Game) -> click.Command:
     @video_option
     @selfplay_options
     def play(**values: Any) -> None:
-        own = game_values(game, "play", values)
+        own = option_values(game, "play", values)
         layout_given = [name for name in own.given if game.schema[name].role == "layout"]
         if values["layout"] and layout_given:
             _refuse_with_layout(

@@ -20,7 +20,9 @@ import click
 from coinprint import caps
 from coinprint.agents import checked_agent
 from coinprint.cli.types import LENGTH_OR_ZERO, PAPER, TOLERANCE, GameName
+from coinprint.commands import FAIR_CANDIDATES
 from coinprint.errors import UsageError
+from coinprint.fair import FAIR_GAMES
 from coinprint.fileio import STDOUT, check_file_target, stdout_for_data
 from coinprint.io import UNIT_MM
 from coinprint.kit import known_languages, require_suffix
@@ -528,7 +530,7 @@ def fair_search_options(func: Command) -> Command:
     games the chosen map is re-measured on (the figure printed on the card)."""
     func = click.option(
         "--fair-games",
-        default=400,
+        default=FAIR_GAMES,
         show_default=True,
         type=int,
         callback=_checked(caps.check_games),
@@ -540,7 +542,7 @@ def fair_search_options(func: Command) -> Command:
 def fair_options(func: Command) -> Command:
     """``--fair`` and its settings, on ``board GAME`` of a game whose maps are generated."""
     func = fair_search_options(func)
-    func = candidates_option()(func)
+    func = candidates_option(FAIR_CANDIDATES)(func)
     return click.option(
         "--fair",
         is_flag=True,

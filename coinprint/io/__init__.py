@@ -38,7 +38,7 @@ from coinprint.caps import (
     MAX_TEXT_CHARS,
 )
 from coinprint.errors import UnreadableInputError, UsageError
-from coinprint.fileio import parse_json, read_bytes
+from coinprint.fileio import parse_json
 from coinprint.io.svg import OUTLINE_NAMES, SIMPLIFY_MM, read_svg, within_point_cap
 from coinprint.layout import (
     Feature,
@@ -102,30 +102,6 @@ class ReadLayout:
     notes: list[str] = field(default_factory=list)
 
 
-def read_layout(
-    path: str | Path,
-    *,
-    conventions: Mapping[str, Conventions],
-    game: str | None = None,
-    units: str = "mm",
-    tolerance_mm: float = DEFAULT_TOLERANCE_MM,
-) -> ReadLayout:
-    """The layout in the file at ``path``: SVG, foreign GeoJSON or coinprint GeoJSON.
-
-    ``game`` says which game a drawing or foreign GeoJSON is for (a coinprint layout names
-    its own; a different ``game`` is a usage error); ``conventions`` says, for every game a
-    drawing can be read for, how its drawings name their parts. ``units`` is the length unit of foreign
-    GeoJSON coordinates (mm, cm, in or m). Borders of a drawing are joined within
-    ``tolerance_mm`` (see :func:`join_borders`). Raises :class:`UnreadableInputError` or
-    :class:`UsageError` with one line when the file cannot be had.
-    """
-
-    data = read_bytes(path)
-    return parse_layout(
-        data, source=str(path), conventions=conventions, game=game, units=units, tolerance_mm=tolerance_mm
-    )
-
-
 def parse_layout(
     data: bytes,
     *,
@@ -135,7 +111,16 @@ def parse_layout(
     units: str = "mm",
     tolerance_mm: float = DEFAULT_TOLERANCE_MM,
 ) -> ReadLayout:
-    """Like :func:`read_layout`, for the bytes of a file called ``source``."""
+    """The layout in the bytes of a file called ``source``: SVG, foreign GeoJSON or
+    coinprint GeoJSON (the caller reads the file, once, at the edge).
+
+    ``game`` says which game a drawing or foreign GeoJSON is for (a coinprint layout names
+    its own; a different ``game`` is a usage error); ``conventions`` says, for every game a
+    drawing can be read for, how its drawings name their parts. ``units`` is the length unit
+    of foreign GeoJSON coordinates (mm, cm, in or m). Borders of a drawing are joined within
+    ``tolerance_mm`` (see :func:`join_borders`). Raises :class:`UnreadableInputError` or
+    :class:`UsageError` with one line when the bytes are not a layout.
+    """
     if units not in UNIT_MM:
         raise UsageError(f"unknown --units '{units}'; use {', '.join(UNIT_MM)}")
     head = data[:512].lstrip(b"\xef\xbb\xbf \t\r\n")

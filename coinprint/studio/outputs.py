@@ -8,25 +8,30 @@ back as bytes.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from coinprint.agents import AGENT_PARAMETERS, checked_agent
 from coinprint.caps import check_candidates, check_copies, check_games, check_lang, check_tolerance
-from coinprint.commands import CheckedLayout, check_layout_data
+from coinprint.commands import (
+    CheckedLayout,
+    FairOptions,
+    board_sheet,
+    check_fair,
+    check_layout_data,
+    compose_board,
+    fairest,
+    game_values,
+)
 from coinprint.errors import UsageError
-from coinprint.fair import FAIR_GAMES, SEARCH_GAMES, fairest_map, search_games
 from coinprint.kit import (
     PrintSettings,
     board_data,
-    board_file_name,
     kit,
     kit_pdf,
     known_languages,
     languages,
-    print_job,
     rule_sheet_language,
     rules_pdf,
 )
@@ -34,7 +39,7 @@ from coinprint.kit.custom import problem_geometry, report_data
 from coinprint.registry import GAMES
 from coinprint.render.style import palette_names
 from coinprint.render.svg import scene_to_svg
-from coinprint.source import game_named as source_game_named
+from coinprint.source import game_named
 from coinprint.units import default_paper, paper_size
 
 if TYPE_CHECKING:
@@ -53,11 +58,12 @@ PAPERS = ("a4", "letter", "a5", "a3", "legal", "tabloid")
 """The papers the forms offer by name (any ``WxH`` is accepted too)."""
 
 
-def game_named(name: str) -> Game:
-    """The registered game called ``name``; :class:`UnknownGame` naming the games there are."""
+def requested_game(name: str) -> Game:
+    """The registered game a request names; :class:`UnknownGame` (answered with 404) naming
+    the games there are."""
     if name not in GAMES:
         raise UnknownGame(f"unknown game {name!r}; use one of: {', '.join(GAMES.names())}")
-    return source_game_named(name)
+    return game_named(name)
 
 
 class UnknownGame(UsageError):
@@ -114,25 +120,19 @@ def catalogue() -> dict[str, Any]:
 
 
 # -- reading a request's fields ----------------------------------------------------------------------------
-def game_values(game: Game, command: str, fields: Mapping[str, str]) -> Values:
+def field_values(game: Game, command: str, fields: Mapping[str, str]) -> Values:
     """The values of ``game``'s parameters shown in ``command``, from text ``fields`` (keys
     spelt with ``_`` or ``-``; an empty field is not given), each read as the command line
     reads its option; the others at their defaults."""
-    shown = game.schema.shown_in(command)
     typed: dict[str, Any] = {}
     given = []
     by_name = {key.replace("-", "_"): value for key, value in fields.items()}
-    for param in shown:
+    for param in game.schema.shown_in(command):
         text = by_name.get(param.name, "")
-        flag = param.flag(command)
+        typed[param.name] = param.parse(text if text != "" else param.default, param.flag(command))
         if text != "":
-            typed[param.name] = param.parse(text, flag)
             given.append(param.name)
-        else:
-            typed[param.name] = param.parse(param.default, flag)
-    values = game.schema.from_options(command, typed, given)
-    # As on the command line: a generated map given no seed gets a fresh one (the answer names it).
-    return game.schema.with_fresh_seeds(command, values, game.generated is not None and game.generated.of(values))
+    return game_values(game, command, typed, given)
 
 
 def refuse_unknown(fields: Mapping[str, str], known: set[str], what: str) -> None:
@@ -184,7 +184,7 @@ def board(game: Game, fields: Mapping[str, str], fmt: str, *, layout: Layout | N
     if fmt not in FORMATS:
         raise UsageError(f"format {fmt!r} is not available; use one of: {', '.join(FORMATS)}")
     refuse_unknown(fields, board_fields(game), f"board {game.name}")
-    values = game_values(game, "board", fields)
+    values = field_values(game, "board", fields)
     settings = print_settings(game, fields)
     copies = check_copies(_whole(fields["copies"], "copies")) if game.cards and fields.get("copies") else None
     if layout is not None:
@@ -192,25 +192,12 @@ def board(game: Game, fields: Mapping[str, str], fmt: str, *, layout: Layout | N
             names = ", ".join(sorted(values.given))
             raise UsageError(f"a drawing prints as it is drawn; leave out {names}")
         printed = game.printable(layout)
-        job = print_job(game, settings, copies=copies, pdf=fmt == "pdf")
-        data = board_data(printed, game.sheet(printed, job), settings, fmt)
+        data = board_data(printed, board_sheet(game, printed, settings, fmt, copies=copies), settings, fmt)
         return Board(_bytes(data), fmt, f"{game.name}-drawing.{fmt}", "a drawing", None)
-    built = game.layout(values)
-    lines: list[str] = []
-    seed = built.meta.get("seed") if game.generated is not None else None
-    if seed is not None:
-        summary = game.summary(built)
-        lines.append(f"seed {seed}" + (f": {summary}" if summary else ""))
-    warnings = [str(problem) for problem in game.problems(built) if problem.severity == "warning"]
-    job = print_job(game, settings, copies=copies, pdf=fmt == "pdf")
-    data = board_data(built, game.sheet(built, job), settings, fmt)
-    name = f"{board_file_name(game, built, fmt, settings.paper)}.{fmt}"
-    return Board(_bytes(data), fmt, name, game.spec_of(values.plain()), seed, lines, warnings)
-
-
-def new_seed(rng: random.Random | None = None) -> int:
-    """A seed for a new map at one click (six digits: easy to read out and type)."""
-    return (rng or random.SystemRandom()).randrange(1, 1_000_000)
+    made = compose_board(game, values, settings, fmt, copies=copies)
+    data = board_data(made.layout, made.sheet, settings, fmt)
+    spec = game.spec_of(values.plain())
+    return Board(_bytes(data), fmt, f"{made.name}.{fmt}", spec, made.seed, made.lines, made.warnings)
 
 
 def _whole(text: str, where: str) -> int:
@@ -241,19 +228,12 @@ FAIR_FIELDS = ("candidates", "agent", "fair_games")
 
 @dataclass(frozen=True)
 class FairPlan:
-    """A fair search checked and ready: the map it starts from (its seed first), how many
-    maps it tries, who plays them, and how many fresh games the chosen one is re-measured on."""
+    """A fair search checked and ready: the map it starts from (its seed first), and how the
+    search goes (how many maps, who plays them, how many fresh games re-measure the chosen)."""
 
     game: Game
     layout: Layout
-    candidates: int
-    agent: str
-    fair_games: int
-
-    @property
-    def games(self) -> int:
-        """How many games the search plays (the length of its progress bar)."""
-        return search_games(self.candidates, SEARCH_GAMES, self.fair_games)
+    options: FairOptions
 
 
 def fair_plan(game: Game, fields: Mapping[str, str]) -> FairPlan:
@@ -261,23 +241,24 @@ def fair_plan(game: Game, fields: Mapping[str, str]) -> FairPlan:
     ``agent``, ``fair_games``, at the command line's defaults), checked before any game."""
     map_fields = {key: value for key, value in fields.items() if key not in FAIR_FIELDS}
     refuse_unknown(map_fields, {param.name for param in game.schema.shown_in("board")}, f"a fair {game.name} map")
-    generated = game.generated
-    if generated is None:
-        raise UsageError(f"a fair search needs a generated map; {game.title} layouts are fixed")
-    values = game_values(game, "board", map_fields)
-    if not generated.of(values):
-        raise UsageError(f"a fair search needs {', '.join(f'{k}={v}' for k, v in generated.asks.items())}")
-    candidates = check_candidates(_whole(fields.get("candidates") or "10", "candidates"))
-    agent = checked_agent(fields.get("agent") or "random", "agent")
-    fair_games = check_games(_whole(fields.get("fair_games") or str(FAIR_GAMES), "fair_games"), "fair_games")
-    return FairPlan(game, game.layout(values), candidates, agent, fair_games)
+    values = field_values(game, "board", map_fields)
+    check_fair(game, values, what="a fair search", spell=_fields_asked)
+    default = FairOptions()
+    candidates = check_candidates(_whole(fields.get("candidates") or str(default.candidates), "candidates"))
+    agent = checked_agent(fields.get("agent") or default.agent, "agent")
+    fair_games = check_games(_whole(fields.get("fair_games") or str(default.fair_games), "fair_games"), "fair_games")
+    return FairPlan(game, game.layout(values), FairOptions(candidates, agent, fair_games))
+
+
+def _fields_asked(game: Game, asks: Mapping[str, Any]) -> str:
+    return ", ".join(f"{key}={value}" for key, value in asks.items())
 
 
 def fair_map(plan: FairPlan, progress: Callable[[int, int], None]) -> FairMap:
-    """The fairest map of ``plan``, by :func:`coinprint.fair.fairest_map` as ``board --fair``
-    finds it, with ``progress(done, total)`` as games are played (at each whole per cent). One worker process: the
-    search is deterministic, so it finds what the command line finds on any number."""
-    total, done, said = plan.games, 0, -1
+    """The fairest map of ``plan``, as ``board --fair`` finds it, with ``progress(done,
+    total)`` as games are played (at each whole per cent). One worker process: the search is
+    deterministic, so it finds what the command line finds on any number."""
+    total, done, said = plan.options.games, 0, -1
 
     def played(count: int) -> None:  # said at each whole per cent, not after every game
         nonlocal done, said
@@ -286,15 +267,7 @@ def fair_map(plan: FairPlan, progress: Callable[[int, int], None]) -> FairMap:
             said = done * 100 // total
             progress(done, total)
 
-    chosen, line = fairest_map(
-        plan.game,
-        plan.layout,
-        plan.candidates,
-        agent=plan.agent,
-        fair_games=plan.fair_games,
-        workers=1,
-        progress=played,
-    )
+    chosen, line = fairest(plan.game, plan.layout, replace(plan.options, workers=1, progress=played))
     return FairMap(plan.game.layout_spec(chosen), chosen.meta.get("seed"), line)
 
 
@@ -327,7 +300,7 @@ def rules_bytes(game: Game, fields: Mapping[str, str]) -> bytes:
     the parameters the rule sheet shows): the same PDF bytes as the command line."""
     shown = {param.name for param in game.schema.shown_in("rules")}
     refuse_unknown(fields, shown | {"paper", "lang", "appendix"}, f"rules {game.name}")
-    values = game_values(game, "rules", {k: v for k, v in fields.items() if k.replace("-", "_") in shown})
+    values = field_values(game, "rules", {k: v for k, v in fields.items() if k.replace("-", "_") in shown})
     appendix = (fields.get("appendix") or "false").lower() in ("1", "true", "yes", "on")
     paper = paper_size(fields.get("paper") or default_paper()[0])
     return rules_pdf(game, paper, check_lang(fields.get("lang") or "en"), values, appendix=appendix)
@@ -343,6 +316,16 @@ class Check:
     checked: CheckedLayout
     lines: list[str]
     summary: str | None
+
+    @classmethod
+    def of(cls, source: str, checked: CheckedLayout, lines: list[str]) -> Check:
+        """The check of the file called ``source``: the ``lines`` said while checking, then
+        the verdict and summary lines ``validate layout`` says."""
+        lines.append(f"{source}: {checked.verdict}")
+        summary = checked.summary
+        if summary is not None:
+            lines.append(f"{source}: {summary}")
+        return cls(source, checked, lines, summary)
 
     def to_json(self) -> dict[str, Any]:
         layout = self.checked.layout
@@ -385,7 +368,7 @@ def check_drawing(data: bytes, source: str, fields: Mapping[str, str]) -> Check:
     refuse_unknown(fields, {"game", "units", "tolerance"}, "check")
     game = fields.get("game") or None
     if game is not None:
-        game_named(game)
+        requested_game(game)
     tolerance = fields.get("tolerance")
     tolerance_mm = None
     if tolerance:
@@ -395,9 +378,4 @@ def check_drawing(data: bytes, source: str, fields: Mapping[str, str]) -> Check:
             raise UsageError(f"--tolerance must be a length in mm, not {tolerance!r}") from None
     lines: list[str] = []
     checked = check_layout_data(data, source, game, fields.get("units") or "mm", tolerance_mm, lines.append)
-    lines.append(f"{source}: {checked.verdict}")
-    layout = checked.layout
-    summary = game_named(layout.game).summary(layout) if checked.valid and layout.game in GAMES else None
-    if summary is not None:
-        lines.append(f"{source}: {summary}")
-    return Check(source, checked, lines, summary)
+    return Check.of(source, checked, lines)

@@ -78,21 +78,21 @@ class Session:
     def timeout(self) -> bool:
         return len(self.moves) >= self.max_turns and not self.rules.is_over(self.state)
 
-    def legal(self) -> list[Any]:
-        """Every legal move now, in the record notation (Coin Age: whole turns)."""
-        if self.over:
-            return []
-        return [self.rules.move_text(self.state, move) for move in self.rules.legal_moves(self.state)]
+    def legal_moves(self) -> list[Any]:
+        """Every legal move now (Coin Age: whole turns); none once the game is over."""
+        return [] if self.over else self.rules.legal_moves(self.state)
 
     def to_json(self) -> dict[str, Any]:
         """The game as ``GET /api/play/{id}`` describes it."""
         rules, state = self.rules, self.state
         result = rules.result(state)
-        legal = self.legal()
+        moves = self.legal_moves()
+        legal = [rules.move_text(state, move) for move in moves]
         turn = None if self.over else rules.to_move(state)
         chance = None
-        if turn is not None and self.search.chance_key(state) is not None and legal:
-            chance = self.view.move_note(state, rules.parse_move(state, legal[0]))
+        if turn is not None and self.search.chance_key(state) is not None and moves:
+            # Every move of the turn carries the same throw: any one of them says what it was.
+            chance = self.view.move_note(state, moves[0])
         return {
             "id": self.id,
             "game": self.game.name,
@@ -136,11 +136,9 @@ class Session:
             if self.over:
                 raise RefusedMove(f"the game is over ({self.rules.result(self.state).describe()})")
             try:
-                move = self.rules.parse_move(self.state, text)
-                self.rules.check(self.state, move)
+                self._apply(self.rules.parse_move(self.state, text))
             except (InvalidMoveError, IllegalMoveError, AmbiguousMoveError) as exc:
                 raise RefusedMove(f"{text}: {exc}") from None
-            self._apply(move)
 
     def computer(self) -> None:
         """Let the agent of the seat to move choose and play (run it off the event loop: a
@@ -182,10 +180,18 @@ class Session:
         self.state = self.before.pop()
 
     def _apply(self, move: Any) -> None:
-        self.before.append(self.state.copy())
-        self.moves.append(self.rules.move_text(self.state, move))
-        self.notes.append(self.view.move_note(self.state, move))
-        self.rules.apply(self.state, move)
+        """Play ``move`` (checked once, by the rules as they play it: IllegalMoveError saying
+        why, the position left as it was) and begin the next turn."""
+        before = self.state.copy()
+        text, note = self.rules.move_text(self.state, move), self.view.move_note(self.state, move)
+        try:
+            self.rules.apply(self.state, move)
+        except IllegalMoveError:
+            self.state = before
+            raise
+        self.before.append(before)
+        self.moves.append(text)
+        self.notes.append(note)
         self._begin_turn()
 
     def _begin_turn(self) -> None:

@@ -18,16 +18,21 @@ one line of JSON, ``{"error": "…"}``.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
+import re
 import secrets
 from collections.abc import Awaitable, Callable, MutableMapping
+from functools import cache
 from http.cookies import CookieError, SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from coinprint.caps import MAX_INPUT_BYTES
+from coinprint.kit.replay import TEMPLATE as REPLAY_TEMPLATE
+from coinprint.resources import template_path
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -49,6 +54,40 @@ CSP = (
 )
 """The Content-Security-Policy of every page: scripts and styles from the studio's own files
 only, never inline."""
+
+
+def inline_hashes(html: str, tag: str) -> list[str]:
+    """The CSP hashes of the inline ``tag`` elements of ``html`` that run or style (not JSON data)."""
+    found = []
+    for match in re.finditer(rf"<{tag}(\s[^>]*)?>(.*?)</{tag}>", html, re.S):
+        if "application/json" in (match.group(1) or ""):
+            continue
+        digest = hashlib.sha256(match.group(2).encode("utf-8")).digest()
+        found.append(f"'sha256-{base64.b64encode(digest).decode()}'")
+    return found
+
+
+def hashed_policy(html: str) -> str:
+    """The Content-Security-Policy of a page made from ``html``: its own inline scripts and
+    styles (by their hashes), nothing else inline."""
+    scripts = " ".join(inline_hashes(html, "script"))
+    styles = " ".join(inline_hashes(html, "style"))
+    return (
+        f"default-src 'none'; script-src {scripts}; style-src {styles}; img-src 'self' data:; "
+        "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+    )
+
+
+@cache
+def replay_policy() -> str:
+    """The replay pages' policy: the script and style of coinprint's replay template."""
+    return hashed_policy(template_path(REPLAY_TEMPLATE).read_text(encoding="utf-8"))
+
+
+def studio_policy(path: str) -> str:
+    """The policy of the answer at ``path``: :func:`replay_policy` under ``/replay/``,
+    :data:`CSP` everywhere else."""
+    return replay_policy() if path.startswith("/replay/") else CSP
 
 
 def new_token() -> str:

@@ -10,8 +10,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from coinprint.errors import UsageError
-from coinprint.studio.app import Studio, Watched, create_app
+from coinprint.studio.app import create_app
 from coinprint.studio.security import new_token
+from coinprint.studio.state import Studio, Watched
 
 HOST = "127.0.0.1"
 """The studio binds the loopback address only."""
