@@ -244,6 +244,15 @@ def test_a_game_registered_before_the_command_line_is_imported_appears_everywher
     assert "strip" in listed.stdout
 
 
+def test_the_help_names_every_registered_game_the_toy_one_too(capsys) -> None:
+    code, out, _ = run_main(capsys, "--help")
+    assert code == 0
+    first = " ".join(out.split("\n\n")[1].split())  # the first paragraph, unwrapped
+    titles = [game.title for game in GAMES]
+    assert toygame.GAME.title in titles
+    assert first == f"Print and play coin games: {', '.join(titles[:-1])} and {titles[-1]}."
+
+
 def test_a_game_installed_as_a_plugin_entry_point_appears_in_every_command(tmp_path) -> None:
     # A package that declares a coinprint.games entry point (as pip installs it: a dist-info
     # folder with entry_points.txt) is found without any registration call.

@@ -19,8 +19,27 @@ class _Group(HelpGroup):
         return list(self.commands)
 
 
+class _TopGroup(_Group):
+    """The ``coinprint`` group: its help names the registered games, a plug-in's too, when it
+    is read (so no game is loaded before)."""
+
+    @property
+    def help(self) -> str | None:
+        if self._help is None:
+            return None
+        from coinprint.registry import GAMES
+
+        titles = [game.title for game in GAMES]
+        named = f"{', '.join(titles[:-1])} and {titles[-1]}" if len(titles) > 1 else "".join(titles)
+        return self._help.replace("{games}", named)
+
+    @help.setter
+    def help(self, text: str | None) -> None:
+        self._help = text
+
+
 @click.group(
-    cls=_Group,
+    cls=_TopGroup,
     context_settings={"help_option_names": ["-h", "--help"]},
     epilog=examples(
         "coinprint kit all", "coinprint board map --seed 7", "coinprint validate layout my-card.svg --game coinage"
@@ -28,7 +47,7 @@ class _Group(HelpGroup):
 )
 @click.version_option(__version__, "--version", prog_name="coinprint")
 def cli() -> None:
-    """Print and play coin games: Coin Table, Coin Age, Map and Flick.
+    """Print and play coin games: {games}.
 
     Boards and rule sheets print at true size; generated maps are always valid; rules
     engines check recorded games move by move. Output goes to output/ unless -o says else.
