@@ -10,6 +10,7 @@ from coinprint import __version__
 from coinprint.cli.games import GameGroup, board_command, play_command, rules_command
 from coinprint.cli.options import examples
 from coinprint.cli.types import HelpGroup
+from coinprint.registry import GAMES
 
 
 class _Group(HelpGroup):
@@ -27,8 +28,6 @@ class _TopGroup(_Group):
     def help(self) -> str | None:
         if self._help is None:
             return None
-        from coinprint.registry import GAMES
-
         titles = [game.title for game in GAMES]
         named = f"{', '.join(titles[:-1])} and {titles[-1]}" if len(titles) > 1 else "".join(titles)
         return self._help.replace("{games}", named)
