@@ -158,23 +158,6 @@ RULE_FOOTER = re.compile(r"— (page|sida) \d+ (of|av) \d+$")
 """The footer of a rule-sheet page ("… — page 2 of 3"); a board page's footer is not one."""
 
 
-def game_kits(
-    folders: pytest.TempPathFactory,
-    game: str,
-    papers: tuple[str, ...] = ("a4", "letter"),
-    langs: tuple[str, ...] = ("en", "sv"),
-) -> dict[tuple[str, str], Path]:
-    """``game``'s kit printed by the command line on each paper in each language:
-    {(paper, lang): the PDF}."""
-    made = {}
-    for paper in papers:
-        for lang in langs:
-            folder = folders.mktemp(f"{paper}-{lang}")
-            assert run_cli("kit", game, "--paper", paper, "--lang", lang, "-o", str(folder) + "/").code == 0
-            made[(paper, lang)] = folder / f"{game}-kit-{paper}-{lang}.pdf"
-    return made
-
-
 def rule_pages(path: Path) -> list[list[dict]]:
     """The text runs of the rule-sheet pages at the front of a kit."""
     pages = []
