@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from coinprint.cli import main
+from coinprint.registry import GAMES
 
 # The paper a command prints on by default comes from the environment (COINPRINT_PAPER,
 # PAPERSIZE, /etc/papersize): pin it, so the machine running the tests cannot change what
@@ -157,23 +158,6 @@ RULE_FOOTER = re.compile(r"— (page|sida) \d+ (of|av) \d+$")
 """The footer of a rule-sheet page ("… — page 2 of 3"); a board page's footer is not one."""
 
 
-def game_kits(
-    folders: pytest.TempPathFactory,
-    game: str,
-    papers: tuple[str, ...] = ("a4", "letter"),
-    langs: tuple[str, ...] = ("en", "sv"),
-) -> dict[tuple[str, str], Path]:
-    """``game``'s kit printed by the command line on each paper in each language:
-    {(paper, lang): the PDF}."""
-    made = {}
-    for paper in papers:
-        for lang in langs:
-            folder = folders.mktemp(f"{paper}-{lang}")
-            assert run_cli("kit", game, "--paper", paper, "--lang", lang, "-o", str(folder) + "/").code == 0
-            made[(paper, lang)] = folder / f"{game}-kit-{paper}-{lang}.pdf"
-    return made
-
-
 def rule_pages(path: Path) -> list[list[dict]]:
     """The text runs of the rule-sheet pages at the front of a kit."""
     pages = []
@@ -188,3 +172,27 @@ def pdf_reading_text(path: Path, separator: str = " ") -> str:
     """The text of a PDF in drawing order (column by column on a rule sheet), lines joined
     by ``separator``: with a space, a sentence reads whole even where the page wraps it."""
     return separator.join(separator.join(r["text"] for r in page) for page in pdf_text_runs(path))
+
+
+# -- what a game's texts offer ---------------------------------------------------------------------
+# The print suites ask these, not a list of games, so a game added with English texts alone
+# (CONTRIBUTING.md, "Adding a game") meets only the tests that fit it.
+
+
+def game_languages(game: str) -> list[str]:
+    """The languages ``game``'s rule sheet is written in (its ``<game>.<lang>.json`` texts)."""
+    from coinprint.kit import languages
+
+    return languages(GAMES[game])
+
+
+def games_written_in(lang: str) -> list[str]:
+    """The registered games whose rule sheet is written in ``lang``."""
+    return [game for game in GAMES.names() if lang in game_languages(game)]
+
+
+def games_with_an_appendix() -> list[str]:
+    """The registered games whose English texts have an appendix (``rules --appendix``)."""
+    from coinprint.kit import rule_sheet_template
+
+    return [game for game in GAMES.names() if "appendix" in rule_sheet_template(GAMES[game], "en")]

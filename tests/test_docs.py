@@ -54,3 +54,16 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
         for game in GAMES.names():
             assert f'id="coinprint-{group}-{game}"' in reference
     assert all(f'id="coinprint-play-{game}"' in reference for game in GAMES.simulated())
+
+
+def test_contributing_names_every_method_a_rules_engine_must_write() -> None:
+    """The referee table of CONTRIBUTING.md's "The rules engine" is the abstract methods of
+    ``coinprint.engine.Rules``, no more and no fewer."""
+    import re
+
+    from coinprint.engine import Rules
+
+    text = (ROOT / "CONTRIBUTING.md").read_text()
+    section = text[text.index("### The rules engine") : text.index("### The texts")]
+    documented = set(re.findall(r"^\| `(\w+)\(", section, flags=re.MULTILINE))
+    assert documented == set(Rules.__abstractmethods__)

@@ -1,4 +1,5 @@
-"""A game added as CONTRIBUTING.md says ships in the wheel and works from an installed copy.
+"""A game added as CONTRIBUTING.md says ships in the wheel, works from an installed copy and
+passes the whole suite.
 
 The source tree is copied, a scratch fifth game (``tests/scratch_game/``) is added to the copy
 exactly as "Adding a game" says (its folder ``coinprint/games/strip/``, one line in
@@ -6,7 +7,9 @@ exactly as "Adding a game" says (its folder ``coinprint/games/strip/``, one line
 installed in a fresh venv, and every registered game of the installed copy — found by asking
 it, so the four built-in games and the scratch one — goes through ``board``, ``rules``, ``kit``
 and ``validate layout`` from a folder that is not the checkout; the scratch game is played
-and its records validated.
+and its records validated. Then (marked slow) the suite itself runs in that venv from the
+copied tree, every test parametrised by game taking the scratch game as a built-in one: the
+book's three steps are all a game needs to keep the suite green.
 """
 
 from __future__ import annotations
@@ -35,6 +38,9 @@ English texts ``tests/scratch_game/strip.en.json``."""
 GAME_CLASS = "Strip"
 SOURCE_FILES = ("pyproject.toml", "setup.py", "README.md")
 SOURCE_FOLDERS = ("coinprint", "templates")
+SUITE_FILES = ("CONTRIBUTING.md", "CHANGELOG.md", "LICENSE", "mkdocs.yml")
+SUITE_FOLDERS = ("tests", "docs", "examples", "bench")
+"""What the suite reads besides the source: the tests and the pages and examples they check."""
 
 PDF, SVG, JSON = (b"%PDF",), (b"<svg", b"<?xml"), (b"{",)
 
@@ -226,3 +232,49 @@ def test_the_added_game_in_another_language_is_printed_in_english_with_a_one_lin
     assert done.returncode == 0, done.stderr
     assert done.stderr.strip() == "note: Strip has no rule sheet in 'sv'; printing it in English"
     assert magic(tmp_path / "rules.pdf", PDF) is None, magic(tmp_path / "rules.pdf", PDF)
+
+
+GAME_CASE = re.compile(rf"\[[^\]]*\b{GAME}\b[^\]]*\]$")
+"""A test id whose parameters name the scratch game (``test_x[a4-en-strip]``, ``[strip --fair]``)."""
+
+CROSS_GAME_FILES = (
+    "tests/test_architecture.py",
+    "tests/test_conformance.py",
+    "tests/test_hostile.py",
+    "tests/test_kit.py",
+    "tests/test_print_colour.py",
+    "tests/test_print_product.py",
+    "tests/test_print_quality.py",
+    "tests/test_registry.py",
+)
+"""Suites that parametrise over the registry: each must give the scratch game tests of its own."""
+
+
+@pytest.fixture(scope="module")
+def suite_tree(source, wheel, tmp_path_factory) -> Path:
+    """The copied source tree with the scratch game (the wheel's source) and the test suite."""
+    tree = tmp_path_factory.mktemp("suite") / "coinprint-source"
+    shutil.copytree(source, tree, ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
+    for name in SUITE_FILES:
+        shutil.copy(ROOT / name, tree / name)
+    for folder in SUITE_FOLDERS:
+        shutil.copytree(ROOT / folder, tree / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    return tree
+
+
+def suite(installed: Installed, tree: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m pytest ARGS`` in the fresh venv, from ``tree``."""
+    command = [str(installed.python), "-m", "pytest", "-q", "-p", "no:cacheprovider", *args]
+    return subprocess.run(command, capture_output=True, text=True, cwd=tree, env=installed.env, timeout=1800)
+
+
+@pytest.mark.slow
+def test_the_added_game_passes_every_test_parametrised_by_game(installed, suite_tree):
+    listed = suite(installed, suite_tree, "--collect-only", "tests")
+    assert listed.returncode == 0, listed.stdout[-3000:] + listed.stderr
+    cases = [line for line in listed.stdout.splitlines() if GAME_CASE.search(line)]
+    files = {case.split("::")[0] for case in cases}
+    assert not set(CROSS_GAME_FILES) - files, f"no {GAME} tests in {sorted(set(CROSS_GAME_FILES) - files)}"
+    done = suite(installed, suite_tree, "-n", "2", *cases)
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
+    assert f"{len(cases)} passed" in done.stdout, done.stdout[-2000:]

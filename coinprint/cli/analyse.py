@@ -53,7 +53,9 @@ def _report_target(ctx: click.Context, param: click.Parameter, value: str | None
     help="Built-in layout with parameters (e.g. cointable:size=4) or a layout file (GeoJSON, SVG drawing); with --maps, the "
     "parameters every generated map shares (e.g. coinage:regions=3-3-2-2).",
 )
-@maps_option("Analyse N generated maps (coinage, mapgame) from seeds --map-seed, +1, … and rank them fairest first.")
+@maps_option(
+    "Analyse N maps generated from seeds --map-seed, +1, … (GAME's maps must be generated) and rank them fairest first."
+)
 @seed_option("Seed of the first generated map.", name="--map-seed")
 @agent_option("random", "Agent playing both sides")
 @games_option(200, "Games per layout.")

@@ -10,6 +10,7 @@ from coinprint import __version__
 from coinprint.cli.games import GameGroup, board_command, play_command, rules_command
 from coinprint.cli.options import examples
 from coinprint.cli.types import HelpGroup
+from coinprint.registry import GAMES
 
 
 class _Group(HelpGroup):
@@ -19,8 +20,25 @@ class _Group(HelpGroup):
         return list(self.commands)
 
 
+class _TopGroup(_Group):
+    """The ``coinprint`` group: its help names the registered games, a plug-in's too, when it
+    is read (so no game is loaded before)."""
+
+    @property
+    def help(self) -> str | None:
+        if self._help is None:
+            return None
+        titles = [game.title for game in GAMES]
+        named = f"{', '.join(titles[:-1])} and {titles[-1]}" if len(titles) > 1 else "".join(titles)
+        return self._help.replace("{games}", named)
+
+    @help.setter
+    def help(self, text: str | None) -> None:
+        self._help = text
+
+
 @click.group(
-    cls=_Group,
+    cls=_TopGroup,
     context_settings={"help_option_names": ["-h", "--help"]},
     epilog=examples(
         "coinprint kit all", "coinprint board map --seed 7", "coinprint validate layout my-card.svg --game coinage"
@@ -28,7 +46,7 @@ class _Group(HelpGroup):
 )
 @click.version_option(__version__, "--version", prog_name="coinprint")
 def cli() -> None:
-    """Print and play coin games: Coin Table, Coin Age, Map and Flick.
+    """Print and play coin games: {games}.
 
     Boards and rule sheets print at true size; generated maps are always valid; rules
     engines check recorded games move by move. Output goes to output/ unless -o says else.

@@ -26,6 +26,7 @@ from coinprint.errors import UsageError
 from coinprint.game import Game, PrintJob, RuleSheetParts, Seat
 from coinprint.layout import Layout, Mark, Space, close_ring
 from coinprint.params import Param, Values
+from coinprint.render.board import layout_scene
 from coinprint.render.sheet import Sheet
 from coinprint.view import View
 
@@ -135,7 +136,8 @@ class Strip(Game):
         return StripView(rules)
 
     def sheet(self, layout: Layout, job: PrintJob) -> Sheet:
-        return self.position_sheet(layout, [], StripRules.players, title="Strip")
+        # The row as drawn in the job's style; the page's own words are in the job's language.
+        return Sheet(layout_scene(layout, job.settings.style), self.title, lang=job.lang)
 
     def rule_sheet_parts(
         self, template: Mapping[str, Any], values: Values, layout: Callable[[], Layout]
