@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import os
 import random
 import signal
@@ -239,6 +240,15 @@ def test_balance_until_decided_stops_early_and_the_same_way_on_any_worker_count(
     _, low, high = one.first_player_share()
     assert one.test.decision is not None or high - low < 0.10
     assert "SPRT" in one.describe()
+
+
+def test_the_plans_move_limit_cuts_the_games_whatever_the_setup_says():
+    setup = selfplay.GameSetup.build(SMALL, AGENTS, 500)
+    cut = list(selfplay.run(setup, RunPlan(4, 1, 3, workers=2), batch=1, records=True))
+    assert [game.moves for game in cut] == [3] * 4 and all(game.timeout for game in cut)
+    assert all(json.loads(game.record or "")["timeout"] is True for game in cut)
+    with pytest.raises(UsageError, match="--max-turns must be a whole number from 1"):
+        selfplay.run(setup, RunPlan(4, 1, 0))
 
 
 def test_bad_runner_values_are_usage_errors():
