@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from coinprint.ladder import DEFAULT_LEVELS, ladder, match  # noqa: E402
 from coinprint.registry import GAMES  # noqa: E402
+from coinprint.selfplay import RunPlan  # noqa: E402
 
 AGENT_GAMES = ("cointable", "coinage", "mapgame")
 
@@ -43,7 +44,7 @@ def main() -> None:
     for game in args.game or AGENT_GAMES:
         spec = GAMES[game].default_spec
         start = time.perf_counter()
-        played = match(spec, args.agent, "greedy", args.games, args.seed, 2000, workers=args.workers)
+        played = match(spec, args.agent, "greedy", RunPlan(args.games, args.seed, 2000, args.workers))
         share = played.win_share()
         seconds = time.perf_counter() - start
         print(
@@ -56,7 +57,7 @@ def main() -> None:
         )
         if args.ladder_games:
             start = time.perf_counter()
-            found = ladder(spec, args.level or DEFAULT_LEVELS, args.ladder_games, 1001, 2000, workers=args.workers)
+            found = ladder(spec, RunPlan(args.ladder_games, 1001, 2000, args.workers), args.level or DEFAULT_LEVELS)
             print(found.describe())
             print(f"  ({time.perf_counter() - start:.0f} s)", flush=True)
 

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from coinprint.analysis import resolve_layout, self_play  # noqa: E402
-from coinprint.fair import fair_search  # noqa: E402
+from coinprint.fair import fair_search, search_plan  # noqa: E402
 from coinprint.metrics import game_metrics, measure_skill  # noqa: E402
 from coinprint.selfplay import RunPlan  # noqa: E402
 from coinprint.source import engines_for  # noqa: E402
@@ -50,7 +50,7 @@ def main() -> None:
         print(f"skill, {spec}: {(time.perf_counter() - start) / SKILL_GAMES:.1f} s a game")
     for base in ("mapgame:countries=21,seed=0", "coinage:map=random,regions=4-3-2-1,seed=0"):
         start = time.perf_counter()
-        search = fair_search(base, 10)
+        search = fair_search(base, 10, search_plan())
         played = sum(r.games for r in search.reports)
         print(f"fair search, 10 candidates like {base}: {time.perf_counter() - start:.1f} s, {played} games")
         print(f"  {search.best.layout}: {search.info_line()}")

@@ -26,7 +26,7 @@ from typing import Any
 
 from coinprint.agents import make_agent
 from coinprint.analysis import builtin_layout
-from coinprint.fair import fair_search
+from coinprint.fair import fair_search, search_plan
 from coinprint.registry import GAMES
 from coinprint.search import Agent, GreedyAgent, Search, other_player, play_game
 from coinprint.source import engines_for
@@ -86,7 +86,7 @@ def main() -> None:
         if args.game and game not in args.game:
             continue
         start = time.process_time()
-        found = fair_search(spec, 10, workers=1)
+        found = fair_search(spec, 10, search_plan(workers=1))
         print(f"fair search from {spec}: {time.process_time() - start:.1f} s CPU; {found.info_line()}", flush=True)
 
 

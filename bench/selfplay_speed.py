@@ -27,7 +27,9 @@ import random
 import time
 
 from coinprint.analysis import balance, builtin_layout
+from coinprint.registry import GAMES
 from coinprint.search import MonteCarloAgent, Search, play_game
+from coinprint.selfplay import RunPlan
 from coinprint.source import engines_for
 
 LAYOUTS = ("coinage:map=classic", "mapgame:countries=21,seed=0")
@@ -68,7 +70,9 @@ def main() -> None:
     timings, reports = {}, {}
     for workers in (1, 2):
         start = time.perf_counter()
-        reports[workers] = balance("coinage", "coinage", "montecarlo", args.balance_games, 1, 2000, workers=workers)
+        reports[workers] = balance(
+            GAMES["coinage"], "coinage", "montecarlo", RunPlan(args.balance_games, 1, 2000, workers)
+        )
         timings[workers] = time.perf_counter() - start
         print(
             f"balance coinage --agent montecarlo --games {args.balance_games} --workers {workers}: {timings[workers]:.1f} s"

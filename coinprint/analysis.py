@@ -15,7 +15,7 @@ from coinprint import selfplay, sprt
 from coinprint.caps import check_games, check_seed
 from coinprint.errors import InterruptedRunError, UsageError, stop_code
 from coinprint.fileio import Interrupted, check_folder_target, signals_held, write_atomic
-from coinprint.selfplay import GameSetup, play_one
+from coinprint.selfplay import GameSetup, RunPlan, play_one
 from coinprint.source import (  # noqa: F401  (the library's names for them, docs/api.md)
     LayoutSource,
     builtin_layout,
@@ -122,27 +122,23 @@ def _check_run(games: int, seed: int) -> None:
 def play_to_folder(
     layout_spec: str,
     agents: dict[str, str],
-    games: int,
-    seed: int,
-    max_turns: int,
+    plan: RunPlan,
     folder: str,
     options: dict[str, Any] | None = None,
     *,
     game: str | None = None,
-    workers: int | None = 1,
-    dask: str | None = None,
     progress: Progress | None = None,
     units: str = "mm",
     tolerance_mm: float | None = None,
 ) -> tuple[list[Path], PlaySummary]:
-    """Self-play ``games`` games and write one record per game into ``folder``
-    (``<game>-<seed>.json``, each written whole, in game order); returns the paths and the
-    summary. ``workers`` processes (None: every core) or a Dask scheduler at ``dask`` play
-    them; the records are the same either way. A layout file is read with ``units`` and
-    ``tolerance_mm`` (see :func:`playable_layout`). Ctrl-C raises
+    """Self-play the games of ``plan`` (how many, from which seed, cut at how many moves, and
+    where: see :class:`~coinprint.selfplay.RunPlan`) and write one record per game into
+    ``folder`` (``<game>-<seed>.json``, each written whole, in game order); returns the paths
+    and the summary. The records are the same wherever the games are played. A layout file
+    is read with ``units`` and ``tolerance_mm`` (see :func:`playable_layout`). Ctrl-C raises
     :class:`InterruptedRunError` saying how many records were written."""
 
-    _check_run(games, seed)
+    _check_run(plan.games, plan.seed)
     if folder == "-":
         raise UsageError("play writes one record per game; -o needs a folder, not standard output")
     target = Path(folder)
@@ -152,10 +148,10 @@ def play_to_folder(
     # Read and checked once; records name a layout file relative to themselves, as
     # validate_record reads it.
     source = LayoutSource.resolve(layout_spec, game=game, units=units, tolerance_mm=tolerance_mm)
-    setup = selfplay.GameSetup.build(source, agents, max_turns, options, recorded_layout=source.recorded(target))
+    setup = selfplay.GameSetup.build(source, agents, plan.max_turns, options, recorded_layout=source.recorded(target))
     tally = Tally(tuple(agents))  # type: ignore[arg-type]
     paths: list[Path] = []
-    stream = selfplay.run(setup, games, seed, workers=workers, dask=dask, records=True)
+    stream = selfplay.run(setup, plan, records=True)
     try:
         for played in stream:
             assert played.record is not None
@@ -167,7 +163,7 @@ def play_to_folder(
             if progress:
                 progress(1)
     except (KeyboardInterrupt, Interrupted) as stop:
-        raise _interrupted(stop, len(paths), games, tally, f"; wrote {len(paths)} records to {folder}") from None
+        raise _interrupted(stop, len(paths), plan.games, tally, f"; wrote {len(paths)} records to {folder}") from None
     finally:
         stream.close()  # stop the workers now, not when the generator is collected
     return paths, tally.summary()
@@ -226,39 +222,36 @@ def balance(
     game: Game,
     layout_spec: str,
     agent: str,
-    games: int,
-    seed: int,
-    max_turns: int,
+    plan: RunPlan,
     options: dict[str, Any] | None = None,
     *,
-    workers: int | None = 1,
-    dask: str | None = None,
     until_decided: bool = False,
     precision: float = DEFAULT_PRECISION,
     progress: Progress | None = None,
     units: str = "mm",
     tolerance_mm: float | None = None,
 ) -> Balance:
-    """Self-play up to ``games`` games of ``agent`` against itself on ``layout_spec`` (a layout
-    of ``game``; no records written) and judge the first player's edge.
+    """Self-play up to the games of ``plan`` (see :class:`~coinprint.selfplay.RunPlan`) of
+    ``agent`` against itself on ``layout_spec`` (a layout of ``game``; no records written)
+    and judge the first player's edge.
 
     With ``until_decided`` play stops as soon as a sequential test decides (see
     :mod:`coinprint.sprt`, with ``precision`` points as the edge worth detecting) or the 95 %
-    interval is narrower than ``precision`` points; ``games`` is then the cap. Games are
-    counted as they arrive, so memory does not grow with ``games``."""
+    interval is narrower than ``precision`` points; the plan's games are then the cap. Games
+    are counted as they arrive, so memory does not grow with their number."""
 
     if not game.simulated:
         raise UsageError(f"{game.title} is not simulated; balance works for games agents can play")
-    _check_run(games, seed)
+    _check_run(plan.games, plan.seed)
 
     check_precision(precision)
     source = LayoutSource.resolve(layout_spec, game=game.name, units=units, tolerance_mm=tolerance_mm)
     players = rules_for(source.layout, options).players
-    setup = selfplay.GameSetup.build(source, {p: agent for p in players}, max_turns, options)
+    setup = selfplay.GameSetup.build(source, {p: agent for p in players}, plan.max_turns, options)
     # Small batches when stopping early, so little is played past the decision.
     batch = min(selfplay.MAX_BATCH, 8) if until_decided else None
-    results = selfplay.run(setup, games, seed, workers=workers, dask=dask, batch=batch)
-    return judge(results, layout_spec, agent, players, games, precision if until_decided else None, progress)
+    results = selfplay.run(setup, plan, batch=batch)
+    return judge(results, layout_spec, agent, players, plan.games, precision if until_decided else None, progress)
 
 
 def judge(

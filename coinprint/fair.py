@@ -4,14 +4,14 @@ re-measured on fresh seeds (``board … --fair``). Measuring is :mod:`coinprint.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from coinprint.game import Game
     from coinprint.layout import Layout
 
-from coinprint.caps import check_candidates, check_games, check_seed
+from coinprint.caps import MAX_TURNS, check_candidates, check_games, check_seed
 from coinprint.errors import UsageError
 from coinprint.families import family_specs, rank_fairest
 from coinprint.metrics import (
@@ -73,28 +73,27 @@ SEARCH_GAMES = 60
 
 def fairest_layout(
     candidate_specs: Sequence[str],
+    plan: RunPlan,
     agent: str = "random",
-    games: int = 60,
-    seed: int = 1,
-    max_turns: int | None = None,
     on_report: Callable[[LayoutReport], None] | None = None,
     *,
-    workers: int | None = 1,
-    dask: str | None = None,
     fair_games: int = FAIR_GAMES,
     progress: Callable[[int], None] | None = None,
 ) -> FairSearch:
     """The candidate whose first player wins closest to 50 % of decided games, found by
     successive halving (Jamieson & Talwalkar 2016; the racing of Ludii's and irace's tuning):
-    every candidate plays ``games`` games (seeds ``seed``, ``seed + 1``, …); the fairer half
-    (rounded up) plays as many more, continuing the seeds, and so on until one is left. The
-    chosen one is then re-measured on ``fair_games`` fresh games (seeds after every seed the
-    search used; 0 skips it). Deterministic for its inputs. ``max_turns`` defaults to one
-    scaled to each layout (:func:`scaled_max_turns`). ``progress`` hears each game played
-    (:func:`search_games` is how many there will be). A :class:`UsageError` when no
+    every candidate plays the games of ``plan`` (seeds ``plan.seed``, ``plan.seed + 1``, …;
+    where: see :class:`~coinprint.selfplay.RunPlan`); the fairer half (rounded up) plays as
+    many more, continuing the seeds, and so on until one is left. The chosen one is then
+    re-measured on ``fair_games`` fresh games (seeds after every seed the search used; 0
+    skips it). Deterministic for its inputs. A candidate's games are cut at a length scaled
+    to its size (:func:`scaled_max_turns`) or at ``plan.max_turns``, whichever is shorter
+    (:data:`~coinprint.caps.MAX_TURNS`: always the scaled one). ``progress`` hears each game
+    played (:func:`search_games` is how many there will be). A :class:`UsageError` when no
     candidate had a decided game (there is nothing to rank)."""
     check_candidates(len(candidate_specs), "candidates")
-    check_run(games, seed, 1 if max_turns is None else max_turns)
+    games, seed = plan.games, plan.seed
+    check_run(games, seed, plan.max_turns)
     if fair_games:
         check_games(fair_games, "fair_games")
     measured: dict[str, list[GameMetrics]] = {spec: [] for spec in candidate_specs}
@@ -107,14 +106,14 @@ def fairest_layout(
         for spec in alive:
             if spec not in setups:
                 source = LayoutSource.resolve(spec)
-                turns = max_turns if max_turns is not None else scaled_max_turns(len(source.layout.spaces))
+                turns = min(plan.max_turns, scaled_max_turns(len(source.layout.spaces)))
                 setups[spec] = (source, turns)
             source, turns = setups[spec]
             layout = source.layout
             players: tuple[str, str] = rules_for(layout).players
             agents = {p: agent for p in players}
-            plan = RunPlan(batch, seed + played, turns, workers, dask)
-            for metrics in play_measured(source, agents, plan, branching=False):
+            this_round = replace(plan, games=batch, seed=seed + played, max_turns=turns)
+            for metrics in play_measured(source, agents, this_round, branching=False):
                 measured[spec].append(metrics)
                 if progress is not None:
                     progress(1)
@@ -143,7 +142,7 @@ def fairest_layout(
         check_seed(seed + played + fair_games - 1, "seed + games of the search + fair_games")
         check = analyse_layout(
             best.layout,
-            RunPlan(fair_games, seed + played, best.max_turns, workers, dask),
+            replace(plan, games=fair_games, seed=seed + played, max_turns=best.max_turns),
             agent,
             branching=False,
             progress=progress,
@@ -166,26 +165,29 @@ def search_games(candidates: int, games: int, fair_games: int) -> int:
     return total + fair_games
 
 
+def search_plan(workers: int | None = None, dask: str | None = None) -> RunPlan:
+    """The games of ``board … --fair``'s search: :data:`SEARCH_GAMES` a candidate from seed 1,
+    each cut at a length scaled to its map, in ``workers`` processes (None: every core) or on
+    the Dask cluster at ``dask``."""
+    return RunPlan(SEARCH_GAMES, 1, MAX_TURNS, workers, dask)
+
+
 def fair_search(
     base: str,
     candidates: int,
+    plan: RunPlan,
     *,
     agent: str = "random",
-    games: int = SEARCH_GAMES,
-    game_seed: int = 1,
-    max_turns: int | None = None,
-    workers: int | None = None,
-    dask: str | None = None,
     fair_games: int = FAIR_GAMES,
     progress: Callable[[int], None] | None = None,
 ) -> FairSearch:
     """The fairest of ``candidates`` maps generated like ``base`` (a built-in name of a
     generated map, e.g. ``mapgame:countries=21,seed=7``) from its seed on: seeds 7, 8, …,
-    found by :func:`fairest_layout` and re-measured on ``fair_games`` fresh games (on every
-    core unless ``workers`` or ``dask`` say else)."""
+    found by :func:`fairest_layout` playing the games of ``plan`` (:func:`search_plan` is
+    ``board … --fair``'s) and re-measured on ``fair_games`` fresh games."""
 
     check_candidates(candidates, "candidates")
-    check_run(games, game_seed, 1 if max_turns is None else max_turns)
+    check_run(plan.games, plan.seed, plan.max_turns)
     game, params = parse_layout_name(base)
     try:
         seed = int(params.get("seed", 0))
@@ -194,9 +196,7 @@ def fair_search(
     check_seed(seed, "seed")
     check_seed(seed + candidates - 1, "seed + candidates - 1")
     specs = family_specs(game_named(game), candidates, seed, base)
-    return fairest_layout(
-        specs, agent, games, game_seed, max_turns, workers=workers, dask=dask, fair_games=fair_games, progress=progress
-    )
+    return fairest_layout(specs, plan, agent, fair_games=fair_games, progress=progress)
 
 
 def fairest_map(
@@ -219,6 +219,6 @@ def fairest_map(
         raise UsageError(f"a fair search needs a generated map, not a {game.title} layout")
     name = game.layout_spec(layout)
     search = fair_search(
-        name, candidates, agent=agent, workers=workers, dask=dask, fair_games=fair_games, progress=progress
+        name, candidates, search_plan(workers, dask), agent=agent, fair_games=fair_games, progress=progress
     )
     return search.layout(), search.info_line()

@@ -29,6 +29,7 @@ from coinprint.agents import agent_parameters
 from coinprint.analysis import _check_run
 from coinprint.caps import MAX_LADDER_LEVELS, check_seed
 from coinprint.errors import UsageError
+from coinprint.selfplay import RunPlan
 from coinprint.source import playable_layout, rules_for
 from coinprint.stats import Share, wilson, wilson_interval
 
@@ -277,25 +278,23 @@ def match(
     layout_spec: str,
     first: str,
     second: str,
-    games: int,
-    seed: int = 1,
-    max_turns: int = 2000,
+    plan: RunPlan,
     options: dict[str, Any] | None = None,
     *,
     game: str | None = None,
-    workers: int | None = 1,
-    dask: str | None = None,
     progress: Progress | None = None,
 ) -> Match:
-    """Play ``games`` games of agent ``first`` against agent ``second`` on ``layout_spec``:
-    the first half (rounded up) with ``first`` moving first, the rest with ``second`` moving
-    first, seeds ``seed``, ``seed + 1``, … throughout (every game its own agents' choices).
+    """Play the games of ``plan`` (see :class:`~coinprint.selfplay.RunPlan`) of agent
+    ``first`` against agent ``second`` on ``layout_spec``: the first half (rounded up) with
+    ``first`` moving first, the rest with ``second`` moving first, seeds ``plan.seed``,
+    ``plan.seed + 1``, … throughout (every game its own agents' choices).
 
     The games are paired: game ``k`` of each half meets the same chance (Coin Age's throws,
     turn by turn, from chance seed ``seed + k``), so each agent plays each run of luck once
     from each seat, and luck cancels out of the pair (duplicate bridge; Fishtest's game
     pairs). :attr:`Match.pairs` counts the pairs' outcomes."""
 
+    games, seed = plan.games, plan.seed
     _check_run(games, seed)
     players = rules_for(playable_layout(layout_spec, game), options).players
     first_half = (games + 1) // 2
@@ -307,9 +306,9 @@ def match(
             continue
         mine = players[seating]
         agents = {mine: first, players[1 - seating]: second}
-        setup = selfplay.GameSetup.build(layout_spec, agents, max_turns, options, game=game)
+        setup = selfplay.GameSetup.build(layout_spec, agents, plan.max_turns, options, game=game)
         setup = replace(setup, chance_offset=start - seed)
-        results = selfplay.run(setup, count, start, workers=workers, dask=dask)
+        results = selfplay.run(setup, plan.later(count, start - seed))
         try:
             for result in results:
                 points = None if result.timeout else 0.5 if result.winner is None else float(result.winner == mine)
@@ -346,21 +345,19 @@ def check_levels(levels: Sequence[str]) -> list[str]:
 
 def ladder(
     layout_spec: str,
+    plan: RunPlan,
     levels: Sequence[str] = DEFAULT_LEVELS,
-    games: int = 20,
-    seed: int = 1,
-    max_turns: int = 2000,
     options: dict[str, Any] | None = None,
     *,
     game: str | None = None,
-    workers: int | None = 1,
-    dask: str | None = None,
     note: Callable[[str], None] | None = None,
     progress: Progress | None = None,
 ) -> Ladder:
-    """Each rung of ``levels`` (weakest first) against the next, ``games`` games a match;
-    the matches use disjoint seeds (match ``k`` from ``seed + k · games``)."""
+    """Each rung of ``levels`` (weakest first) against the next, the games of ``plan`` a
+    match (see :class:`~coinprint.selfplay.RunPlan`); the matches use disjoint seeds (match
+    ``k`` from ``plan.seed + k · plan.games``)."""
 
+    games, seed = plan.games, plan.seed
     chosen = check_levels(levels)
     _check_run(games, seed)
     check_seed(seed + games * (len(chosen) - 1) - 1, "seed + games × matches")
@@ -370,18 +367,6 @@ def ladder(
         if note is not None:
             note(f"{upper} v {lower}: {games} games")
         found.matches.append(
-            match(
-                layout_spec,
-                lower,
-                upper,
-                games,
-                seed + k * games,
-                max_turns,
-                options,
-                game=game,
-                workers=workers,
-                dask=dask,
-                progress=progress,
-            )
+            match(layout_spec, lower, upper, plan.later(games, k * games), options, game=game, progress=progress)
         )
     return found

@@ -359,7 +359,7 @@ def play_measured(
 
     setup = selfplay.GameSetup.build(source, agents, plan.max_turns, options)
     measure = game_metrics if branching else partial(game_metrics, branching=False)
-    results = selfplay.run(setup, plan.games, plan.seed, workers=plan.workers, dask=plan.dask, summarise=measure)
+    results = selfplay.run(setup, plan, summarise=measure)
     try:
         for result in results:
             yield result.summary

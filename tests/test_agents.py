@@ -21,6 +21,7 @@ from coinprint.ladder import elo_from_score, ladder, match
 from coinprint.mcts import EVALUATION_SCALE, MCTSAgent, StratifiedChance
 from coinprint.registry import GAMES
 from coinprint.search import GreedyAgent, MonteCarloAgent, RandomAgent, Search, play_game
+from coinprint.selfplay import RunPlan
 from coinprint.source import engines_for
 
 
@@ -226,7 +227,7 @@ def test_montecarlo_spends_its_budget() -> None:
 # -- the ladder -------------------------------------------------------------------------------------
 @pytest.mark.parametrize("spec", ["cointable:size=3", "mapgame:countries=9,seed=2,growth=packed,starts=apart"])
 def test_the_ladder_orders_random_greedy_mcts(spec: str) -> None:
-    climbed = ladder(spec, ["random", "greedy", "mcts:iterations=200"], games=16, seed=1, max_turns=600, workers=1)
+    climbed = ladder(spec, RunPlan(16, 1, 600), ["random", "greedy", "mcts:iterations=200"])
     ratings = [rung.elo for rung in climbed.rungs()]
     assert ratings[0] < ratings[1] < ratings[2], climbed.describe()
     # Each upper rung took more than half the points from the one below it.
@@ -238,7 +239,7 @@ def test_coin_age_ladder_puts_random_at_the_bottom() -> None:
     """On Coin Age both greedy and mcts clearly beat random; mcts against greedy is closer
     (bench/agent_strength.py measured 64 to 72 % on blocks of 200 games): see the test below
     for that match."""
-    climbed = ladder("coinage:map=classic", ["random", "mcts:iterations=200"], games=12, seed=1, workers=1)
+    climbed = ladder("coinage:map=classic", RunPlan(12, 1, 2000), ["random", "mcts:iterations=200"])
     assert climbed.matches[0].score < 0.3, climbed.describe()
     assert climbed.rungs()[1].low > 0, climbed.describe()
 
@@ -249,13 +250,13 @@ def test_mcts_beats_greedy_on_coin_age() -> None:
     games than greedy on fixed seeds, half the games with each side first. Sixteen games
     cannot pin down a rate (bench/agent_strength.py measures it on hundreds); this catches a
     search that has become no better than greedy."""
-    played = match("coinage:map=classic", "mcts", "greedy", 16, seed=1, workers=2)
+    played = match("coinage:map=classic", "mcts", "greedy", RunPlan(16, 1, 2000, workers=2))
     assert played.wins + played.losses == 16
     assert played.wins > played.losses, (played.wins, played.losses)
 
 
 def test_a_match_seats_each_agent_first_half_the_time_and_counts_every_game() -> None:
-    played = match("cointable:size=2", "greedy", "random", 9, seed=4, max_turns=300, workers=1)
+    played = match("cointable:size=2", "greedy", "random", RunPlan(9, 4, 300))
     assert played.wins + played.losses + played.ties + played.timeouts == 9
     assert 0 <= played.mover_wins <= played.wins + played.losses
 
@@ -316,9 +317,9 @@ def test_a_match_plays_pairs_that_meet_the_same_throws(tmp_path) -> None:
 
     agents = {"heads": "random", "tails": "greedy"}
     setup = selfplay.GameSetup.build("coinage:map=classic", agents, 400)
-    first = list(selfplay.run(replace(setup, chance_offset=0), 3, 20, workers=1, records=True))
+    first = list(selfplay.run(replace(setup, chance_offset=0), RunPlan(3, 20, 400), records=True))
     swapped = selfplay.GameSetup.build("coinage:map=classic", {"heads": "greedy", "tails": "random"}, 400)
-    second = list(selfplay.run(replace(swapped, chance_offset=3), 3, 23, workers=1, records=True))
+    second = list(selfplay.run(replace(swapped, chance_offset=3), RunPlan(3, 23, 400), records=True))
     for a, b in zip(first, second):
         doc_a, doc_b = json.loads(a.record or ""), json.loads(b.record or "")
         assert doc_a["chance_seed"] == doc_b["chance_seed"] == a.seed
@@ -326,7 +327,7 @@ def test_a_match_plays_pairs_that_meet_the_same_throws(tmp_path) -> None:
         path = tmp_path / f"{a.seed}.json"
         path.write_text(a.record or "")
         assert validate_record(str(path))[2].valid
-    played = match("coinage:map=classic", "random", "greedy", 7, seed=20, workers=1)
+    played = match("coinage:map=classic", "random", "greedy", RunPlan(7, 20, 2000))
     assert sum(played.pairs) + played.timeouts <= 3 and sum(played.pairs) >= 2
     paired_points = sum(count * k / 2 for k, count in enumerate(played.pairs))
     assert paired_points <= played.wins + 0.5 * played.ties <= paired_points + 7 - 2 * sum(played.pairs)

@@ -125,15 +125,15 @@ def test_analyse_refuses_bad_output_targets_before_playing(cli, tmp_path, monkey
 def test_library_messages_name_parameters_not_flags():
     from coinprint import selfplay
     from coinprint.errors import UsageError
-    from coinprint.fair import fair_search
+    from coinprint.fair import fair_search, search_plan
     from coinprint.families import analyse_game
 
     for call, hint in (
         (lambda: analyse_layout("cointable:size=2", RunPlan(0, 1, 2000)), "games must be"),
         (lambda: analyse_game(GAMES["mapgame"], None, RunPlan(200, 1, 2000), maps=0), "maps must be"),
         (lambda: family_specs(GAMES["mapgame"], 0, 1), "count must be"),
-        (lambda: fair_search("mapgame:countries=9,seed=1", 0), "candidates must be"),
-        (lambda: selfplay.run(None, 0, 1), "games must be"),  # type: ignore[arg-type]
+        (lambda: fair_search("mapgame:countries=9,seed=1", 0, search_plan()), "candidates must be"),
+        (lambda: selfplay.run(None, RunPlan(0, 1, 2000)), "games must be"),  # type: ignore[arg-type]
     ):
         with pytest.raises(UsageError) as refused:
             call()

@@ -8,6 +8,7 @@ from coinprint.analysis import play_to_folder, resolve_layout, validate_record
 from coinprint.errors import UnreadableInputError, UsageError
 from coinprint.games.cointable.board import build
 from coinprint.registry import GAMES
+from coinprint.selfplay import RunPlan
 
 
 def test_records_played_on_a_layout_file_validate_from_anywhere(tmp_path, monkeypatch):
@@ -15,7 +16,9 @@ def test_records_played_on_a_layout_file_validate_from_anywhere(tmp_path, monkey
     boards.mkdir()
     (boards / "small.geojson").write_text(build(3).dumps())
     monkeypatch.chdir(tmp_path)
-    paths, summary = play_to_folder("boards/small.geojson", {"heads": "random", "tails": "random"}, 3, 5, 500, "games")
+    paths, summary = play_to_folder(
+        "boards/small.geojson", {"heads": "random", "tails": "random"}, RunPlan(3, 5, 500), "games"
+    )
     assert summary.games == 3 and len(paths) == 3
     paths = [p.resolve() for p in paths]
     record = json.loads(paths[0].read_text())
@@ -39,9 +42,9 @@ def test_built_in_names_and_inline_layouts_resolve():
 
 def test_self_play_refuses_bad_counts_and_agents(tmp_path):
     with pytest.raises(UsageError, match="--games must be a whole number from 1 to"):
-        play_to_folder("cointable:size=2", {"heads": "random", "tails": "random"}, 0, 1, 10, str(tmp_path))
+        play_to_folder("cointable:size=2", {"heads": "random", "tails": "random"}, RunPlan(0, 1, 10), str(tmp_path))
     with pytest.raises(UsageError, match="unknown agent 'clever'"):
-        play_to_folder("cointable:size=2", {"heads": "clever", "tails": "random"}, 1, 1, 10, str(tmp_path))
+        play_to_folder("cointable:size=2", {"heads": "clever", "tails": "random"}, RunPlan(1, 1, 10), str(tmp_path))
 
 
 def test_wilson_interval_matches_the_textbook_value():
@@ -71,9 +74,9 @@ def test_balance_and_analyse_share_one_wilson_interval():
 def test_balance_counts_the_same_games_self_play_writes(tmp_path):
     from coinprint.analysis import balance
 
-    report = balance(GAMES["cointable"], "cointable:size=3", "random", 12, 40, 500)
+    report = balance(GAMES["cointable"], "cointable:size=3", "random", RunPlan(12, 40, 500))
     paths, summary = play_to_folder(
-        "cointable:size=3", {"heads": "random", "tails": "random"}, 12, 40, 500, str(tmp_path)
+        "cointable:size=3", {"heads": "random", "tails": "random"}, RunPlan(12, 40, 500), str(tmp_path)
     )
     results = [json.loads(p.read_text()).get("result") for p in paths]
     heads_wins = sum(1 for r in results if r and r["winner"] == "heads")

@@ -245,10 +245,12 @@ def test_the_shell_completes_games_papers_and_languages(words: str, expected: se
 
 
 def test_the_fair_search_hears_of_every_game_it_plays() -> None:
+    from coinprint.caps import MAX_TURNS
     from coinprint.fair import fair_search, search_games
+    from coinprint.selfplay import RunPlan
 
     heard: list[int] = []
-    search = fair_search("mapgame:countries=5,seed=1", 3, games=4, fair_games=6, workers=1, progress=heard.append)
+    search = fair_search("mapgame:countries=5,seed=1", 3, RunPlan(4, 1, MAX_TURNS), fair_games=6, progress=heard.append)
     assert sum(heard) == search_games(3, 4, 6)
     assert search.check is not None
     assert sum(heard) == sum(report.games for report in search.reports) + search.check.games

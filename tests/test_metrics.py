@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coinprint.analysis import builtin_layout, resolve_layout, self_play
+from coinprint.caps import MAX_TURNS
 from coinprint.engine import Record
 from coinprint.families import family_specs, rank_fairest
 from coinprint.layout import Layout, Space
@@ -270,7 +271,7 @@ def test_fair_search_cuts_games_by_the_size_of_the_map():
 
     # Random play on a 41-country Map lasts about a thousand moves: a fixed limit of 400
     # cut nearly every game; a limit scaled to the map lets them all finish.
-    search = fairest_layout(["mapgame:countries=41,seed=1"], games=10, seed=1, workers=1, fair_games=0)
+    search = fairest_layout(["mapgame:countries=41,seed=1"], RunPlan(10, 1, MAX_TURNS), fair_games=0)
     (report,) = search.reports
     assert report.timeouts == 0 and report.first_share.total == report.games == 10
     assert report.max_turns > max(report.lengths) and sum(length > 400 for length in report.lengths) >= 5
@@ -281,14 +282,14 @@ def test_fair_search_refuses_when_no_candidate_had_a_decided_game():
     from coinprint.fair import fairest_layout
 
     with pytest.raises(UsageError, match="no game on any of the 2 candidates was decided within 3 moves"):
-        fairest_layout(["mapgame:countries=9,seed=1", "mapgame:countries=9,seed=2"], games=10, max_turns=3, workers=1)
+        fairest_layout(["mapgame:countries=9,seed=1", "mapgame:countries=9,seed=2"], RunPlan(10, 1, 3))
 
 
 def test_the_fair_figure_is_re_measured_on_seeds_the_search_never_used():
     from coinprint.fair import fairest_layout
 
     specs = [f"mapgame:countries=9,seed={s},growth=packed,starts=apart" for s in (1, 2, 3, 4)]
-    search = fairest_layout(specs, games=20, seed=7, workers=1, fair_games=50)
+    search = fairest_layout(specs, RunPlan(20, 7, MAX_TURNS), fair_games=50)
     first, past = search.search_seeds
     # 4 candidates: 20 games each, then 20 more for the fairer 2, and the fairer of those wins.
     assert (first, past) == (7, 7 + 40) and search.rounds == 2

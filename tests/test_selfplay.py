@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import os
 import random
 import signal
@@ -21,7 +22,7 @@ from coinprint.analysis import balance, judge, play_to_folder, validate_record
 from coinprint.caps import MAX_GAMES
 from coinprint.errors import InterruptedRunError, RunFailedError, UsageError
 from coinprint.registry import GAMES
-from coinprint.selfplay import pool
+from coinprint.selfplay import RunPlan, pool
 from coinprint.sprt import AHEAD, BEHIND, EVEN, FirstPlayerTest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,8 +43,8 @@ def folder_bytes(folder: Path) -> dict[str, bytes]:
 
 def test_records_are_byte_identical_with_one_or_two_workers(tmp_path):
     one, two = tmp_path / "one", tmp_path / "two"
-    paths1, summary1 = play_to_folder(SMALL, AGENTS, 13, 5, 500, str(one), workers=1)
-    paths2, summary2 = play_to_folder(SMALL, AGENTS, 13, 5, 500, str(two), workers=2)
+    paths1, summary1 = play_to_folder(SMALL, AGENTS, RunPlan(13, 5, 500, workers=1), str(one))
+    paths2, summary2 = play_to_folder(SMALL, AGENTS, RunPlan(13, 5, 500, workers=2), str(two))
     assert [p.name for p in paths1] == [p.name for p in paths2] == [f"cointable-{s}.json" for s in range(5, 18)]
     assert folder_bytes(one) == folder_bytes(two)
     assert summary1 == summary2
@@ -58,15 +59,15 @@ def test_coinage_and_map_records_match_across_worker_counts(tmp_path):
         ("mapgame:countries=11,seed=2", {"O": "greedy", "X": "random"}),
     ):
         a, b = tmp_path / f"{spec}-1", tmp_path / f"{spec}-2"
-        play_to_folder(spec, agents, 5, 1, 300, str(a), workers=1)
-        play_to_folder(spec, agents, 5, 1, 300, str(b), workers=2)
+        play_to_folder(spec, agents, RunPlan(5, 1, 300, workers=1), str(a))
+        play_to_folder(spec, agents, RunPlan(5, 1, 300, workers=2), str(b))
         assert folder_bytes(a) == folder_bytes(b)
 
 
 def test_results_come_in_game_order_with_the_summaries_made_in_the_workers():
     setup = selfplay.GameSetup.build(SMALL, AGENTS, 500)
-    inline = list(selfplay.run(setup, 9, 3, workers=1, summarise=moves_and_winner))
-    pooled = list(selfplay.run(setup, 9, 3, workers=2, batch=2, summarise=moves_and_winner))
+    inline = list(selfplay.run(setup, RunPlan(9, 3, 500, workers=1), summarise=moves_and_winner))
+    pooled = list(selfplay.run(setup, RunPlan(9, 3, 500, workers=2), batch=2, summarise=moves_and_winner))
     assert [g.index for g in pooled] == list(range(9))
     assert [g.seed for g in pooled] == list(range(3, 12))
     assert inline == pooled
@@ -92,7 +93,7 @@ def test_the_runner_is_lazy_and_stops_its_workers_when_left(monkeypatch):
     before = {child.pid for child in multiprocessing.active_children()}  # other tests' leftovers
     for workers in (1, 2):
         queued.clear()
-        stream = selfplay.run(setup, MAX_GAMES, 1, workers=workers)
+        stream = selfplay.run(setup, RunPlan(MAX_GAMES, 1, 500, workers))
         first = list(itertools.islice(stream, 40))
         stream.close()
         assert [g.index for g in first] == list(range(40))
@@ -127,7 +128,7 @@ def test_a_worker_killed_half_way_through_a_reply_ends_the_run(monkeypatch):
     monkeypatch.setattr(pool, "_Worker", SeenWorker)
     setup = selfplay.GameSetup.build("cointable:size=2", AGENTS, 500)
     before = {child.pid for child in multiprocessing.active_children()}  # other tests' leftovers
-    stream = selfplay.run(setup, 40, 1, workers=2, batch=2, summarise=heavy_summary)
+    stream = selfplay.run(setup, RunPlan(40, 1, 500, workers=2), batch=2, summarise=heavy_summary)
     assert next(stream).index == 0
     assert len(started) == 2
 
@@ -166,9 +167,9 @@ def test_an_error_in_a_worker_reaches_the_caller_and_the_workers_are_stopped():
     setup = selfplay.GameSetup.build("cointable:size=2", AGENTS, 500)
     before = {child.pid for child in multiprocessing.active_children()}  # other tests' leftovers
     with pytest.raises(ValueError, match="^no summary for this game$"):
-        list(selfplay.run(setup, 10, 1, workers=2, batch=2, summarise=refuse_game))
+        list(selfplay.run(setup, RunPlan(10, 1, 500, workers=2), batch=2, summarise=refuse_game))
     assert {child.pid for child in multiprocessing.active_children()} <= before
-    games = list(selfplay.run(setup, 10, 1, workers=2, batch=2))
+    games = list(selfplay.run(setup, RunPlan(10, 1, 500, workers=2), batch=2))
     assert [g.index for g in games] == list(range(10))
     assert {child.pid for child in multiprocessing.active_children()} <= before  # no worker left behind
 
@@ -223,9 +224,16 @@ def test_the_stated_false_edge_rate_holds_on_fair_coins():
 
 
 def test_balance_until_decided_stops_early_and_the_same_way_on_any_worker_count():
-    one = balance(GAMES["cointable"], "cointable:size=2", "random", 5000, 1, 500, until_decided=True, precision=10)
+    one = balance(
+        GAMES["cointable"], "cointable:size=2", "random", RunPlan(5000, 1, 500), until_decided=True, precision=10
+    )
     two = balance(
-        GAMES["cointable"], "cointable:size=2", "random", 5000, 1, 500, until_decided=True, precision=10, workers=2
+        GAMES["cointable"],
+        "cointable:size=2",
+        "random",
+        RunPlan(5000, 1, 500, workers=2),
+        until_decided=True,
+        precision=10,
     )
     assert one.summary == two.summary
     assert one.summary.games < 5000
@@ -234,14 +242,23 @@ def test_balance_until_decided_stops_early_and_the_same_way_on_any_worker_count(
     assert "SPRT" in one.describe()
 
 
+def test_the_plans_move_limit_cuts_the_games_whatever_the_setup_says():
+    setup = selfplay.GameSetup.build(SMALL, AGENTS, 500)
+    cut = list(selfplay.run(setup, RunPlan(4, 1, 3, workers=2), batch=1, records=True))
+    assert [game.moves for game in cut] == [3] * 4 and all(game.timeout for game in cut)
+    assert all(json.loads(game.record or "")["timeout"] is True for game in cut)
+    with pytest.raises(UsageError, match="--max-turns must be a whole number from 1"):
+        selfplay.run(setup, RunPlan(4, 1, 0))
+
+
 def test_bad_runner_values_are_usage_errors():
     setup = selfplay.GameSetup.build(SMALL, AGENTS, 500)
     with pytest.raises(UsageError, match="^workers must be a whole number from 1 to 256"):
-        selfplay.run(setup, 3, 1, workers=0)
+        selfplay.run(setup, RunPlan(3, 1, 500, workers=0))
     with pytest.raises(UsageError, match="the workers cap"):
-        selfplay.run(setup, 3, 1, workers=10**6)
+        selfplay.run(setup, RunPlan(3, 1, 500, workers=10**6))
     with pytest.raises(UsageError, match="precision must be more than 0"):
-        balance(GAMES["cointable"], SMALL, "random", 10, 1, 100, until_decided=True, precision=0)
+        balance(GAMES["cointable"], SMALL, "random", RunPlan(10, 1, 100), until_decided=True, precision=0)
     with pytest.raises(UsageError, match="--max-turns must be a whole number from 1"):
         selfplay.GameSetup.build(SMALL, AGENTS, 0)
 
@@ -258,7 +275,7 @@ def test_an_interrupted_play_keeps_the_finished_records_whole(tmp_path):
     for workers in (1, 2):
         folder = tmp_path / f"w{workers}"
         with pytest.raises(InterruptedRunError) as stopped:
-            play_to_folder(SMALL, AGENTS, 20, 1, 500, str(folder), workers=workers, progress=stop_after_three)
+            play_to_folder(SMALL, AGENTS, RunPlan(20, 1, 500, workers), str(folder), progress=stop_after_three)
         calls = 0
         assert stopped.value.exit_code == 130
         message = str(stopped.value)
@@ -342,11 +359,11 @@ def test_dask_cluster_plays_the_same_games():
     from distributed import LocalCluster
 
     setup = selfplay.GameSetup.build(SMALL, AGENTS, 500)
-    local = list(selfplay.run(setup, 12, 7, workers=1, records=True))
+    local = list(selfplay.run(setup, RunPlan(12, 7, 500, workers=1), records=True))
     with LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
     ) as cluster:
-        remote = list(selfplay.run(setup, 12, 7, dask=cluster.scheduler_address, records=True))
+        remote = list(selfplay.run(setup, RunPlan(12, 7, 500, dask=cluster.scheduler_address), records=True))
     assert remote == local
 
 
@@ -367,7 +384,7 @@ def test_a_layout_is_read_once_and_workers_get_it_resolved(tmp_path, monkeypatch
     assert len(reads) == 1
     assert isinstance(setup.layout, dict) and setup.layout["coinprint"]["game"] == "cointable"
     assert setup.recorded_layout == "../board.geojson"
-    games = list(selfplay.run(setup, 2, 1, workers=1, records=True))
+    games = list(selfplay.run(setup, RunPlan(2, 1, 500, workers=1), records=True))
     assert len(reads) == 1 and len(games) == 2
     in_cm = LayoutSource.resolve(str(board), units="cm")
     assert isinstance(in_cm.recorded(tmp_path), dict)

@@ -35,6 +35,7 @@ from coinprint.fileio import read_bytes
 from coinprint.kit import PrintSettings, write_position_svg
 from coinprint.kit.custom import write_report
 from coinprint.registry import GAMES
+from coinprint.selfplay import RunPlan
 from coinprint.source import validate_record
 from coinprint.sprt import cap_warning
 
@@ -209,11 +210,7 @@ def balance(
             GAMES[game],
             GAMES[game].default_spec if layout is None else layout,
             agent,
-            games,
-            seed,
-            max_turns,
-            workers=workers,
-            dask=dask,
+            RunPlan(games, seed, max_turns, workers, dask),
             until_decided=until_decided,
             precision=precision,
             progress=update,

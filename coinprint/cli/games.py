@@ -54,6 +54,7 @@ from coinprint.kit.replay import write_replays
 from coinprint.kit.timelapse import FORMATS, TimelapseOptions, require, write_timelapses
 from coinprint.params import Param, Values
 from coinprint.registry import GAMES
+from coinprint.selfplay import RunPlan
 from coinprint.units import paper_size
 
 if TYPE_CHECKING:
@@ -282,14 +283,10 @@ def play_command(game: Game) -> click.Command:
             paths, summary = play_to_folder(
                 spec,
                 agents,
-                values["games"],
-                values["seed"],
-                values["max_turns"],
+                RunPlan(values["games"], values["seed"], values["max_turns"], values["workers"], values["dask"]),
                 values["output"],
                 game.schema.rules_options(own),
                 game=game.name,
-                workers=values["workers"],
-                dask=values["dask"],
                 progress=update,
                 units=values["units"],
                 tolerance_mm=values["tolerance"],

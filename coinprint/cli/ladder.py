@@ -23,6 +23,7 @@ from coinprint.fileio import write_atomic
 from coinprint.ladder import DEFAULT_LEVELS, check_levels
 from coinprint.ladder import ladder as climb
 from coinprint.registry import GAMES
+from coinprint.selfplay import RunPlan
 
 
 @cli.command(
@@ -72,13 +73,9 @@ def ladder(
     with progress(games * (len(levels) - 1), "games") as update:
         found = climb(
             GAMES[game].default_spec if layout is None else layout,
+            RunPlan(games, seed, max_turns, workers, dask),
             levels,
-            games,
-            seed,
-            max_turns,
             game=game,
-            workers=workers,
-            dask=dask,
             note=lambda text: click.echo(text, err=True),
             progress=update,
         )

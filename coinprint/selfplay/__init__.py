@@ -11,8 +11,8 @@ ten.
 The plug-in points, for callers that want more than wins and losses::
 
     setup = selfplay.GameSetup.build(layout_spec, agents, max_turns, options)
-    for game in selfplay.run(setup, games, seed, workers=None, dask=None,
-                             records=False, summarise=None):
+    plan = selfplay.RunPlan(games, seed, max_turns, workers=None, dask=None)
+    for game in selfplay.run(setup, plan, records=False, summarise=None):
         game.index, game.seed, game.winner, game.timeout, game.moves, game.score
         game.record    # the record's JSON text when records=True, else None
         game.summary   # summarise(...)'s value, else None
@@ -25,8 +25,8 @@ The plug-in points, for callers that want more than wins and losses::
         should return a small picklable value: it crosses a process or network boundary
         once per game.'''
 
-``workers`` is the number of processes (default: every core; 1 plays in this process);
-``dask`` is the address of a Dask scheduler (``tcp://host:8786``) and needs the optional
+The plan's ``workers`` is the number of processes (None: every core; 1 plays in this
+process); its ``dask`` is the address of a Dask scheduler (``tcp://host:8786``) and needs the optional
 extra ``coinprint[dask]``. Stopping the iteration early (``break``, Ctrl-C) stops the workers:
 batches still running are abandoned.
 
@@ -262,49 +262,46 @@ def batch_size(games: int, slots: int) -> int:
 
 def run(
     setup: GameSetup,
-    games: int,
-    seed: int,
+    plan: RunPlan,
     *,
-    workers: int | None = None,
-    dask: str | None = None,
     records: bool = False,
     summarise: Summarise | None = None,
     batch: int | None = None,
 ) -> Generator[GameResult, None, None]:
-    """Play ``games`` games (game ``i`` with seed ``seed + i``) and yield them in game order.
+    """Play the games of ``plan`` (game ``i`` with seed ``plan.seed + i``, cut at
+    ``plan.max_turns`` moves, which replaces the setup's) and yield them in game order.
 
-    See the module docstring for ``workers``, ``dask``, ``records`` and ``summarise``;
-    ``batch`` overrides the games per task. Bad values raise :class:`UsageError` at once; an
-    unreachable Dask scheduler when the first game is asked for."""
+    See the module docstring for the plan's ``workers`` and ``dask``, ``records`` and
+    ``summarise``; ``batch`` overrides the games per task. Bad values raise
+    :class:`UsageError` at once; an unreachable Dask scheduler when the first game is asked
+    for."""
 
-    check_games(games, "games")
-    if workers is not None:
-        check_workers(workers, "workers")
+    check_games(plan.games, "games")
+    if plan.workers is not None:
+        check_workers(plan.workers, "workers")
     if batch is not None and batch < 1:
         raise UsageError(f"batch must be at least 1, not {batch}")
-    return _stream(dask, workers, setup, games, seed, records, summarise, batch)
+    if plan.max_turns != setup.max_turns:
+        check_max_turns(plan.max_turns)
+        setup = replace(setup, max_turns=plan.max_turns)
+        setup.rules_key()  # the copy carries its key to the workers, as the original did
+    return _stream(setup, plan, records, summarise, batch)
 
 
-def _backend(dask: str | None, workers: int | None, games: int) -> Backend:
-    if dask is not None:
-        return DaskBackend(dask, play_batch)
-    count = workers or default_workers()
-    return _InlineBackend() if count == 1 or games == 1 else PoolBackend(min(count, games), play_batch)
+def _backend(plan: RunPlan) -> Backend:
+    if plan.dask is not None:
+        return DaskBackend(plan.dask, play_batch)
+    count = plan.workers or default_workers()
+    return _InlineBackend() if count == 1 or plan.games == 1 else PoolBackend(min(count, plan.games), play_batch)
 
 
 def _stream(
-    dask: str | None,
-    workers: int | None,
-    setup: GameSetup,
-    games: int,
-    seed: int,
-    records: bool,
-    summarise: Summarise | None,
-    batch: int | None,
+    setup: GameSetup, plan: RunPlan, records: bool, summarise: Summarise | None, batch: int | None
 ) -> Generator[GameResult, None, None]:
     # The workers start with the first game asked for, so an unread stream holds none.
+    games, seed = plan.games, plan.seed
     finished_games = 0
-    backend = _backend(dask, workers, games)
+    backend = _backend(plan)
     batch = batch or batch_size(games, backend.slots)
     pending: deque[Any] = deque()
     next_game = 0

@@ -17,6 +17,7 @@ from coinprint.games.coinage.rules import CoinAgeRules
 from coinprint.games.coinage.search import SEARCH_FEATURES, SEARCH_WEIGHTS, CoinAgeSearch
 from coinprint.games.coinage.state import Turn
 from coinprint.search import GreedyAgent
+from coinprint.selfplay import RunPlan
 
 D, P, N, Q = 0, 1, 2, 3
 HEADS, TAILS = 0, 1
@@ -331,7 +332,7 @@ def test_legal_moves_need_a_throw(rules):
 @pytest.mark.parametrize("spec", ["map=classic", "map=random,regions=3-3-2-2,seed=5"])
 def test_self_play_records_revalidate(tmp_path, spec):
     name = f"coinage:{spec}"
-    paths, summary = play_to_folder(name, {"heads": "random", "tails": "greedy"}, 6, 1, 300, str(tmp_path))
+    paths, summary = play_to_folder(name, {"heads": "random", "tails": "greedy"}, RunPlan(6, 1, 300), str(tmp_path))
     assert summary.games == 6 and summary.timeouts == 0
     for path in paths:
         record, _, replayed = validate_record(str(path))
@@ -341,7 +342,9 @@ def test_self_play_records_revalidate(tmp_path, spec):
 
 
 def test_a_tampered_record_fails_at_the_right_move(tmp_path):
-    paths, _ = play_to_folder("coinage:map=classic", {"heads": "greedy", "tails": "random"}, 1, 2, 300, str(tmp_path))
+    paths, _ = play_to_folder(
+        "coinage:map=classic", {"heads": "greedy", "tails": "random"}, RunPlan(1, 2, 300), str(tmp_path)
+    )
     doc = json.loads(paths[0].read_text())
     doc["moves"][1] = doc["moves"][1].split(";")[0] + "; place Q a1; place Q a2"
     paths[0].write_text(json.dumps(doc))

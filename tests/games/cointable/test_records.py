@@ -18,6 +18,7 @@ from coinprint.analysis import builtin_layout, validate_record
 from coinprint.caps import MAX_SUPPLY
 from coinprint.cli import main
 from coinprint.games.cointable.rules import CoinTableRules
+from coinprint.selfplay import RunPlan
 
 # Size 2 board (7 cells; b2 touches all the others):
 #       b3  c3
@@ -384,7 +385,11 @@ def test_self_played_records_revalidate_and_edits_fail_at_the_edit(tmp_path_fact
 
     folder = tmp_path_factory.mktemp("games")
     paths, summary = play_to_folder(
-        f"cointable:size={size}", {"heads": "random", "tails": "random"}, 2, seed, 5000, str(folder), {"supply": supply}
+        f"cointable:size={size}",
+        {"heads": "random", "tails": "random"},
+        RunPlan(2, seed, 5000),
+        str(folder),
+        {"supply": supply},
     )
     assert summary.timeouts == 0
     rng = random.Random(seed)
@@ -421,7 +426,11 @@ def test_many_self_played_records_revalidate(tmp_path_factory, seed, size, suppl
 
     folder = tmp_path_factory.mktemp("many")
     paths, summary = play_to_folder(
-        f"cointable:size={size}", dict(zip(("heads", "tails"), agents)), 3, seed, 5000, str(folder), {"supply": supply}
+        f"cointable:size={size}",
+        dict(zip(("heads", "tails"), agents)),
+        RunPlan(3, seed, 5000),
+        str(folder),
+        {"supply": supply},
     )
     for path in paths:
         rec, _, replayed = validate_record(str(path))

@@ -16,6 +16,7 @@ from coinprint.errors import UsageError
 from coinprint.games.mapgame import board as mapgame
 from coinprint.games.mapgame.rules import MapMove, MapRules
 from coinprint.layout import from_geojson
+from coinprint.selfplay import RunPlan
 
 
 def row_of_five():
@@ -151,7 +152,7 @@ def test_options_are_refused() -> None:
 
 def test_self_play_records_validate(tmp_path) -> None:
     paths, summary = play_to_folder(
-        "mapgame:countries=21,seed=3", {"O": "greedy", "X": "random"}, 12, 5, 300, str(tmp_path)
+        "mapgame:countries=21,seed=3", {"O": "greedy", "X": "random"}, RunPlan(12, 5, 300), str(tmp_path)
     )
     assert len(paths) == 12 and summary.games == 12
     for path in paths:
@@ -166,14 +167,16 @@ def test_self_play_records_validate(tmp_path) -> None:
 
 def test_timeouts_are_reported_not_scored(tmp_path) -> None:
     paths, summary = play_to_folder(
-        "mapgame:countries=21,seed=3", {"O": "random", "X": "random"}, 4, 0, 5, str(tmp_path)
+        "mapgame:countries=21,seed=3", {"O": "random", "X": "random"}, RunPlan(4, 0, 5), str(tmp_path)
     )
     assert summary.timeouts == 4 and sum(summary.wins.values()) == 0
     assert all(json.loads(p.read_text())["timeout"] is True for p in paths)
 
 
 def test_a_tampered_record_is_caught(tmp_path) -> None:
-    paths, _ = play_to_folder("mapgame:countries=21,seed=3", {"O": "greedy", "X": "greedy"}, 1, 1, 300, str(tmp_path))
+    paths, _ = play_to_folder(
+        "mapgame:countries=21,seed=3", {"O": "greedy", "X": "greedy"}, RunPlan(1, 1, 300), str(tmp_path)
+    )
     doc = json.loads(paths[0].read_text())
     doc["moves"][2] = "move 999"
     bad = tmp_path / "bad.json"
