@@ -17,16 +17,10 @@ from coinprint.checks import DEFAULT_TOLERANCE_MM, errors
 from coinprint.errors import InterruptedRunError, UsageError, stop_code
 from coinprint.fair import SEARCH_GAMES, fairest_map, search_games
 from coinprint.fileio import STDIN, Interrupted
-from coinprint.kit import (
-    PrintSettings,
-    board_file_name,
-    export_board,
-    file_name,
-    make_kit,
-    print_job,
-    resolve_output,
-    rule_sheet_language,
-)
+from coinprint.kit.board import export_board
+from coinprint.kit.kit import make_kit
+from coinprint.kit.output import board_file_name, file_name, resolve_output
+from coinprint.kit.rulesheet import print_job, rule_sheet_language
 from coinprint.source import check_layout, read_layout_data, read_layout_file
 
 if TYPE_CHECKING:
@@ -35,6 +29,7 @@ if TYPE_CHECKING:
     from coinprint.io import ReadLayout
     from coinprint.layout import Layout
     from coinprint.params import Values
+    from coinprint.printing import PrintSettings
 
 Say = Callable[[str], None]
 
@@ -136,8 +131,7 @@ def print_board(
     for problem in game.problems(layout):
         if problem.severity == "warning":
             warn(str(problem))
-    sheet = game.sheet(layout, print_job(game, settings, lang, copies=copies, pdf=chosen == "pdf"))
-    sheet.lang = lang
+    sheet = game.sheet(layout, print_job(game, settings, lang, copies=copies, paged=chosen == "pdf"))
     name = board_file_name(game, layout, chosen, settings.paper)
     for path in export_board(layout, sheet, settings, output, fmt, name, notes):
         say(f"wrote {path}")
@@ -177,8 +171,7 @@ def print_layout_file(
     stem = "stdin" if path == STDIN else Path(path).stem
     name = file_name(game.name, stem, settings.paper.name if chosen == "pdf" else "")
     layout = game.printable(checked.layout)
-    sheet = game.sheet(layout, print_job(game, settings, lang, copies=copies, pdf=chosen == "pdf"))
-    sheet.lang = lang
+    sheet = game.sheet(layout, print_job(game, settings, lang, copies=copies, paged=chosen == "pdf"))
     for written in export_board(layout, sheet, settings, output, fmt, name):
         say(f"wrote {written}")
     return 0

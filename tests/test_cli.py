@@ -147,7 +147,7 @@ def test_bad_input_gives_one_line_and_exit_2(cli, tmp_path, name, monkeypatch):
 
 
 def test_a_failure_while_writing_leaves_no_file(cli, tmp_path, monkeypatch):
-    import coinprint.kit as kit
+    import coinprint.kit.board as kit
 
     target = tmp_path / "board.pdf"
     target.write_bytes(b"the old board")

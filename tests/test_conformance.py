@@ -428,7 +428,7 @@ def test_the_parameter_the_game_reads_changes_what_each_command_writes(sloppy, c
 def test_every_parameter_a_game_shows_is_read_where_it_is_shown(name: str) -> None:
     # The other side of the refusal above: each option a game declares is read by the hook of
     # the command that shows it (given at its default, it is not refused as unused).
-    from coinprint.kit import rule_sheet
+    from coinprint.kit.rulesheet import rule_sheet
 
     game = game_named(name)
     defaults = game.schema.defaults()

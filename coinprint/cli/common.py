@@ -3,6 +3,8 @@ and ``balance``."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from coinprint.analysis import balance as judge
@@ -31,11 +33,15 @@ from coinprint.cli.options import (
 )
 from coinprint.cli.types import GameName
 from coinprint.commands import check_layout_file, make_kits
-from coinprint.kit import PrintSettings, write_position_svg
-from coinprint.kit.custom import write_report
+from coinprint.kit.board import write_position_svg
+from coinprint.layout_report import write_layout_report
+from coinprint.printing import PrintSettings
 from coinprint.registry import GAMES
 from coinprint.source import validate_record
 from coinprint.sprt import cap_warning
+
+if TYPE_CHECKING:
+    from coinprint.units import Length, PaperSize
 
 
 @cli.command(
@@ -66,12 +72,12 @@ from coinprint.sprt import cap_warning
 @drawing_options(with_game=False)
 def kit(
     game: str,
-    paper: str,
-    board_paper: str | None,
+    paper: PaperSize,
+    board_paper: PaperSize | None,
     duplex: bool,
     style: str,
     lang: str,
-    bleed: str,
+    bleed: Length,
     output: str | None,
     layout_file: str | None,
     units: str,
@@ -80,7 +86,7 @@ def kit(
     """Print-and-play kits: each game's rule sheet and board in one PDF (GAME is a game's
     name, or all)."""
 
-    settings = PrintSettings.parse(paper=paper, style=style, bleed=bleed, board_paper=board_paper, duplex=duplex)
+    settings = PrintSettings.checked(paper, style=style, bleed=bleed, board_paper=board_paper, duplex=duplex)
     layout = None
     if layout_file:
         drawn = GameName(drawn=True).choices()
@@ -126,7 +132,7 @@ def validate_layout(path: str, game: str | None, units: str, tolerance: float | 
     if summary is not None:
         click.echo(f"{path}: {summary}")
     if report_path:
-        say(f"wrote {write_report(layout, checked.problems, report_path, checked.verdict)}")
+        say(f"wrote {write_layout_report(layout, checked.problems, report_path, checked.verdict)}")
     return 0 if checked.valid else 1
 
 

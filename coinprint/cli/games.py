@@ -49,12 +49,12 @@ from coinprint.cli.options import (
 from coinprint.cli.types import ClickType, HelpGroup
 from coinprint.commands import FairOptions, print_board, print_layout_file
 from coinprint.errors import CoinprintError, UsageError
-from coinprint.kit import PrintSettings, write_rules
-from coinprint.kit.replay import write_replays
-from coinprint.kit.timelapse import FORMATS, TimelapseOptions, require, write_timelapses
+from coinprint.kit.rulesheet import write_rules
 from coinprint.params import Param, Values
+from coinprint.printing import ZERO, PrintSettings
 from coinprint.registry import GAMES
-from coinprint.units import paper_size
+from coinprint.replay.page import write_replays
+from coinprint.replay.timelapse import FORMATS, TimelapseOptions, require, write_timelapses
 
 if TYPE_CHECKING:
     from coinprint.game import Game
@@ -175,12 +175,12 @@ def board_command(game: Game) -> click.Command:
         values = game_values(game, "board", options)
         fair = _fair(options)
         copies = options.pop("copies", None)
-        settings = PrintSettings.parse(
-            paper=options["paper"],
+        settings = PrintSettings.checked(
+            options["paper"],
             margin=options["margin"],
             overlap=options["overlap"],
             style=options["style"],
-            bleed=options.pop("bleed", "0"),
+            bleed=options.pop("bleed", ZERO),
         )
         output, fmt = options["output"], options["fmt"]
         if options["layout_file"]:
@@ -224,7 +224,7 @@ def rules_command(game: Game) -> click.Command:
         values = game_values(game, "rules", options)
         path = write_rules(
             game,
-            paper_size(options["paper"]),
+            options["paper"],
             options["lang"],
             options["output"],
             options["fmt"],

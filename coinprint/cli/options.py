@@ -23,7 +23,8 @@ from coinprint.cli.types import LENGTH_OR_ZERO, PAPER, TOLERANCE, GameName
 from coinprint.errors import UsageError
 from coinprint.fileio import STDOUT, check_file_target, stdout_for_data
 from coinprint.io import UNIT_MM
-from coinprint.kit import known_languages, require_suffix
+from coinprint.kit.output import require_suffix
+from coinprint.kit.rulesheet import known_languages
 from coinprint.params import fresh_seed
 from coinprint.render.style import palette_names
 from coinprint.selfplay import DASK_TIMEOUT_S

@@ -11,8 +11,8 @@ import click
 from coinprint.cli.groups import cli
 from coinprint.cli.options import examples, file_output, say
 from coinprint.errors import UsageError
-from coinprint.kit.replay import write_replay
-from coinprint.kit.timelapse import FORMATS, SUFFIXES, TimelapseOptions, timelapse_output, write_timelapse
+from coinprint.replay.page import write_replay
+from coinprint.replay.timelapse import FORMATS, SUFFIXES, TimelapseOptions, timelapse_output, write_timelapse
 
 _LAPSE_OPTIONS = ("width", "fps", "hold", "loop", "start", "end")
 

@@ -18,19 +18,12 @@ from coinprint.caps import check_candidates, check_copies, check_games, check_la
 from coinprint.commands import CheckedLayout, check_layout_data
 from coinprint.errors import UsageError
 from coinprint.fair import FAIR_GAMES, SEARCH_GAMES, fairest_map, search_games
-from coinprint.kit import (
-    PrintSettings,
-    board_data,
-    board_file_name,
-    kit,
-    kit_pdf,
-    known_languages,
-    languages,
-    print_job,
-    rule_sheet_language,
-    rules_pdf,
-)
-from coinprint.kit.custom import problem_geometry, report_data
+from coinprint.kit.board import board_data
+from coinprint.kit.kit import kit, kit_pdf
+from coinprint.kit.output import board_file_name
+from coinprint.kit.rulesheet import known_languages, languages, print_job, rule_sheet_language, rules_pdf
+from coinprint.layout_report import layout_report_data, problem_geometry
+from coinprint.printing import DEFAULT_MARGIN, PrintSettings, length_or_zero
 from coinprint.registry import GAMES
 from coinprint.render.style import palette_names
 from coinprint.render.svg import scene_to_svg
@@ -148,12 +141,12 @@ def print_settings(game: Game, fields: Mapping[str, str], *, board: bool = True)
     bleed = fields.get("bleed") or "0"
     if not game.cards and bleed not in ("0", "0mm"):
         raise UsageError(f"bleed is for cards; {game.title} prints no cards")
-    return PrintSettings.parse(
-        paper=fields.get("paper") or default_paper()[0],
-        margin=(fields.get("margin") or "10mm") if board else "10mm",
-        overlap=(fields.get("overlap") or "10mm") if board else "10mm",
+    return PrintSettings.checked(
+        paper_size(fields.get("paper") or default_paper()[0]),
+        margin=length_or_zero(fields.get("margin") or "10mm") if board else DEFAULT_MARGIN,
+        overlap=length_or_zero(fields.get("overlap") or "10mm") if board else DEFAULT_MARGIN,
         style=fields.get("style") or "color",
-        bleed=bleed,
+        bleed=length_or_zero(bleed),
     )
 
 
@@ -192,7 +185,7 @@ def board(game: Game, fields: Mapping[str, str], fmt: str, *, layout: Layout | N
             names = ", ".join(sorted(values.given))
             raise UsageError(f"a drawing prints as it is drawn; leave out {names}")
         printed = game.printable(layout)
-        job = print_job(game, settings, copies=copies, pdf=fmt == "pdf")
+        job = print_job(game, settings, copies=copies, paged=fmt == "pdf")
         data = board_data(printed, game.sheet(printed, job), settings, fmt)
         return Board(_bytes(data), fmt, f"{game.name}-drawing.{fmt}", "a drawing", None)
     built = game.layout(values)
@@ -202,7 +195,7 @@ def board(game: Game, fields: Mapping[str, str], fmt: str, *, layout: Layout | N
         summary = game.summary(built)
         lines.append(f"seed {seed}" + (f": {summary}" if summary else ""))
     warnings = [str(problem) for problem in game.problems(built) if problem.severity == "warning"]
-    job = print_job(game, settings, copies=copies, pdf=fmt == "pdf")
+    job = print_job(game, settings, copies=copies, paged=fmt == "pdf")
     data = board_data(built, game.sheet(built, job), settings, fmt)
     name = f"{board_file_name(game, built, fmt, settings.paper)}.{fmt}"
     return Board(_bytes(data), fmt, name, game.spec_of(values.plain()), seed, lines, warnings)
@@ -376,7 +369,7 @@ class Check:
 
     def report_svg(self) -> bytes:
         """The verdict drawn on the drawing: the picture of ``validate layout --report``."""
-        return report_data(self.checked.layout, self.checked.problems, self.checked.verdict, "svg")
+        return layout_report_data(self.checked.layout, self.checked.problems, self.checked.verdict, "svg")
 
 
 def check_drawing(data: bytes, source: str, fields: Mapping[str, str]) -> Check:

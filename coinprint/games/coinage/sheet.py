@@ -8,13 +8,13 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from coinprint.drawn import with_properties
 from coinprint.engine import GreedyAgent
 from coinprint.game import RuleSheetParts
 from coinprint.games.coinage.board import CARD_MARGIN_MM
 from coinprint.games.coinage.coins import PLAYERS
 from coinprint.games.coinage.draw import card_scene, position_scene
 from coinprint.games.coinage.rules import CoinAgeRules, CoinAgeState, Turn
-from coinprint.kit.custom import with_properties
 from coinprint.layout import Feature, close_ring, colour_regions, polygon_geometry
 from coinprint.units import coin
 

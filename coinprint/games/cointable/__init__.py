@@ -12,12 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 from coinprint import caps
 from coinprint.checks import DEFAULT_TOLERANCE_MM
-from coinprint.game import Game, PrintJob, RuleSheetParts, Seat
+from coinprint.game import Game, RuleSheetParts, Seat
 from coinprint.games.cointable import board
 from coinprint.games.cointable.draw import board_sheet
 from coinprint.games.cointable.rules import CoinTableRules
 from coinprint.games.cointable.sheet import printable, rule_sheet_parts
 from coinprint.params import Param, Values
+from coinprint.printing import PrintJob
 from coinprint.units import Length
 
 if TYPE_CHECKING:

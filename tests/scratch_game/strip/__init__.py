@@ -23,9 +23,10 @@ from typing import Any
 from coinprint.checks import Problem, common_problems
 from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules
 from coinprint.errors import UsageError
-from coinprint.game import Game, PrintJob, RuleSheetParts, Seat
+from coinprint.game import Game, RuleSheetParts, Seat
 from coinprint.layout import Layout, Mark, Space, close_ring
 from coinprint.params import Param, Values
+from coinprint.printing import PrintJob
 from coinprint.render.pages import Sheet
 
 NAME = "strip"
@@ -129,7 +130,9 @@ class Strip(Game):
         return StripRules(layout, dict(options or {}))
 
     def sheet(self, layout: Layout, job: PrintJob) -> Sheet:
-        return self.position_sheet(layout, [], StripRules.players, title="Strip")
+        sheet = self.position_sheet(layout, [], StripRules.players, title="Strip")
+        sheet.lang = job.lang  # the sheet's own words are in the job's language
+        return sheet
 
     def rule_sheet_parts(
         self, template: Mapping[str, Any], values: Values, layout: Callable[[], Layout]
