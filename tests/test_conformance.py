@@ -170,6 +170,19 @@ def test_the_toy_game_has_every_command_with_its_declared_options(tmp_path) -> N
     assert len(PdfReader(tmp_path / "kits" / "strip-kit-a4-en.pdf").pages) >= 2
 
 
+def test_the_toy_game_refuses_an_appendix_its_texts_do_not_have(tmp_path) -> None:
+    # strip.en.json has no "appendix": a page holding only the footer would be printed.
+    from tests.conftest import run_cli as run_main
+
+    result = run_main("rules", "strip", "--appendix", "-o", str(tmp_path / "rules.pdf"))
+    assert result.code == 2 and result.out == ""
+    assert result.err.strip().splitlines() == [
+        "coinprint: error: Strip has no appendix in strip.en.json; leave out --appendix"
+    ]
+    assert not (tmp_path / "rules.pdf").exists()
+    assert run_main("rules", "strip", "-o", str(tmp_path / "rules.pdf")).code == 0
+
+
 def test_the_toy_game_plays_on_a_built_in_and_a_file_layout_and_its_records_validate(tmp_path) -> None:
     code, text = run_cli("play", "strip", "--squares", "6", "--games", "3", "--workers", "1", "-o", str(tmp_path / "a"))
     assert code == 0, text

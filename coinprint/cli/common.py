@@ -8,12 +8,11 @@ from typing import TYPE_CHECKING
 import click
 
 from coinprint.analysis import balance as judge
-from coinprint.cli.groups import cli, validate
+from coinprint.cli.groups import examples
 from coinprint.cli.options import (
     agent_option,
     bleed_option,
     drawing_options,
-    examples,
     file_output,
     games_option,
     kit_paper_options,
@@ -44,7 +43,7 @@ if TYPE_CHECKING:
     from coinprint.units import Length, PaperSize
 
 
-@cli.command(
+@click.command(
     "kit",
     epilog=examples(
         "coinprint kit all",
@@ -103,7 +102,7 @@ def kit(
     return 0
 
 
-@validate.command(
+@click.command(
     "layout",
     epilog=examples(
         "coinprint validate layout my-map.geojson",
@@ -136,7 +135,7 @@ def validate_layout(path: str, game: str | None, units: str, tolerance: float | 
     return 0 if checked.valid else 1
 
 
-@validate.command(
+@click.command(
     "game",
     epilog=examples(
         "coinprint validate game output/cointable-games/cointable-1.json",
@@ -167,7 +166,7 @@ def validate_game(path: str, show: bool, svg_path: str | None) -> int:
     return 0 if replayed.valid else 1
 
 
-@cli.command(
+@click.command(
     "balance",
     epilog=examples(
         "coinprint balance cointable",

@@ -20,13 +20,13 @@ import click
 
 from coinprint.agents import checked_agent
 from coinprint.analysis import play_to_folder
+from coinprint.cli.groups import examples
 from coinprint.cli.options import (
     AGENT_HELP,
     appendix_option,
     bleed_option,
     copies_option,
     drawing_options,
-    examples,
     fair_options,
     file_output,
     games_option,
@@ -46,7 +46,7 @@ from coinprint.cli.options import (
     style_option,
     with_quiet,
 )
-from coinprint.cli.types import ClickType, HelpGroup
+from coinprint.cli.types import ClickType
 from coinprint.commands import FairOptions, print_board, print_layout_file
 from coinprint.errors import CoinprintError, UsageError
 from coinprint.kit.rulesheet import write_rules
@@ -415,42 +415,4 @@ def _first_line(game: Game, command: str) -> str:
     return what[command]
 
 
-class GameGroup(HelpGroup):
-    """``board``, ``rules`` or ``play``: one subcommand per registered game, built on demand."""
-
-    def __init__(self, *args: Any, build: Callable[[Game], click.Command], simulated: bool = False, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self.build = build
-        self.simulated = simulated
-
-    def _names(self) -> tuple[str, ...]:
-        return GAMES.simulated() if self.simulated else GAMES.names()
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        # The games that load: one that does not is left out of --help and fails, in one
-        # line, only when it is chosen (get_command).
-        loaded = {game.name for game in GAMES}
-        return [name for name in self._names() if name in loaded]
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        name = GAMES.name_for(cmd_name)
-        if name is None:
-            return None
-        if name not in self._names():
-            title = GAMES[name].title
-            raise click.UsageError(
-                f"{title} is refereed, not simulated: agents cannot play it. Record a game's events and "
-                f"check them with 'coinprint validate game' (see 'coinprint rules {name}')",
-                ctx,
-            )
-        return self.build(GAMES[name])
-
-    def resolve_command(
-        self, ctx: click.Context, args: list[str]
-    ) -> tuple[str | None, click.Command | None, list[str]]:
-        # A game called by its title (``map``) runs under its name, so help and errors say it.
-        name, command, rest = super().resolve_command(ctx, args)
-        return (command.name if command is not None else name), command, rest
-
-
-__all__ = ["GameGroup", "board_command", "file_output", "param_option", "play_command", "rules_command"]
+__all__ = ["board_command", "file_output", "param_option", "play_command", "rules_command"]

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import click
 
-from coinprint.cli.groups import cli
+from coinprint.cli.groups import examples
 from coinprint.cli.options import (
     agent_option,
-    examples,
     games_option,
     json_target,
     layout_option,
@@ -25,7 +24,7 @@ from coinprint.ladder import ladder as climb
 from coinprint.registry import GAMES
 
 
-@cli.command(
+@click.command(
     "ladder",
     epilog=examples(
         "coinprint ladder coinage --games 40",

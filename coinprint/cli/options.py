@@ -243,11 +243,6 @@ def selfplay_options(func: Command) -> Command:
     return func
 
 
-def examples(*commands: str) -> str:
-    """A ``--help`` epilog: a few command lines to copy, kept as written (click's ``\\b``)."""
-    return "Examples:\n\n\b\n" + "\n".join(f"  {command}" for command in commands)
-
-
 QUIET = "coinprint.quiet"
 """The context key ``--quiet`` sets."""
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import click
 
-from coinprint.cli.groups import cli
-from coinprint.cli.options import examples, file_output, say
+from coinprint.cli.groups import examples
+from coinprint.cli.options import file_output, say
 from coinprint.errors import UsageError
 from coinprint.replay.page import write_replay
 from coinprint.replay.timelapse import FORMATS, SUFFIXES, TimelapseOptions, timelapse_output, write_timelapse
@@ -17,7 +17,7 @@ from coinprint.replay.timelapse import FORMATS, SUFFIXES, TimelapseOptions, time
 _LAPSE_OPTIONS = ("width", "fps", "hold", "loop", "start", "end")
 
 
-@cli.command(
+@click.command(
     "replay",
     epilog=examples(
         "coinprint replay output/mapgame-games/mapgame-1.json",
