@@ -7,7 +7,7 @@ are), goes to the same layer or a lower one:
         →  layout, drawn, io
         →  checks, engine, mcts, agents, games/<game>/board, rules, fast, playout, coins
         →  render/, printing, games/<game>/draw
-        →  game, registry, source, kit/, replay/, layout_report, games/<game>/sheet and the game itself
+        →  game, registry, source, kit/, playback/, layout_report, games/<game>/sheet and the game itself
         →  selfplay, analysis, metrics, report, commands
         →  cli/, studio/ (the front doors)
 
@@ -41,7 +41,7 @@ LAYERS: list[tuple[str, int]] = [
     ("coinprint.registry", 4),
     ("coinprint.source", 4),
     ("coinprint.kit", 4),
-    ("coinprint.replay", 4),
+    ("coinprint.playback", 4),
     ("coinprint.layout_report", 4),
     ("coinprint.render", 3),
     ("coinprint.printing", 3),

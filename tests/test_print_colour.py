@@ -173,9 +173,9 @@ def test_every_template_names_its_colours_for_each_style():
 
 # -- claims stay visible with a coin on the country -------------------------------------------------------
 def test_a_replay_frame_tints_each_claimed_country_in_its_claimers_colour(tmp_path):
+    from coinprint.playback.page import scene_frames
     from coinprint.render.board import Frame, label_point, side_colour
     from coinprint.render.raster import draw_items, reduce
-    from coinprint.replay.page import scene_frames
     from coinprint.source import game_named, validate_record
     from tests.replaycheck import positions, write_record
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from coinprint.analysis import builtin_layout
+from coinprint.playback.page import page_from_record, script_json
 from coinprint.render.board import Frame
-from coinprint.replay.page import page_from_record, script_json
 from tests.replaycheck import (
     NAME,
     coins_seen,
@@ -231,8 +231,8 @@ def test_a_long_game_page_stays_small(tmp_path):
 
 
 def test_board_items_a_position_leaves_out_are_hidden_and_new_ones_added():
+    from coinprint.playback.page import _Pieces
     from coinprint.render.scene import Text
-    from coinprint.replay.page import _Pieces
 
     a, b, c, x = (Text((i, 0.0), name) for i, name in enumerate("abcx"))
     pieces = _Pieces([a, b, c, b])

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from coinprint.playback.timelapse import BACKGROUND, CAPTION_BAD, TimelapseOptions, timelapse_from_record
 from coinprint.registry import GAMES
 from coinprint.render.board import SIDE_COLOURS, Frame, label_point
 from coinprint.render.raster import hex_rgb
-from coinprint.replay.timelapse import BACKGROUND, CAPTION_BAD, TimelapseOptions, timelapse_from_record
 from tests.replaycheck import board_height, picture_width, positions, write_record
 
 PIL = pytest.importorskip("PIL")

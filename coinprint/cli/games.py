@@ -51,10 +51,10 @@ from coinprint.commands import FairOptions, print_board, print_layout_file
 from coinprint.errors import CoinprintError, UsageError
 from coinprint.kit.rulesheet import write_rules
 from coinprint.params import Param, Values
+from coinprint.playback.page import write_replays
+from coinprint.playback.timelapse import FORMATS, TimelapseOptions, require, write_timelapses
 from coinprint.printing import ZERO, PrintSettings
 from coinprint.registry import GAMES
-from coinprint.replay.page import write_replays
-from coinprint.replay.timelapse import FORMATS, TimelapseOptions, require, write_timelapses
 
 if TYPE_CHECKING:
     from coinprint.game import Game

@@ -11,8 +11,8 @@ import click
 from coinprint.cli.groups import examples
 from coinprint.cli.options import file_output, say
 from coinprint.errors import UsageError
-from coinprint.replay.page import write_replay
-from coinprint.replay.timelapse import FORMATS, SUFFIXES, TimelapseOptions, timelapse_output, write_timelapse
+from coinprint.playback.page import write_replay
+from coinprint.playback.timelapse import FORMATS, SUFFIXES, TimelapseOptions, timelapse_output, write_timelapse
 
 _LAPSE_OPTIONS = ("width", "fps", "hold", "loop", "start", "end")
 

@@ -4,7 +4,7 @@ API"), one Starlette app behind the :class:`~coinprint.studio.security.Guard`.
 The routes hold no logic of their own: printing and checking are
 :mod:`coinprint.studio.outputs` (the composition below ``board``, ``kit`` and ``validate
 layout``), games are :mod:`coinprint.studio.play`, replay pages are
-:mod:`coinprint.replay.page`. Long work (printing, checking, a computer's move) runs in a worker
+:mod:`coinprint.playback.page`. Long work (printing, checking, a computer's move) runs in a worker
 thread, so the page and other requests are answered meanwhile.
 """
 
@@ -38,8 +38,8 @@ from coinprint.caps import MAX_INPUT_BYTES
 from coinprint.commands import check_layout_file
 from coinprint.engine import parse_layout_name, read_record
 from coinprint.errors import CoinprintError, UsageError
-from coinprint.replay.page import TEMPLATE, page_from_record
-from coinprint.replay.timelapse import TimelapseOptions, timelapse_from_record
+from coinprint.playback.page import TEMPLATE, page_from_record
+from coinprint.playback.timelapse import TimelapseOptions, timelapse_from_record
 from coinprint.resources import template_path
 from coinprint.source import builtin_layout
 from coinprint.studio import outputs

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from coinprint.playback.timelapse import TimelapseOptions, timelapse_from_record
 from coinprint.render.board import SIDE_COLOURS, Frame
 from coinprint.render.raster import hex_rgb
-from coinprint.replay.timelapse import TimelapseOptions, timelapse_from_record
 from tests.replaycheck import picture_width, positions, write_record
 
 PIL = pytest.importorskip("PIL")
