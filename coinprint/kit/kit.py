@@ -130,12 +130,16 @@ def _with_aid(plan: _KitPlan, parts: dict[str, KitPart], beside: Callable[[], di
     page; else where the board leaves room (``beside()``: the parts with the aid placed), and
     only failing that onto a page of its own."""
     shorter = plan.pages(parts, aid=False)
-    with_aid = plan.pages(parts, aid=True, length=plan.sheet_length)  # most often set once
-    if len(shorter) < len(with_aid):
+    length = plan.sheet_length
+    tried = plan.sheet(parts, aid=True, length=length)
+    # On single-sided pages a sheet the aid lengthens lengthens the kit: try the board first.
+    costs_a_page = len(tried) > length and not plan.duplex
+    with_aid = None if costs_a_page else plan.pages(parts, aid=True, length=length, first=tried)
+    if with_aid is None or len(shorter) < len(with_aid):
         placed = beside()
         if any(part.aid for part in placed.values()):
             return plan.pages(placed, aid=False)
-    return with_aid
+    return with_aid if with_aid is not None else plan.pages(parts, aid=True, length=len(tried))
 
 
 @dataclass
@@ -166,14 +170,17 @@ class _KitPlan:
         before = contents_blocks(words, [(places[name], part) for name, part in parts.items()], duplex)
         return material.pages("blocks", self.paper, places, before=before, after=after, folio=True)
 
-    def pages(self, parts: Mapping[str, KitPart], *, aid: bool = True, length: int = 1) -> list[Scene]:
-        """The kit with ``parts``, its rule sheet first set as if ``length`` pages long. With
-        ``duplex`` the sheet ends on a back, every part's page starts a sheet, and each has
-        its back (a card back or a blank page), so a double-sided printer turning on the long
-        edge gets them right."""
+    def pages(
+        self, parts: Mapping[str, KitPart], *, aid: bool = True, length: int = 1, first: list[Scene] | None = None
+    ) -> list[Scene]:
+        """The kit with ``parts``, its rule sheet first set as if ``length`` pages long
+        (``first``: that setting, already made). With ``duplex`` the sheet ends on a back,
+        every part's page starts a sheet, and each has its back (a card back or a blank
+        page), so a double-sided printer turning on the long edge gets them right."""
         sheet: list[Scene] = []
         for _ in range(4):  # the page numbers may lengthen the sheet; settle in a pass or two
-            sheet = self.sheet(parts, aid=aid, length=length)
+            sheet = first if first is not None else self.sheet(parts, aid=aid, length=length)
+            first = None
             if len(sheet) == length:
                 break
             length = len(sheet)
