@@ -211,6 +211,8 @@ LAZY_ALLOWED = {
     ("coinprint.__main__", "coinprint.cli"),
     # The studio's web stack (Starlette, uvicorn) loads only when `coinprint studio` runs.
     ("coinprint.cli.studio", "coinprint.studio.server"),
+    # A command's module (and the options it declares) loads only when that command runs.
+    ("coinprint.cli.groups", "coinprint.cli.options"),
 }
 LAZY_TARGETS = {
     # The rule-sheet typesetter brings in ReportLab's platypus: loaded where a sheet is set,

@@ -312,7 +312,7 @@ def test_every_game_command_takes_the_shared_options_and_its_declared_ones(name:
     from coinprint.cli import cli
 
     game = GAMES[name]
-    parent = cli.commands[group]
+    parent = cli.get_command(click.Context(cli), group)
     assert isinstance(parent, click.Group)
     if group == "play" and not game.simulated:
         # A refereed game (Flick) is not played by agents: choosing it says so, in one line.
@@ -390,7 +390,7 @@ def test_a_parameter_no_hook_reads_is_refused_in_one_line_naming_it(sloppy, comm
     from coinprint.cli import cli
 
     if command != "spec":  # shown: the command offers the option, so the refusal is the game's
-        group = cli.commands[command]
+        group = cli.get_command(click.Context(cli), command)
         assert isinstance(group, click.Group)
         offered = group.get_command(click.Context(group), SLOPPY)
         assert offered is not None and "--extra" in {o for p in offered.params for o in p.opts}

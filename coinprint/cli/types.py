@@ -11,6 +11,7 @@ from click.shell_completion import CompletionItem
 
 from coinprint.caps import check_tolerance
 from coinprint.errors import CoinprintError
+from coinprint.printing import length_or_zero
 from coinprint.registry import GAMES
 from coinprint.units import PAPER_SIZES, Length, PaperSize, paper_size, parse_length
 
@@ -33,8 +34,6 @@ class LengthType(ClickType):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Length:
         if isinstance(value, Length):
             return value
-        from coinprint.printing import length_or_zero  # its palettes are read only when printing
-
         try:
             if self.zero:
                 return length_or_zero(str(value), default_unit=self.default_unit)
