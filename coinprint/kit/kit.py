@@ -146,8 +146,8 @@ def _with_aid(plan: _KitPlan, parts: dict[str, KitPart], beside: Callable[[], di
 class _KitPlan:
     """The pages of one kit: its rule sheet on ``paper`` (with the kit's contents under its
     title, and the player aid at its end when asked) followed by the parts. The page numbers
-    the contents name may lengthen the sheet: the sheet is set again until they hold, each
-    time from the length the last setting found (``sheet_length``)."""
+    the contents name may lengthen the sheet: it is set again until they hold
+    (``sheet_length``: the length the last settling found)."""
 
     material: RuleSheet
     paper: PaperSize
