@@ -45,7 +45,7 @@ def main() -> None:
     from coinprint.games.flick.board import build
     from coinprint.games.flick.draw import mat_sheet
     from coinprint.games.flick.rules import FlickRules
-    from coinprint.kit import rule_sheet_pages
+    from coinprint.kit.rulesheet import rule_sheet_pages
     from coinprint.registry import GAMES
     from coinprint.render.pdf import pages_to_pdf
     from coinprint.render.sheet import single_sheet

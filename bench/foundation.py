@@ -35,14 +35,15 @@ def command(*args: str) -> None:
 def main() -> None:
     from coinprint.games.cointable.board import build
     from coinprint.games.cointable.draw import board_sheet
-    from coinprint.kit import PrintSettings
+    from coinprint.printing import PrintSettings
     from coinprint.render.pdf import pages_to_pdf
     from coinprint.render.sheet import single_sheet
     from coinprint.render.svg import scene_to_svg
     from coinprint.render.tiling import paginate
+    from coinprint.units import paper_size
 
     build()  # warm the imports once
-    settings = PrintSettings.parse(paper="a4")
+    settings = PrintSettings.checked(paper_size("a4"))
     med, best = best_of(20, lambda: build().graph)
     print(f"build standard board + adjacency graph: median {med * 1000:.1f} ms (best {best * 1000:.1f} ms)")
     layout = build()

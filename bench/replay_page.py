@@ -39,7 +39,7 @@ def record_file(folder: Path, spec: str, moves: int, seed: int) -> tuple[Path, i
 
 
 def main() -> None:
-    from coinprint.kit.replay import write_replay
+    from coinprint.playback.page import write_replay
 
     # Wall time suffers when other work shares the machine; CPU time much less so.
     print(f"{'game':<12}{'moves':>7}{'frames':>8}{'wall s':>8}{'cpu s':>7}{'size KB':>9}{'KB/move':>9}")

@@ -41,7 +41,7 @@ def record_file(folder: Path, spec: str, moves: int, seed: int) -> tuple[Path, i
 
 
 def timed(path: Path, fmt: str) -> tuple[float, int, int]:
-    from coinprint.kit.timelapse import TimelapseOptions, timelapse_from_record
+    from coinprint.playback.timelapse import TimelapseOptions, timelapse_from_record
 
     times, lapse = [], None
     for _ in range(RUNS):

@@ -18,16 +18,10 @@ from coinprint.checks import DEFAULT_TOLERANCE_MM, errors
 from coinprint.errors import InterruptedRunError, UsageError, stop_code
 from coinprint.fair import FAIR_GAMES, SEARCH_GAMES, fairest_map, search_games
 from coinprint.fileio import STDIN, Interrupted, read_bytes
-from coinprint.kit import (
-    PrintSettings,
-    board_file_name,
-    export_board,
-    file_name,
-    make_kit,
-    print_job,
-    resolve_output,
-    rule_sheet_language,
-)
+from coinprint.kit.board import export_board
+from coinprint.kit.kit import make_kit
+from coinprint.kit.output import board_file_name, file_name, resolve_output
+from coinprint.kit.rulesheet import print_job, rule_sheet_language
 from coinprint.source import check_layout, read_layout_data
 
 if TYPE_CHECKING:
@@ -35,6 +29,7 @@ if TYPE_CHECKING:
     from coinprint.game import Game
     from coinprint.layout import Layout
     from coinprint.params import Values
+    from coinprint.printing import PrintSettings
     from coinprint.render.sheet import Sheet
 
 Say = Callable[[str], None]
@@ -201,9 +196,7 @@ def board_sheet(
     game: Game, layout: Layout, settings: PrintSettings, fmt: str, *, copies: int | None = None, lang: str = "en"
 ) -> Sheet:
     """``layout`` drawn by ``game``'s print hook for ``fmt``, with its words in ``lang``."""
-    sheet = game.sheet(layout, print_job(game, settings, lang, copies=copies, pdf=fmt == "pdf"))
-    sheet.lang = lang
-    return sheet
+    return game.sheet(layout, print_job(game, settings, lang, copies=copies, paged=fmt == "pdf"))
 
 
 def print_board(

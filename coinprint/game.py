@@ -16,7 +16,7 @@ per rule set). A game is
   objects: :meth:`Game.search` (what agents need: evaluations, play-outs, paired chance) and
   :meth:`Game.view` (what pictures of a position hold), as OpenSpiel keeps a game's states
   apart from its observers;
-- one way to **print** a layout: :meth:`Game.sheet`, for a :class:`PrintJob`; the rule sheet's
+- one way to **print** a layout: :meth:`Game.sheet`, for a :class:`~coinprint.printing.PrintJob`; the rule sheet's
   contents: :meth:`Game.rule_sheet_parts`.
 
 Shared code (the kit, the commands, the studio) receives the :class:`Game` object and composes
@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from coinprint.errors import UsageError
 from coinprint.io import Conventions
 from coinprint.params import Param, Schema, Values
+from coinprint.printing import PrintJob
 from coinprint.render.board import position_sheet
 from coinprint.render.sheet import single_sheet
 from coinprint.render.svg import scene_to_svg
@@ -48,7 +49,6 @@ from coinprint.view import View
 if TYPE_CHECKING:
     from coinprint.checks import Problem
     from coinprint.engine import Rules
-    from coinprint.kit import PrintSettings
     from coinprint.layout import Layout, Mark
     from coinprint.render.scene import Scene
     from coinprint.render.sheet import Sheet
@@ -76,19 +76,6 @@ class Generated:
         """Whether ``values`` ask for a generated layout."""
         peek = values.peek if isinstance(values, Values) else values.__getitem__
         return all(str(peek(key)) == wanted for key, wanted in self.asks.items())
-
-
-@dataclass(frozen=True)
-class PrintJob:
-    """What a layout is printed for: the paper and style, the language (and the words of the
-    game's template in it, its ``board`` part), how many cards (None: as many as fit), and
-    whether it goes to a PDF (cards are then laid out on the paper) or one SVG sheet."""
-
-    settings: PrintSettings
-    lang: str = "en"
-    texts: Mapping[str, Any] = field(default_factory=dict)
-    copies: int | None = None
-    pdf: bool = True
 
 
 @dataclass
@@ -180,8 +167,9 @@ class Game(ABC):
     @abstractmethod
     def sheet(self, layout: Layout, job: PrintJob) -> Sheet:
         """The print hook: ``layout`` (built, or read from a drawing and completed by
-        :meth:`printable`) drawn at true size for ``job``. ``board``, ``kit``, drawn layouts
-        and the studio all print through it."""
+        :meth:`printable`) drawn at true size for ``job``, its words in ``job.lang`` (the
+        sheet's ``lang`` is the job's: its info block and rulers are printed in it).
+        ``board``, ``kit``, drawn layouts and the studio all print through it."""
 
     @abstractmethod
     def rule_sheet_parts(

@@ -30,10 +30,12 @@ def kit_first_pages(images: str) -> None:
     the PDF is drawn from."""
     from coinprint import registry
     from coinprint.fileio import write_atomic
-    from coinprint.kit import PrintSettings, kit
+    from coinprint.kit.kit import kit
+    from coinprint.printing import PrintSettings
     from coinprint.render.svg import scene_to_svg
+    from coinprint.units import paper_size
 
-    settings = PrintSettings.parse(paper="a4")
+    settings = PrintSettings.checked(paper_size("a4"))
     for game in ("cointable", "coinage", "mapgame", "flick"):
         pages = kit(registry.GAMES[game], settings, "en").pages
         write_atomic(Path(images) / f"{game}-rules.svg", scene_to_svg(pages[0]))

@@ -181,7 +181,7 @@ def pdf_reading_text(path: Path, separator: str = " ") -> str:
 
 def game_languages(game: str) -> list[str]:
     """The languages ``game``'s rule sheet is written in (its ``<game>.<lang>.json`` texts)."""
-    from coinprint.kit import languages
+    from coinprint.kit.rulesheet import languages
 
     return languages(GAMES[game])
 
@@ -193,6 +193,6 @@ def games_written_in(lang: str) -> list[str]:
 
 def games_with_an_appendix() -> list[str]:
     """The registered games whose English texts have an appendix (``rules --appendix``)."""
-    from coinprint.kit import rule_sheet_template
+    from coinprint.kit.rulesheet import rule_sheet_template
 
     return [game for game in GAMES.names() if "appendix" in rule_sheet_template(GAMES[game], "en")]

@@ -32,6 +32,26 @@ def test_version_and_help(cli):
         assert result.code == 0 and "Usage:" in result.out, command
 
 
+@pytest.mark.parametrize("group", ["cli", "validate"])
+def test_the_help_lists_each_command_as_its_own_help_says(group):
+    # --help lists the commands from summaries kept beside their names (so it imports no
+    # command module); each must say what the command's own help says.
+    import click
+
+    from coinprint.cli import groups
+
+    command = getattr(groups, group)
+    ctx = click.Context(command)
+    assert command.list_commands(ctx) == list(command.lazy)
+    for name, (_, summary) in command.lazy.items():
+        loaded = command.get_command(ctx, name)
+        assert loaded is not None and loaded.name == name
+        own = " ".join((loaded.help or "").split("\n\n")[0].split())
+        assert summary == own, name
+        for limit in (30, 45, 70):
+            assert groups._short_help(summary, limit) == loaded.get_short_help_str(limit), name
+
+
 def test_python_dash_m_runs_the_same_cli():
     done = subprocess.run([sys.executable, "-m", "coinprint", "--version"], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0 and "coinprint, version" in done.stdout
@@ -147,7 +167,7 @@ def test_bad_input_gives_one_line_and_exit_2(cli, tmp_path, name, monkeypatch):
 
 
 def test_a_failure_while_writing_leaves_no_file(cli, tmp_path, monkeypatch):
-    import coinprint.kit as kit
+    import coinprint.kit.board as kit
 
     target = tmp_path / "board.pdf"
     target.write_bytes(b"the old board")

@@ -184,6 +184,19 @@ def test_the_toy_game_has_every_command_with_its_declared_options(tmp_path) -> N
     assert len(PdfReader(tmp_path / "kits" / "strip-kit-a4-en.pdf").pages) >= 2
 
 
+def test_the_toy_game_refuses_an_appendix_its_texts_do_not_have(tmp_path) -> None:
+    # strip.en.json has no "appendix": a page holding only the footer would be printed.
+    from tests.conftest import run_cli as run_main
+
+    result = run_main("rules", "strip", "--appendix", "-o", str(tmp_path / "rules.pdf"))
+    assert result.code == 2 and result.out == ""
+    assert result.err.strip().splitlines() == [
+        "coinprint: error: Strip has no appendix in strip.en.json; leave out --appendix"
+    ]
+    assert not (tmp_path / "rules.pdf").exists()
+    assert run_main("rules", "strip", "-o", str(tmp_path / "rules.pdf")).code == 0
+
+
 def test_the_toy_game_plays_on_a_built_in_and_a_file_layout_and_its_records_validate(tmp_path) -> None:
     code, text = run_cli("play", "strip", "--squares", "6", "--games", "3", "--workers", "1", "-o", str(tmp_path / "a"))
     assert code == 0, text
@@ -322,7 +335,7 @@ def test_every_game_command_takes_the_shared_options_and_its_declared_ones(name:
     from coinprint.cli import cli
 
     game = GAMES[name]
-    parent = cli.commands[group]
+    parent = cli.get_command(click.Context(cli), group)
     assert isinstance(parent, click.Group)
     if group == "play" and not game.simulated:
         # A refereed game (Flick) is not played by agents: choosing it says so, in one line.
@@ -400,7 +413,7 @@ def test_a_parameter_no_hook_reads_is_refused_in_one_line_naming_it(sloppy, comm
     from coinprint.cli import cli
 
     if command != "spec":  # shown: the command offers the option, so the refusal is the game's
-        group = cli.commands[command]
+        group = cli.get_command(click.Context(cli), command)
         assert isinstance(group, click.Group)
         offered = group.get_command(click.Context(group), SLOPPY)
         assert offered is not None and "--extra" in {o for p in offered.params for o in p.opts}
@@ -451,7 +464,7 @@ def test_the_parameter_the_game_reads_changes_what_each_command_writes(sloppy, c
 def test_every_parameter_a_game_shows_is_read_where_it_is_shown(name: str) -> None:
     # The other side of the refusal above: each option a game declares is read by the hook of
     # the command that shows it (given at its default, it is not refused as unused).
-    from coinprint.kit import rule_sheet
+    from coinprint.kit.rulesheet import rule_sheet
 
     game = game_named(name)
     defaults = game.schema.defaults()

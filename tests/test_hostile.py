@@ -1590,13 +1590,13 @@ def test_any_label_gives_an_svg_that_is_well_formed_xml(label):
     import xml.etree.ElementTree as ET
 
     from coinprint.checks import Problem
-    from coinprint.kit.custom import report_data
     from coinprint.layout import Layout, Space
+    from coinprint.layout_report import layout_report_data
     from coinprint.render.svg import NOT_XML_TEXT
 
     square = (((0.0, 0.0), (40.0, 0.0), (40.0, 40.0), (0.0, 40.0), (0.0, 0.0)),)
     layout = Layout("mapgame", [Space("1", square, label=label)])
-    data = report_data(layout, [Problem("1", f"the label {label} is wrong")], f"verdict {label}", "svg")
+    data = layout_report_data(layout, [Problem("1", f"the label {label} is wrong")], f"verdict {label}", "svg")
     text = data.decode("utf-8")  # a lone surrogate would not encode
     assert not NOT_XML_TEXT.search(text)
     ET.fromstring(data)  # well-formed: no control character, escaped or raw, breaks it

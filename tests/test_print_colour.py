@@ -137,7 +137,7 @@ def test_ink_saver_pages_have_no_colour(cli, tmp_path, game, command):
     text = " ".join(pdf_reading_text(out).split()).lower()
     for word in ("colour", "gold", "blue", "red star"):  # words name only the colours printed
         assert word not in text, word
-    from coinprint.kit import rule_sheet_template
+    from coinprint.kit.rulesheet import rule_sheet_template
 
     if "style_words" in rule_sheet_template(GAMES[game], "en"):  # its words name the colours it prints in
         coloured = tmp_path / f"{game}-{command}-colour.pdf"
@@ -164,13 +164,13 @@ def test_every_template_names_its_colours_for_each_style():
     import json
     import re
 
-    from coinprint.kit import languages, template_folder
+    from coinprint.kit.rulesheet import languages, texts_folder
     from coinprint.render.style import palette_names
 
     checked = 0
     for game in GAMES:
         for lang in languages(game):
-            text = (template_folder(game) / f"{game.name}.{lang}.json").read_text(encoding="utf-8")
+            text = (texts_folder(game) / f"{game.name}.{lang}.json").read_text(encoding="utf-8")
             if "style_words" not in json.loads(text):
                 continue
             checked += 1
@@ -186,7 +186,7 @@ def test_every_template_names_its_colours_for_each_style():
 
 # -- claims stay visible with a coin on the country -------------------------------------------------------
 def test_a_replay_frame_tints_each_claimed_country_in_its_claimers_colour(tmp_path):
-    from coinprint.kit.replay import scene_frames
+    from coinprint.playback.page import scene_frames
     from coinprint.render.board import Frame, label_point, side_colour
     from coinprint.render.raster import draw_items, reduce
     from coinprint.source import game_named, validate_record
@@ -268,14 +268,18 @@ def _boards():
 def _board(game: str) -> Scene:
     """The board ``game`` prints in colour: a chosen one of a built-in game, else its standard
     board as its ``sheet`` hook draws it."""
-    from coinprint.kit import PrintSettings, print_job
+    from coinprint.kit.rulesheet import print_job
+    from coinprint.printing import PrintSettings
     from coinprint.source import builtin_layout
+    from coinprint.units import paper_size
 
     chosen = _boards()
     if game in chosen:
         return chosen[game]
     played = GAMES[game]
-    return played.sheet(builtin_layout(played.default_spec), print_job(played, PrintSettings.parse(paper="a4"))).content
+    return played.sheet(
+        builtin_layout(played.default_spec), print_job(played, PrintSettings.checked(paper_size("a4")))
+    ).content
 
 
 @pytest.mark.parametrize("game", GAMES.names())

@@ -320,10 +320,10 @@ def test_a_player_aid_that_ends_the_rules_is_never_split_between_pages(duplex, p
     the aid's heading and its last line are on the same page."""
     import json
 
-    from coinprint.kit import template_folder
+    from coinprint.kit.rulesheet import texts_folder
 
     for game in GAMES.names():
-        lines = json.loads((template_folder(GAMES[game]) / f"{game}.en.json").read_text())["player_aid"]["lines"]
+        lines = json.loads((texts_folder(GAMES[game]) / f"{game}.en.json").read_text())["player_aid"]["lines"]
         last = " ".join(lines[-1].split()[:4])  # its first words: one line of the page's text
         path = _kit(duplex[paper], game, paper, tail="-duplex")
         with pdfplumber.open(path) as pdf:

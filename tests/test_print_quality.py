@@ -132,9 +132,11 @@ def test_fonts_are_embedded_and_every_page_has_a_trimbox(kits, game):
 @pytest.mark.parametrize("lang", ["en", "sv"])
 def test_every_character_printed_is_in_the_font(lang):
     """Walk every text of every kit page (before it is drawn) and ask the font for it."""
-    from coinprint.kit import PrintSettings, kit
+    from coinprint.kit.kit import kit
+    from coinprint.printing import PrintSettings
     from coinprint.render.pdf import missing_glyphs
     from coinprint.render.scene import Group, Text
+    from coinprint.units import paper_size
 
     def texts(items):
         for item in items:
@@ -143,7 +145,7 @@ def test_every_character_printed_is_in_the_font(lang):
             elif isinstance(item, Group):
                 yield from texts(item.items)
 
-    settings = PrintSettings.parse(paper="a4")
+    settings = PrintSettings.checked(paper_size("a4"))
     for game in GAMES.names():
         for page in kit(GAMES[game], settings, lang).pages:
             for text in texts(page.items):

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from coinprint.analysis import builtin_layout
-from coinprint.kit.replay import page_from_record, script_json
+from coinprint.playback.page import page_from_record, script_json
 from coinprint.render.board import Frame
 from tests.replaycheck import (
     NAME,
@@ -231,7 +231,7 @@ def test_a_long_game_page_stays_small(tmp_path):
 
 
 def test_board_items_a_position_leaves_out_are_hidden_and_new_ones_added():
-    from coinprint.kit.replay import _Pieces
+    from coinprint.playback.page import _Pieces
     from coinprint.render.scene import Text
 
     a, b, c, x = (Text((i, 0.0), name) for i, name in enumerate("abcx"))

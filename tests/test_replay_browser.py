@@ -32,7 +32,7 @@ def game(tmp_path_factory):
     folder = tmp_path_factory.mktemp("replay")
     path = write_record(folder, "cointable:size=3", seed=6, players={"heads": NAME, "tails": "Bo"})
     page = folder / "game.html"
-    from coinprint.kit.replay import write_replay
+    from coinprint.playback.page import write_replay
 
     write_replay(str(path), str(page))
     rules, states = positions(path)
@@ -156,7 +156,7 @@ def test_an_invalid_record_ends_in_red_with_the_reason(driver, tmp_path):
     record = json.loads(path.read_text())
     record["moves"][3] = record["moves"][1]
     path.write_text(json.dumps(record))
-    from coinprint.kit.replay import write_replay
+    from coinprint.playback.page import write_replay
 
     written, page = write_replay(str(path), str(tmp_path / "bad.html"))
     rules, states = positions_before(path, 3)
@@ -186,7 +186,7 @@ def test_a_map_is_drawn_before_the_chase(driver, tmp_path):
     from selenium.webdriver.common.keys import Keys
 
     path = write_record(tmp_path, "mapgame:countries=7,seed=2", seed=1, max_turns=12)
-    from coinprint.kit.replay import write_replay
+    from coinprint.playback.page import write_replay
 
     written, _ = write_replay(str(path), str(tmp_path / "map.html"))
     rules, states = positions(path)

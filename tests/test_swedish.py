@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from coinprint.kit import template_folder
+from coinprint.kit.rulesheet import texts_folder
 from coinprint.registry import GAMES
 from coinprint.resources import template_path
 from tests.conftest import games_written_in, pdf_reading_text
@@ -46,7 +46,7 @@ def _strings(value):
 
 @pytest.mark.parametrize("game", SWEDISH_GAMES)
 def test_swedish_templates_have_no_calques(game):
-    words = json.loads((template_folder(GAMES[game]) / f"{game}.sv.json").read_text(encoding="utf-8"))
+    words = json.loads((texts_folder(GAMES[game]) / f"{game}.sv.json").read_text(encoding="utf-8"))
     text = "\n".join(_strings(words))
     for calque, why in CALQUES.items():
         assert calque not in text, f"{game}.sv.json: {calque!r} ({why})"

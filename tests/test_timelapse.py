@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from coinprint.kit.timelapse import BACKGROUND, CAPTION_BAD, TimelapseOptions, timelapse_from_record
+from coinprint.playback.timelapse import BACKGROUND, CAPTION_BAD, TimelapseOptions, timelapse_from_record
 from coinprint.registry import GAMES
 from coinprint.render.board import SIDE_COLOURS, Frame, label_point
 from coinprint.render.raster import hex_rgb

@@ -1,6 +1,8 @@
 """The ``coinprint`` command line: click groups and commands that parse options and call the
 layers below. No logic lives here; ``board``, ``rules`` and ``play``
 have one command per registered game, built from what the game declares (``cli/games.py``).
+A command's module is imported only when that command is run or its help shown
+(``cli/groups.py``).
 
 Exit codes: 0 ok, 1 a checked layout or record is invalid, 2 bad usage or unreadable input.
 Every error a user can cause is one line on stderr.
@@ -12,15 +14,11 @@ import sys
 
 import click
 
-from coinprint.cli import analyse, common, ladder, replay, studio  # the commands that serve every game  # noqa: F401
 from coinprint.cli.groups import board, cli, play, rules, validate
-from coinprint.cli.options import with_quiet
 from coinprint.errors import EXIT_USAGE, CoinprintError, InterruptedRunError
 from coinprint.fileio import Interrupted, handling_signals
 
 __all__ = ["board", "cli", "main", "play", "printable_line", "rules", "validate"]
-
-with_quiet(cli)  # every fixed command; the per-game ones get it as they are built
 
 
 def main(argv: list[str] | None = None) -> None:

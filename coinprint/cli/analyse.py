@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import click
 
-from coinprint.cli.groups import cli
+from coinprint.cli.groups import examples
 from coinprint.cli.options import (
     agent_option,
     drawing_options,
-    examples,
     games_option,
     json_target,
     maps_option,
@@ -37,7 +36,7 @@ def _report_target(ctx: click.Context, param: click.Parameter, value: str | None
     return value
 
 
-@cli.command(
+@click.command(
     "analyse",
     epilog=examples(
         "coinprint analyse cointable --games 100",

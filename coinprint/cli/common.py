@@ -3,15 +3,16 @@ and ``balance``."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from coinprint.analysis import balance as judge
-from coinprint.cli.groups import cli, validate
+from coinprint.cli.groups import examples
 from coinprint.cli.options import (
     agent_option,
     bleed_option,
     drawing_options,
-    examples,
     file_output,
     games_option,
     kit_paper_options,
@@ -32,15 +33,19 @@ from coinprint.cli.options import (
 from coinprint.cli.types import GameName
 from coinprint.commands import check_layout_data, make_kits
 from coinprint.fileio import read_bytes
-from coinprint.kit import PrintSettings, write_position_svg
-from coinprint.kit.custom import write_report
+from coinprint.kit.board import write_position_svg
+from coinprint.layout_report import write_layout_report
+from coinprint.printing import PrintSettings
 from coinprint.registry import GAMES
 from coinprint.selfplay import RunPlan
 from coinprint.source import validate_record
 from coinprint.sprt import cap_warning
 
+if TYPE_CHECKING:
+    from coinprint.units import Length, PaperSize
 
-@cli.command(
+
+@click.command(
     "kit",
     epilog=examples(
         "coinprint kit all",
@@ -68,12 +73,12 @@ from coinprint.sprt import cap_warning
 @drawing_options(with_game=False)
 def kit(
     game: str,
-    paper: str,
-    board_paper: str | None,
+    paper: PaperSize,
+    board_paper: PaperSize | None,
     duplex: bool,
     style: str,
     lang: str,
-    bleed: str,
+    bleed: Length,
     output: str | None,
     layout_file: str | None,
     units: str,
@@ -82,7 +87,7 @@ def kit(
     """Print-and-play kits: each game's rule sheet and board in one PDF (GAME is a game's
     name, or all)."""
 
-    settings = PrintSettings.parse(paper=paper, style=style, bleed=bleed, board_paper=board_paper, duplex=duplex)
+    settings = PrintSettings.checked(paper, style=style, bleed=bleed, board_paper=board_paper, duplex=duplex)
     layout = None
     if layout_file:
         drawn = GameName(drawn=True).choices()
@@ -102,7 +107,7 @@ def kit(
     return 0
 
 
-@validate.command(
+@click.command(
     "layout",
     epilog=examples(
         "coinprint validate layout my-map.geojson",
@@ -130,11 +135,11 @@ def validate_layout(path: str, game: str | None, units: str, tolerance: float | 
     if summary is not None:
         click.echo(f"{path}: {summary}")
     if report_path:
-        say(f"wrote {write_report(checked.layout, checked.problems, report_path, checked.verdict)}")
+        say(f"wrote {write_layout_report(checked.layout, checked.problems, report_path, checked.verdict)}")
     return 0 if checked.valid else 1
 
 
-@validate.command(
+@click.command(
     "game",
     epilog=examples(
         "coinprint validate game output/cointable-games/cointable-1.json",
@@ -165,7 +170,7 @@ def validate_game(path: str, show: bool, svg_path: str | None) -> int:
     return 0 if replayed.valid else 1
 
 
-@cli.command(
+@click.command(
     "balance",
     epilog=examples(
         "coinprint balance cointable",

@@ -20,13 +20,13 @@ import click
 
 from coinprint.agents import checked_agent
 from coinprint.analysis import play_to_folder
+from coinprint.cli.groups import examples
 from coinprint.cli.options import (
     AGENT_HELP,
     appendix_option,
     bleed_option,
     copies_option,
     drawing_options,
-    examples,
     fair_options,
     file_output,
     games_option,
@@ -46,16 +46,16 @@ from coinprint.cli.options import (
     style_option,
     with_quiet,
 )
-from coinprint.cli.types import ClickType, HelpGroup
+from coinprint.cli.types import ClickType
 from coinprint.commands import FairOptions, game_values, print_board, print_layout_file
 from coinprint.errors import CoinprintError, UsageError
-from coinprint.kit import PrintSettings, write_rules
-from coinprint.kit.replay import write_replays
-from coinprint.kit.timelapse import FORMATS, TimelapseOptions, require, write_timelapses
+from coinprint.kit.rulesheet import write_rules
 from coinprint.params import Param, Values
+from coinprint.playback.page import write_replays
+from coinprint.playback.timelapse import FORMATS, TimelapseOptions, require, write_timelapses
+from coinprint.printing import ZERO, PrintSettings
 from coinprint.registry import GAMES
 from coinprint.selfplay import RunPlan
-from coinprint.units import paper_size
 
 if TYPE_CHECKING:
     from coinprint.game import Game
@@ -173,12 +173,12 @@ def board_command(game: Game) -> click.Command:
         values = option_values(game, "board", options)
         fair = _fair(options)
         copies = options.pop("copies", None)
-        settings = PrintSettings.parse(
-            paper=options["paper"],
+        settings = PrintSettings.checked(
+            options["paper"],
             margin=options["margin"],
             overlap=options["overlap"],
             style=options["style"],
-            bleed=options.pop("bleed", "0"),
+            bleed=options.pop("bleed", ZERO),
         )
         output, fmt = options["output"], options["fmt"]
         if options["layout_file"]:
@@ -222,7 +222,7 @@ def rules_command(game: Game) -> click.Command:
         values = option_values(game, "rules", options)
         path = write_rules(
             game,
-            paper_size(options["paper"]),
+            options["paper"],
             options["lang"],
             options["output"],
             options["fmt"],
@@ -409,61 +409,4 @@ def _first_line(game: Game, command: str) -> str:
     return what[command]
 
 
-def _broken_game(name: str, why: str) -> click.Command:
-    """A game that cannot be loaded, as a command: listed in help as broken, and failing in one
-    line, whatever its arguments, when it is run (as vpype shows a broken plug-in)."""
-
-    def fail(args: tuple[str, ...]) -> None:
-        GAMES[name]  # raises the registry's one line: why the game cannot be loaded
-
-    return click.Command(
-        name,
-        callback=fail,
-        params=[click.Argument(["args"], nargs=-1, type=click.UNPROCESSED)],
-        short_help=f"(broken: {why})",
-        context_settings={"ignore_unknown_options": True},
-        add_help_option=False,
-    )
-
-
-class GameGroup(HelpGroup):
-    """``board``, ``rules`` or ``play``: one subcommand per registered game, built on demand."""
-
-    def __init__(self, *args: Any, build: Callable[[Game], click.Command], simulated: bool = False, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self.build = build
-        self.simulated = simulated
-
-    def _names(self) -> tuple[str, ...]:
-        return GAMES.simulated() if self.simulated else GAMES.names()
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        # The games that load, then the broken ones: --help shows those as broken, and each
-        # fails in one line only when it is chosen (get_command); the others work.
-        return [*self._names(), *(name for name in GAMES.broken() if name not in self._names())]
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        name = GAMES.name_for(cmd_name)
-        if name is None:
-            return None
-        why = GAMES.why_broken(name)
-        if why is not None:
-            return _broken_game(name, why)
-        if name not in self._names():
-            title = GAMES[name].title
-            raise click.UsageError(
-                f"{title} is refereed, not simulated: agents cannot play it. Record a game's events and "
-                f"check them with 'coinprint validate game' (see 'coinprint rules {name}')",
-                ctx,
-            )
-        return self.build(GAMES[name])
-
-    def resolve_command(
-        self, ctx: click.Context, args: list[str]
-    ) -> tuple[str | None, click.Command | None, list[str]]:
-        # A game called by its title (``map``) runs under its name, so help and errors say it.
-        name, command, rest = super().resolve_command(ctx, args)
-        return (command.name if command is not None else name), command, rest
-
-
-__all__ = ["GameGroup", "board_command", "file_output", "param_option", "play_command", "rules_command"]
+__all__ = ["board_command", "file_output", "param_option", "play_command", "rules_command"]

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import click
 
-from coinprint.cli.groups import cli
+from coinprint.cli.groups import examples
 from coinprint.cli.options import (
     agent_option,
-    examples,
     games_option,
     json_target,
     layout_option,
@@ -26,7 +25,7 @@ from coinprint.registry import GAMES
 from coinprint.selfplay import RunPlan
 
 
-@cli.command(
+@click.command(
     "ladder",
     epilog=examples(
         "coinprint ladder coinage --games 40",

@@ -25,7 +25,8 @@ from coinprint.errors import UsageError
 from coinprint.fair import FAIR_GAMES
 from coinprint.fileio import STDOUT, check_file_target, stdout_for_data
 from coinprint.io import UNIT_MM
-from coinprint.kit import known_languages, require_suffix
+from coinprint.kit.output import require_suffix
+from coinprint.kit.rulesheet import known_languages
 from coinprint.params import fresh_seed
 from coinprint.render.style import palette_names
 from coinprint.selfplay.dask import DASK_TIMEOUT_S, dask_timeout
@@ -242,11 +243,6 @@ def selfplay_options(func: Command) -> Command:
         help=f"Processes to play in (default: one per core; 1 to {caps.MAX_WORKERS}). The games are the same whatever the number.",
     )(func)
     return func
-
-
-def examples(*commands: str) -> str:
-    """A ``--help`` epilog: a few command lines to copy, kept as written (click's ``\\b``)."""
-    return "Examples:\n\n\b\n" + "\n".join(f"  {command}" for command in commands)
 
 
 QUIET = "coinprint.quiet"

@@ -8,16 +8,16 @@ from typing import Any
 
 import click
 
-from coinprint.cli.groups import cli
-from coinprint.cli.options import examples, file_output, say
+from coinprint.cli.groups import examples
+from coinprint.cli.options import file_output, say
 from coinprint.errors import UsageError
-from coinprint.kit.replay import write_replay
-from coinprint.kit.timelapse import FORMATS, SUFFIXES, TimelapseOptions, timelapse_output, write_timelapse
+from coinprint.playback.page import write_replay
+from coinprint.playback.timelapse import FORMATS, SUFFIXES, TimelapseOptions, timelapse_output, write_timelapse
 
 _LAPSE_OPTIONS = ("width", "fps", "hold", "loop", "start", "end")
 
 
-@cli.command(
+@click.command(
     "replay",
     epilog=examples(
         "coinprint replay output/mapgame-games/mapgame-1.json",

@@ -8,13 +8,12 @@ from pathlib import Path
 
 import click
 
-from coinprint.cli.groups import cli
-from coinprint.cli.options import examples
+from coinprint.cli.groups import examples
 from coinprint.cli.types import GameName
 from coinprint.errors import UsageError
 
 
-@cli.command(
+@click.command(
     "studio",
     epilog=examples(
         "coinprint studio",

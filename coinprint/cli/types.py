@@ -11,8 +11,9 @@ from click.shell_completion import CompletionItem
 
 from coinprint.caps import check_tolerance
 from coinprint.errors import CoinprintError
+from coinprint.printing import length_or_zero
 from coinprint.registry import GAMES
-from coinprint.units import PAPER_SIZES, paper_size, parse_length
+from coinprint.units import PAPER_SIZES, Length, PaperSize, paper_size, parse_length
 
 if TYPE_CHECKING:
     ClickType = click.ParamType[Any, Any]
@@ -21,8 +22,8 @@ else:  # click before 8.2 has no type parameters on ParamType
 
 
 class LengthType(ClickType):
-    """A length with a unit (``1.25in``, ``32mm``; ``0`` where ``zero`` allows it). The value
-    is checked here and handed on as written, so what a layout records is what was typed."""
+    """A length with a unit (``1.25in``, ``32mm``; ``0`` where ``zero`` allows it), converted
+    to a :class:`~coinprint.units.Length` (its millimetres, and the text as written)."""
 
     name = "length"
 
@@ -30,28 +31,30 @@ class LengthType(ClickType):
         self.zero = zero
         self.default_unit = default_unit
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        text = str(value).strip()
-        if self.zero and text in ("0", "0mm"):
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Length:
+        if isinstance(value, Length):
             return value
         try:
-            parse_length(text, default_unit=self.default_unit)
+            if self.zero:
+                return length_or_zero(str(value), default_unit=self.default_unit)
+            return Length.parse(str(value).strip(), default_unit=self.default_unit)
         except CoinprintError as exc:
             self.fail(str(exc), param, ctx)
-        return value
 
 
 class PaperType(ClickType):
-    """A paper name (a4, letter, …) or ``WxH`` with a unit; checked here, handed on as written."""
+    """A paper name (a4, letter, …) or ``WxH`` with a unit, converted to its
+    :class:`~coinprint.units.PaperSize`."""
 
     name = "paper"
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> PaperSize:
+        if isinstance(value, PaperSize):
+            return value
         try:
-            paper_size(str(value))
+            return paper_size(str(value))
         except CoinprintError as exc:
             self.fail(str(exc), param, ctx)
-        return value
 
     def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
         return [CompletionItem(name) for name in PAPER_SIZES if name.startswith(incomplete.lower())]

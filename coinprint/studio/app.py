@@ -4,7 +4,7 @@ API"), one Starlette app behind the :class:`~coinprint.studio.security.Guard`.
 The routes are one module per page under :mod:`coinprint.studio.routes`, and hold no logic
 of their own: printing and checking are :mod:`coinprint.studio.outputs` (the composition
 below ``board``, ``kit`` and ``validate layout``), games are :mod:`coinprint.studio.play`,
-replay pages are :mod:`coinprint.kit.replay`. Long work (printing, checking, a computer's
+replay pages are :mod:`coinprint.playback.page`. Long work (printing, checking, a computer's
 move) runs in a worker thread, so the page and other requests are answered meanwhile.
 """
 

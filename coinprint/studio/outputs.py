@@ -25,17 +25,11 @@ from coinprint.commands import (
     game_values,
 )
 from coinprint.errors import UsageError
-from coinprint.kit import (
-    PrintSettings,
-    board_data,
-    kit,
-    kit_pdf,
-    known_languages,
-    languages,
-    rule_sheet_language,
-    rules_pdf,
-)
-from coinprint.kit.custom import problem_geometry, report_data
+from coinprint.kit.board import board_data
+from coinprint.kit.kit import kit, kit_pdf
+from coinprint.kit.rulesheet import known_languages, languages, rule_sheet_language, rules_pdf
+from coinprint.layout_report import layout_report_data, problem_geometry
+from coinprint.printing import DEFAULT_MARGIN, PrintSettings, length_or_zero
 from coinprint.registry import GAMES
 from coinprint.render.style import palette_names
 from coinprint.render.svg import scene_to_svg
@@ -148,12 +142,12 @@ def print_settings(game: Game, fields: Mapping[str, str], *, board: bool = True)
     bleed = fields.get("bleed") or "0"
     if not game.cards and bleed not in ("0", "0mm"):
         raise UsageError(f"bleed is for cards; {game.title} prints no cards")
-    return PrintSettings.parse(
-        paper=fields.get("paper") or default_paper()[0],
-        margin=(fields.get("margin") or "10mm") if board else "10mm",
-        overlap=(fields.get("overlap") or "10mm") if board else "10mm",
+    return PrintSettings.checked(
+        paper_size(fields.get("paper") or default_paper()[0]),
+        margin=length_or_zero(fields.get("margin") or "10mm") if board else DEFAULT_MARGIN,
+        overlap=length_or_zero(fields.get("overlap") or "10mm") if board else DEFAULT_MARGIN,
         style=fields.get("style") or "color",
-        bleed=bleed,
+        bleed=length_or_zero(bleed),
     )
 
 
@@ -359,7 +353,7 @@ class Check:
 
     def report_svg(self) -> bytes:
         """The verdict drawn on the drawing: the picture of ``validate layout --report``."""
-        return report_data(self.checked.layout, self.checked.problems, self.checked.verdict, "svg")
+        return layout_report_data(self.checked.layout, self.checked.problems, self.checked.verdict, "svg")
 
 
 def check_drawing(data: bytes, source: str, fields: Mapping[str, str]) -> Check:

@@ -31,7 +31,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from coinprint.caps import MAX_INPUT_BYTES
-from coinprint.kit.replay import TEMPLATE as REPLAY_TEMPLATE
+from coinprint.playback.page import TEMPLATE as REPLAY_TEMPLATE
 from coinprint.resources import template_path
 
 Scope = MutableMapping[str, Any]

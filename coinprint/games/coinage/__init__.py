@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from coinprint.checks import DEFAULT_TOLERANCE_MM
-from coinprint.game import Game, Generated, PrintJob, RuleSheetParts, Seat
+from coinprint.game import Game, Generated, RuleSheetParts, Seat
 from coinprint.games.coinage import board
 from coinprint.games.coinage.draw import board_sheet
 from coinprint.games.coinage.rules import CoinAgeRules
@@ -21,6 +21,7 @@ from coinprint.games.coinage.sheet import printable, rule_sheet_parts
 from coinprint.games.coinage.view import CoinAgeView
 from coinprint.io import Conventions
 from coinprint.params import Param, Values
+from coinprint.printing import PrintJob
 
 if TYPE_CHECKING:
     from coinprint.checks import Problem
@@ -97,11 +98,12 @@ class CoinAge(Game):
         return board_sheet(
             layout,
             settings.style,
-            paper=settings.paper if job.pdf else None,
+            paper=settings.paper if job.paged else None,
             margin=settings.margin_mm,
             copies=job.copies,
             texts=dict(job.texts) or None,
             bleed=settings.bleed_mm,
+            lang=job.lang,
         )
 
     def rule_sheet_parts(

@@ -347,10 +347,12 @@ def board_sheet(
     copies: int | None = None,
     texts: dict[str, Any] | None = None,
     bleed: float = 0.0,
+    lang: str = "en",
 ) -> Sheet:
     """The printable map cards: as many as fit one page of ``paper`` (or ``copies``, at most
     that many), with cut lines (or crop marks and a ``bleed``); without ``paper``, one card.
-    ``texts`` is the ``board`` part of a Coin Age template (default: English)."""
+    ``texts`` is the ``board`` part of a Coin Age template (default: English), ``lang`` the
+    language of the page's own words."""
     card = card_size_of(layout)
     grid = CardGrid(1, 1, False) if paper is None else cards_per_page(card, paper, margin, bleed)
     columns, rows = grid.columns, grid.rows
@@ -401,7 +403,15 @@ def board_sheet(
         (x - bleed, y - bleed, x + w + bleed, y + h + bleed) for x, y in _card_corners(columns, rows, w, h, bleed, cut)
     ]
     return Sheet(
-        scene, words["title"], lines, footprint=None, rotatable=False, pieces=pieces, kind="cards", bleed_mm=bleed
+        scene,
+        words["title"],
+        lines,
+        footprint=None,
+        rotatable=False,
+        pieces=pieces,
+        kind="cards",
+        bleed_mm=bleed,
+        lang=lang,
     )
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from coinprint import caps
 from coinprint.checks import DEFAULT_TOLERANCE_MM
-from coinprint.game import Game, PrintJob, RuleSheetParts, Seat
+from coinprint.game import Game, RuleSheetParts, Seat
 from coinprint.games.cointable import board
 from coinprint.games.cointable.draw import board_sheet
 from coinprint.games.cointable.rules import CoinTableRules
@@ -20,6 +20,7 @@ from coinprint.games.cointable.search import CoinTableSearch
 from coinprint.games.cointable.sheet import printable, rule_sheet_parts
 from coinprint.games.cointable.view import CoinTableView
 from coinprint.params import Param, Values
+from coinprint.printing import PrintJob
 from coinprint.units import Length
 
 if TYPE_CHECKING:

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from coinprint.drawn import colouring, with_properties
 from coinprint.game import RuleSheetParts
 from coinprint.games.cointable.board import cell_count, cell_name, havannah_names, regular_hexagon_radius
 from coinprint.games.cointable.draw import where_is
-from coinprint.kit.custom import colouring, with_properties
 from coinprint.units import coin
 
 if TYPE_CHECKING:

@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from coinprint.game import Game, PrintJob, RuleSheetParts
+from coinprint.game import Game, RuleSheetParts
 from coinprint.games.flick import board
 from coinprint.games.flick.draw import marks_sheet, mat_sheet
 from coinprint.games.flick.rules import FlickRules
 from coinprint.games.flick.sheet import goal_area, rule_sheet_parts
 from coinprint.games.flick.view import FlickView
 from coinprint.params import Param, Values
+from coinprint.printing import PrintJob
 from coinprint.render.sheet import ink_footprint
 from coinprint.units import Length
 

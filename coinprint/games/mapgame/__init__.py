@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from coinprint.game import Game, Generated, PrintJob, RuleSheetParts, Seat
+from coinprint.game import Game, Generated, RuleSheetParts, Seat
 from coinprint.games.mapgame import board
 from coinprint.games.mapgame.draw import blank_sheet, map_sheet, texts
 from coinprint.games.mapgame.rules import MapRules
@@ -19,6 +19,7 @@ from coinprint.games.mapgame.sheet import printable, rule_sheet_parts
 from coinprint.games.mapgame.view import MapView
 from coinprint.io import Conventions
 from coinprint.params import Param, Values
+from coinprint.printing import PrintJob
 from coinprint.render.words import GAP_MM, info_block
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ BLANK_PAGES = "blank_pages"
 def _blank_room(job: PrintJob) -> tuple[tuple[float, float] | None, float]:
     """The page inside its margins the blank sheet must fit on a PDF (None for one SVG
     sheet), and the height its info block (title and bars) takes under it."""
-    if not job.pdf:
+    if not job.paged:
         return None, 0.0
     paper, margin = job.settings.paper, job.settings.margin_mm
     block = info_block(texts(job.lang)["blank_title"], [], job.lang)

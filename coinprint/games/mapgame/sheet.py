@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from coinprint.drawn import with_properties
 from coinprint.game import RuleSheetParts
 from coinprint.games.mapgame.board import DEFAULT_COINS
-from coinprint.kit.custom import with_properties
 from coinprint.units import coin
 
 if TYPE_CHECKING:

@@ -17,8 +17,8 @@ from starlette.routing import Route
 from coinprint.caps import MAX_INPUT_BYTES
 from coinprint.engine import read_record
 from coinprint.errors import UsageError
-from coinprint.kit.replay import page_from_record
-from coinprint.kit.timelapse import TimelapseOptions, timelapse_from_record
+from coinprint.playback.page import page_from_record
+from coinprint.playback.timelapse import TimelapseOptions, timelapse_from_record
 from coinprint.studio.routes.answers import NoRecord, upload
 from coinprint.studio.routes.play import session_of
 from coinprint.studio.security import TooLarge

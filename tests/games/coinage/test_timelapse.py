@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from coinprint.kit.timelapse import TimelapseOptions, timelapse_from_record
+from coinprint.playback.timelapse import TimelapseOptions, timelapse_from_record
 from coinprint.render.board import SIDE_COLOURS, Frame
 from coinprint.render.raster import hex_rgb
 from tests.replaycheck import picture_width, positions, write_record

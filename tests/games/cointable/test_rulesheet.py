@@ -9,7 +9,7 @@ import pytest
 from coinprint.caps import MAX_SUPPLY
 from coinprint.cli import main
 from coinprint.errors import CoinprintError
-from coinprint.kit import example_position
+from coinprint.kit.rulesheet import example_position
 from coinprint.registry import GAMES
 from coinprint.render.board import SIDE_COLOURS
 from coinprint.render.document import load_template

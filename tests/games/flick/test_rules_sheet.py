@@ -10,7 +10,7 @@ import pytest
 from coinprint.engine import replay
 from coinprint.games.flick.board import build
 from coinprint.games.flick.rules import FlickRules
-from coinprint.kit import rule_sheet_template
+from coinprint.kit.rulesheet import rule_sheet_template
 from coinprint.registry import GAMES
 from tests.conftest import MM_PER_PT
 

@@ -136,7 +136,7 @@ def test_rule_sheet_and_kit(tmp_path) -> None:
 
 def test_rule_sheet_example_is_replayed_by_the_engine() -> None:
     from coinprint.errors import CoinprintError
-    from coinprint.kit import example_position
+    from coinprint.kit.rulesheet import example_position
     from coinprint.registry import GAMES
 
     game = GAMES["mapgame"]

@@ -23,9 +23,10 @@ from typing import Any
 from coinprint.checks import Problem, common_problems
 from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules
 from coinprint.errors import UsageError
-from coinprint.game import Game, PrintJob, RuleSheetParts, Seat
+from coinprint.game import Game, RuleSheetParts, Seat
 from coinprint.layout import Layout, Mark, Space, close_ring
 from coinprint.params import Param, Values
+from coinprint.printing import PrintJob
 from coinprint.render.board import layout_scene
 from coinprint.render.sheet import Sheet
 from coinprint.view import View

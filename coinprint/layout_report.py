@@ -1,56 +1,40 @@
-"""Drawn layouts (a drawing, a QGIS map, a GeoJSON file): the helpers games use to complete
-one for print (:meth:`~coinprint.game.Game.printable`: colour numbers, properties), and the
-check's report drawn on the layout (``validate layout --report``).
-"""
+"""The report of a layout check (``validate layout --report``): the verdict drawn on the
+layout, every error and warning marked and numbered where it is, as one true-size SVG sheet or
+a PDF tiled at true size."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from coinprint.fileio import write_atomic
-from coinprint.kit import REPORT_SUFFIXES, PrintSettings, board_pages, require_suffix
-from coinprint.layout import Layout, colour_regions
+from coinprint.kit.board import board_pages
+from coinprint.kit.output import REPORT_SUFFIXES, require_suffix
+from coinprint.printing import PrintSettings
 from coinprint.render.pdf import pages_to_pdf
 from coinprint.render.report import Marked, report_sheet
 from coinprint.render.sheet import single_sheet
 from coinprint.render.svg import scene_to_svg
+from coinprint.units import paper_size
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from coinprint.checks import Problem
-    from coinprint.kit import PrintSettings
     from coinprint.layout import Layout
 
 
-def with_properties(layout: Layout, extra: dict[str, dict[str, Any]], meta: dict[str, Any]) -> Layout:
-    spaces = [replace(s, properties={**s.properties, **extra.get(s.id, {})}) for s in layout.spaces]
-    return Layout(layout.game, spaces, list(layout.features), {**layout.meta, **meta})
-
-
-def colouring(layout: Layout) -> dict[str, int]:
-    """A proper colouring of the spaces (neighbours differ), with at most four colours."""
-    import networkx
-
-    graph = layout.graph
-    colours: dict[str, int] = networkx.greedy_color(graph, strategy="DSATUR")
-    if max(colours.values(), default=0) < 4:
-        return colours
-    exact = colour_regions(list(graph.nodes), graph.edges)
-    return exact if exact is not None else colours
-
-
-def write_report(layout: Layout, problems: list[Problem], path: str, verdict: str, paper: str = "a4") -> Path:
+def write_layout_report(layout: Layout, problems: list[Problem], path: str, verdict: str, paper: str = "a4") -> Path:
     """Draw the verdict on ``layout`` (every error and warning marked and numbered) to
     ``path``, an .svg (one true-size sheet) or a .pdf (tiled at true size on ``paper``)."""
 
     suffix = require_suffix(path, "--report", REPORT_SUFFIXES).lower().rsplit(".", 1)[-1]
-    return write_atomic(path, report_data(layout, problems, verdict, suffix, paper))
+    return write_atomic(path, layout_report_data(layout, problems, verdict, suffix, paper))
 
 
-def report_data(layout: Layout, problems: list[Problem], verdict: str, fmt: str = "svg", paper: str = "a4") -> bytes:
-    """The contents :func:`write_report` writes: the verdict drawn on ``layout`` as ``fmt``
+def layout_report_data(
+    layout: Layout, problems: list[Problem], verdict: str, fmt: str = "svg", paper: str = "a4"
+) -> bytes:
+    """The contents :func:`write_layout_report` writes: the verdict drawn on ``layout`` as ``fmt``
     (``svg``: one true-size sheet, ``pdf``: tiled at true size on ``paper``)."""
     marks = [
         Marked(problem_geometry(layout, p), str(p), p.severity == "error")
@@ -60,7 +44,7 @@ def report_data(layout: Layout, problems: list[Problem], verdict: str, fmt: str 
     sheet = report_sheet(layout, marks, f"{layout.game} layout check", verdict)
     if fmt == "svg":
         return scene_to_svg(single_sheet(sheet, 10.0))
-    pages = board_pages(sheet, PrintSettings.parse(paper=paper))
+    pages = board_pages(sheet, PrintSettings.checked(paper_size(paper)))
     return pages_to_pdf(pages, title=sheet.title, keywords={"game": layout.game})
 
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from coinprint.errors import UsageError
 from coinprint.fileio import write_atomic
-from coinprint.kit import is_stream
+from coinprint.kit.output import is_stream
 from coinprint.render.board import Frame as Placement
 from coinprint.render.board import aside_items, aside_width, held_items, space_items
 from coinprint.render.scene import Path as ScenePath

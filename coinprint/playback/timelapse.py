@@ -1,6 +1,6 @@
 """Time-lapses: a recorded game as an animated GIF, WebP or APNG, or an MP4 video, to share.
 
-The record is replayed exactly as for a replay page (:func:`coinprint.kit.replay.scene_frames`:
+The record is replayed exactly as for a replay page (:func:`coinprint.playback.page.scene_frames`:
 the Map drawn country by country first, then the position after every move, an invalid
 record up to its first illegal move) and every frame is drawn from the same scene items by
 the raster backend (:mod:`coinprint.render.raster`), with a caption strip under the board:
@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 from coinprint.errors import UsageError
 from coinprint.fileio import write_atomic
-from coinprint.kit import is_stream
-from coinprint.kit.replay import SceneFrames, _players_text, _result_text, scene_frames
+from coinprint.kit.output import is_stream
+from coinprint.playback.page import SceneFrames, _players_text, _result_text, scene_frames
 from coinprint.render.board import Frame as Placement
 from coinprint.render.pdf import text_width_mm
 from coinprint.render.raster import SUPERSAMPLE, draw_items, hex_rgb, item_box, reduce, scene_colours
