@@ -53,6 +53,7 @@ LAYERS: list[tuple[str, int]] = [
     ("coinprint.spatial", 1),
     ("coinprint.io", 1),
     ("coinprint.units", 0),
+    ("coinprint.colouring", 0),
     ("coinprint.errors", 0),
     ("coinprint.caps", 0),
     ("coinprint.arguments", 0),
@@ -267,7 +268,9 @@ def test_the_checker_places_a_game_module_of_any_name_and_sees_what_it_breaks(tm
     assert other_games("coinprint.games.mapgame.search", search) == ["coinprint.games.coinage.board"]
     # ...and a module that draws (it imports render/) is held to knowing no rules.
     pictures = tmp_path / "pictures.py"
-    pictures.write_text("from coinprint.render.scene import Group\nfrom coinprint.games.mapgame.rules import MapRules\n")
+    pictures.write_text(
+        "from coinprint.render.scene import Group\nfrom coinprint.games.mapgame.rules import MapRules\n"
+    )
     assert is_drawing("coinprint.games.mapgame.pictures", pictures)
     assert rules_imported(pictures) == ["coinprint.games.mapgame.rules"]
     # The real modules of a game are placed by the same rule.

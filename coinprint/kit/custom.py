@@ -8,9 +8,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from coinprint.colouring import colour_regions
 from coinprint.fileio import write_atomic
 from coinprint.kit import REPORT_SUFFIXES, PrintSettings, board_pages, require_suffix
-from coinprint.layout import Layout, colour_regions
+from coinprint.layout import Layout
 from coinprint.render.pages import single_sheet
 from coinprint.render.pdf import pages_to_pdf
 from coinprint.render.report import Marked, report_sheet
@@ -30,15 +31,12 @@ def with_properties(layout: Layout, extra: dict[str, dict[str, Any]], meta: dict
 
 
 def colouring(layout: Layout) -> dict[str, int]:
-    """A proper colouring of the spaces (neighbours differ), with at most four colours."""
-    import networkx
-
+    """A proper colouring of the spaces (neighbours differ), with at most four colours
+    (more only if the spaces' borders do not make a map)."""
     graph = layout.graph
-    colours: dict[str, int] = networkx.greedy_color(graph, strategy="DSATUR")
-    if max(colours.values(), default=0) < 4:
-        return colours
-    exact = colour_regions(list(graph.nodes), graph.edges)
-    return exact if exact is not None else colours
+    spaces, borders = list(graph.nodes), list(graph.edges)
+    colours = colour_regions(spaces, borders, order="saturation")
+    return colours if colours is not None else colour_regions(spaces, borders, len(spaces), order="saturation") or {}
 
 
 def write_report(layout: Layout, problems: list[Problem], path: str, verdict: str, paper: str = "a4") -> Path:

@@ -8,6 +8,7 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from coinprint.colouring import colour_regions
 from coinprint.engine import GreedyAgent
 from coinprint.game import RuleSheetParts
 from coinprint.games.coinage.board import CARD_MARGIN_MM
@@ -15,7 +16,7 @@ from coinprint.games.coinage.coins import PLAYERS
 from coinprint.games.coinage.draw import card_scene, position_scene
 from coinprint.games.coinage.rules import CoinAgeRules, CoinAgeState, Turn
 from coinprint.kit.custom import with_properties
-from coinprint.layout import Feature, close_ring, colour_regions, polygon_geometry
+from coinprint.layout import Feature, close_ring, polygon_geometry
 from coinprint.units import coin
 
 if TYPE_CHECKING:
