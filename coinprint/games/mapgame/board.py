@@ -63,8 +63,6 @@ DEFAULT_COINS = ("penny", "nickel")
 """O's coin and X's coin; the larger one must fit in every country."""
 COIN_MARGIN_MM = 1.0
 """Room the generator leaves around the coin on every side."""
-"""Arcs tried round one coin spot (the second over a shorter stretch) before looking for
-another spot."""
 TRIES_PER_STEP = 60
 """Failed arcs before the generator gives up on a step and backtracks one country."""
 FRAME_GIVE_UP = 15

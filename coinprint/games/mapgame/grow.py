@@ -206,6 +206,7 @@ class GrowthStats:
 
 
 def circle(radius: float) -> list[Point]:
+    """Country 1's outline: CIRCLE_POINTS points anticlockwise round the origin (open)."""
     return [
         round_point(
             radius * math.cos(2 * math.pi * k / CIRCLE_POINTS), radius * math.sin(2 * math.pi * k / CIRCLE_POINTS)
@@ -223,7 +224,8 @@ def sprawling_step(
     rng: random.Random,
     stats: GrowthStats,
 ) -> Grown | None:
-    """One attempt at the next country (index ``new``); None when this arc is rejected.
+    """One attempt at the next country (index ``new``) by sprawling growth; None when this
+    arc is rejected.
 
     First a spot for the coin just outside the outline, then the stretch of outline around
     it, then the arc round the spot. A point of the outline with no room for a coin is not
@@ -264,8 +266,14 @@ def add_country(
     neighbours: frozenset[int],
     frame: tuple[float, float],
 ) -> Grown:
-    """The step that adds country ``new``: the stretch ``first``…``end`` (lap indices) of the
-    outline closed by ``arc`` (from the stretch's first point to its last, outside the map)."""
+    """The step that adds country ``new``, whichever growth found its arc: the stretch
+    ``first``…``end`` (lap indices) of the outline closed by ``arc`` (from the stretch's first
+    point to its last, outside the map). The new outline runs round the old one to the
+    stretch's first point, then along the arc.
+
+    The arc is taken as judged: it meets the map only at its ends (:func:`arc_clear`), the
+    country is not inside out (:func:`signed_area` of the stretch and the arc back is
+    negative), and ``neighbours`` are the owners of the stretch (:func:`owner_runs`)."""
     import numpy as np
 
     count = outline.count
