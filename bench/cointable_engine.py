@@ -6,7 +6,7 @@ Prints three figures:
   random agents, as ``coinprint play`` runs it, writing each move's notation);
 - raw random play-outs: moves per second of legal-move generation + unchecked apply only;
 - batch random play-outs: moves per second of the NumPy batch simulator
-  (``coinprint.games.cointable.fast``), and the same for OpenSpiel's Havannah on its 61-cell
+  (``bench/cointable_batch.py``), and the same for OpenSpiel's Havannah on its 61-cell
   hex board (``havannah(board_size=5)``, C++ behind Python), measured side by side in this run.
   OpenSpiel is a comparison only (``pip install open_spiel``); without it the ratio is n/a.
 
@@ -29,9 +29,9 @@ import argparse
 import random
 import time
 
+from bench.cointable_batch import BatchSimulator
 from coinprint.analysis import builtin_layout
 from coinprint.engine import replay
-from coinprint.games.cointable.fast import BatchSimulator
 from coinprint.games.cointable.rules import CoinTableRules
 from coinprint.games.cointable.search import CoinTableSearch
 from coinprint.search import RandomAgent, play_game

@@ -25,6 +25,8 @@ import statistics
 import time
 
 from coinprint.games.mapgame import board as mapgame
+from coinprint.games.mapgame.check import check as check_map
+from coinprint.games.mapgame.grow import GrowthStats
 
 
 def density(layout) -> tuple[float, int, int, bool, float]:
@@ -40,13 +42,13 @@ def density(layout) -> tuple[float, int, int, bool, float]:
 
 def measure(countries: int, seeds: int, growth: str, check: bool) -> None:
     walls, cpus, valid, rows = [], [], 0, []
-    stats = mapgame.GrowthStats()
+    stats = GrowthStats()
     for seed in range(seeds):
         wall, cpu = time.perf_counter(), time.process_time()
         layout = mapgame.build(countries, seed, stats=stats, growth=growth)
         cpus.append(time.process_time() - cpu)
         walls.append(time.perf_counter() - wall)
-        if not check or not mapgame.check(layout):
+        if not check or not check_map(layout):
             valid += 1
         rows.append(density(layout))
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from coinprint.layout import Layout, colour_regions
+from coinprint.colouring import colour_regions
+from coinprint.layout import Layout
 
 
 def with_properties(layout: Layout, extra: dict[str, dict[str, Any]], meta: dict[str, Any]) -> Layout:
@@ -17,12 +18,9 @@ def with_properties(layout: Layout, extra: dict[str, dict[str, Any]], meta: dict
 
 
 def colouring(layout: Layout) -> dict[str, int]:
-    """A proper colouring of the spaces (neighbours differ), with at most four colours."""
-    import networkx
-
+    """A proper colouring of the spaces (neighbours differ), with at most four colours
+    (more only if the spaces' borders do not make a map)."""
     graph = layout.graph
-    colours: dict[str, int] = networkx.greedy_color(graph, strategy="DSATUR")
-    if max(colours.values(), default=0) < 4:
-        return colours
-    exact = colour_regions(list(graph.nodes), graph.edges)
-    return exact if exact is not None else colours
+    spaces, borders = list(graph.nodes), list(graph.edges)
+    colours = colour_regions(spaces, borders, order="saturation")
+    return colours if colours is not None else colour_regions(spaces, borders, len(spaces), order="saturation") or {}

@@ -586,37 +586,3 @@ class Mark:
     stack: int = 1
     ring: str = ""
     """A short word for what the ring means ("castle", "safe"), or "" for no ring."""
-
-
-MAX_COLOURS = 4
-"""Colours enough for any map (the four colour theorem)."""
-
-
-def colour_regions(
-    regions: Sequence[str], touching: Iterable[tuple[str, str]], limit: int = MAX_COLOURS
-) -> dict[str, int] | None:
-    """A proper colouring of a graph of regions (or spaces) with at most ``limit`` colours
-    (colour numbers from 0), found by backtracking over regions with most neighbours first;
-    None if there is none. Neighbours never share a colour; four always suffice on a map."""
-    neighbours: dict[str, set[str]] = {r: set() for r in regions}
-    for a, b in touching:
-        if a != b:
-            neighbours[a].add(b)
-            neighbours[b].add(a)
-    order = sorted(neighbours, key=lambda r: (-len(neighbours[r]), r))
-    colour: dict[str, int] = {}
-
-    def place(index: int) -> bool:
-        if index == len(order):
-            return True
-        region = order[index]
-        used = {colour[n] for n in neighbours[region] if n in colour}
-        for c in range(limit):
-            if c not in used:
-                colour[region] = c
-                if place(index + 1):
-                    return True
-                del colour[region]
-        return False
-
-    return dict(colour) if place(0) else None

@@ -11,9 +11,12 @@ are), goes to the same layer or a lower one:
         →  selfplay, analysis, metrics, report, commands
         →  cli/, studio/ (the front doors)
 
-A game's package ``coinprint/games/<game>/`` spans the layers (its modules sit where their
-names say); no shared module imports a game, so a game is one folder plus one registry line.
-Imports under ``if TYPE_CHECKING:`` are for the type checker only and are not counted.
+A game's package ``coinprint/games/<game>/`` spans the layers. The modules named above sit
+where their names say; a game may have other modules, named by what they are (``check``,
+``search``, ...): each sits at the highest shared layer it imports, and at least beside the
+board and the rules. No shared module imports a game, so a game is one folder plus one
+registry line. Imports under ``if TYPE_CHECKING:`` are for the type checker only and are not
+counted.
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ LAYERS: list[tuple[str, int]] = [
     ("coinprint.spatial", 1),
     ("coinprint.io", 1),
     ("coinprint.units", 0),
+    ("coinprint.colouring", 0),
     ("coinprint.errors", 0),
     ("coinprint.caps", 0),
     ("coinprint.arguments", 0),
@@ -69,20 +73,13 @@ LAYERS: list[tuple[str, int]] = [
 ]
 """Module prefixes and their layer, most specific first. A new shared module needs a line here."""
 
-GAME_MODULES = {
-    "board": 2,
-    "rules": 2,
-    "state": 2,
-    "turns": 2,
-    "search": 2,
-    "view": 2,
-    "fast": 2,
-    "playout": 2,
-    "coins": 2,
-    "draw": 3,
-    "sheet": 4,
-}
-"""The layer of each module of a game's package, by name; the package itself (its Game) is 4."""
+GAME_MODULES = {"board": 2, "rules": 2, "fast": 2, "playout": 2, "coins": 2, "draw": 3, "sheet": 4}
+"""The layer of the modules of a game's package that have these names; the package itself (its
+Game) is GAME_PACKAGE_LAYER. A module of any other name takes its layer from what it imports
+(:func:`game_module_layer`)."""
+GAME_PACKAGE_LAYER = 4
+LOWEST_GAME_LAYER = 2
+"""A game's modules of other names sit at least here, beside its board and its rules."""
 
 UPWARD_ALLOWED = {
     # A notebook shows a layout or a position as a picture (as python-chess boards draw
@@ -92,17 +89,42 @@ UPWARD_ALLOWED = {
 }
 
 
-def layer(module: str) -> int:
+def layer(module: str, path: Path | None = None) -> int:
+    """The layer of ``module``; ``path`` is its file when it is not in the package (the
+    checker's own test writes one)."""
     parts = module.split(".")
-    if parts[:2] == ["coinprint", "games"] and len(parts) >= 3:
+    if is_game_module(module):
         if len(parts) == 3:
-            return 4
-        assert parts[3] in GAME_MODULES, f"{module}: a game's modules are {sorted(GAME_MODULES)}"
-        return GAME_MODULES[parts[3]]
+            return GAME_PACKAGE_LAYER
+        if parts[3] in GAME_MODULES:
+            return GAME_MODULES[parts[3]]
+        return game_module_layer(path or module_path(module))
+    return shared_layer(module)
+
+
+def shared_layer(module: str) -> int:
     for prefix, rank in LAYERS:
         if module == prefix or module.startswith(prefix + "."):
             return rank
     raise AssertionError(f"{module} has no layer: add it to LAYERS in {Path(__file__).name}")
+
+
+def is_game_module(module: str) -> bool:
+    parts = module.split(".")
+    return parts[:2] == ["coinprint", "games"] and len(parts) >= 3
+
+
+def game_module_layer(path: Path) -> int:
+    """The layer of a game's module not named in GAME_MODULES: the highest layer of the shared
+    modules it imports, and at least LOWEST_GAME_LAYER. (What it imports from its own game must
+    then lie no higher, as for any module.)"""
+    shared = [shared_layer(target) for target in imported(path) if not is_game_module(target)]
+    return max([LOWEST_GAME_LAYER, *shared])
+
+
+def module_path(module: str) -> Path:
+    relative = PACKAGE.joinpath(*module.split(".")[1:])
+    return relative.with_suffix(".py") if relative.with_suffix(".py").is_file() else relative / "__init__.py"
 
 
 def module_name(path: Path) -> str:
@@ -147,8 +169,7 @@ def _typing_only(tree: ast.Module) -> set[int]:
 
 
 def _is_module(name: str) -> bool:
-    relative = Path(*name.split(".")[1:])
-    return (PACKAGE / relative).with_suffix(".py").is_file() or (PACKAGE / relative / "__init__.py").is_file()
+    return module_path(name).is_file()
 
 
 def import_graph() -> networkx.DiGraph:
@@ -162,14 +183,19 @@ def import_graph() -> networkx.DiGraph:
     return graph
 
 
-@pytest.mark.parametrize("name,path", modules(), ids=lambda v: v if isinstance(v, str) else "")
-def test_imports_only_look_down(name: str, path: Path) -> None:
-    upward = [
+def upward_imports(name: str, path: Path) -> list[str]:
+    """The modules ``name`` (read from ``path``) imports from a higher layer than its own."""
+    return [
         target
         for target in sorted(imported(path))
-        if layer(target) > layer(name) and (name, target) not in UPWARD_ALLOWED
+        if layer(target) > layer(name, path) and (name, target) not in UPWARD_ALLOWED
     ]
-    assert not upward, f"{name} (layer {layer(name)}) imports from higher layers: {upward}"
+
+
+@pytest.mark.parametrize("name,path", modules(), ids=lambda v: v if isinstance(v, str) else "")
+def test_imports_only_look_down(name: str, path: Path) -> None:
+    upward = upward_imports(name, path)
+    assert not upward, f"{name} (layer {layer(name, path)}) imports from higher layers: {upward}"
 
 
 def test_at_most_two_upward_imports_and_each_one_is_used() -> None:
@@ -188,19 +214,34 @@ def test_shared_modules_import_no_game(name: str, path: Path) -> None:
     assert not [t for t in imported(path) if t.startswith("coinprint.games.")], name
 
 
-@pytest.mark.parametrize("name,path", [m for m in modules() if m[0].startswith("coinprint.games.")])
-def test_a_game_imports_no_other_game(name: str, path: Path) -> None:
+def other_games(name: str, path: Path) -> list[str]:
+    """The modules of other games that ``name``, a module of a game, imports."""
     own = ".".join(name.split(".")[:3])
-    others = [t for t in imported(path) if t.startswith("coinprint.games.") and not t.startswith(own)]
+    return sorted(t for t in imported(path) if is_game_module(t) and t != own and not t.startswith(own + "."))
+
+
+@pytest.mark.parametrize("name,path", [m for m in modules() if is_game_module(m[0])])
+def test_a_game_imports_no_other_game(name: str, path: Path) -> None:
+    others = other_games(name, path)
     assert not others, f"{name} imports another game: {others}"
 
 
-@pytest.mark.parametrize(
-    "name,path", [m for m in modules() if m[0].startswith("coinprint.render") or m[0].endswith(".draw")]
-)
+def is_drawing(name: str, path: Path) -> bool:
+    """Rendering: ``render/``, a game's ``draw`` and any other module of a game at its layer."""
+    return name.startswith("coinprint.render") or (
+        is_game_module(name) and len(name.split(".")) > 3 and layer(name, path) == GAME_MODULES["draw"]
+    )
+
+
+def rules_imported(path: Path) -> list[str]:
+    """The rules ``path`` imports: the engine, or a game's rules or fast play-outs."""
+    return sorted(t for t in imported(path) if t == "coinprint.engine" or t.endswith((".rules", ".fast", ".playout")))
+
+
+@pytest.mark.parametrize("name,path", [m for m in modules() if is_drawing(*m)])
 def test_rendering_knows_no_rules(name: str, path: Path) -> None:
-    rules = [t for t in imported(path) if t == "coinprint.engine" or t.endswith((".rules", ".fast"))]
-    assert not rules, name
+    rules = rules_imported(path)
+    assert not rules, f"{name} draws, yet imports {rules}"
 
 
 def test_the_checker_itself_sees_an_upward_import_and_a_circle(tmp_path: Path) -> None:
@@ -217,6 +258,32 @@ def test_the_checker_itself_sees_an_upward_import_and_a_circle(tmp_path: Path) -
     typed = tmp_path / "typed.py"
     typed.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from coinprint.cli import main\n")
     assert not imported(typed)
+
+
+def test_the_checker_places_a_game_module_of_any_name_and_sees_what_it_breaks(tmp_path: Path) -> None:
+    # A module of a game with a name of its own sits at the highest shared layer it imports...
+    search = tmp_path / "search.py"
+    search.write_text("from coinprint.layout import Layout\nfrom coinprint.engine import Rules\n")
+    assert layer("coinprint.games.mapgame.search", search) == shared_layer("coinprint.engine") == 2
+    plain = tmp_path / "plain.py"
+    plain.write_text("import math\n")
+    assert layer("coinprint.games.mapgame.plain", plain) == LOWEST_GAME_LAYER
+    # ...so importing its own game's sheet (layer 4) from there looks up, and is caught...
+    search.write_text(search.read_text() + "from coinprint.games.mapgame.sheet import rule_sheet_parts\n")
+    assert upward_imports("coinprint.games.mapgame.search", search) == ["coinprint.games.mapgame.sheet"]
+    # ...as is importing another game...
+    search.write_text("def f():\n    from coinprint.games.coinage.board import build\n")
+    assert other_games("coinprint.games.mapgame.search", search) == ["coinprint.games.coinage.board"]
+    # ...and a module that draws (it imports render/) is held to knowing no rules.
+    pictures = tmp_path / "pictures.py"
+    pictures.write_text(
+        "from coinprint.render.scene import Group\nfrom coinprint.games.mapgame.rules import MapRules\n"
+    )
+    assert is_drawing("coinprint.games.mapgame.pictures", pictures)
+    assert rules_imported(pictures) == ["coinprint.games.mapgame.rules"]
+    # The real modules of a game are placed by the same rule.
+    assert layer("coinprint.games.mapgame") == GAME_PACKAGE_LAYER
+    assert layer("coinprint.games.mapgame.draw") == 3
 
 
 LAZY_ALLOWED = {

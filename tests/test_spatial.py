@@ -203,13 +203,8 @@ def replay_against_the_whole_outline(layout) -> list[tuple[str | None, str]]:
     """The Map replay as coinprint 0.1 wrote it: every step against the union of every country
     drawn before it, every earlier country tested for a border. Slow (each step costs the
     whole map) but plain: the reference the indexed replay must agree with, problem for problem."""
-    from coinprint.games.mapgame.board import (
-        MIN_BORDER_MM,
-        RULE_HOLE,
-        RULE_NEIGHBOURS,
-        RULE_ONE_ARC,
-        _neighbour_limit,
-    )
+    from coinprint.games.mapgame.check import RULE_HOLE, RULE_NEIGHBOURS, RULE_ONE_ARC, _neighbour_limit
+    from coinprint.layout import MIN_BORDER_MM
 
     limit = _neighbour_limit(layout)
     ordered = sorted(layout.spaces, key=lambda s: s.order or 0)
@@ -296,9 +291,9 @@ def redrawn_maps(draw: st.DrawFn) -> dict:
 @settings(max_examples=60, deadline=None)
 @given(doc=redrawn_maps())
 def test_the_map_replay_agrees_with_the_replay_against_the_whole_outline(doc):
-    from coinprint.games.mapgame import board as mapgame
+    from coinprint.games.mapgame.check import _replay_problems
     from coinprint.layout import from_geojson
 
     layout = from_geojson(doc)
-    found = [(p.feature, p.message) for p in mapgame._replay_problems(layout)]
+    found = [(p.feature, p.message) for p in _replay_problems(layout)]
     assert found == replay_against_the_whole_outline(layout)

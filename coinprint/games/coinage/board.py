@@ -41,8 +41,9 @@ from coinprint.checks import (
     duplicate_label_problems,
     listing,
 )
+from coinprint.colouring import colour_regions
 from coinprint.errors import UsageError
-from coinprint.layout import Feature, Layout, Space, close_ring, colour_regions, polygon_geometry
+from coinprint.layout import Feature, Layout, Space, close_ring, polygon_geometry
 from coinprint.spatial import widest_circle
 from coinprint.units import PaperSize, card_size, coin
 

@@ -8,6 +8,7 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from coinprint.colouring import colour_regions
 from coinprint.drawn import with_properties
 from coinprint.game import RuleSheetParts
 from coinprint.games.coinage.board import CARD_MARGIN_MM
@@ -17,7 +18,7 @@ from coinprint.games.coinage.rules import CoinAgeRules
 from coinprint.games.coinage.search import CoinAgeSearch
 from coinprint.games.coinage.state import CoinAgeState, Turn
 from coinprint.games.coinage.view import CoinAgeView
-from coinprint.layout import Feature, close_ring, colour_regions, polygon_geometry
+from coinprint.layout import Feature, close_ring, polygon_geometry
 from coinprint.search import GreedyAgent
 from coinprint.units import coin
 

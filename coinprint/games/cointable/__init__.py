@@ -1,8 +1,8 @@
 """Coin Table: a hexagon of hexes (61 at side 5, 1.25 in each); place, touch, flip, castle.
 
-The package: ``board`` (generator and checker), ``rules`` (the engine), ``fast`` (batched
-play-outs), ``draw`` (the board at true size) and ``sheet`` (the rule sheet's values and
-drawn boards completed for print).
+The package: ``board`` (generator and checker), ``rules`` (the engine), ``playout`` (the fast
+random play-outs tree search runs), ``draw`` (the board at true size) and ``sheet`` (the rule
+sheet's values and drawn boards completed for print).
 """
 
 from __future__ import annotations

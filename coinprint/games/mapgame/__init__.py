@@ -1,8 +1,10 @@
 """Map: players draw 21 countries by appending arcs to a circle, then two coins chase each
 other and claim countries.
 
-The package: ``board`` (the arc-by-arc generator and the checker), ``rules`` (the chase),
-``fast`` (play-outs), ``draw`` (the map and the blank sheet) and ``sheet`` (the rule sheet's values).
+The package: ``board`` (the map's parameters, the arc-by-arc growth, its name and summary),
+``grow`` (the outline and sprawling growth), ``packed`` (packed growth), ``check`` (the checker
+of hand-made maps), ``rules`` (the chase), ``fast`` (play-outs), ``draw`` (the map and the
+blank sheet) and ``sheet`` (the rule sheet's values).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from coinprint.game import Game, Generated, RuleSheetParts, Seat
-from coinprint.games.mapgame import board
+from coinprint.games.mapgame import board, check
 from coinprint.games.mapgame.draw import blank_sheet, map_sheet, texts
 from coinprint.games.mapgame.rules import MapRules
 from coinprint.games.mapgame.search import MapSearch
@@ -120,8 +122,8 @@ class MapGame(Game):
             arcs=values["arcs"],
         )
 
-    def problems(self, layout: Layout, *, tolerance_mm: float = board.COIN_TOLERANCE_MM) -> list[Problem]:
-        return board.check(layout, tolerance_mm=tolerance_mm)
+    def problems(self, layout: Layout, *, tolerance_mm: float = check.COIN_TOLERANCE_MM) -> list[Problem]:
+        return check.check(layout, tolerance_mm=tolerance_mm)
 
     def rules(self, layout: Layout, options: Mapping[str, Any] | None = None) -> MapRules:
         return MapRules(layout, dict(options or {}))

@@ -8,7 +8,7 @@ import math
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from coinprint.games.mapgame.board import coins_of, four_colouring
+from coinprint.games.mapgame.board import coins_of, country_colours
 from coinprint.layout import Layout
 from coinprint.render.board import Frame, space_items
 from coinprint.render.scene import Circle, Path, Scene, Style, Text
@@ -18,8 +18,6 @@ from coinprint.render.words import INFO_CHARS
 from coinprint.resources import template_path
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
-
     from coinprint.layout import Layout, Space
 
 PENCIL_RADIUS_MM = 3.2
@@ -46,7 +44,7 @@ def map_scene(layout: Layout, style: str = "color", lang: str = "en") -> Scene:
     frame = Frame(layout, pad=1.0)
     scene = frame.scene(title="Map")
     if any("color" not in s.properties for s in layout.spaces):
-        layout = _coloured(layout, four_colouring)
+        layout = _coloured(layout)
     scene.add(*space_items(layout, frame, colours))
     big = max(coins_of(layout), key=lambda c: c.diameter_mm)
     guide = Style(stroke=colours.guide, stroke_mm=0.2, dash_mm=(1.0, 1.0))
@@ -102,7 +100,7 @@ def coin_spot(space: Space) -> tuple[float, float]:
     return x, y
 
 
-def _coloured(layout: Layout, colouring: Callable[[Sequence[frozenset[int]], int], list[int]]) -> Layout:
+def _coloured(layout: Layout) -> Layout:
     """A copy of a hand-made layout with four-colour numbers in its ``color`` properties."""
     from dataclasses import replace
 
@@ -110,7 +108,7 @@ def _coloured(layout: Layout, colouring: Callable[[Sequence[frozenset[int]], int
     earlier = [
         frozenset(index[n] for n in layout.neighbours(s.id) if index[n] < k) for k, s in enumerate(layout.spaces)
     ]
-    numbers = colouring(earlier, len(layout.spaces))
+    numbers = country_colours(earlier)
     spaces = [replace(s, properties={**s.properties, "color": numbers[k]}) for k, s in enumerate(layout.spaces)]
     return Layout(layout.game, spaces, list(layout.features), dict(layout.meta))
 

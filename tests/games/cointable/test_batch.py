@@ -1,5 +1,6 @@
-"""The NumPy batch simulator plays real Coin Table games: the reference engine replays every
-move as legal and finds the same scores, winners, lengths and timeouts."""
+"""The NumPy batch simulator (a benchmark's tool, ``bench/cointable_batch.py``) plays real Coin
+Table games: the reference engine replays every move as legal and finds the same scores,
+winners, lengths and timeouts."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.cointable_batch import BatchSimulator
 from coinprint.analysis import builtin_layout
 from coinprint.engine import replay
-from coinprint.games.cointable.fast import BatchSimulator
 from coinprint.games.cointable.rules import CoinTableRules
 
 

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from coinprint.cli import cli
 from coinprint.games.mapgame import board as mapgame
+from coinprint.games.mapgame.check import check as check_map
 from coinprint.layout import from_geojson
 
 
@@ -50,7 +51,7 @@ def map_doc(rings, params=None):
 
 
 def problems(doc) -> list[str]:
-    return [str(p) for p in mapgame.check(from_geojson(doc))]
+    return [str(p) for p in check_map(from_geojson(doc))]
 
 
 # A good hand-made map: three 30 mm squares in a row (a nickel is 21.21 mm across).
@@ -63,7 +64,7 @@ def test_a_good_hand_made_map_passes() -> None:
 
 def test_generated_maps_pass() -> None:
     for seed in range(5):
-        assert mapgame.check(mapgame.build(21, seed)) == []
+        assert check_map(mapgame.build(21, seed)) == []
 
 
 def test_a_country_too_small_for_the_coin() -> None:

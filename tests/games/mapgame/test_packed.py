@@ -14,6 +14,8 @@ from click.testing import CliRunner
 
 from coinprint.cli import cli
 from coinprint.games.mapgame import board as mapgame
+from coinprint.games.mapgame import grow, packed
+from coinprint.games.mapgame.check import check as check_map
 from coinprint.registry import GAMES
 
 BORDER_MM = 0.1
@@ -45,7 +47,7 @@ def test_packed_maps_are_dense_and_valid() -> None:
     rows = []
     for seed in range(5):
         layout = mapgame.build(21, seed)
-        assert mapgame.check(layout) == [], f"seed {seed}"
+        assert check_map(layout) == [], f"seed {seed}"
         rows.append(measures(layout))
     assert not any(row["tree"] for row in rows)
     assert statistics.mean(row["borders"] for row in rows) >= 40
@@ -58,7 +60,7 @@ def test_packed_density_targets_over_300_seeds() -> None:
     rows = []
     for seed in range(300):
         layout = mapgame.build(21, seed)
-        problems = mapgame.check(layout)
+        problems = check_map(layout)
         assert problems == [], f"seed {seed}: {problems[0]}"
         assert max(earlier_neighbours(layout).values()) <= 4
         rows.append(measures(layout))
@@ -75,14 +77,14 @@ def test_packed_density_targets_over_300_seeds() -> None:
 def test_the_limit_binds_for_other_limits() -> None:
     for limit in (2, 3):
         layout = mapgame.build(21, 7, max_neighbours=limit)
-        assert mapgame.check(layout) == []
+        assert check_map(layout) == []
         assert max(earlier_neighbours(layout).values()) == limit
 
 
 def test_sprawling_growth_is_the_old_map() -> None:
     layout = mapgame.build(21, 0, growth="sprawling")
     assert measures(layout)["tree"], "0.1.0's seed 0 map is a tree"
-    assert mapgame.check(layout) == []
+    assert check_map(layout) == []
 
 
 # -- the wrap step on hand-made outlines -------------------------------------------------------------
@@ -103,13 +105,13 @@ def stretch(outline, start: tuple[float, float], end: tuple[float, float]):
     last = nearest(outline.points, end) + outline.count
     if last <= first:
         last += outline.count
-    return mapgame._Stretch(first, last, frozenset(), 0.0)
+    return packed._Stretch(first, last, frozenset(), 0.0)
 
 
 def wrap(outline, candidates, max_neighbours: int = 4):
-    stats = mapgame.GrowthStats()
+    stats = grow.GrowthStats()
     need = mapgame.MapParams().coin_radius_mm + mapgame.COIN_MARGIN_MM
-    grown = mapgame._wrap_first(outline, 99, candidates, max_neighbours, need, (1.0, 1.0), random.Random(1), stats)
+    grown = packed._wrap_first(outline, 99, candidates, max_neighbours, need, (1.0, 1.0), random.Random(1), stats)
     return grown, stats
 
 
@@ -127,7 +129,7 @@ def test_a_stretch_with_a_fifth_border_is_refused_and_another_found() -> None:
         )
         for k in range(6)
     ]
-    outline = mapgame._Outline(points, owners, (1.0, 1.0))
+    outline = grow.Outline(points, owners, (1.0, 1.0))
     five = stretch(outline, tuple(points[8]), tuple(points[72]))  # sectors 0, 1, 2, 3, 4
     three = stretch(outline, tuple(points[8]), tuple(points[40]))  # sectors 0, 1, 2
     grown, stats = wrap(outline, [five, three])
@@ -157,11 +159,11 @@ def test_an_arc_that_would_close_a_hole_is_refused_and_another_found() -> None:
         (0.0, 70.0),
     ]
     points = np.round(np.asarray(densified(corners)), 4)
-    outline = mapgame._Outline(points, [0] * len(points), (1.0, 1.0))
+    outline = grow.Outline(points, [0] * len(points), (1.0, 1.0))
     land = shapely.Polygon(points)
     across = stretch(outline, (70.0, 66.0), (70.0, 24.0))  # down the bay's right wall
     below = stretch(outline, (15.0, 0.0), (105.0, 0.0))  # along the bottom
-    arc, _ = mapgame._wrap_arc(outline, across.first, across.end, 25.0, random.Random(1))
+    arc, _ = packed._wrap_arc(outline, across.first, across.end, 25.0, random.Random(1))
     assert shapely.LineString(arc[1:-1]).intersects(land), "the refused arc really crosses the map"
     grown, stats = wrap(outline, [across, below], max_neighbours=1)
     assert grown is not None and stats.rejections.get("touches map", 0) + stats.rejections.get("self-crossing", 0) >= 1

@@ -14,6 +14,7 @@ from coinprint.cli import cli
 from coinprint.engine import IllegalMoveError, InvalidMoveError, replay
 from coinprint.errors import UsageError
 from coinprint.games.mapgame import board as mapgame
+from coinprint.games.mapgame.check import check as check_map
 from coinprint.games.mapgame.rules import MapMove, MapRules
 from coinprint.layout import from_geojson
 from coinprint.selfplay import RunPlan
@@ -44,7 +45,7 @@ def row_of_five():
 @pytest.fixture
 def rules() -> MapRules:
     layout = row_of_five()
-    assert mapgame.check(layout) == []
+    assert check_map(layout) == []
     return MapRules(layout, {})
 
 

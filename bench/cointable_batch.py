@@ -1,6 +1,10 @@
 """Many random Coin Table games at once, with NumPy: a batch simulator for statistics over
 very many play-outs (first-player edge, game lengths, how often the supply runs out).
 
+It is a benchmark's tool, not part of coinprint: no command uses it (Coin Table's play-outs
+for the search are ``coinprint.games.cointable.playout``). ``bench/cointable_engine.py``
+measures it, and ``tests/games/cointable/test_batch.py`` replays its games in the engine.
+
 Each game picks uniformly among its legal moves at every turn, as the random agent does, and
 moves are numbered as in :class:`~coinprint.games.cointable.rules.CoinTableRules` (``i`` place or
 touch on space ``i``, ``2n + i`` flip, ``3n + t`` castle on triangle ``t``), so a game played
@@ -18,6 +22,7 @@ Finished games are dropped from the arrays now and then, so a batch does not slo
 of its longest game.
 
 >>> from coinprint.source import builtin_layout, rules_for
+>>> from bench.cointable_batch import BatchSimulator
 >>> batch = BatchSimulator(rules_for(builtin_layout("cointable:size=3")))
 >>> games = batch.play(8, seed=1)
 >>> len(games.lengths), int(games.lengths.min()) > 0
