@@ -24,14 +24,6 @@ DEFAULT_MARGIN = Length(10.0, "10mm")
 """The blank margin on every page edge, and the overlap of tiled pages, when none is given."""
 
 
-def length_or_zero(text: str, *, default_unit: str | None = "mm") -> Length:
-    """The length written in ``text``, where ``0`` (or ``0mm``) means none; a bad length raises
-    :class:`~coinprint.errors.UsageError` naming it."""
-    if str(text).strip() in ("0", "0mm"):
-        return Length(0.0, str(text))
-    return Length.parse(str(text).strip(), default_unit=default_unit)
-
-
 @dataclass(frozen=True)
 class PrintSettings:
     """How to print: the paper, margins, overlap of tiled pages, and the style name."""

@@ -151,16 +151,21 @@ class Registry:
         if word in names:
             return word
         wanted = _one_word(word)
-        for name in names:
+        return next((name for name, title in self.titles().items() if wanted in (name, _one_word(title))), None)
+
+    def titles(self) -> dict[str, str]:
+        """Each game's title by name, in the command line's order (a broken game left out):
+        the built-in games' without importing them, other games' by loading them."""
+        found = {}
+        for name in self._names():
             title = self._titles.get(name)
             if title is None:
                 try:
                     title = self._game(name).title
                 except UsageError:
                     continue
-            if wanted in (name, _one_word(title)):
-                return name
-        return None
+            found[name] = title
+        return found
 
     def simulated(self) -> tuple[str, ...]:
         """The games agents can play (``play``, ``balance``)."""

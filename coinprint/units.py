@@ -251,3 +251,11 @@ def coin(name: str) -> Coin:
     if key not in COINS:
         raise UsageError(f"unknown coin '{name}'; use one of: {', '.join(COINS)}")
     return COINS[key]
+
+
+def length_or_zero(text: str, *, default_unit: str | None = "mm") -> Length:
+    """The length written in ``text``, where ``0`` (or ``0mm``) means none; a bad length raises
+    :class:`~coinprint.errors.UsageError` naming it."""
+    if str(text).strip() in ("0", "0mm"):
+        return Length(0.0, str(text))
+    return Length.parse(str(text).strip(), default_unit=default_unit)

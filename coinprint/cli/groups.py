@@ -221,7 +221,7 @@ class _TopGroup(LazyGroup):
     def help(self) -> str | None:
         if self._help is None:
             return None
-        titles = [game.title for game in GAMES]
+        titles = list(GAMES.titles().values())
         named = f"{', '.join(titles[:-1])} and {titles[-1]}" if len(titles) > 1 else "".join(titles)
         return self._help.replace("{games}", named)
 

@@ -11,9 +11,8 @@ from click.shell_completion import CompletionItem
 
 from coinprint.caps import check_tolerance
 from coinprint.errors import CoinprintError
-from coinprint.printing import length_or_zero
 from coinprint.registry import GAMES
-from coinprint.units import PAPER_SIZES, Length, PaperSize, paper_size, parse_length
+from coinprint.units import PAPER_SIZES, Length, PaperSize, length_or_zero, paper_size, parse_length
 
 if TYPE_CHECKING:
     ClickType = click.ParamType[Any, Any]

@@ -29,12 +29,12 @@ from coinprint.kit.board import board_data
 from coinprint.kit.kit import kit, kit_pdf
 from coinprint.kit.rulesheet import known_languages, languages, rule_sheet_language, rules_pdf
 from coinprint.layout_report import layout_report_data, problem_geometry
-from coinprint.printing import DEFAULT_MARGIN, PrintSettings, length_or_zero
+from coinprint.printing import DEFAULT_MARGIN, PrintSettings
 from coinprint.registry import GAMES
 from coinprint.render.style import palette_names
 from coinprint.render.svg import scene_to_svg
 from coinprint.source import game_named
-from coinprint.units import default_paper, paper_size
+from coinprint.units import default_paper, length_or_zero, paper_size
 
 if TYPE_CHECKING:
     from coinprint.game import Game
