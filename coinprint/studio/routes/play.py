@@ -13,7 +13,6 @@ from starlette.routing import Route
 
 from coinprint.errors import UsageError
 from coinprint.params import parse_layout_name
-from coinprint.source import builtin_layout
 from coinprint.studio.outputs import requested_game
 from coinprint.studio.play import Session, rules_options
 from coinprint.studio.routes.answers import NoSession, json_object
@@ -123,9 +122,9 @@ def play_layout(studio: Studio, game: Game, given: Any) -> tuple[Layout, str | d
             f"layout {spec!r} is not a {game.name} layout spec (e.g. {game.default_spec}) nor a checked drawing; "
             "the studio reads no file a request names"
         )
-    name, params = parse_layout_name(spec)
+    _, params = parse_layout_name(spec)
     recorded = game.spec_of(game.schema.from_spec(params))
-    return builtin_layout(recorded), recorded, recorded
+    return game.layout_from_spec(parse_layout_name(recorded)[1]), recorded, recorded
 
 
 ROUTES = [
