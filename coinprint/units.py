@@ -190,12 +190,17 @@ def card_size(text: str) -> PaperSize:
 
 @dataclass(frozen=True)
 class Coin:
-    """A coin from the catalogue: its name, what it is, its diameter and thickness in mm."""
+    """A coin from the catalogue: its name, what it is, its diameter and thickness in mm, its
+    mass in grams, and for a coin that is not round the number of its equal curves (the UK 20p
+    and 50p are equal-curve heptagons whose diameter is their width, across a curve)."""
 
     name: str
     title: str
     diameter_mm: float
     thickness_mm: float
+    mass_g: float = 0.0
+    equal_curves: int = 0
+    """0 for a disc; 7 for a Reuleaux heptagon."""
 
     @property
     def radius_mm(self) -> float:
@@ -205,29 +210,30 @@ class Coin:
 COINS: dict[str, Coin] = {
     c.name: c
     for c in (
-        Coin("dime", "US dime", 17.91, 1.35),
-        Coin("penny", "US penny", 19.05, 1.52),
-        Coin("nickel", "US nickel", 21.21, 1.95),
-        Coin("quarter", "US quarter", 24.26, 1.75),
-        Coin("eur-1c", "1 euro cent", 16.25, 1.67),
-        Coin("eur-2c", "2 euro cent", 18.75, 1.67),
-        Coin("eur-5c", "5 euro cent", 21.25, 1.67),
-        Coin("eur-10c", "10 euro cent", 19.75, 1.93),
-        Coin("eur-20c", "20 euro cent", 22.25, 2.14),
-        Coin("eur-50c", "50 euro cent", 24.25, 2.38),
-        Coin("eur-1", "1 euro", 23.25, 2.33),
-        Coin("eur-2", "2 euro", 25.75, 2.20),
-        Coin("uk-1p", "UK 1p", 20.3, 1.65),
-        Coin("uk-2p", "UK 2p", 25.9, 2.03),
-        Coin("uk-5p", "UK 5p", 18.0, 1.7),
-        Coin("uk-10p", "UK 10p", 24.5, 1.85),
-        Coin("uk-20p", "UK 20p", 21.4, 1.7),
-        Coin("uk-50p", "UK 50p", 27.3, 1.78),
-        Coin("uk-1", "UK £1", 23.43, 2.8),
-        Coin("uk-2", "UK £2", 28.4, 2.5),
+        Coin("dime", "US dime", 17.91, 1.35, 2.268),
+        Coin("penny", "US penny", 19.05, 1.52, 2.5),
+        Coin("nickel", "US nickel", 21.21, 1.95, 5.0),
+        Coin("quarter", "US quarter", 24.26, 1.75, 5.67),
+        Coin("eur-1c", "1 euro cent", 16.25, 1.67, 2.3),
+        Coin("eur-2c", "2 euro cent", 18.75, 1.67, 3.06),
+        Coin("eur-5c", "5 euro cent", 21.25, 1.67, 3.92),
+        Coin("eur-10c", "10 euro cent", 19.75, 1.93, 4.1),
+        Coin("eur-20c", "20 euro cent", 22.25, 2.14, 5.74),
+        Coin("eur-50c", "50 euro cent", 24.25, 2.38, 7.8),
+        Coin("eur-1", "1 euro", 23.25, 2.33, 7.5),
+        Coin("eur-2", "2 euro", 25.75, 2.20, 8.5),
+        Coin("uk-1p", "UK 1p", 20.3, 1.65, 3.56),
+        Coin("uk-2p", "UK 2p", 25.9, 2.03, 7.12),
+        Coin("uk-5p", "UK 5p", 18.0, 1.7, 3.25),
+        Coin("uk-10p", "UK 10p", 24.5, 1.85, 6.5),
+        Coin("uk-20p", "UK 20p", 21.4, 1.7, 5.0, 7),
+        Coin("uk-50p", "UK 50p", 27.3, 1.78, 8.0, 7),
+        Coin("uk-1", "UK £1", 23.43, 2.8, 8.75),
+        Coin("uk-2", "UK £2", 28.4, 2.5, 12.0),
     )
 }
-"""The coin catalogue (docs/formats.md, Facts), by name: US, euro (``eur-…``) and UK (``uk-…``)."""
+"""The coin catalogue (docs/formats.md, Facts), by name: US, euro (``eur-…``) and UK (``uk-…``).
+Masses: the US Mint's, the euro regulation's, and secondary sources' for UK coins (approximate)."""
 
 _COIN_ALIASES = {
     "us-dime": "dime",

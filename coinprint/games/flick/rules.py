@@ -40,13 +40,23 @@ from typing import Any
 
 from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules
 from coinprint.errors import UsageError
+from coinprint.games.flick.table import TABLE_OPTIONS, shot_problem, table_of
 from coinprint.layout import Layout
 
 FACES = ("heads", "tails")
-OPTIONS = {"penalty_h": False, "without_f": False, "first": "heads", "coins": None}
+OPTIONS = {
+    "penalty_h": False,
+    "without_f": False,
+    "first": "heads",
+    "coins": None,
+    **{name: default for name, (default, _) in TABLE_OPTIONS.items()},
+}
 """Options and defaults: ``penalty_h`` adds penalty H (seed note 1); ``without_f`` drops
 penalty F (note 3); ``first`` is the player (or face) active first, the winner of the previous
-game (rule 5); ``coins`` overrides the layout's score coins per player."""
+game (rule 5); ``coins`` overrides the layout's score coins per player; ``friction``,
+``restitution`` and ``coin_friction`` are the table's physics (:mod:`coinprint.games.flick.table`)."""
+SHOT_FIELDS = ("at", "direction", "speed")
+"""A simulated shot's own parameters, carried by its ``shot`` event: all three or none."""
 
 KINDS = ("shot", "enter", "leave", "stop", "touch", "flip", "move", "goal-coin-moved", "contact")
 
@@ -64,6 +74,8 @@ class Event:
     what: str = ""
     number: int = 0
     other: str = ""
+    aim: tuple[float, float, float, float] | None = None
+    """A simulated shot's start (x, y in mm), direction (degrees) and speed (m/s)."""
 
 
 @dataclass(frozen=True)
@@ -129,6 +141,7 @@ class FlickRules(Rules[FlickState, Event]):
         for flag in ("penalty_h", "without_f"):
             if not isinstance(self.options[flag], bool):
                 raise UsageError(f"flick option {flag} must be true or false, not {self.options[flag]!r}")
+        self.table = table_of(self.options)
         self.seated = _players_of(layout)
         self.players = tuple(p.name for p in self.seated)  # type: ignore[assignment]
         self.sides = _sides_of(layout)
@@ -191,13 +204,13 @@ class FlickRules(Rules[FlickState, Event]):
         if len(kinds) != 1:
             raise InvalidMoveError(f"an event names exactly one of: {', '.join(KINDS)}")
         kind = kinds[0]
-        allowed = {"shot": {"coin"}, "enter": {"edge"}, "touch": {"what"}}.get(kind, set()) | {kind}
+        allowed = {"shot": {"coin", *SHOT_FIELDS}, "enter": {"edge"}, "touch": {"what"}}.get(kind, set()) | {kind}
         extra = set(text) - allowed
         if extra:
             raise InvalidMoveError(f"a {kind} event has no field(s) {', '.join(sorted(extra))}")
         value = text[kind]
         if kind == "shot":
-            return Event("shot", coin=_text_field(text, "coin"), player=_text_value(value, kind))
+            return Event("shot", coin=_text_field(text, "coin"), player=_text_value(value, kind), aim=_aim(text))
         if kind == "enter":
             if "edge" not in text:
                 raise InvalidMoveError(
@@ -232,7 +245,8 @@ class FlickRules(Rules[FlickState, Event]):
 
     def move_text(self, state: FlickState, move: Event) -> dict[str, Any]:
         if move.kind == "shot":
-            return {"shot": move.player, "coin": move.coin}
+            aim = {} if move.aim is None else {"at": list(move.aim[:2]), "direction": move.aim[2], "speed": move.aim[3]}
+            return {"shot": move.player, "coin": move.coin, **aim}
         if move.kind == "enter":
             owner = next((p.name for p in self.seated if p.side == move.side), None)
             return {"enter": move.coin, "edge": owner or move.side}
@@ -426,6 +440,22 @@ def _text_value(value: Any, kind: str) -> str:
             f"a {kind} event names a {'player' if kind in ('shot', 'touch') else 'coin'} as text, not {value!r}"
         )
     return value
+
+
+def _aim(event: dict[str, Any]) -> tuple[float, float, float, float] | None:
+    """A shot event's own parameters, if it carries them (a simulated shot)."""
+    given = [key for key in SHOT_FIELDS if key in event]
+    if not given:
+        return None
+    if len(given) != len(SHOT_FIELDS):
+        raise InvalidMoveError(f"a simulated shot carries all of {', '.join(SHOT_FIELDS)}, not only {', '.join(given)}")
+    at = event["at"]
+    if not (isinstance(at, list) and len(at) == 2):
+        raise InvalidMoveError(f'a shot\'s "at" is its start [x, y] in mm, not {at!r}')
+    problem = shot_problem(at[0], at[1], event["direction"], event["speed"])
+    if problem:
+        raise InvalidMoveError(problem)
+    return (float(at[0]), float(at[1]), float(event["direction"]), float(event["speed"]))
 
 
 def _text_field(event: dict[str, Any], key: str) -> str:
