@@ -208,6 +208,7 @@ class _Sheets(BaseDocTemplate):  # type: ignore[misc]  # reportlab has no type s
 
     last_page: int = 0
     last_template: PageTemplate | None = None
+    _doSave = 0  # the pages are recorded as scenes: reportlab's own PDF of them is never written
 
     def handle_pageBegin(self) -> None:
         if self.last_template is not None and self.page + 1 == self.last_page:
