@@ -34,8 +34,9 @@ from __future__ import annotations
 import io
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +119,13 @@ def split_lines(text: str, width_mm: float, size_mm: float, font: str, max_chars
     """``text`` broken into lines no wider than ``width_mm`` and, with ``max_chars``, no
     longer than that many characters (a word too long stands alone); a newline in ``text``
     always breaks."""
+    return list(_split_lines(text, width_mm, size_mm, font, max_chars))
+
+
+@lru_cache(maxsize=8192)
+def _split_lines(text: str, width_mm: float, size_mm: float, font: str, max_chars: int | None) -> tuple[str, ...]:
+    # A sheet is set several times over (balanced columns, the kit's page numbers, with and
+    # without its player aid), nearly always in the same columns: each text is measured once.
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     lines: list[str] = []
@@ -132,7 +140,7 @@ def split_lines(text: str, width_mm: float, size_mm: float, font: str, max_chars
             else:
                 line = candidate
         lines.append(line)
-    return lines
+    return tuple(lines)
 
 
 def wrap(text: str, width_mm: float, size_mm: float, bold: bool = False, max_chars: int | None = None) -> list[str]:
@@ -156,15 +164,21 @@ def _baseline(top: float, style: TypeStyle) -> float:
     return top - (style.leading_mm - style.size_mm) / 2 - 0.76 * style.size_mm
 
 
+Drawing = Callable[[], Sequence[Item]]
+"""What a flowable placed on a page, drawn when called (into scene items)."""
+
+
 class _Recorder(Canvas):  # type: ignore[misc]  # reportlab has no type stubs: its classes are Any
-    """A canvas that keeps the scene items our flowables give it, page by page."""
+    """A canvas that keeps, page by page, what our flowables placed on it. A sheet is set
+    several times to find its best setting (balanced columns, smaller pictures), so a place is
+    recorded as a :data:`Drawing` and only the setting kept is drawn."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(io.BytesIO(), pagesize=kwargs.get("pagesize"), invariant=1)
-        self.pages: list[list[Item]] = [[]]
+        self.pages: list[list[Drawing]] = [[]]
 
-    def record(self, items: Sequence[Item]) -> None:
-        self.pages[-1].extend(items)
+    def record(self, drawing: Drawing) -> None:
+        self.pages[-1].append(drawing)
 
     def showPage(self) -> None:
         self.pages.append([])
@@ -194,6 +208,7 @@ class _Sheets(BaseDocTemplate):  # type: ignore[misc]  # reportlab has no type s
 
     last_page: int = 0
     last_template: PageTemplate | None = None
+    _doSave = 0  # the pages are recorded as scenes: reportlab's own PDF of them is never written
 
     def handle_pageBegin(self) -> None:
         if self.last_template is not None and self.page + 1 == self.last_page:
@@ -262,17 +277,19 @@ class _Lines(Flowable):  # type: ignore[misc]  # reportlab has no type stubs: it
         return [first, rest]
 
     def drawOn(self, canvas: _Recorder, x: float, y: float, _sW: float = 0) -> None:
+        canvas.record(partial(self._items, x, y + self.height, self.lines))
+
+    def _items(self, x: float, top: float, lines: list[str]) -> list[Item]:
         items: list[Item] = []
         size = self.style.size_mm
-        top = y + self.height
         if self.marker:  # first, so the text reads in order
             items.append(
                 Text((x, _baseline(top, self.style)), self.marker, size, "start", INK, font=_font(self.style, True))
             )
-        for number, line in enumerate(self.lines):
+        for number, line in enumerate(lines):
             base = _baseline(top - number * self.style.leading_mm, self.style)
             items.append(Text((x + self.indent, base), line, size, "start", INK, font=self.font))
-        canvas.record(items)
+        return items
 
 
 class _Table(Flowable):  # type: ignore[misc]  # reportlab has no type stubs: its classes are Any
@@ -352,20 +369,24 @@ class _Table(Flowable):  # type: ignore[misc]  # reportlab has no type stubs: it
         return [first, second]
 
     def drawOn(self, canvas: _Recorder, x: float, y: float, _sW: float = 0) -> None:
+        canvas.record(partial(self._items, x, y + self.height, self.width, self.widths, self.cells, self.heights))
+
+    def _items(
+        self, x: float, top: float, width: float, widths: list[float], rows: list[list[list[str]]], heights: list[float]
+    ) -> list[Item]:
         items: list[Item] = []
-        top = y + self.height
-        for number, (cells, height) in enumerate(zip(self.cells, self.heights)):
+        for number, (cells, height) in enumerate(zip(rows, heights)):
             font = _font(self.style, self._is_header(number))
             left = x
-            for width, lines in zip(self.widths, cells):
+            for column, lines in zip(widths, cells):
                 for k, line in enumerate(lines):
                     base = _baseline(top - self.pad - k * self.style.leading_mm, self.style)
                     items.append(Text((left + self.pad, base), line, self.style.size_mm, "start", INK, font=font))
-                left += width
-            items.append(polyline([(x, top), (x + self.width, top)], RULE))
+                left += column
+            items.append(polyline([(x, top), (x + width, top)], RULE))
             top -= height
-        items.append(polyline([(x, top), (x + self.width, top)], RULE))
-        canvas.record(items)
+        items.append(polyline([(x, top), (x + width, top)], RULE))
+        return items
 
 
 class _Picture(Flowable):  # type: ignore[misc]  # reportlab has no type stubs: its classes are Any
@@ -385,13 +406,14 @@ class _Picture(Flowable):  # type: ignore[misc]  # reportlab has no type stubs: 
 
     def drawOn(self, canvas: _Recorder, x: float, y: float, _sW: float = 0) -> None:
         left = x + (self.width - self.scene.width_mm * self.scale) / 2
-        place = compose(translate(left, y), (self.scale, 0.0, 0.0, self.scale, 0.0, 0.0))
+        canvas.record(partial(self._items, left, y, self.scale))
 
+    def _items(self, left: float, y: float, scale: float) -> list[Item]:
+        place = compose(translate(left, y), (scale, 0.0, 0.0, scale, 0.0, 0.0))
         minimum = text_style("figure_label_min").size_mm
         # Labels are placed once their printed size is known, so enlarged ones keep off coins.
         bounds = (0.0, 0.0, self.scene.width_mm, self.scene.height_mm)
-        items = fit_labels(self.scene.items, self.scale, minimum, bounds)
-        canvas.record([Group(items, place)])
+        return [Group(fit_labels(self.scene.items, scale, minimum, bounds), place)]
 
 
 class _RoomFor(CondPageBreak):  # type: ignore[misc]  # reportlab has no type stubs: its classes are Any
@@ -522,8 +544,8 @@ def layout_document(
 
     def build(
         last_page: int = 0, last_height: float = height, figure_scale: float = 1.0
-    ) -> tuple[list[list[Item]], float]:
-        """The pages (their items), and how much column height the last page used."""
+    ) -> tuple[list[list[Drawing]], float]:
+        """The pages (what is placed on each), and how much column height the last page used."""
         doc = _Sheets(io.BytesIO(), pagesize=(paper.width_mm, paper.height_mm), invariant=1, title=title)
         doc.addPageTemplates([PageTemplate(id="sheet", frames=frames(height), pagesize=doc.pagesize)])
         last = PageTemplate(id="last", frames=frames(last_height), pagesize=doc.pagesize)
@@ -562,8 +584,9 @@ def layout_document(
                 break
             tall += max(2.0, (height - tall) / 8)
     scenes = []
-    for number, items in enumerate(pages, start=1):
-        scene = Scene(paper.width_mm, paper.height_mm, list(items), title=title)
+    for number, drawings in enumerate(pages, start=1):
+        items = [item for drawing in drawings for item in drawing()]
+        scene = Scene(paper.width_mm, paper.height_mm, items, title=title)
         base = max(4.0, margin / 2 - footer_style.size_mm / 3)
         if folio:
             text = footer.format(title=folio_text(title), page="{kit_page}", pages="{kit_pages}")

@@ -175,9 +175,9 @@ def _paint(canvas: Canvas, style: Style, *, closed: bool) -> bool:
         return False
     canvas.saveState()
     if fill is not None:
-        canvas.setFillColor(fill)
+        canvas.setFillColor(_colour(fill))
     if style.stroke is not None:
-        canvas.setStrokeColor(style.stroke)
+        canvas.setStrokeColor(_colour(style.stroke))
         canvas.setLineWidth(style.stroke_mm)
         canvas.setLineJoin(1)
         if style.dash_mm:
@@ -207,7 +207,7 @@ def _path(canvas: Canvas, path: Path) -> None:
 
 def _text(canvas: Canvas, text: Text) -> None:
     canvas.saveState()
-    canvas.setFillColor(text.color)
+    canvas.setFillColor(_colour(text.color))
     canvas.setFont(text.font or _FONTS[text.bold], text.size_mm)
     canvas.translate(*text.at)
     if text.angle:
@@ -215,6 +215,15 @@ def _text(canvas: Canvas, text: Text) -> None:
     draw = {"start": canvas.drawString, "middle": canvas.drawCentredString, "end": canvas.drawRightString}
     draw.get(text.anchor, canvas.drawString)(0, 0, printable(text.text, text.bold))
     canvas.restoreState()
+
+
+@cache
+def _colour(name: str) -> Any:
+    """reportlab's colour for ``name`` (``#rrggbb``), read once: reportlab reads a colour
+    given as text afresh each time it is set, slowly, and a page sets a few over and over."""
+    from reportlab.lib.colors import toColor
+
+    return toColor(name)
 
 
 def text_width_mm(text: str, size_mm: float, bold: bool = False) -> float:
