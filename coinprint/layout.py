@@ -123,9 +123,14 @@ class SourceFrame:
     mm_per_unit: float
     page_top_mm: float | None = None
     """An SVG page's height in mm (its y runs down from the top); None: y runs up."""
+    origin_mm: tuple[float, float] = (0.0, 0.0)
+    """Where the layout's (0, 0) lies in the file, in mm: a map far from its CRS's origin is
+    moved to a local origin on reading, and places are said where the file has them."""
 
     def place(self, x: float, y: float) -> str:
         """``(x, y)`` in the drawing's unit: ``(12.5, 40.2) mm``."""
+        if self.origin_mm != (0.0, 0.0):
+            x, y = x + self.origin_mm[0], y + self.origin_mm[1]
         if self.page_top_mm is not None:
             y = self.page_top_mm - y
         return f"({x / self.mm_per_unit:.1f}, {y / self.mm_per_unit:.1f}) {self.unit}"

@@ -281,3 +281,64 @@ def test_a_gdal_file_in_degrees_says_so(cli, tmp_path):
     ogr2ogr("-f", "GeoJSON", "-s_srs", "EPSG:3857", "-t_srs", "EPSG:4326", str(degrees), str(metres))
     result = cli("validate", "layout", str(degrees), "--game", "coinage")
     assert result.code == 2 and "look like longitude/latitude" in result.err
+
+
+def _web_mercator_card_in_degrees(layout, east_m: float, north_m: float) -> str:
+    """``layout`` (mm) as a map in longitude/latitude (EPSG:4326) that Web Mercator
+    (EPSG:3857) puts in metres at (``east_m``, ``north_m``) plus the layout's own mm read as
+    metres ÷ 1000: what a card drawn in QGIS in metres near Stockholm is once
+    ``ogr2ogr -t_srs EPSG:3857`` writes it."""
+    import math
+
+    radius = 6378137.0  # the sphere EPSG:3857 projects onto
+
+    def degrees(x_mm: float, y_mm: float) -> list[float]:
+        x, y = east_m + x_mm / 1000, north_m + y_mm / 1000
+        return [math.degrees(x / radius), math.degrees(2 * math.atan(math.exp(y / radius)) - math.pi / 2)]
+
+    features = [
+        {
+            "type": "Feature",
+            "properties": {"name": space.name, "region": space.region},
+            "geometry": {"type": "Polygon", "coordinates": [[degrees(x, y) for x, y in ring] for ring in space.rings]},
+        }
+        for space in layout.spaces
+    ]
+    return json.dumps({"type": "FeatureCollection", "features": features})
+
+
+def test_a_qgis_card_in_web_mercator_far_from_the_origin_is_read_at_a_local_origin(cli, tmp_path):
+    drawn = coinage.build("classic")
+    source = tmp_path / "card-4326.geojson"
+    source.write_text(_web_mercator_card_in_degrees(drawn, 2_010_000.0, 8_250_000.0))
+    card = tmp_path / "card-3857.geojson"
+    ogr2ogr("-f", "GeoJSON", "-s_srs", "EPSG:4326", "-t_srs", "EPSG:3857", str(card), str(source))
+    written = json.loads(card.read_text())
+    assert "3857" in json.dumps(written.get("crs"))
+    first = written["features"][0]["geometry"]["coordinates"][0][0]
+    first = first[0] if isinstance(first[0], list) else first  # a MultiPolygon's first ring
+    assert 2_009_999 < first[0] < 2_010_001 and 8_249_999 < first[1] < 8_250_001  # metres, far from (0, 0)
+
+    read = read_layout_file(card, game="coinage", units="m").layout
+    assert sorted(s.name for s in read.spaces) == sorted(s.name for s in drawn.spaces)
+    by_name = {s.name: s for s in read.spaces}
+    for space in drawn.spaces:  # the same card, moved to a local origin: same sizes, same shapes
+        assert by_name[space.name].polygon.area == pytest.approx(space.polygon.area, rel=1e-6)
+        assert by_name[space.name].region == space.region
+    assert min(s.polygon.bounds[0] for s in read.spaces) == pytest.approx(0.0, abs=1e-9)
+
+    checked = cli("validate", "layout", str(card), "--game", "coinage", "--units", "m")
+    assert checked.code == 0, checked.out + checked.err
+    assert f"valid coinage layout with {len(drawn.spaces)} spaces" in checked.out
+    printed = cli("board", "coinage", "--layout", str(card), "--units", "m", "-o", str(tmp_path / "card.pdf"))
+    assert printed.code == 0 and (tmp_path / "card.pdf").exists(), printed.out + printed.err
+    played = cli("play", "coinage", "--layout", str(card), "--units", "m", "--games", "1", "-o", str(tmp_path / "g"))
+    assert played.code == 0, played.out + played.err
+    # Without --units m the metres are read as mm: the board is told to be a fraction of a mm.
+    for command in (
+        ("validate", "layout", str(card), "--game", "coinage"),
+        ("board", "coinage", "--layout", str(card), "-o", str(tmp_path / "mm.pdf")),
+    ):
+        result = cli(*command)
+        assert result.code == 2 and "its crs EPSG:3857 measures in metres" in result.err, result.err
+        assert "give --units m" in result.err and len(result.err.strip().splitlines()) == 1

@@ -200,13 +200,16 @@ def _from_foreign_geojson(
         if isinstance(piece, str):
             skipped[piece] = skipped.get(piece, 0) + 1
         else:
-            piece.rings, changed = within_point_cap(piece.rings, piece.name or piece.handle, source)
-            simplified += changed
             pieces.append(piece)
     if not pieces:
         raise UnreadableInputError(f"{source} has no Polygon feature to read as a space")
     _refuse_degrees(doc, pieces, source, scale)
-    layout = _assemble(game, pieces, source, {"source": "geojson"}, SourceFrame(units, scale), tolerance_mm)
+    origin = _local_origin(pieces, source)
+    for piece in pieces:
+        piece.rings, changed = within_point_cap(piece.rings, piece.name or piece.handle, source)
+        simplified += changed
+    frame = SourceFrame(units, scale, origin_mm=origin)
+    layout = _assemble(game, pieces, source, {"source": "geojson"}, frame, tolerance_mm)
     _check_size(layout, units)
     notes = [f"ignored {count} {kind}" for kind, count in skipped.items()] + _scale_notes(layout)
     if simplified:
@@ -263,9 +266,6 @@ def _foreign_piece(raw: Any, index: int, scale: float, source: str) -> _Piece | 
         return "polygons with unreadable coordinates"
     if not rings or len(rings[0]) < 3 or not all(math.isfinite(v) for r in rings for p in r for v in p):
         return "polygons with fewer than 3 corners or non-finite coordinates"
-    if not all(abs(v) <= MAX_COORDINATE_MM for r in rings for p in r for v in p):
-        # The cap coinprint's own layouts and drawings have: geometry past it overflows.
-        return f"polygons with points over the {MAX_COORDINATE_MM:,.0f} mm coordinate cap"
     region = _text(props.get("region"))
     order = props.get("order")
     if isinstance(order, float) and order.is_integer():
@@ -279,6 +279,27 @@ def _foreign_piece(raw: Any, index: int, scale: float, source: str) -> _Piece | 
         start=_text(props.get("start")) or None,
         handle=f"feature #{index + 1}",
     )
+
+
+def _local_origin(pieces: list[_Piece], source: str) -> tuple[float, float]:
+    """Move a map that lies far from its CRS's origin (a projected CRS: Web Mercator, UTM,
+    a national grid) to a local origin, its lower left corner, and return where that corner
+    was, in mm; a map near the origin stays where it is, at (0, 0). The coordinate cap is
+    on the map's extent, not on where it lies."""
+    xs = [p[0] for piece in pieces for ring in piece.rings for p in ring]
+    ys = [p[1] for piece in pieces for ring in piece.rings for p in ring]
+    left, bottom = min(xs), min(ys)
+    width, height = max(xs) - left, max(ys) - bottom
+    if max(width, height) > MAX_COORDINATE_MM:
+        raise UnreadableInputError(
+            f"{source}: the features span {width:,.0f} × {height:,.0f} mm; a board is at most "
+            f"{MAX_COORDINATE_MM:,.0f} mm across (the coordinate cap): check --units"
+        )
+    if all(abs(v) <= MAX_COORDINATE_MM for v in (left, bottom, left + width, bottom + height)):
+        return (0.0, 0.0)
+    for piece in pieces:
+        piece.rings = tuple(tuple((x - left, y - bottom) for x, y in ring) for ring in piece.rings)
+    return (left, bottom)
 
 
 def _text(value: Any) -> str:
