@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import shapely
 
+from coinprint.errors import InvalidInputError
 from coinprint.games.coinage import board as coinage
 from coinprint.games.cointable import board as cointable
 from coinprint.games.mapgame import board as mapgame
@@ -1172,11 +1173,16 @@ def test_unnamed_guides_are_dropped_but_unfilled_cells_on_a_background_are_not()
     assert [s.id for s in guided.layout.spaces] == ["rect0", "rect1", "rect2"]
     assert "ignored 3 unnamed shapes inside spaces (guides, decorations)" in guided.notes
     # Unfilled cells drawn on an unnamed background: the background holds several, so it is
-    # no space with guides in it, and nothing is dropped (the overlaps are reported instead).
+    # no space with guides in it, and nothing is dropped; it holds every cell, so it is the
+    # outline whose name was lost, said in one line (exit 1), not an overlap per cell.
     background = '<rect id="rect9" x="0" y="0" width="140" height="60" style="fill:#fff" />'
-    drawn = read(inkscape_svg(layer("Board", background + cells)), "cointable")
-    assert len(drawn.layout.spaces) == 4
-    assert not any("inside spaces" in note for note in drawn.notes)
+    with pytest.raises(InvalidInputError, match=r"'rect9' has no name and holds every other shape: .* 'outline'"):
+        read(inkscape_svg(layer("Board", background + cells)), "cointable")
+    named = read(
+        inkscape_svg(layer("Board", background.replace("<rect ", '<rect inkscape:label="outline" ') + cells)),
+        "cointable",
+    )
+    assert len(named.layout.spaces) == 3 and not any("inside spaces" in note for note in named.notes)
 
 
 def test_guides_unfilled_by_a_style_sheet_class_are_dropped_as_illustrator_writes_them():

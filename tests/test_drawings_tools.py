@@ -32,13 +32,25 @@ NO_NAMES = "the shapes have no names: was it saved as plain SVG? label each spac
 
 
 # -- Inkscape's plain and optimized saves ---------------------------------------------------------------------
+def _one_line_for_every_command(cli, drawing, game: str, said: str, folder) -> None:
+    """``validate``, ``board`` and ``play`` each refuse ``drawing`` with the one line ``said``,
+    exit 1 (read, but invalid as a layout), and write nothing."""
+    runs = {
+        "validate": cli("validate", "layout", str(drawing), "--game", game),
+        "board": cli("board", game, "--layout", str(drawing), "-o", str(folder / "board.pdf")),
+        "play": cli("play", game, "--layout", str(drawing), "--games", "1", "-o", str(folder / "games")),
+    }
+    for command, result in runs.items():
+        lines = (result.out + result.err).strip().splitlines()
+        assert result.code == 1, f"{command}: {result.code} {lines}"
+        assert len(lines) == 1 and said in lines[0], f"{command}: {lines}"
+    assert not (folder / "board.pdf").exists() and not (folder / "games").exists()
+
+
 def test_an_inkscape_plain_svg_save_is_explained_in_one_line(cli, tmp_path):
     plain = inkscape_saved(tmp_path, brick_card_svg(), plain=True, source="card.svg", name="plain.svg")
     assert "inkscape:label" not in plain.read_text()  # what a plain save does
-    result = cli("validate", "layout", str(plain), "--game", "coinage")
-    assert result.code == 2 and result.out == ""
-    lines = result.err.strip().splitlines()
-    assert len(lines) == 1 and NO_NAMES in lines[0]
+    _one_line_for_every_command(cli, plain, "coinage", NO_NAMES, tmp_path)
     # The Inkscape SVG save of the same drawing is valid.
     assert cli("validate", "layout", str(tmp_path / "card.svg"), "--game", "coinage").code == 0
 
@@ -49,12 +61,60 @@ def test_an_optimized_svg_save_is_explained_in_one_line(cli, tmp_path):
     optimized = tmp_path / "optimized.svg"
     scour(drawn, optimized, "--enable-id-stripping")  # Inkscape's Optimized SVG: Scour, without editor data
     assert "inkscape:label" not in optimized.read_text()
-    result = cli("validate", "layout", str(optimized), "--game", "coinage")
-    assert result.code == 2 and len(result.err.strip().splitlines()) == 1 and NO_NAMES in result.err
+    _one_line_for_every_command(cli, optimized, "coinage", NO_NAMES, tmp_path)
     # Scour keeping the editor's data keeps the names: the card is read as drawn.
     kept = tmp_path / "kept.svg"
     scour(drawn, kept, "--keep-editor-data")
     assert cli("validate", "layout", str(kept), "--game", "coinage").code == 0
+
+
+def _framed(text: str, frame: str) -> str:
+    """An Inkscape drawing with ``frame`` (an element) drawn first, under everything else."""
+    head, rest = text.split('<defs id="defs2" />', 1)
+    return head + '<defs id="defs2" />' + frame + rest
+
+
+def _cards_and_frames():
+    """A drawing of each game whose card or outline is named only by its Inkscape label:
+    Coin Age (the card, spaces named by their ids, region groups kept), the Map (a frame
+    circle around the countries) and Coin Table (a card around the cells)."""
+    import shapely
+
+    from coinprint.games.cointable import board as cointable
+    from tests.drawings import hex_grid_svg
+
+    coin_age = layout_svg(coinage.build("classic"), "coinage")
+    countries = mapgame.build()
+    minx, miny, _, _ = countries.bounds
+    around = shapely.minimum_bounding_circle(shapely.union_all([s.polygon for s in countries.spaces]))
+    x, y = around.centroid.x - minx + 10, 300 - (around.centroid.y - miny) - 10  # as layout_svg places it
+    radius = shapely.minimum_bounding_radius(around) + 5
+    the_map = _framed(
+        layout_svg(countries, "mapgame"),
+        f'<circle id="circle1" inkscape:label="outline" cx="{x:.3f}" cy="{y:.3f}" r="{radius:.3f}" style="fill:#fff" />',
+    )
+    table = _framed(
+        hex_grid_svg(cointable.build(3)),
+        '<rect id="rect1" inkscape:label="card" x="1" y="1" width="298" height="298" style="fill:#ffffff" />',
+    )
+    return {"coinage": coin_age, "mapgame": the_map, "cointable": table}
+
+
+@pytest.mark.parametrize("game", ["coinage", "mapgame", "cointable"])
+@pytest.mark.parametrize("save", ["plain", "optimized"])
+def test_a_card_or_outline_that_lost_its_label_is_explained_in_one_line_in_every_game(cli, tmp_path, game, save):
+    drawn = tmp_path / f"{game}.svg"
+    drawn.write_text(_cards_and_frames()[game])
+    assert cli("validate", "layout", str(drawn), "--game", game).code == 0  # as drawn, in Inkscape SVG
+    saved = tmp_path / "saved.svg"
+    if save == "plain":
+        inkscape_saved(tmp_path, drawn.read_text(), plain=True, source="again.svg", name="saved.svg")
+    else:
+        scour(drawn, saved)  # Inkscape's Optimized SVG keeping ids and groups: labels go
+    text = saved.read_text()
+    assert "inkscape:label" not in text and "<g" in text
+    said = "has no name and holds every other shape: was it saved as plain SVG? name the"
+    _one_line_for_every_command(cli, saved, game, said, tmp_path)
 
 
 def test_a_hex_board_without_names_is_still_read_with_the_built_in_names(cli, tmp_path):

@@ -6,8 +6,10 @@ Conventions for drawings and foreign GeoJSON (``docs/formats.md``, "Reading draw
 - every closed shape is a space, named by its ``inkscape:label``, else its ``<title>``, else
   an id the designer gave (not ``path12``), else the text drawn inside it;
 - Coin Age: a space's region is the name of its nearest named enclosing group (or layer),
-  but a layer holding named groups of spaces is none; a drawing without any name is refused
-  in one line (it was saved as plain SVG);
+  but a layer holding named groups of spaces is none;
+- a drawing that lost its labels to a plain or optimised save (a Coin Age drawing without any
+  name; in any game, an unnamed shape holding every other, the card or outline) is refused
+  in one line, exit 1;
 - Map: a country's name is its number in drawing order (1 = the first shape drawn);
 - a shape named ``card`` or ``outline`` is the card or map outline, not a space;
 - clones are shapes in their own place; open paths, hidden shapes, images, ``<defs>``,
@@ -37,9 +39,9 @@ from coinprint.caps import (
     MAX_SPACE_POINTS,
     MAX_TEXT_CHARS,
 )
-from coinprint.errors import UnreadableInputError, UsageError
+from coinprint.errors import InvalidInputError, UnreadableInputError, UsageError
 from coinprint.fileio import parse_json
-from coinprint.io.svg import OUTLINE_NAMES, SIMPLIFY_MM, read_svg, within_point_cap
+from coinprint.io.svg import DECORATION_SLACK_MM, OUTLINE_NAMES, SIMPLIFY_MM, read_svg, within_point_cap
 from coinprint.layout import (
     Feature,
     Layout,
@@ -165,14 +167,8 @@ def _from_svg(data: bytes, source: str, game: tuple[str, Conventions], tolerance
     if not pieces:
         found = ", ".join(f"{n} {kind}" for kind, n in drawing.ignored.items()) or "nothing at all"
         raise UnreadableInputError(f"{source} has no closed shape to read as a space (found {found})")
-    unnamed = not any(p.name or p.group for p in pieces)
-    if game[1].regions and 1 < len(pieces) <= MAX_FEATURES and unnamed:  # the caps are said first
-        # Plain and Optimized SVG drop every label: one cause, said once, not a problem per space.
-        raise UnreadableInputError(
-            f"{source}: the shapes have no names: was it saved as plain SVG? label each space in Inkscape's "
-            "Objects panel and its region's layer or group (Plain and Optimized SVG drop the labels: "
-            "save as Inkscape SVG)"
-        )
+    if 1 < len(pieces) <= MAX_FEATURES:  # the caps are said first
+        _refuse_dropped_labels(pieces, source, game[1])
     frame = SourceFrame(drawing.unit, drawing.mm_per_unit, drawing.height_mm)
     layout = _assemble(game, pieces, source, {"source": "svg"}, frame, tolerance_mm)
     page = drawing.size_mm and (drawing.size_mm[0] / drawing.mm_per_unit, drawing.size_mm[1] / drawing.mm_per_unit)
@@ -180,6 +176,47 @@ def _from_svg(data: bytes, source: str, game: tuple[str, Conventions], tolerance
     notes = drawing.notes + [f"ignored {count} {kind}" for kind, count in drawing.ignored.items()]
     notes += _scale_notes(layout)
     return ReadLayout(layout, notes)
+
+
+DROPPED_LABELS = "(Plain and Optimized SVG drop the labels: save as Inkscape SVG)"
+
+
+def _refuse_dropped_labels(pieces: list[_Piece], source: str, conventions: Conventions) -> None:
+    """Say in one line, exit 1, that a drawing lost its labels to a plain or optimised SVG
+    save, instead of a problem per space: one cause, said once. Two signs: a game whose
+    spaces need names finds no name and no named group at all; or an unnamed shape holds
+    every other shape (the card or outline, whose label was its name), in any game."""
+    if conventions.regions and not any(p.name or p.group for p in pieces):
+        raise InvalidInputError(
+            f"{source}: the shapes have no names: was it saved as plain SVG? label each space in Inkscape's "
+            f"Objects panel and its region's layer or group {DROPPED_LABELS}"
+        )
+    holder = _unnamed_holder(pieces)
+    if holder is not None:
+        role = conventions.outline_role
+        shown = _short_text(holder.handle) if holder.handle and not bad_text(holder.handle) else "a shape"
+        raise InvalidInputError(
+            f"{source}: {shown} has no name and holds every other shape: was it saved as plain SVG? "
+            f"name the {role} '{role}' in Inkscape's Objects panel {DROPPED_LABELS}"
+        )
+
+
+def _unnamed_holder(pieces: list[_Piece]) -> _Piece | None:
+    """The largest shape when it has no name and every other shape lies inside it (within
+    the slack a guide may poke out by), in a drawing of three shapes or more with no shape
+    named card or outline; else None."""
+    import shapely
+
+    if len(pieces) < 3 or any((p.name or "").lower() in OUTLINE_NAMES for p in pieces):
+        return None
+    outlines = [shapely.Polygon(p.rings[0]) for p in pieces]
+    largest = max(range(len(pieces)), key=lambda k: float(outlines[k].area))
+    if pieces[largest].name is not None:
+        return None
+    around = outlines[largest].buffer(DECORATION_SLACK_MM)
+    shapely.prepare(around)
+    others = [shapely.multipoints(p.rings[0]) for k, p in enumerate(pieces) if k != largest]
+    return pieces[largest] if bool(shapely.covers(around, others).all()) else None
 
 
 # -- foreign GeoJSON ------------------------------------------------------------------------------------------
