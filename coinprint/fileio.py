@@ -553,10 +553,15 @@ def release_signals() -> None:
 @contextlib.contextmanager
 def handling_signals() -> Iterator[None]:
     """Within this context SIGINT, SIGTERM and SIGHUP raise :class:`Interrupted` after
-    removing the temporaries being written; the previous handlers come back after."""
+    removing the temporaries being written; the previous handlers come back after. A signal
+    this process was started with ignored stays ignored, as Python leaves it: a job a shell
+    or script put in the background (SIGINT ignored) is not stopped by a Ctrl-C meant for
+    the job in the foreground, nor one under ``nohup`` (SIGHUP ignored) by a closed terminal."""
     previous = {}
     try:
         for signum in HANDLED_SIGNALS:
+            if signal.getsignal(signum) == signal.SIG_IGN:
+                continue
             previous[signum] = signal.signal(signum, _on_signal)
     except ValueError:  # not the main thread: leave signals as they are
         pass

@@ -1213,6 +1213,76 @@ def test_ctrl_c_during_a_long_run_exits_130_in_one_line(tmp_path, command):
     assert not leftovers
 
 
+def _caught_signals(pid: int) -> int:
+    """The signals ``pid`` has a handler of its own for (the SigCgt mask of /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigCgt:"):
+            return int(line.split()[1], 16)
+    return 0
+
+
+def _validating_from_stdin(tmp_path: Path, *, ignored: int | None) -> subprocess.Popen[str]:
+    """``validate layout -`` started as a shell starts a job, with the signal ``ignored``
+    ignored (SIGINT for a job put in the background, SIGHUP under ``nohup``), waiting for its layout on standard input once coinprint's own signal
+    handlers are in place (SIGTERM caught: Python alone catches only SIGINT)."""
+    import signal
+
+    if not Path("/proc/self/status").read_text().count("SigCgt:"):
+        pytest.skip("needs /proc/<pid>/status (Linux) to see which signals a process handles")
+
+    def start_as_a_job() -> None:
+        if ignored is not None:
+            signal.signal(ignored, signal.SIG_IGN)
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "coinprint", "validate", "layout", "-", "--game", "coinage"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        preexec_fn=start_as_a_job,
+    )
+    _wait_for(lambda: _caught_signals(process.pid) >> (signal.SIGTERM - 1) & 1, process, "coinprint's handlers")
+    return process
+
+
+def _coinage_layout() -> str:
+    game = GAMES["coinage"]
+    return game.layout(game.schema.defaults()).dumps()
+
+
+@pytest.mark.parametrize("name", ["SIGINT", "SIGHUP"])
+def test_a_job_started_with_a_signal_ignored_keeps_ignoring_it(tmp_path, name):
+    # `coinprint validate layout - &` from a script: a Ctrl-C meant for the foreground job
+    # reaches it too, and must not stop it (as Python itself leaves SIGINT ignored); nor
+    # must a closed terminal stop a job under nohup.
+    import signal
+
+    ignored = getattr(signal, name)
+    process = _validating_from_stdin(tmp_path, ignored=ignored)
+    try:
+        process.send_signal(ignored)  # while it waits for its input
+        out, err = process.communicate(_coinage_layout(), timeout=120)
+    finally:
+        process.kill()
+    assert process.returncode == 0, err
+    assert "valid coinage layout with 10 spaces" in out and "interrupted" not in err
+
+
+def test_ctrl_c_still_stops_a_job_started_with_it_heeded(tmp_path):
+    import signal
+
+    process = _validating_from_stdin(tmp_path, ignored=None)
+    try:
+        process.send_signal(signal.SIGINT)  # while it waits for its input
+        _, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert process.returncode == 130, err
+    assert err == "coinprint: interrupted\n"
+
+
 def test_standard_output_carries_the_file_alone(tmp_path):
     import subprocess
     import sys

@@ -74,7 +74,7 @@ def _sized(boxes, size, tolerance=0.3):
 EXPECTED_PAGES = {
     "a4": {"cointable": 3, "coinage": 3, "mapgame": 3},
     "letter": {"cointable": 3, "coinage": 3, "mapgame": 3},
-    "a5": {"cointable": 9, "coinage": 5, "mapgame": 7},  # the Map: 3 rules, the blank sheet, 3 tiles
+    "a5": {"cointable": 9, "coinage": 5, "mapgame": 6},  # the Map: 3 rules, the blank sheet, 2 tiles
     "a3": {"cointable": 2, "coinage": 3, "mapgame": 3},
 }
 """Pages of each kit (Flick's depends on the words on its mat: its mat's pages are tested apart)."""
@@ -331,3 +331,15 @@ def test_a_player_aid_that_ends_the_rules_is_never_split_between_pages(duplex, p
         with_heading = [k for k, text in enumerate(texts) if "Player aid" in text]
         if with_heading:  # else the aid sits beside the board
             assert last in texts[with_heading[0]], (game, with_heading)
+
+
+def test_the_map_on_a5_is_two_tiles_with_its_info_block_under_the_last(kits):
+    """The Map's A5 kit: its map on two tiles (the room they spare gathered at the foot of the
+    last, where the info block goes), every country's number on a tile."""
+    path = _kit(kits[("a5", "en")], "mapgame", "a5")
+    pages = pdf_text_runs(path)
+    tiles = [page for page in pages if any("board page" in run["text"] for run in page)]
+    assert len(tiles) == 2 and pages[-2:] == tiles
+    texts = [{run["text"].strip() for run in tile} for tile in tiles]
+    assert "Map no. 0" not in texts[0] and "Map no. 0" in texts[1]
+    assert {str(n) for n in range(1, 22)} <= texts[0] | texts[1]

@@ -73,9 +73,9 @@ RULE_SHEET_PAGES = {
     ("mapgame", "a4"): 1,
     ("mapgame", "letter"): 1,
     ("flick", "a4"): 2,
-    # On Letter Flick's kit contents and player aid take a third page: the mat leaves no
-    # room for the aid beside it.
-    ("flick", "letter"): 3,
+    # On Letter the kit's contents and the player aid would spill onto a third page (the mat
+    # leaves no room for the aid beside it): the worked examples are set smaller instead.
+    ("flick", "letter"): 2,
 }
 """The pages a rule sheet takes in its kit, in every language the game is written in."""
 
@@ -86,6 +86,35 @@ def test_each_rule_sheet_takes_its_pages(kits, game, paper):
         if game in games_written_in(lang):
             pages = rule_pages(kits[(paper, lang)] / f"{game}-kit-{paper}-{lang}.pdf")
             assert len(pages) == RULE_SHEET_PAGES[(game, paper)], lang
+
+
+@pytest.mark.parametrize("lang", ["en", "sv"])
+def test_flick_on_letter_is_its_rules_and_its_mat_with_nothing_cut(kits, lang):
+    """Flick's Letter kit: two rule pages and the mat, its player aid and every worked
+    example on the rule pages, no letter past a page's edge."""
+    import pdfplumber
+
+    from coinprint.kit.rulesheet import rule_sheet_template
+
+    path = kits[("letter", lang)] / f"flick-kit-letter-{lang}.pdf"
+    rules = " ".join(run["text"] for page in rule_pages(path) for run in page)
+    template = rule_sheet_template(GAMES["flick"], lang)
+    aid = template["player_aid"]
+    for sentence in [aid["title"], *aid["lines"]]:
+        assert " ".join(sentence.split()[:4]) in rules, sentence
+    captions = [block["caption"] for block in template["blocks"] if str(block.get("figure", "")).startswith("example")]
+    assert len(captions) == 5
+    for caption in captions:
+        assert " ".join(caption.split()[:3]) in rules, caption
+    with pdfplumber.open(path) as pdf:
+        assert len(pdf.pages) == 3 and len(rule_pages(path)) == 2
+        for page in pdf.pages:
+            outside = [
+                c["text"]
+                for c in page.chars
+                if c["x0"] < 0 or c["x1"] > page.width or c["top"] < 0 or c["bottom"] > page.height
+            ]
+            assert not outside, outside
 
 
 BOARD_INFO_LINES = {

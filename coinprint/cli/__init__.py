@@ -25,7 +25,8 @@ def main(argv: list[str] | None = None) -> None:
     """Run the command line; errors become one line on stderr and the contract's exit code.
 
     SIGINT (Ctrl-C), SIGTERM and SIGHUP stop the command with ``coinprint: interrupted`` and
-    exit 128 + the signal (130 for Ctrl-C); no temporary file is left behind.
+    exit 128 + the signal (130 for Ctrl-C); no temporary file is left behind. A signal the
+    command was started with ignored (SIGINT for a job in the background) stays ignored.
     """
     import warnings
 

@@ -1,8 +1,9 @@
 """Putting a true-size :class:`~coinprint.render.sheet.Sheet` on paper: :func:`paginate` tiles
 it over as few pages as it can (turning the content or the page a quarter turn when that saves
 pages), centres it on the tiled area, labels every page, has alignment marks drawn where tiles
-overlap, and puts the info block where the content leaves room, in a strip reserved at the
-bottom, or on a page of its own — never dropped, never turned. Every page says "print at
+overlap, and puts the info block where the content leaves room (the room the pages spare
+gathered at the foot of the last page when centring leaves none big enough), in a strip
+reserved at the bottom, or on a page of its own — never dropped, never turned. Every page says "print at
 100 %" at a readable size; a tiled page carries a small grid showing where it goes among the
 others (:mod:`coinprint.render.marks` draws them).
 """
@@ -45,18 +46,21 @@ def minimum_paper(margin: float) -> tuple[float, float]:
     return (side, side)
 
 
-def window_starts(length: float, window: float, overlap: float, pieces: list[tuple[float, float]]) -> list[float]:
+def window_starts(
+    length: float, window: float, overlap: float, pieces: list[tuple[float, float]], *, flush: bool = False
+) -> list[float]:
     """Where each page's window starts along one direction of the content.
 
     Windows overlap by at least ``overlap``; each next window starts no later than the first
     piece (an interval such as a cell's extent, which may reach a little past the content)
     that the previous window cut, so every piece lies whole in some window. The windows are
-    centred on what they cover when that costs no page.
+    centred on what they cover when that costs no page; with ``flush`` the first starts at
+    the content's start, leaving the room the pages have to spare at the end of the last.
     """
     low = min([0.0, *(a for a, _ in pieces)])
     high = max([length, *(b for _, b in pieces)])
     if high - low <= window + FIT_SLACK_MM:
-        return [low - (window - (high - low)) / 2]
+        return [low] if flush else [low - (window - (high - low)) / 2]
     fitting = [(a, b) for a, b in pieces if b - a <= window - overlap]
 
     def cover(first: float) -> list[float]:
@@ -68,6 +72,8 @@ def window_starts(length: float, window: float, overlap: float, pieces: list[tup
         return starts
 
     plain = cover(low)
+    if flush:
+        return plain
     slack = plain[-1] + window - high
     centred = cover(low - slack / 2)
     return centred if len(centred) == len(plain) else plain
@@ -96,6 +102,18 @@ class Plan:
     @property
     def pages(self) -> int:
         return self.columns * self.rows
+
+
+def flush_rows(sheet: Sheet, plan: Plan, margin: float, overlap: float) -> Plan:
+    """``plan`` with its rows starting at the content's top, so that the room its pages have
+    to spare lies in one piece at the foot of the last row (the same rows when they already
+    start there)."""
+    from dataclasses import replace
+
+    _, height, pieces = _turned(sheet, plan.turned)
+    window_h = plan.page.height_mm - 2 * margin - plan.reserve
+    down = [(height - b[3], height - b[1]) for b in pieces]
+    return replace(plan, ys=tuple(window_starts(height, window_h, overlap, down, flush=True)))
 
 
 def _turned(sheet: Sheet, turned: bool) -> tuple[float, float, list[Box]]:
@@ -197,6 +215,15 @@ def paginate_with(
                 options.append((candidate.pages, rank, candidate, _once(room), shape))
                 roomy = True
                 if rank == 0:
+                    break
+        flush = flush_rows(sheet, candidate, margin, overlap)
+        if not roomy and flush.ys != candidate.ys and flush.rows == candidate.rows:
+            # The room the pages spare, gathered at the foot of the last page, may hold it.
+            for shape in (block, narrow):
+                room = _place_blocks(sheet, flush, margin, shape)
+                if any(spot is not None for spot in room):
+                    options.append((flush.pages, 2.0, flush, _once(room), shape))
+                    roomy = True
                     break
         if not roomy:
             for slim in slims:
