@@ -338,3 +338,25 @@ def _free_label(driver):
         if f"place {text.text}" in legal:
             return text
     raise AssertionError("no label of a free space on the board")
+
+
+@needs_a_browser
+def test_two_studios_in_one_browser_stay_open_and_a_missing_token_gets_a_page() -> None:
+    """Chromium sends a cookie to every port of 127.0.0.1: the second studio's first visit must
+    not log the first out, and a page opened without the token says what to do, in words."""
+    from selenium.webdriver.common.by import By
+
+    other = "second-studio-token-0123456789"
+    with running(Studio(TOKEN)) as first, running(Studio(other)) as second, browser.chromium() as driver:
+        driver.get(f"{first}/print?token={TOKEN}")
+        assert driver.title == "Print · coinprint studio"
+        driver.get(f"{second}/print?token={other}")
+        assert driver.title == "Print · coinprint studio"
+        for base in (first, second):  # both by their cookies alone
+            driver.get(f"{base}/check")
+            assert driver.title == "Check a drawing · coinprint studio", base
+        driver.delete_all_cookies()
+        driver.get(f"{first}/check")
+        said = driver.find_element(By.TAG_NAME, "body").text
+        assert "Open the address coinprint studio printed" in said and "?token=…" in said
+        assert "\\u" not in driver.page_source and "{" not in said
