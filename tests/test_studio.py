@@ -498,6 +498,17 @@ def test_the_replay_page_offers_the_time_lapse_the_command_line_writes(client: T
     assert "no such record" in one_line_error(client.get("/replay/nope/timelapse.gif"), 404)
 
 
+def test_a_time_lapse_over_the_frame_cap_is_refused_in_one_line(client: TestClient, monkeypatch) -> None:
+    pytest.importorskip("PIL", reason="time-lapses need the video extra")
+    from coinprint.playback import timelapse
+
+    state = client.post("/api/play", json={"game": "cointable", "layout": "cointable:size=3", "opponent": "greedy"})
+    record = play_out(client, state.json())
+    url = client.post("/api/replay", content=json.dumps(record).encode()).json()["url"]
+    monkeypatch.setattr(timelapse, "MAX_TIMELAPSE_FRAMES", len(record["moves"]))
+    assert "-frame cap" in one_line_error(client.get(f"{url}/timelapse.gif"), 400)
+
+
 def test_text_from_a_record_is_escaped_in_the_replay_page(client: TestClient) -> None:
     state = client.post("/api/play", json={"game": "cointable", "layout": "cointable:size=2", "opponent": "random"})
     record = play_out(client, state.json())
