@@ -206,7 +206,18 @@ BOARD_CHOICES = [(name, fmt, seeded(name)) for name in GAMES.names() for fmt in 
     ("cointable", "pdf", {"size": "4", "paper": "letter", "style": "ink-saver", "hex": "30mm"}),
     ("mapgame", "pdf", {"countries": "15", "seed": "7", "paper": "a5", "margin": "5mm"}),
     ("coinage", "pdf", {"map": "random", "regions": "5,5", "seed": "11", "copies": "2", "bleed": "3mm"}),
+    ("cointable", "svg", {"size": "3", "lang": "sv"}),
+    ("cointable", "pdf", {"lang": "sv", "paper": "letter"}),
+    ("coinage", "pdf", {"lang": "sv", "copies": "2"}),
 ]
+
+
+def test_the_board_is_printed_in_the_language_chosen(client: TestClient) -> None:
+    swedish = client.get("/api/board/cointable.svg", params={"lang": "sv"})
+    assert swedish.status_code == 200, swedish.text
+    assert "Krona sitter här" in swedish.text and "Heads sits here" not in swedish.text
+    assert "Heads sits here" in client.get("/api/board/cointable.svg").text
+    assert "language code" in one_line_error(client.get("/api/board/cointable.svg", params={"lang": "s v"}), 400)
 
 
 @pytest.mark.parametrize("name,fmt,fields", BOARD_CHOICES, ids=lambda v: v if isinstance(v, str) else None)

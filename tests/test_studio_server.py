@@ -198,6 +198,16 @@ def test_the_print_page_builds_every_form_previews_and_downloads_the_command_lin
     target = tmp_path / "board.pdf"
     CliRunner().invoke(cli, ["board", "cointable", "--size", "3", "--paper", "letter", "-o", str(target)])
     assert httpx.get(href, headers=AUTH).content == target.read_bytes()
+    # The language chosen prints the board's words in it too (as board --lang does).
+    Select(driver.find_element(By.ID, "lang")).select_by_value("sv")
+    wait.until(lambda d: "lang=sv" in d.find_element(By.ID, "download-board").get_attribute("href"))
+    wait.until(lambda d: "Krona sitter här" in d.find_element(By.ID, "board-preview").get_attribute("innerHTML"))
+    swedish = tmp_path / "board-sv.pdf"
+    CliRunner().invoke(
+        cli, ["board", "cointable", "--size", "3", "--paper", "letter", "--lang", "sv", "-o", str(swedish)]
+    )
+    href = driver.find_element(By.ID, "download-board").get_attribute("href")
+    assert httpx.get(href, headers=AUTH).content == swedish.read_bytes()
     assert _console_errors(driver) == []
 
 

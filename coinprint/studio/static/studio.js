@@ -188,8 +188,10 @@ async function printPage() {
   let kitToken = 0;
   const update = async () => {
     const g = game();
-    const fields = { ...printFields(), ...paramValues(holder) };
-    const kitFields = { ...printFields(), lang: $("lang").value === "en" ? "" : $("lang").value };
+    const lang = $("lang").value === "en" ? "" : $("lang").value;
+    // The board is printed in the chosen language too, as ``board --lang`` prints it.
+    const fields = { ...printFields(), ...paramValues(holder), lang };
+    const kitFields = { ...printFields(), lang };
     const ruleNames = new Set(g.rules);
     const ruleFields = { paper: kitFields.paper, lang: kitFields.lang };
     for (const [key, value] of Object.entries(paramValues(holder))) if (ruleNames.has(key)) ruleFields[key] = value;
