@@ -60,6 +60,15 @@ MAX_TEXT_CHARS = 200
 MAX_RECORD_MOVES = 1_000_000
 """Most moves (or turns, or events) in one record."""
 
+# -- time-lapses -----------------------------------------------------------------------------------
+MAX_TIMELAPSE_FRAMES = 2_000
+"""Most frames (positions, and the Map being drawn) in one time-lapse: GIF and MP4 frames are
+drawn and encoded one at a time, so this bounds the time a time-lapse takes, not its memory."""
+MAX_HELD_TIMELAPSE_PIXELS = 200_000_000
+"""Most pixels, over all frames, of a WebP or APNG time-lapse: Pillow's encoders hold every
+frame of those until the end (200 megapixels: about 600 MB), so a long game is refused rather
+than exhausting memory."""
+
 # -- work a command may be asked to do ------------------------------------------------------------
 MAX_GAMES = 100_000
 """Most games one ``play`` or ``balance`` run may play (``--games``)."""

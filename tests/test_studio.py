@@ -19,7 +19,7 @@ from coinprint.cli import cli
 from coinprint.registry import GAMES
 from coinprint.studio.app import create_app
 from coinprint.studio.routes.site import PAGES
-from coinprint.studio.security import COOKIE, csrf_token
+from coinprint.studio.security import cookie_name, csrf_token
 from coinprint.studio.state import Studio
 
 TOKEN = "test-token-0123456789"
@@ -68,7 +68,7 @@ def test_every_request_needs_the_token(browser_like: TestClient) -> None:
     first = browser_like.get(f"/print?token={TOKEN}")
     assert first.status_code == 200
     cookie = first.headers["set-cookie"]
-    assert cookie.startswith(f"{COOKIE}={TOKEN}") and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert cookie.startswith(f"{cookie_name(8770)}={TOKEN}") and "HttpOnly" in cookie and "SameSite=Strict" in cookie
     # The cookie the first visit set lets the page's later requests in without the token.
     assert browser_like.get("/api/games").status_code == 200
     browser_like.cookies.clear()
@@ -77,10 +77,43 @@ def test_every_request_needs_the_token(browser_like: TestClient) -> None:
 
 
 def test_a_foreign_host_is_refused_even_with_the_token(client: TestClient) -> None:
-    for host in ["evil.example", "evil.example:8770", "127.0.0.1.evil.example", "10.0.0.1:8770"]:
-        assert "127.0.0.1" in one_line_error(client.get("/api/games", headers={"host": host}), 403)
+    foreign = ["evil.example", "evil.example:8770", "127.0.0.1.evil.example", "10.0.0.1:8770"]
+    # Malformed values whose part before the last colon (or the first) is a loopback name.
+    malformed = ["127.0.0.1:1@evil.example", "127.0.0.1:8770:1", "127.0.0.1:80x", "localhost:", "[::1]x", "127.0.0.1 "]
+    for host in [*foreign, *malformed]:
+        assert "127.0.0.1" in one_line_error(client.get("/api/games", headers={"host": host}), 403), host
+    assert client.get("/api/games", headers={"host": "[::1]:8770"}).status_code == 200
     assert client.get("/api/games", headers={"host": "localhost:8770"}).status_code == 200
     assert client.get("/api/games", headers={"host": "127.0.0.1"}).status_code == 200
+
+
+def test_two_studios_keep_their_own_cookies() -> None:
+    """Browsers send a cookie to every port of 127.0.0.1, so each studio names its cookie by
+    its port: the second studio's first visit does not log the first out."""
+    other_token = "other-token-9876543210"
+    first = TestClient(create_app(Studio(TOKEN)), base_url=BASE, raise_server_exceptions=False)
+    second = TestClient(
+        create_app(Studio(other_token)), base_url="http://127.0.0.1:8771", raise_server_exceptions=False
+    )
+    first_cookie = first.get(f"/print?token={TOKEN}").headers["set-cookie"].split(";")[0]
+    second_cookie = second.get(f"/print?token={other_token}").headers["set-cookie"].split(";")[0]
+    assert first_cookie.split("=")[0] != second_cookie.split("=")[0]
+    both = {"cookie": f"{first_cookie}; {second_cookie}"}  # what the browser sends to either port
+    assert first.get("/api/games", headers=both).status_code == 200
+    assert second.get("/api/games", headers=both).status_code == 200
+    swapped = {"cookie": f"{cookie_name(8770)}={other_token}"}
+    assert first.get("/api/games", headers=swapped).status_code == 403
+
+
+def test_a_browser_without_the_token_gets_a_page_that_says_what_to_do(browser_like: TestClient) -> None:
+    opened = browser_like.get("/print", headers={"accept": "text/html,application/xhtml+xml,*/*;q=0.8"})
+    assert opened.status_code == 403 and opened.headers["content-type"].startswith("text/html")
+    text = re.sub(r"<[^>]+>", "", opened.text)
+    assert "Open the address" in text and "?token=…" in text and "\\u" not in opened.text
+    assert "<script" not in opened.text
+    # A script (no HTML in its Accept) still gets one line of JSON, in UTF-8 rather than escapes.
+    scripted = browser_like.get("/api/games")
+    assert "…" in one_line_error(scripted, 403) and "\\u2026" not in scripted.text
 
 
 def test_a_cross_origin_change_is_refused(browser_like: TestClient) -> None:
@@ -173,7 +206,18 @@ BOARD_CHOICES = [(name, fmt, seeded(name)) for name in GAMES.names() for fmt in 
     ("cointable", "pdf", {"size": "4", "paper": "letter", "style": "ink-saver", "hex": "30mm"}),
     ("mapgame", "pdf", {"countries": "15", "seed": "7", "paper": "a5", "margin": "5mm"}),
     ("coinage", "pdf", {"map": "random", "regions": "5,5", "seed": "11", "copies": "2", "bleed": "3mm"}),
+    ("cointable", "svg", {"size": "3", "lang": "sv"}),
+    ("cointable", "pdf", {"lang": "sv", "paper": "letter"}),
+    ("coinage", "pdf", {"lang": "sv", "copies": "2"}),
 ]
+
+
+def test_the_board_is_printed_in_the_language_chosen(client: TestClient) -> None:
+    swedish = client.get("/api/board/cointable.svg", params={"lang": "sv"})
+    assert swedish.status_code == 200, swedish.text
+    assert "Krona sitter här" in swedish.text and "Heads sits here" not in swedish.text
+    assert "Heads sits here" in client.get("/api/board/cointable.svg").text
+    assert "language code" in one_line_error(client.get("/api/board/cointable.svg", params={"lang": "s v"}), 400)
 
 
 @pytest.mark.parametrize("name,fmt,fields", BOARD_CHOICES, ids=lambda v: v if isinstance(v, str) else None)
@@ -463,6 +507,17 @@ def test_the_replay_page_offers_the_time_lapse_the_command_line_writes(client: T
     assert session.status_code == 200 and session.content[:6] == b"GIF89a"
     assert "use one of: gif" in one_line_error(client.get(f"{url}/timelapse.txt"), 400)
     assert "no such record" in one_line_error(client.get("/replay/nope/timelapse.gif"), 404)
+
+
+def test_a_time_lapse_over_the_frame_cap_is_refused_in_one_line(client: TestClient, monkeypatch) -> None:
+    pytest.importorskip("PIL", reason="time-lapses need the video extra")
+    from coinprint.playback import timelapse
+
+    state = client.post("/api/play", json={"game": "cointable", "layout": "cointable:size=3", "opponent": "greedy"})
+    record = play_out(client, state.json())
+    url = client.post("/api/replay", content=json.dumps(record).encode()).json()["url"]
+    monkeypatch.setattr(timelapse, "MAX_TIMELAPSE_FRAMES", len(record["moves"]))
+    assert "-frame cap" in one_line_error(client.get(f"{url}/timelapse.gif"), 400)
 
 
 def test_text_from_a_record_is_escaped_in_the_replay_page(client: TestClient) -> None:

@@ -29,6 +29,7 @@ from tests import browser
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
+MISTAKES_SVG = EXAMPLES / "coinage-card-mistakes.svg"
 TOKEN = "server-test-token-0123456789"
 AUTH = {"authorization": f"token {TOKEN}"}
 
@@ -197,6 +198,16 @@ def test_the_print_page_builds_every_form_previews_and_downloads_the_command_lin
     target = tmp_path / "board.pdf"
     CliRunner().invoke(cli, ["board", "cointable", "--size", "3", "--paper", "letter", "-o", str(target)])
     assert httpx.get(href, headers=AUTH).content == target.read_bytes()
+    # The language chosen prints the board's words in it too (as board --lang does).
+    Select(driver.find_element(By.ID, "lang")).select_by_value("sv")
+    wait.until(lambda d: "lang=sv" in d.find_element(By.ID, "download-board").get_attribute("href"))
+    wait.until(lambda d: "Krona sitter här" in d.find_element(By.ID, "board-preview").get_attribute("innerHTML"))
+    swedish = tmp_path / "board-sv.pdf"
+    CliRunner().invoke(
+        cli, ["board", "cointable", "--size", "3", "--paper", "letter", "--lang", "sv", "-o", str(swedish)]
+    )
+    href = driver.find_element(By.ID, "download-board").get_attribute("href")
+    assert httpx.get(href, headers=AUTH).content == swedish.read_bytes()
     assert _console_errors(driver) == []
 
 
@@ -220,6 +231,38 @@ def test_a_drawing_with_mistakes_shows_its_problems_on_it(studio_in_a_browser) -
     problems[0].click()
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#report svg .highlight"))
     assert driver.find_element(By.ID, "check-actions").is_displayed() is False
+    assert _console_errors(driver) == []
+
+
+@needs_a_browser
+def test_an_svg_asks_for_its_game_once_and_is_checked_when_it_is_chosen_or_chosen_again(studio_in_a_browser) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    base, driver = studio_in_a_browser
+    driver.get(f"{base}/check")
+    wait = _wait(driver)
+    wait.until(lambda d: len(Select(d.find_element(By.ID, "check-game")).options) > 1)
+    assert Select(driver.find_element(By.ID, "check-game")).first_selected_option.get_attribute("value") == ""
+    file_input = driver.find_element(By.ID, "drawing-file")
+    file_input.send_keys(str(MISTAKES_SVG))
+    wait.until(lambda d: "Choose the game" in d.find_element(By.ID, "verdict").text)
+    said = driver.find_element(By.ID, "verdict").text
+    assert "coinage-card-mistakes.svg" in said and "--game" not in said
+    assert driver.find_element(By.ID, "status").text == "", "the reason is shown once, as the verdict"
+    assert driver.switch_to.active_element.get_attribute("id") == "check-game"
+    # Choosing the game checks the file already chosen.
+    Select(driver.find_element(By.ID, "check-game")).select_by_value("coinage")
+    wait.until(lambda d: "invalid coinage layout" in d.find_element(By.ID, "verdict").text)
+    items = [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#problems button")]
+    assert items and not any(text.startswith(("·", ".")) for text in items), items
+    numbered = [text for text in items if text[:1].isdigit()]
+    assert len(numbered) < len(items), "the drawing has a note without a number"
+    assert [int(text.split(".")[0]) for text in numbered] == list(range(1, len(numbered) + 1))
+    # The same file chosen again (saved since, perhaps) is checked again.
+    driver.execute_script("document.getElementById('verdict').textContent = '';")
+    file_input.send_keys(str(MISTAKES_SVG))
+    wait.until(lambda d: "invalid coinage layout" in d.find_element(By.ID, "verdict").text)
     assert _console_errors(driver) == []
 
 
@@ -338,3 +381,25 @@ def _free_label(driver):
         if f"place {text.text}" in legal:
             return text
     raise AssertionError("no label of a free space on the board")
+
+
+@needs_a_browser
+def test_two_studios_in_one_browser_stay_open_and_a_missing_token_gets_a_page() -> None:
+    """Chromium sends a cookie to every port of 127.0.0.1: the second studio's first visit must
+    not log the first out, and a page opened without the token says what to do, in words."""
+    from selenium.webdriver.common.by import By
+
+    other = "second-studio-token-0123456789"
+    with running(Studio(TOKEN)) as first, running(Studio(other)) as second, browser.chromium() as driver:
+        driver.get(f"{first}/print?token={TOKEN}")
+        assert driver.title == "Print · coinprint studio"
+        driver.get(f"{second}/print?token={other}")
+        assert driver.title == "Print · coinprint studio"
+        for base in (first, second):  # both by their cookies alone
+            driver.get(f"{base}/check")
+            assert driver.title == "Check a drawing · coinprint studio", base
+        driver.delete_all_cookies()
+        driver.get(f"{first}/check")
+        said = driver.find_element(By.TAG_NAME, "body").text
+        assert "Open the address coinprint studio printed" in said and "?token=…" in said
+        assert "\\u" not in driver.page_source and "{" not in said

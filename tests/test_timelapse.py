@@ -310,3 +310,58 @@ def test_a_browser_plays_the_mp4_to_its_end_and_shows_the_gif(tmp_path):
         assert [width, height] == sizes["mp4"] and duration > 0
         gif = driver.execute_script("const g = document.getElementById('g'); return [g.naturalWidth, g.naturalHeight];")
         assert gif == sizes["gif"]
+
+
+@pytest.mark.parametrize("fmt", ["gif", "mp4"])
+def test_frames_are_drawn_as_the_encoder_takes_them_not_all_kept(tmp_path, fmt, monkeypatch):
+    """A GIF or MP4 holds a frame or two at a time, whatever the game's length (a 600-move
+    record once took 1.5 GB)."""
+    if fmt == "mp4":
+        pytest.importorskip("av")
+    import weakref
+
+    from coinprint.playback import timelapse
+
+    drawn: list[weakref.ref] = []
+    most_alive = 0
+    plain_draw = timelapse.Painter.draw
+
+    def counting_draw(self, shot):
+        nonlocal most_alive
+        image = plain_draw(self, shot)
+        drawn.append(weakref.ref(image))
+        most_alive = max(most_alive, sum(ref() is not None for ref in drawn))
+        return image
+
+    monkeypatch.setattr(timelapse.Painter, "draw", counting_draw)
+    path = write_record(tmp_path, "cointable:size=3", seed=5)
+    lapse = timelapse_from_record(str(path), TimelapseOptions(fmt, width=200))
+    assert len(drawn) >= 15 and lapse.frames >= len(drawn)
+    assert most_alive <= 3, f"{most_alive} of {len(drawn)} frames were alive at once"
+
+
+def test_a_time_lapse_over_the_frame_cap_is_refused_before_any_frame_is_drawn(tmp_path, cli, monkeypatch):
+    from coinprint.playback import timelapse
+
+    path = write_record(tmp_path, "cointable:size=3", seed=5)
+    moves = len(json.loads(path.read_text())["moves"])
+    monkeypatch.setattr(timelapse, "MAX_TIMELAPSE_FRAMES", moves)  # the start and every move: one over
+    monkeypatch.setattr(timelapse.Painter, "draw", lambda self, shot: pytest.fail("a frame was drawn"))
+    result = cli("replay", str(path), "-o", str(tmp_path / "x.gif"))
+    assert result.code == 2 and result.err.count("\n") == 1, result.err
+    assert f"{moves + 1:,} frames, over the {moves:,}-frame cap" in result.err and "--from" in result.err
+    assert not list(tmp_path.glob("x.*")) and not list(tmp_path.glob(".x.*"))
+    monkeypatch.undo()
+    monkeypatch.setattr(timelapse, "MAX_TIMELAPSE_FRAMES", moves + 1)
+    assert cli("replay", str(path), "-o", str(tmp_path / "x.gif"), "--width", "200").code == 0
+
+
+def test_a_webp_held_in_memory_is_capped_by_its_pixels(tmp_path, cli, monkeypatch):
+    from coinprint.playback import timelapse
+
+    path = write_record(tmp_path, "cointable:size=3", seed=5)
+    monkeypatch.setattr(timelapse, "MAX_HELD_TIMELAPSE_PIXELS", 200 * 200)
+    monkeypatch.setattr(timelapse.Painter, "draw", lambda self, shot: pytest.fail("a frame was drawn"))
+    result = cli("replay", str(path), "-o", str(tmp_path / "x.webp"), "--width", "200")
+    assert result.code == 2 and "megapixel cap" in result.err and "GIF or MP4" in result.err, result.err
+    assert not list(tmp_path.glob("x.*"))

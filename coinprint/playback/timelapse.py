@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from coinprint.caps import MAX_HELD_TIMELAPSE_PIXELS, MAX_TIMELAPSE_FRAMES
 from coinprint.errors import UsageError
 from coinprint.fileio import write_atomic
 from coinprint.kit.output import is_stream
@@ -199,10 +201,32 @@ def shots(
             if row is not None and row.note:
                 line += f" — {row.note}"
         chosen.append(Shot(tuple(frame.hidden), tuple(frame.pieces), frame.drawn, (head, line, ""), frame.bad))
+    check_frame_count(len(chosen))
     last = chosen[-1]
     closing = result if (end == played or last.bad) else _cut_line(last)
     chosen[-1] = Shot(last.hidden, last.pieces, last.drawn, (last.lines[0], last.lines[1], closing), last.bad)
     return chosen, setup
+
+
+def check_frame_count(frames: int) -> None:
+    """Refuse, before any frame is drawn, a time-lapse of more than :data:`MAX_TIMELAPSE_FRAMES`."""
+    if frames > MAX_TIMELAPSE_FRAMES:
+        raise UsageError(
+            f"the time-lapse would have {frames:,} frames, over the {MAX_TIMELAPSE_FRAMES:,}-frame cap; "
+            "choose the moves to show with --from and --to"
+        )
+
+
+def check_held_pixels(fmt: str, frames: int, size: tuple[int, int]) -> None:
+    """Refuse a WebP or APNG whose frames, which Pillow holds until the end, would pass
+    :data:`MAX_HELD_TIMELAPSE_PIXELS` (GIF and MP4 are written a frame at a time)."""
+    pixels = frames * size[0] * size[1]
+    if fmt in ("webp", "apng") and pixels > MAX_HELD_TIMELAPSE_PIXELS:
+        raise UsageError(
+            f"a {fmt.upper()} of {frames:,} frames of {size[0]}×{size[1]} px is over the "
+            f"{MAX_HELD_TIMELAPSE_PIXELS // 1_000_000:,}-megapixel cap of a time-lapse held in memory; "
+            "write a GIF or MP4 (drawn a frame at a time), or use a smaller --width or fewer moves (--from, --to)"
+        )
 
 
 def _cut_line(shot: Shot) -> str:
@@ -450,25 +474,22 @@ class PaletteMap:
         return mapped
 
 
-def write_gif(images: list[Image.Image], durations: list[int], loop: int, palette: list[tuple[int, int, int]]) -> bytes:
+def write_gif(
+    images: Iterable[Image.Image], durations: Sequence[int], loop: int, palette: list[tuple[int, int, int]]
+) -> bytes:
     """The frames as a GIF89a with one global palette: each frame after the first is the
-    rectangle that changed, its unchanged pixels transparent when that encodes smaller."""
+    rectangle that changed, its unchanged pixels transparent when that encodes smaller.
+    ``images`` is read one frame at a time: only the previous frame is kept."""
     from PIL import GifImagePlugin, ImageChops
 
     transparent = 255
     to_palette = PaletteMap(palette)
-    width, height = images[0].size
     out = io.BytesIO()
-    out.write(b"GIF89a" + width.to_bytes(2, "little") + height.to_bytes(2, "little"))
-    out.write(bytes([0xF7, 0, 0]))  # a global table of 256 colours, 8 bits, background 0
-    flat = bytes(v for c in palette for v in c)
-    out.write(flat + bytes(768 - len(flat)))
-    if loop != 1:  # NETSCAPE2.0: repeat count (0: for ever); playing once needs none
-        repeats = 0 if loop == 0 else loop - 1
-        out.write(b"!\xff\x0bNETSCAPE2.0\x03\x01" + repeats.to_bytes(2, "little") + b"\x00")
     previous: Image.Image | None = None
     shown: Image.Image | None = None  # the previous frame as palette indices
     for image, duration in zip(images, durations):
+        if previous is None:
+            _gif_header(out, image.size, loop, palette)
         if previous is None or shown is None:
             shown = to_palette(image)
             chunks = GifImagePlugin.getdata(shown, (0, 0), duration=duration, disposal=1)
@@ -494,6 +515,17 @@ def write_gif(images: list[Image.Image], durations: list[int], loop: int, palett
     return out.getvalue()
 
 
+def _gif_header(out: io.BytesIO, size: tuple[int, int], loop: int, palette: list[tuple[int, int, int]]) -> None:
+    width, height = size
+    out.write(b"GIF89a" + width.to_bytes(2, "little") + height.to_bytes(2, "little"))
+    out.write(bytes([0xF7, 0, 0]))  # a global table of 256 colours, 8 bits, background 0
+    flat = bytes(v for c in palette for v in c)
+    out.write(flat + bytes(768 - len(flat)))
+    if loop != 1:  # NETSCAPE2.0: repeat count (0: for ever); playing once needs none
+        repeats = 0 if loop == 0 else loop - 1
+        out.write(b"!\xff\x0bNETSCAPE2.0\x03\x01" + repeats.to_bytes(2, "little") + b"\x00")
+
+
 def write_animation(fmt: str, images: list[Image.Image], durations: list[int], loop: int) -> bytes:
     """WebP (lossless) or APNG through Pillow."""
     out = io.BytesIO()
@@ -515,8 +547,9 @@ def write_animation(fmt: str, images: list[Image.Image], durations: list[int], l
     return out.getvalue()
 
 
-def write_mp4(images: list[Image.Image], fps: float, hold_frames: int) -> bytes:
-    """H.264 in an MP4, yuv420p, ``fps`` frames a second, the last image shown ``hold_frames`` times."""
+def write_mp4(images: Iterable[Image.Image], fps: float, hold_frames: int) -> bytes:
+    """H.264 in an MP4, yuv420p, ``fps`` frames a second, the last image shown ``hold_frames``
+    times. ``images`` is read and encoded one frame at a time."""
     import tempfile
     from fractions import Fraction
 
@@ -529,7 +562,17 @@ def write_mp4(images: list[Image.Image], fps: float, hold_frames: int) -> bytes:
         return target.read_bytes()
 
 
-def _encode_mp4(av: Any, target: str, images: list[Image.Image], rate: Any, hold_frames: int) -> None:
+def _held(images: Iterable[Image.Image], hold_frames: int) -> Iterator[Image.Image]:
+    """``images``, then the last one again until it has been shown ``hold_frames`` times."""
+    last: Image.Image | None = None
+    for last in images:
+        yield last
+    if last is not None:
+        for _ in range(hold_frames - 1):
+            yield last
+
+
+def _encode_mp4(av: Any, target: str, images: Iterable[Image.Image], rate: Any, hold_frames: int) -> None:
     with av.open(target, "w", format="mp4", options={"movflags": "+faststart"}) as container:
         stream = container.add_stream(
             # Two threads on every machine: x264's output is repeatable for a given thread count.
@@ -537,10 +580,10 @@ def _encode_mp4(av: Any, target: str, images: list[Image.Image], rate: Any, hold
             rate=rate,
             options={"crf": "20", "preset": "veryfast", "tune": "animation", "threads": "2"},
         )
-        stream.width, stream.height = images[0].size
         stream.pix_fmt = "yuv420p"
-        sequence = images + [images[-1]] * (hold_frames - 1)
-        for index, image in enumerate(sequence):
+        for index, image in enumerate(_held(images, hold_frames)):
+            if index == 0:
+                stream.width, stream.height = image.size
             frame = av.VideoFrame.from_image(image)
             frame.pts = index
             frame.time_base = 1 / rate
@@ -556,24 +599,28 @@ def timelapse_from_record(path: str, options: TimelapseOptions) -> Timelapse:
     options.check()
     require(options.fmt)
     record, rules, replayed = validate_record(path)
+    last = replayed.moves_played if options.end is None else min(options.end, replayed.moves_played)
+    check_frame_count(last - options.start + 1)  # the positions alone, before the scene is built
     game = game_named(record.game)
     found = scene_frames(game, record, rules, replayed)
     chosen, setup = shots(found, record, rules, replayed, game.title, options)
     painter = Painter(game, rules, found, options.width)
-    images = [painter.draw(shot) for shot in chosen]
-    durations = [options.delay_ms] * len(images)
+    check_held_pixels(options.fmt, len(chosen), painter.size)
+    # Frames are drawn as the encoder asks for them: a GIF or MP4 never holds more than two.
+    images = (painter.draw(shot) for shot in chosen)
+    durations = [options.delay_ms] * len(chosen)
     durations[-1] = options.hold_ms
     colours = painter.colours()
     if options.fmt == "gif":
         data = write_gif(images, durations, options.loop, gif_palette(colours))
-        count = len(images)
+        count = len(chosen)
     elif options.fmt == "mp4":
         data = write_mp4(images, options.fps, options.hold_frames)
-        count = len(images) - 1 + options.hold_frames
+        count = len(chosen) - 1 + options.hold_frames
         durations = [round(1000 / options.fps)] * count
     else:
-        data = write_animation(options.fmt, images, durations, options.loop)
-        count = len(images)
+        data = write_animation(options.fmt, list(images), durations, options.loop)
+        count = len(chosen)
     return Timelapse(
         data,
         options.fmt,

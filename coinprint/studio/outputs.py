@@ -167,7 +167,7 @@ class Board:
 
 def board_fields(game: Game) -> set[str]:
     """The fields ``/api/board/{game}`` reads."""
-    names = {param.name for param in game.schema.shown_in("board")} | set(PRINT_FIELDS)
+    names = {param.name for param in game.schema.shown_in("board")} | set(PRINT_FIELDS) | {"lang"}
     return names | set(CARD_FIELDS) if game.cards else names
 
 
@@ -181,14 +181,16 @@ def board(game: Game, fields: Mapping[str, str], fmt: str, *, layout: Layout | N
     values = field_values(game, "board", fields)
     settings = print_settings(game, fields)
     copies = check_copies(_whole(fields["copies"], "copies")) if game.cards and fields.get("copies") else None
+    lang = check_lang(fields.get("lang") or "en")  # as ``board --lang`` takes it
     if layout is not None:
         if values.given:
             names = ", ".join(sorted(values.given))
             raise UsageError(f"a drawing prints as it is drawn; leave out {names}")
         printed = game.printable(layout)
-        data = board_data(printed, board_sheet(game, printed, settings, fmt, copies=copies), settings, fmt)
+        sheet = board_sheet(game, printed, settings, fmt, copies=copies, lang=lang)
+        data = board_data(printed, sheet, settings, fmt)
         return Board(_bytes(data), fmt, f"{game.name}-drawing.{fmt}", "a drawing", None)
-    made = compose_board(game, values, settings, fmt, copies=copies)
+    made = compose_board(game, values, settings, fmt, copies=copies, lang=lang)
     data = board_data(made.layout, made.sheet, settings, fmt)
     spec = game.spec_of(values.plain())
     return Board(_bytes(data), fmt, f"{made.name}.{fmt}", spec, made.seed, made.lines, made.warnings)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import html
 import json
 import re
 import secrets
@@ -41,7 +42,9 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 COOKIE = "coinprint_studio_token"
-"""The cookie that carries the token after the first visit."""
+"""The stem of the cookie that carries the token after the first visit: the cookie is
+:func:`cookie_name` of the studio's port, because browsers send a cookie to every port of a
+host, so one studio's cookie must not overwrite another's."""
 CSRF_HEADER = "x-csrf-token"
 """The header the pages send the CSRF token in."""
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]"})
@@ -100,15 +103,32 @@ def csrf_token(token: str) -> str:
     return hmac.new(token.encode(), b"coinprint studio csrf", hashlib.sha256).hexdigest()
 
 
+def cookie_name(port: int) -> str:
+    """The name of the token cookie of the studio listening on ``port``
+    (``coinprint_studio_token_8770``)."""
+    return f"{COOKIE}_{port}"
+
+
+def _server_port(scope: Scope) -> int:
+    """The port the request came in on (the socket's, not what the ``Host`` header claims)."""
+    server = scope.get("server") or ("", 0)
+    return int(server[1] or 0)
+
+
 def _headers(scope: Scope) -> dict[str, str]:
     return {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope.get("headers", [])}
 
 
+HOST_HEADER = re.compile(r"(?P<name>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(?P<port>[0-9]{1,5}))?")
+"""A ``Host`` value as RFC 9110 allows it: a name, an IPv4 address or a bracketed IPv6
+address, then an optional numeric port, and nothing else."""
+
+
 def _host_name(host: str) -> str:
-    """``host`` without its port (``[::1]:8770`` → ``[::1]``)."""
-    if host.startswith("["):
-        return host.partition("]")[0] + "]"
-    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    """``host`` without its port (``[::1]:8770`` → ``[::1]``); an empty string when ``host``
+    is not a well-formed ``Host`` value (``127.0.0.1:1@evil.example``), so it matches no name."""
+    match = HOST_HEADER.fullmatch(host)
+    return match.group("name").lower() if match else ""
 
 
 class Guard:
@@ -129,7 +149,8 @@ class Guard:
         refusal, from_query = self._refusal(scope, headers)
         if refusal is not None:
             status, message = refusal
-            await _refuse(send, status, message, self.csp(scope.get("path", "")))
+            page = _wants_a_page(headers)
+            await _refuse(send, status, message, self.csp(scope.get("path", "")), page=page)
             return
         path = scope.get("path", "")
         policy = self.csp(path)
@@ -144,7 +165,7 @@ class Guard:
                     (b"cache-control", b"no-store"),
                 ]
                 if from_query:
-                    cookie = f"{COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Strict"
+                    cookie = f"{cookie_name(_server_port(scope))}={self.token}; Path=/; HttpOnly; SameSite=Strict"
                     extra.append((b"set-cookie", cookie.encode()))
                 message["headers"] = [*message.get("headers", []), *extra]
             await send(message)
@@ -167,7 +188,8 @@ class Guard:
             cookie.load(headers.get("cookie", ""))
         except CookieError:  # a malformed cookie header is no token
             cookie = SimpleCookie()
-        by_cookie = COOKIE in cookie and hmac.compare_digest(cookie[COOKIE].value, self.token)
+        name = cookie_name(_server_port(scope))
+        by_cookie = name in cookie and hmac.compare_digest(cookie[name].value, self.token)
         if not (by_query or by_header or by_cookie):
             return (403, "the studio needs its token: open the address it printed (…/?token=…)"), False
         if scope.get("method", "GET") not in SAFE_METHODS:
@@ -216,14 +238,49 @@ def _capped(receive: Receive) -> Receive:
     return capped
 
 
-async def _refuse(send: Send, status: int, message: str, policy: str) -> None:
-    body = json.dumps({"error": message}).encode()
+def _wants_a_page(headers: dict[str, str]) -> bool:
+    """Whether the request is a browser opening a page (it accepts HTML), which is answered
+    with a page a person can read rather than JSON."""
+    return "text/html" in headers.get("accept", "")
+
+
+REFUSAL_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>coinprint studio: {title}</title></head>
+<body><h1>coinprint studio: {title}</h1>
+<p>{message}.</p>
+<p>{advice}</p></body></html>
+"""
+"""The page a browser gets when the door refuses it (plain HTML: no script, no style)."""
+
+
+def refusal_page(status: int, message: str) -> str:
+    """The HTML page for a refusal with ``status`` and the one-line ``message``: what was wrong
+    and what to do."""
+    if status == 413:
+        title, advice = "too large", "Choose a smaller file."
+    elif "token" in message:
+        title = "open the address it printed"
+        advice = (
+            "Open the address <code>coinprint studio</code> printed in its terminal, "
+            "<code>http://127.0.0.1:PORT/?token=…</code>, with its token. A studio started again "
+            "has a new token, so an old bookmark or tab no longer opens it."
+        )
+    else:
+        title, advice = "refused", "Open the studio from the address it printed in its terminal."
+    return REFUSAL_PAGE.format(title=title, message=html.escape(message), advice=advice)
+
+
+async def _refuse(send: Send, status: int, message: str, policy: str, *, page: bool = False) -> None:
+    if page:
+        body, kind = refusal_page(status, message).encode(), b"text/html; charset=utf-8"
+    else:
+        body, kind = json.dumps({"error": message}, ensure_ascii=False).encode(), b"application/json"
     await send(
         {
             "type": "http.response.start",
             "status": status,
             "headers": [
-                (b"content-type", b"application/json"),
+                (b"content-type", kind),
                 (b"content-length", str(len(body)).encode()),
                 (b"content-security-policy", policy.encode()),
                 (b"x-content-type-options", b"nosniff"),

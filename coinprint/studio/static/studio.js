@@ -188,8 +188,10 @@ async function printPage() {
   let kitToken = 0;
   const update = async () => {
     const g = game();
-    const fields = { ...printFields(), ...paramValues(holder) };
-    const kitFields = { ...printFields(), lang: $("lang").value === "en" ? "" : $("lang").value };
+    const lang = $("lang").value === "en" ? "" : $("lang").value;
+    // The board is printed in the chosen language too, as ``board --lang`` prints it.
+    const fields = { ...printFields(), ...paramValues(holder), lang };
+    const kitFields = { ...printFields(), lang };
     const ruleNames = new Set(g.rules);
     const ruleFields = { paper: kitFields.paper, lang: kitFields.lang };
     for (const [key, value] of Object.entries(paramValues(holder))) if (ruleNames.has(key)) ruleFields[key] = value;
@@ -323,7 +325,8 @@ function showCheck(result, reportSvg) {
     const button = document.createElement("button");
     button.type = "button";
     button.className = `problem ${problem.severity}`;
-    button.textContent = `${problem.number === null ? "·" : problem.number}. ${problem.message}`;
+    // A note without a number (a remark on the whole drawing) is listed without one.
+    button.textContent = problem.number === null ? problem.message : `${problem.number}. ${problem.message}`;
     button.addEventListener("click", () => highlight(svg, problem.number, button));
     item.appendChild(button);
     list.appendChild(item);
@@ -352,18 +355,34 @@ function highlight(svg, number, button) {
   }
 }
 
+// The file last checked: choosing another game checks it again.
+let CHECKED_FILE = null;
+
+// An SVG never says which game it is for (a coinprint GeoJSON does).
+function saysNoGame(file) {
+  return /\.svg$/i.test(file.name) || file.type === "image/svg+xml";
+}
+
 async function checkFile(file) {
+  CHECKED_FILE = file;
   const game = $("check-game").value;
+  if (!game && saysNoGame(file)) {
+    const error = `Choose the game ${file.name} is for (above): an SVG drawing does not say which game it is.`;
+    showCheck({ source: file.name, error, valid: false, problems: [] }, null);
+    say("");
+    $("check-game").focus();
+    return;
+  }
   say(`checking ${file.name}…`);
   try {
     const result = await api("POST", `/api/check${query({ game, name: file.name })}`, file, "application/octet-stream");
     const svg = await api("GET", result.report);
     showCheck(result, svg);
-    say("");
   } catch (error) {
+    // The reason is the verdict; the status line does not repeat it.
     showCheck({ source: file.name, error: error.message, valid: false, problems: [] }, null);
-    say(error.message, true);
   }
+  say("");
 }
 
 let WATCH = null;
@@ -386,7 +405,14 @@ async function checkPage() {
   for (const game of cat.games) if (game.drawn) option($("check-game"), game.name, game.title);
   $("drawing-file").addEventListener("change", () => {
     const file = $("drawing-file").files[0];
+    // Emptied, so that choosing the same file again (saved since) is a change and checks it.
+    $("drawing-file").value = "";
     if (file) checkFile(file);
+  });
+  $("check-game").addEventListener("change", () => {
+    const watching = document.querySelector('button.watch[aria-pressed="true"]');
+    if (watching) watchFile(watching.dataset.number, watching);
+    else if (CHECKED_FILE) checkFile(CHECKED_FILE);
   });
   const drop = $("drop");
   drop.addEventListener("dragover", (event) => {
