@@ -263,20 +263,25 @@ def make_kits(
     say: Say,
     progress: Callable[[int], None] | None = None,
     note: Say | None = None,
+    options: Values | None = None,
 ) -> list[Path]:
     """``kit GAME|all``: each game's kit as one PDF (``output`` a folder, or one .pdf file or
     ``-`` for a single game); a game without texts in ``lang`` is printed in English, said
-    to ``note``. Ctrl-C raises :class:`InterruptedRunError` saying how many were written."""
+    to ``note``; ``options``: a single game's layout options (see
+    :func:`~coinprint.kit.kit.kit_values`). Ctrl-C raises :class:`InterruptedRunError`
+    saying how many were written."""
 
     single = output is not None and (output == "-" or output.lower().endswith(".pdf"))
     if len(games) > 1 and single:
         raise UsageError("kit all writes one PDF per game; give a folder for -o")
+    if len(games) > 1 and options is not None and options.given:
+        raise UsageError("kit all prints each game's standard kit; give one game for its layout options")
     folder = output if output is None or single else output.rstrip("/\\") + "/"
     langs = [rule_sheet_language(game, lang, note) for game in games]
     written: list[Path] = []
     try:
         for game, game_lang in zip(games, langs):
-            path = make_kit(game, settings, game_lang, folder, layout=layout)
+            path = make_kit(game, settings, game_lang, folder, layout=layout, options=options)
             written.append(path)
             if progress:
                 progress(1)

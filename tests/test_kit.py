@@ -1,5 +1,7 @@
 """Print-and-play kits: one PDF per game, rule sheet first, then the board at true size."""
 
+from pathlib import Path
+
 import pdfplumber
 import pytest
 
@@ -68,3 +70,44 @@ def test_kit_errors(tmp_path, cli):
     assert result.code == 2 and "give a folder" in result.err
     result = cli("kit", "cointable", "--paper", "b9")
     assert result.code == 2 and "unknown paper 'b9'" in result.err
+
+
+def test_a_kit_takes_its_games_layout_options(tmp_path, cli):
+    target = tmp_path / "small.pdf"
+    result = cli("kit", "cointable", "--size", "3", "-o", str(target))
+    assert result.code == 0, result.err
+    pages = pdf_polygons(target)
+    board = [s for s in pages[-1] if len(s) == 7 and hexagon_flat_to_flat(s) == pytest.approx(31.75, abs=0.01)]
+    assert len(board) == 19  # a side of 3 hexes: 19 cells, not the standard 61
+    with pdfplumber.open(target) as pdf:
+        # The rule sheet's contents describe the board printed.
+        assert "19 hexes, 3 along each side" in pdf.pages[0].extract_text().replace("\n", " ")
+
+
+def test_kit_help_lists_a_games_options_only_for_that_game(cli):
+    assert "--size" not in cli("kit", "--help").out
+    own = cli("kit", "cointable", "--help").out
+    assert "--size INT" in own and "--blank" not in cli("kit", "mapgame", "--help").out
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["kit", "cointable", "--size", "99"], "--size 99 is out of range; use 2 to 13"),
+        (["kit", "cointable", "--countries", "9"], "No such option '--countries'"),
+        (["kit", "mapgame", "--blank"], "No such option '--blank'"),
+        (["kit", "all", "--size", "3"], "kit all prints each game's standard kit; --size is Coin Table's"),
+    ],
+)
+def test_a_bad_kit_option_is_one_line(tmp_path, cli, args, says):
+    result = cli(*args, "-o", str(tmp_path) + "/")
+    assert result.code == 2 and says in result.err
+    assert len(result.err.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_drawn_kit_takes_no_layout_options(tmp_path, cli):
+    card = Path(__file__).resolve().parent.parent / "examples" / "coinage-card.svg"
+    result = cli("kit", "coinage", "--layout", str(card), "--seed", "3", "-o", str(tmp_path) + "/")
+    assert result.code == 2 and "--layout prints the file as it is drawn; leave out --seed" in result.err
+    assert list(tmp_path.iterdir()) == []

@@ -248,6 +248,19 @@ def test_kit_choices_and_rule_sheet_bytes_equal_the_command_lines(client: TestCl
     assert client.get("/api/rules/cointable.pdf", params={"size": "4", "paper": "a5"}).content == rules.read_bytes()
 
 
+def test_the_kit_follows_the_print_pages_layout_options(client: TestClient, tmp_path: Path) -> None:
+    kit = tmp_path / "kit.pdf"
+    assert run("kit", "cointable", "--size", "3", "--paper", "letter", "-o", str(kit))[0] == 0
+    response = client.get("/api/kit/cointable.pdf", params={"size": "3", "paper": "letter"})
+    assert response.status_code == 200 and response.content == kit.read_bytes()
+    assert response.content != client.get("/api/kit/cointable.pdf", params={"paper": "letter"}).content
+    # The preview is that kit: its board is one page, not the standard board's two tiles.
+    assert client.get("/api/kit-pages/cointable", params={"size": "3"}).json()["pages"] == 2
+    assert client.get("/api/kit-pages/cointable").json()["pages"] == 3
+    one_line_error(client.get("/api/kit/cointable.pdf", params={"size": "99"}), 400)
+    one_line_error(client.get("/api/kit/mapgame.pdf", params={"blank": "true"}), 400)
+
+
 def test_the_kit_preview_has_every_page(client: TestClient) -> None:
     count = client.get("/api/kit-pages/mapgame").json()["pages"]
     assert count >= 2

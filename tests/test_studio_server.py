@@ -198,6 +198,13 @@ def test_the_print_page_builds_every_form_previews_and_downloads_the_command_lin
     target = tmp_path / "board.pdf"
     CliRunner().invoke(cli, ["board", "cointable", "--size", "3", "--paper", "letter", "-o", str(target)])
     assert httpx.get(href, headers=AUTH).content == target.read_bytes()
+    # The kit follows the same options: its download is kit --size 3's bytes, its preview that kit.
+    wait.until(lambda d: "size=3" in d.find_element(By.ID, "download-kit").get_attribute("href"))
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#kit-preview img")) == 2)  # standard: 3
+    kit = tmp_path / "kit.pdf"
+    CliRunner().invoke(cli, ["kit", "cointable", "--size", "3", "--paper", "letter", "-o", str(kit)])
+    href = driver.find_element(By.ID, "download-kit").get_attribute("href")
+    assert httpx.get(href, headers=AUTH).content == kit.read_bytes()
     # The language chosen prints the board's words in it too (as board --lang does).
     Select(driver.find_element(By.ID, "lang")).select_by_value("sv")
     wait.until(lambda d: "lang=sv" in d.find_element(By.ID, "download-board").get_attribute("href"))

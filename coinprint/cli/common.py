@@ -3,11 +3,12 @@ and ``balance``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from coinprint.analysis import balance as judge
+from coinprint.cli.games import dest, param_option
 from coinprint.cli.groups import examples
 from coinprint.cli.options import (
     agent_option,
@@ -32,8 +33,10 @@ from coinprint.cli.options import (
 )
 from coinprint.cli.types import GameName
 from coinprint.commands import check_layout_data, make_kits
+from coinprint.errors import UsageError
 from coinprint.fileio import read_bytes
 from coinprint.kit.board import write_position_svg
+from coinprint.kit.kit import kit_params, kit_values
 from coinprint.layout_report import write_layout_report
 from coinprint.printing import PrintSettings
 from coinprint.registry import GAMES
@@ -42,11 +45,86 @@ from coinprint.source import validate_record
 from coinprint.sprt import cap_warning
 
 if TYPE_CHECKING:
+    from coinprint.game import Game
+    from coinprint.params import Values
     from coinprint.units import Length, PaperSize
+
+_KIT_OPTIONS = "coinprint.kit_options"
+"""Where ``kit GAME`` keeps its game and that game's options (``ctx.meta``), once read."""
+
+
+class KitCommand(click.Command):
+    """``kit GAME|all``: once GAME is read from the command line, its layout options (as
+    ``board GAME`` spells them, see :func:`~coinprint.kit.kit.kit_params`) join the
+    command's, after GAME; so ``kit --help`` and ``kit all`` stay as they were and
+    ``kit GAME --help`` lists them."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        named = self._game_named(ctx, args)
+        if named is not None and named != "all" and GAMES.why_broken(named) is None:
+            game = GAMES[named]
+            ctx.meta[_KIT_OPTIONS] = (game, [param_option(param, "board") for param in kit_params(game)])
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as exc:
+            owner = _kit_option_owner(exc.option_name) if named == "all" else None
+            if owner is None:
+                raise
+            raise click.UsageError(
+                f"kit all prints each game's standard kit; {exc.option_name} is {owner.title}'s: "
+                f"give that game (coinprint kit {owner.name} {exc.option_name} …)",
+                ctx,
+            ) from None
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        params = super().get_params(ctx)
+        if _KIT_OPTIONS not in ctx.meta:
+            return params
+        return [params[0], *ctx.meta[_KIT_OPTIONS][1], *params[1:]]
+
+    def _game_named(self, ctx: click.Context, args: list[str]) -> str | None:
+        """The game (or ``all``) the command line names, before it is parsed: GAME, or where a
+        game's option (not known yet) came first and took its place, the first word left over
+        that names one."""
+        parser = self.make_parser(ctx)
+        parser.ignore_unknown_options = True
+        try:
+            read, left, _ = parser.parse_args(list(args))
+        except click.UsageError:
+            return None  # parsing again says what is wrong
+        for word in [str(read.get("game")), *left]:
+            name = "all" if word == "all" else GAMES.name_for(word)
+            if name is not None:
+                return name
+        return None
+
+
+def _kit_option_owner(flag: str) -> Game | None:
+    """The first game whose kit takes ``flag`` (``--size``: Coin Table), if any does."""
+    for game in GAMES:
+        if any(param.flag("board") == flag for param in kit_params(game)):
+            return game
+    return None
+
+
+def _kit_options(typed: dict[str, Any]) -> Values | None:
+    """The layout options of ``kit GAME`` as typed (``typed``: click's values by name);
+    None for ``kit all``."""
+    ctx = click.get_current_context()
+    if _KIT_OPTIONS not in ctx.meta:
+        return None
+    game, _ = ctx.meta[_KIT_OPTIONS]
+    params = kit_params(game)
+    given = [param.name for param in params if ctx.get_parameter_source(dest(param)) not in _NOT_GIVEN]
+    return kit_values(game, {param.name: typed[dest(param)] for param in params}, given)
+
+
+_NOT_GIVEN = (click.core.ParameterSource.DEFAULT, click.core.ParameterSource.DEFAULT_MAP, None)
 
 
 @click.command(
     "kit",
+    cls=KitCommand,
     epilog=examples(
         "coinprint kit all",
         "coinprint kit cointable --paper letter --lang sv",
@@ -83,12 +161,17 @@ def kit(
     layout_file: str | None,
     units: str,
     tolerance: float | None,
+    **layout_options: Any,
 ) -> int:
     """Print-and-play kits: each game's rule sheet and board in one PDF (GAME is a game's
     name, or all)."""
 
+    options = _kit_options(layout_options)
     settings = PrintSettings.checked(paper, style=style, bleed=bleed, board_paper=board_paper, duplex=duplex)
     layout = None
+    if layout_file and options is not None and options.given:
+        given = ", ".join(options.where(name) for name in sorted(options.given))
+        raise UsageError(f"--layout prints the file as it is drawn; leave out {given}")
     if layout_file:
         drawn = GameName(drawn=True).choices()
         if game not in drawn:
@@ -103,7 +186,7 @@ def kit(
         for name, why in GAMES.broken().items():
             note(f"{name} is broken and has no kit: {why}")
     with progress(len(games), "kits") as update:
-        make_kits(games, settings, lang, output, layout, say, update, note=note)
+        make_kits(games, settings, lang, output, layout, say, update, note=note, options=options)
     return 0
 
 

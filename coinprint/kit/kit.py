@@ -6,7 +6,7 @@ The game is asked, never called back.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,7 +16,7 @@ from coinprint.game import BOARD_PAGES
 from coinprint.kit.board import board_pages_with
 from coinprint.kit.output import file_name, resolve_output
 from coinprint.kit.rulesheet import Layouts, RuleSheet, in_style, page_range, print_job, rule_sheet
-from coinprint.params import Values
+from coinprint.params import Param, Values
 from coinprint.render.marks import card_backs
 from coinprint.render.pdf import number_pages, pages_to_pdf
 from coinprint.render.scene import Scene, Text
@@ -100,14 +100,28 @@ class Kit:
     pages: list[Scene]
 
 
-def kit(game: Game, settings: PrintSettings, lang: str, *, layout: Layout | None = None) -> Kit:
+def kit(
+    game: Game,
+    settings: PrintSettings,
+    lang: str,
+    *,
+    layout: Layout | None = None,
+    options: Values | None = None,
+) -> Kit:
     """``game``'s kit in ``lang``: the rule sheet (with the kit's contents and a player aid),
-    then its board (the standard one, or ``layout``, a valid layout of ``game`` read from a
-    file), then its extra sheets, in the game's order; the rules on :func:`kit_rules_paper`,
-    the parts on the board paper, every page counting the kit's pages. The standard board is
-    built and drawn once and the template read once, for the sheet and the pages alike."""
+    then its board (the standard one, the one its layout ``options`` describe (see
+    :func:`kit_values`), or ``layout``, a valid layout of ``game`` read from a file), then its
+    extra sheets, in the game's order; the rules on :func:`kit_rules_paper`, the parts on the
+    board paper, every page counting the kit's pages. The board is built and drawn once and
+    the template read once, for the sheet and the pages alike."""
 
-    if layout is None:
+    values: Values | None
+    if layout is None and options is not None and options.given:
+        # The rule sheet describes the board printed (Coin Table's size), as with a drawn one.
+        board = game.layout(options)
+        values = rule_sheet_values(game, board)
+        layouts = Layouts(game, values=values)
+    elif layout is None:
         board = game.layout(game.schema.defaults())
         layouts = Layouts(game, board)
         values = None
@@ -245,6 +259,27 @@ def kit_rules_paper(paper: PaperSize) -> PaperSize:
     return small if larger else paper
 
 
+def kit_params(game: Game) -> tuple[Param, ...]:
+    """The options ``kit GAME`` takes: the parameters of ``game``'s layout, as ``board GAME``
+    takes them (a layout spec's parameters; ``board``'s own, such as the Map's ``--blank``,
+    are not a kit's)."""
+    return tuple(param for param in game.schema.shown_in("board") if param.shown_in("spec"))
+
+
+def kit_values(game: Game, typed: Mapping[str, Any], given: Iterable[str]) -> Values:
+    """The values of ``game``'s kit options (:func:`kit_params`): ``typed`` (each already
+    read as ``board``'s option reads it, by name), of which those named in ``given`` count as
+    given; the others at their defaults. A kit draws no fresh seed: given none, a generated
+    map is the one its default seed grows, as the standard kit prints it."""
+    names = {param.name for param in kit_params(game)}
+    values = {
+        param.name: typed.get(param.name, param.default) if param.name in names else param.default
+        for param in game.schema
+    }
+    where = {param.name: param.flag("board") for param in game.schema}
+    return Values(values, set(given) & names, where=where)
+
+
 def rule_sheet_values(game: Game, layout: Layout) -> Values:
     """The values a rule sheet printed with a drawn ``layout`` describes: those of its
     ``params`` (as :meth:`~coinprint.game.Game.printable` completed them) that ``rules`` shows."""
@@ -259,18 +294,26 @@ def rule_sheet_values(game: Game, layout: Layout) -> Values:
 
 
 def make_kit(
-    game: Game, settings: PrintSettings, lang: str, output: str | None, *, layout: Layout | None = None
+    game: Game,
+    settings: PrintSettings,
+    lang: str,
+    output: str | None,
+    *,
+    layout: Layout | None = None,
+    options: Values | None = None,
 ) -> Path:
     """Write ``game``'s kit (see :func:`kit`) in ``lang`` as one PDF; returns the path."""
 
     board = settings.board_paper.name if settings.board_paper and settings.board_paper != settings.paper else ""
     name = file_name(game.name, "kit", settings.paper.name, board, lang, "duplex" if settings.duplex else "")
     path, _ = resolve_output(output, None, name, ("pdf",))
-    return write_atomic(path, kit_pdf(game, settings, lang, layout=layout))
+    return write_atomic(path, kit_pdf(game, settings, lang, layout=layout, options=options))
 
 
-def kit_pdf(game: Game, settings: PrintSettings, lang: str, *, layout: Layout | None = None) -> bytes:
+def kit_pdf(
+    game: Game, settings: PrintSettings, lang: str, *, layout: Layout | None = None, options: Values | None = None
+) -> bytes:
     """The PDF bytes :func:`make_kit` writes: ``game``'s kit (see :func:`kit`) in ``lang``."""
-    made = kit(game, settings, lang, layout=layout)
+    made = kit(game, settings, lang, layout=layout, options=options)
     keywords = {"game": game.name, "lang": lang, "paper": settings.paper.name}
     return pages_to_pdf(made.pages, title=made.title, keywords=keywords)

@@ -26,7 +26,7 @@ from coinprint.commands import (
 )
 from coinprint.errors import UsageError
 from coinprint.kit.board import board_data
-from coinprint.kit.kit import kit, kit_pdf
+from coinprint.kit.kit import kit, kit_params, kit_pdf, kit_values
 from coinprint.kit.rulesheet import known_languages, languages, rule_sheet_language, rules_pdf
 from coinprint.layout_report import layout_report_data, problem_geometry
 from coinprint.printing import DEFAULT_MARGIN, PrintSettings
@@ -95,6 +95,7 @@ def game_json(game: Game) -> dict[str, Any]:
         "languages": languages(game),
         "params": [param_json(param) for param in game.schema],
         "board": [param.name for param in game.schema.shown_in("board")],
+        "kit": [param.name for param in kit_params(game)],
         "rules": [param.name for param in game.schema.shown_in("rules")],
         "play": [param.name for param in game.schema.shown_in("play")],
     }
@@ -268,27 +269,45 @@ def fair_map(plan: FairPlan, progress: Callable[[int, int], None]) -> FairMap:
 
 
 # -- kits and rule sheets --------------------------------------------------------------------------------
-def kit_choices(game: Game, fields: Mapping[str, str]) -> tuple[PrintSettings, str]:
-    """The settings and language of ``kit GAME`` in ``fields`` (``paper``, ``style``,
-    ``lang``, ``bleed``), the language as the kit chooses it (English when the game has no
-    texts in a language coinprint knows)."""
-    refuse_unknown(fields, {"paper", "style", "lang", "bleed"}, f"kit {game.name}")
+def kit_choices(game: Game, fields: Mapping[str, str]) -> tuple[PrintSettings, str, Values]:
+    """The settings, language and layout options of ``kit GAME`` in ``fields`` (``paper``,
+    ``style``, ``lang``, ``bleed``, and the game's layout parameters as ``kit GAME`` takes
+    them), the language as the kit chooses it (English when the game has no texts in a
+    language coinprint knows)."""
+    own = {param.name for param in kit_params(game)}
+    refuse_unknown(fields, own | {"paper", "style", "lang", "bleed"}, f"kit {game.name}")
     settings = print_settings(game, fields, board=False)
     lang = rule_sheet_language(game, check_lang(fields.get("lang") or "en"))
-    return settings, lang
+    return settings, lang, kit_options(game, fields)
+
+
+def kit_options(game: Game, fields: Mapping[str, str]) -> Values:
+    """The kit's layout options in ``fields``, each read as ``kit GAME``'s option reads it
+    (an empty field is not given; no fresh seed is drawn, as on the command line)."""
+    by_name = {key.replace("-", "_"): value for key, value in fields.items()}
+    typed: dict[str, Any] = {}
+    for param in kit_params(game):
+        text = by_name.get(param.name, "")
+        if text != "":
+            typed[param.name] = param.parse(text, param.flag("board"))
+    return kit_values(game, typed, typed)
 
 
 def kit_bytes(game: Game, fields: Mapping[str, str], *, layout: Layout | None = None) -> bytes:
     """``kit GAME`` for the choices in ``fields``: the same PDF bytes the command line
-    writes (``-o FILE.pdf``); ``layout`` a checked drawing (``kit GAME --layout FILE``)."""
-    settings, lang = kit_choices(game, fields)
-    return kit_pdf(game, settings, lang, layout=layout)
+    writes (``-o FILE.pdf``); ``layout`` a checked drawing (``kit GAME --layout FILE``),
+    which takes no layout options."""
+    settings, lang, options = kit_choices(game, fields)
+    if layout is not None and options.given:
+        given = ", ".join(sorted(options.given))
+        raise UsageError(f"a drawing's kit prints it as it is drawn; leave out {given}")
+    return kit_pdf(game, settings, lang, layout=layout, options=options)
 
 
 def kit_page_svgs(game: Game, fields: Mapping[str, str]) -> list[bytes]:
     """Each page of the kit as an SVG document, for the preview."""
-    settings, lang = kit_choices(game, fields)
-    return [scene_to_svg(page) for page in kit(game, settings, lang).pages]
+    settings, lang, options = kit_choices(game, fields)
+    return [scene_to_svg(page) for page in kit(game, settings, lang, options=options).pages]
 
 
 def rules_bytes(game: Game, fields: Mapping[str, str]) -> bytes:

@@ -191,11 +191,15 @@ async function printPage() {
     const lang = $("lang").value === "en" ? "" : $("lang").value;
     // The board is printed in the chosen language too, as ``board --lang`` prints it.
     const fields = { ...printFields(), ...paramValues(holder), lang };
+    await previewBoard(g.name, fields, $("board-preview"), $("board-lines"));
+    // The kit's board follows the page's layout options (a fresh seed included, kept above),
+    // as ``kit GAME --size 3`` takes them; the board's own (the Map's --blank) are not a kit's.
     const kitFields = { ...printFields(), lang };
+    const kitNames = new Set(g.kit);
+    for (const [key, value] of Object.entries(fields)) if (kitNames.has(key)) kitFields[key] = value;
     const ruleNames = new Set(g.rules);
     const ruleFields = { paper: kitFields.paper, lang: kitFields.lang };
     for (const [key, value] of Object.entries(paramValues(holder))) if (ruleNames.has(key)) ruleFields[key] = value;
-    await previewBoard(g.name, fields, $("board-preview"), $("board-lines"));
     $("download-board").href = `/api/board/${g.name}.pdf${query(fields)}`;
     $("download-board-svg").href = `/api/board/${g.name}.svg${query(fields)}`;
     $("download-kit").href = `/api/kit/${g.name}.pdf${query(kitFields)}`;
