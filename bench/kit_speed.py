@@ -48,6 +48,25 @@ def report(what: str, cpu: list[float], wall: list[float]) -> None:
     )
 
 
+def typesettings(game: object, settings: object) -> int:
+    """How many times one kit sets its rule sheet on pages (the target: once)."""
+    import coinprint.render.document as document
+    from coinprint.kit.kit import kit
+
+    real, calls = document.layout_document, []
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    document.layout_document = counted  # type: ignore[assignment]
+    try:
+        kit(game, settings, "en")  # type: ignore[arg-type]
+    finally:
+        document.layout_document = real
+    return len(calls)
+
+
 def warm_breakdown(paper: str) -> None:
     from coinprint import registry
     from coinprint.kit.kit import kit
@@ -71,7 +90,8 @@ def warm_breakdown(paper: str) -> None:
         written = time.process_time() - start
         print(
             f"  {game:10s} rule sheet {sheet * 1000:6.0f} ms   kit pages {built * 1000:6.0f} ms"
-            f"   PDF {written * 1000:6.0f} ms   ({len(pages)} pages, CPU)"
+            f"   PDF {written * 1000:6.0f} ms   ({len(pages)} pages, CPU; rule sheet set "
+            f"{typesettings(registry.GAMES[game], settings)} times)"
         )
 
 
