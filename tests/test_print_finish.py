@@ -13,7 +13,7 @@ import pdfplumber
 import pytest
 
 from coinprint.registry import GAMES
-from tests.conftest import MM_PER_PT, pdf_text_runs, rule_pages, run_cli
+from tests.conftest import MM_PER_PT, pdf_reading_text, pdf_text_runs, rule_pages, run_cli
 
 PAPERS = ("a4", "letter", "a5", "a3")
 A4 = (210.0, 297.0)
@@ -74,7 +74,7 @@ def _sized(boxes, size, tolerance=0.3):
 EXPECTED_PAGES = {
     "a4": {"cointable": 3, "coinage": 3, "mapgame": 3},
     "letter": {"cointable": 3, "coinage": 3, "mapgame": 3},
-    "a5": {"cointable": 9, "coinage": 5, "mapgame": 6},  # the Map: 3 rules, the blank sheet, 2 tiles
+    "a5": {"cointable": 9, "coinage": 5, "mapgame": 5},  # the Map: 2 rules, the blank sheet, 2 tiles
     "a3": {"cointable": 2, "coinage": 3, "mapgame": 3},
 }
 """Pages of each kit (Flick's depends on the words on its mat: its mat's pages are tested apart)."""
@@ -150,6 +150,39 @@ def test_the_blank_map_sheet_is_one_page_with_its_circle_whole(kits, paper, lang
         x0, y0, x1, y1 = _circles(page, diameter)[0]
         assert 10 - 0.01 <= x0 and x1 <= width - 10 + 0.01 and 10 - 0.01 <= y0 and y1 <= height - 10 + 0.01
         assert not [line for line in page.lines if line.get("dash")]  # no trim line on the sheet
+
+
+@pytest.mark.parametrize("lang", ["en", "sv"])
+def test_the_a5_map_kit_is_its_rules_the_blank_sheet_and_the_map(kits, lang):
+    """Five A5 pages: two of rules (the worked example made smaller to stay on the second,
+    clear of every line of text), the blank sheet (whose rules in brief stand for the player
+    aid, as the contents say) and the map's two tiles."""
+    from coinprint.games.mapgame.draw import texts
+
+    path = _kit(kits[("a5", lang)], "mapgame", "a5", lang)
+    rules = rule_pages(path)
+    assert len(_sizes(path)) == 5 and len(rules) == 2
+    contents = pdf_reading_text(path)
+    assert texts(lang)["blank_title"] in contents
+    assert {"en": "with the rules in brief", "sv": "med reglerna i korthet"}[lang] in " ".join(contents.split())
+    with pdfplumber.open(path) as pdf:
+        page = pdf.pages[1]
+        width, height = float(page.width) * MM_PER_PT, float(page.height) * MM_PER_PT
+        shapes = [[(x * MM_PER_PT, y * MM_PER_PT) for x, y in curve["pts"]] for curve in page.curves]
+        assert shapes  # the worked example
+        xs, ys = [x for shape in shapes for x, _ in shape], [y for shape in shapes for _, y in shape]
+        left, top, right, bottom = min(xs), min(ys), max(xs), max(ys)
+        assert 10 <= left and right <= width - 10 and 10 <= top and bottom <= height - 10
+        assert bottom - top > 35  # smaller, not a thumbnail: the 75 mm example at three fifths
+        words = page.extract_words()
+    # Text in the picture's box is its own labels (coin letters, country numbers), never a line.
+    inside = [
+        w["text"]
+        for w in words
+        if left < (w["x0"] + w["x1"]) / 2 * MM_PER_PT < right
+        and top < (w["top"] + w["bottom"]) / 2 * MM_PER_PT < bottom
+    ]
+    assert inside and all(len(text) <= 2 for text in inside), inside
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter", "a3"])

@@ -7,7 +7,7 @@ The game is asked, never called back.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +43,8 @@ class KitPart:
     cut: str
     aid: bool = False
     """Whether the player aid is printed on these pages."""
+    brief: bool = False
+    """Whether the pages' own rules in brief stand for the player aid (see :attr:`Sheet.brief`)."""
 
     def length(self, duplex: bool) -> int:
         """Pages the part takes in the kit (with duplex, every page has a back)."""
@@ -75,13 +77,19 @@ def contents_blocks(
     # The rules start the kit: the contents say where the rest is.
     items = []
     for pages, part in parts:
-        items.append(
-            first_up(words["contents_part_aid" if part.aid else "contents_part"].format(pages=pages, title=part.title))
-        )
+        items.append(first_up(words[_contents_word(part)].format(pages=pages, title=part.title)))
     cuts = [words[f"cut_{part.cut}"] for _, part in parts if part.cut]
     cutting = " ".join(dict.fromkeys(cuts)) if cuts else words["cut_none"]
     items.append(f"{cutting} {words['print_duplex' if duplex else 'print_single']}")
     return [{"h3": words["contents_heading"]}, {"ul": [safe(item) for item in items]}]
+
+
+def _contents_word(part: KitPart) -> str:
+    """The contents' words for ``part``: with a player aid beside it, with its own rules in
+    brief standing for the aid, or on its own."""
+    if part.brief:
+        return "contents_part_brief"
+    return "contents_part_aid" if part.aid else "contents_part"
 
 
 def blank_page(paper: PaperSize, note: str) -> Scene:
@@ -234,7 +242,8 @@ def kit_parts(
 ) -> dict[str, KitPart]:
     """The printed parts of a kit: ``sheets`` (by place, in order) each tiled on the paper of
     ``settings``; with ``settings.duplex`` a sheet of cards gets its backs (the player aid on
-    every card); with ``aid`` the player aid goes where the first part with room leaves it."""
+    every card); with ``aid`` the player aid goes where the first part with room leaves it, or,
+    where none has room, a sheet that prints the rules in brief stands for it."""
 
     words: Mapping[str, Any] = material.template.get("player_aid") or {}
     parts: dict[str, KitPart] = {}
@@ -248,6 +257,11 @@ def kit_parts(
             backs = {n: card_backs(each, page, words["title"], list(words["lines"])) for n, page in enumerate(pages)}
         cut = "cards" if cards else "tiles" if len(pages) > 1 else ""
         parts[place] = KitPart(each.title, pages, backs, cut, placed)
+    if aid and words and not any(part.aid for part in parts.values()):
+        # No page has room for the aid: a sheet that prints the rules in brief stands for it.
+        brief = next((place for place, each in sheets.items() if each.brief), None)
+        if brief is not None:
+            parts[brief] = replace(parts[brief], aid=True, brief=True)
     return parts
 
 

@@ -269,10 +269,11 @@ class _Lines(Flowable):  # type: ignore[misc]  # reportlab has no type stubs: it
             fit = next((k for k in range(fit, 1, -1) if SENTENCE_END.search(self.lines[k - 1])), 0)
         if fit < 2:
             return []
-        first = _Lines(
+        piece = type(self)  # a caption's pieces are a caption's
+        first = piece(
             self.text, self.style, bold=self.bold, marker=self.marker, indent=self.indent, lines=self.lines[:fit]
         )
-        rest = _Lines(self.text, self.style, bold=self.bold, indent=self.indent, lines=self.lines[fit:])
+        rest = piece(self.text, self.style, bold=self.bold, indent=self.indent, lines=self.lines[fit:])
         first.spaceAfter, rest.spaceBefore = 0.0, 0.0
         return [first, rest]
 
@@ -416,6 +417,11 @@ class _Picture(Flowable):  # type: ignore[misc]  # reportlab has no type stubs: 
         return [Group(fit_labels(self.scene.items, scale, minimum, bounds), place)]
 
 
+class _Caption(_Lines):
+    """A picture's caption (told apart from text: a page of pictures and captions alone is
+    worth smaller pictures)."""
+
+
 class _RoomFor(CondPageBreak):  # type: ignore[misc]  # reportlab has no type stubs: its classes are Any
     """Moves to the next column unless the heading and the start of what follows it fit (with
     ``whole``, all of it)."""
@@ -462,7 +468,7 @@ def _block_flowables(block: Block, column_height: float) -> list[Flowable]:
     if isinstance(block, Figure):
         parts: list[Flowable] = [_Picture(block.scene, block.height_mm)]
         if block.caption:
-            parts.append(_Lines(block.caption, text_style("caption")))
+            parts.append(_Caption(block.caption, text_style("caption")))
         return [KeepTogether(parts)]
     if isinstance(block, Spacer):
         return [Gap(0, block.height_mm)]
@@ -515,6 +521,17 @@ LAST_PAGE_SCRAP = 0.3
 SMALLER_PICTURES = (0.9, 0.8, 0.75)
 """The scales a scrap's pictures are tried at, largest first: up to a quarter smaller (a
 worked example 62 mm high still 47 mm, its labels never below ``figure_label_min``)."""
+SMALLER_PICTURES_ALONE = (*SMALLER_PICTURES, 0.7, 0.65, 0.6)
+"""The scales tried when the last page holds nothing but pictures and their captions (a
+worked example pushed off a small page): a page for a picture alone is worth a picture up
+to two fifths smaller (a 75 mm example still 45 mm, its labels never below
+``figure_label_min``)."""
+
+
+def _pictures_only(page: Sequence[Drawing]) -> bool:
+    """Whether a page holds nothing but pictures and their captions."""
+    owners = [getattr(getattr(drawing, "func", None), "__self__", None) for drawing in page]
+    return bool(owners) and all(isinstance(owner, _Picture | _Caption) for owner in owners)
 
 
 def layout_document(
@@ -548,7 +565,8 @@ def layout_document(
     def build(
         last_page: int = 0, last_height: float = height, figure_scale: float = 1.0
     ) -> tuple[list[list[Drawing]], float]:
-        """The pages (what is placed on each), and how much column height the last page used."""
+        """The pages (what is placed on each), and how much column height the last page used
+        (all of it when the last page holds only pictures: see :func:`_pictures_only`)."""
         doc = _Sheets(io.BytesIO(), pagesize=(paper.width_mm, paper.height_mm), invariant=1, title=title)
         doc.addPageTemplates([PageTemplate(id="sheet", frames=frames(height), pagesize=doc.pagesize)])
         last = PageTemplate(id="last", frames=frames(last_height), pagesize=doc.pagesize)
@@ -567,10 +585,11 @@ def layout_document(
 
     pages, used = build()
     figure_scale = 1.0
-    if len(pages) > 1 and used < LAST_PAGE_SCRAP * height * count:
-        # A few lines (or a picture and a player aid, filling one column of two) spilled onto
-        # a page of their own: smaller pictures may take them back.
-        for smaller in SMALLER_PICTURES:
+    alone = len(pages) > 1 and _pictures_only(pages[-1])
+    if len(pages) > 1 and (alone or used < LAST_PAGE_SCRAP * height * count):
+        # A few lines (or a picture and a player aid, filling one column of two, or a picture
+        # alone) spilled onto a page of their own: smaller pictures may take them back.
+        for smaller in SMALLER_PICTURES_ALONE if alone else SMALLER_PICTURES:
             fewer, fewer_used = build(figure_scale=smaller)
             if len(fewer) < len(pages):
                 pages, used, figure_scale = fewer, fewer_used, smaller

@@ -68,6 +68,9 @@ class Sheet:
     whole_note: str = ""
     """Said among the info lines when the paper cannot hold ``whole`` (``{paper}``: the
     smallest standard paper that holds the whole sheet)."""
+    brief: bool = False
+    """The content prints the game's rules in brief (the Map's blank sheet): in a kit it
+    stands for the player aid when no page has room for the aid itself."""
     own_info: bool = False
     """The content carries its own title, info lines and scale bars (the Flick mat, in the
     corners outside its goal): the pages add no info block."""

@@ -190,7 +190,7 @@ def blank_sheet(
     scene.add(Path((ring,), Style(stroke="#000000", stroke_mm=0.5)))
     scene.add(Text((centre[0], centre[1] - 1.5), "1", 4.6, "middle", "#000000", bold=True))
     footprint = shapely.box(0, 0, width, text_height + height)
-    return Sheet(scene, words["blank_title"], [], footprint=footprint, rotatable=False, lang=lang)
+    return Sheet(scene, words["blank_title"], [], footprint=footprint, rotatable=False, lang=lang, brief=True)
 
 
 HEADING_LEADING = 1.4
