@@ -140,7 +140,21 @@ def test_a_kit_sets_its_rule_sheet_at_most_three_times(monkeypatch, game):
     assert 1 <= _typesettings_per_kit(monkeypatch, game) <= 3
 
 
-@pytest.mark.xfail(strict=True, reason="issue 46: the kit's page plan still sets its rule sheet 2-3 times")
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 46: a kit still sets its rule sheet twice (once measured without the player aid) or three times (the aid moved beside the board)",
+)
 @pytest.mark.parametrize("game", GAMES.names())
 def test_a_kit_sets_its_rule_sheet_once(monkeypatch, game):
     assert _typesettings_per_kit(monkeypatch, game) == 1
+
+
+def test_page_numbers_of_one_width_set_a_sheet_alike():
+    # Digits are as wide as each other in the sheets' fonts; a longer number or another word
+    # changes the setting.
+    from coinprint.render.document import same_measure
+
+    assert same_measure("pages 3–4: the board", "pages 5–6: the board")
+    assert not same_measure("page 9", "page 10")
+    assert not same_measure("page 4", "pages 4–5")
+    assert not same_measure("page 4", "sida 4")

@@ -152,16 +152,17 @@ def _with_aid(plan: _KitPlan, parts: dict[str, KitPart], beside: Callable[[], di
     """The kit's pages with its player aid: at the end of the rule sheet where that costs no
     page; else where the board leaves room (``beside()``: the parts with the aid placed), and
     only failing that onto a page of its own."""
-    shorter = plan.pages(parts, aid=False)
-    length = plan.sheet_length
+    # The sheet without the aid is only measured (its length): it is printed with the aid.
+    length = plan.length(parts, aid=False)
+    shorter = plan.kit_length(parts, length)
     tried = plan.sheet(parts, aid=True, length=length)
     # On single-sided pages a sheet the aid lengthens lengthens the kit: try the board first.
     costs_a_page = len(tried) > length and not plan.duplex
     with_aid = None if costs_a_page else plan.pages(parts, aid=True, length=length, first=tried)
-    if with_aid is None or len(shorter) < len(with_aid):
+    if with_aid is None or shorter < len(with_aid):
         placed = beside()
         if any(part.aid for part in placed.values()):
-            return plan.pages(placed, aid=False)
+            return plan.pages(placed, aid=False, length=length)
     return with_aid if with_aid is not None else plan.pages(parts, aid=True, length=len(tried))
 
 
@@ -169,13 +170,40 @@ def _with_aid(plan: _KitPlan, parts: dict[str, KitPart], beside: Callable[[], di
 class _KitPlan:
     """The pages of one kit: its rule sheet on ``paper`` (with the kit's contents under its
     title, and the player aid at its end when asked) followed by the parts. The page numbers
-    the contents name may lengthen the sheet: it is set again until they hold
-    (``sheet_length``: the length the last settling found)."""
+    the contents name may lengthen the sheet: it is set again until they hold, unless they
+    are as wide as those it was set with (it would be set the same)."""
 
     material: RuleSheet
     paper: PaperSize
     duplex: bool
-    sheet_length: int = 1
+
+    def places(self, parts: Mapping[str, KitPart], length: int) -> dict[str, str]:
+        """Where each of ``parts`` is ("pages 3–4") after a rule sheet of ``length`` pages."""
+        duplex = self.duplex
+        starts = _part_starts(length, [part.length(duplex) for part in parts.values()], duplex)
+        return {
+            name: page_range(first, len(part.pages), self.material.lang, step=2 if duplex else 1)
+            for (name, part), first in zip(parts.items(), starts)
+        }
+
+    def length(self, parts: Mapping[str, KitPart], *, aid: bool) -> int:
+        """How many pages the rule sheet takes before ``parts`` (see :meth:`pages`), set once
+        where the page numbers it finds are as wide as those it was set with."""
+        length = 1
+        for _ in range(4):  # the page numbers may lengthen the sheet; settle in a pass or two
+            found = len(self.sheet(parts, aid=aid, length=length))
+            if found == length or self._set_alike(parts, length, found):
+                return found
+            length = found
+        return length
+
+    def _set_alike(self, parts: Mapping[str, KitPart], length: int, other: int) -> bool:
+        """Whether the sheet is set the same as ``length`` or ``other`` pages long (its page
+        numbers alone differ, in words of the same width)."""
+        from coinprint.render.document import same_measure
+
+        before, after = self.places(parts, length), self.places(parts, other)
+        return all(same_measure(before[name], after[name]) for name in parts)
 
     def sheet(self, parts: Mapping[str, KitPart], *, aid: bool, length: int) -> list[Scene]:
         """The rule sheet set on pages as if it were ``length`` pages long: the contents say
@@ -184,14 +212,15 @@ class _KitPlan:
         material, duplex = self.material, self.duplex
         helper = material.template.get("player_aid") if aid else None
         after = [{"h2": helper["title"]}, {"ul": list(helper["lines"]), "whole": True}] if helper else []
-        starts = _part_starts(length, [part.length(duplex) for part in parts.values()], duplex)
-        places = {
-            name: page_range(first, len(part.pages), material.lang, step=2 if duplex else 1)
-            for (name, part), first in zip(parts.items(), starts)
-        }
+        places = self.places(parts, length)
         words = page_words(material.lang)
         before = contents_blocks(words, [(places[name], part) for name, part in parts.items()], duplex)
         return material.pages("blocks", self.paper, places, before=before, after=after, folio=True)
+
+    def kit_length(self, parts: Mapping[str, KitPart], sheet_length: int) -> int:
+        """The pages of the kit whose rule sheet takes ``sheet_length`` pages (see :meth:`pages`)."""
+        padding = sheet_length % 2 if self.duplex else 0
+        return sheet_length + padding + sum(part.length(self.duplex) for part in parts.values())
 
     def pages(
         self, parts: Mapping[str, KitPart], *, aid: bool = True, length: int = 1, first: list[Scene] | None = None
@@ -207,7 +236,6 @@ class _KitPlan:
             if len(sheet) == length:
                 break
             length = len(sheet)
-        self.sheet_length = length
         words = page_words(self.material.lang)
         pages = list(sheet)
         if self.duplex and len(pages) % 2:

@@ -143,6 +143,24 @@ def _split_lines(text: str, width_mm: float, size_mm: float, font: str, max_char
     return tuple(lines)
 
 
+def same_measure(first: str, second: str) -> bool:
+    """Whether ``first`` and ``second`` have the same words, each as wide as the other's in
+    every font a sheet is set in ("pages 3–4" and "pages 5–6"): a sheet set with one is set
+    the same with the other, its words alone changed."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    register_fonts()
+    words = list(zip(first.split(), second.split()))
+    if len(words) != len(first.split()) or len(words) != len(second.split()):
+        return False
+    fonts = {*_FONTS.values(), ITALIC_FONT}
+    return all(
+        len(a) == len(b) and all(stringWidth(a, font, 10.0) == stringWidth(b, font, 10.0) for font in fonts)
+        for a, b in words
+        if a != b
+    )
+
+
 def wrap(text: str, width_mm: float, size_mm: float, bold: bool = False, max_chars: int | None = None) -> list[str]:
     """``text`` broken into lines no wider than ``width_mm`` (and no longer than
     ``max_chars``) in the regular (or bold) font."""
@@ -522,9 +540,9 @@ SMALLER_PICTURES = (0.9, 0.8, 0.75)
 """The scales a scrap's pictures are tried at, largest first: up to a quarter smaller (a
 worked example 62 mm high still 47 mm, its labels never below ``figure_label_min``)."""
 SMALLER_PICTURES_ALONE = (*SMALLER_PICTURES, 0.7, 0.65, 0.6)
-"""The scales tried when the last page holds nothing but pictures and their captions (a
-worked example pushed off a small page): a page for a picture alone is worth a picture up
-to two fifths smaller (a 75 mm example still 45 mm, its labels never below
+"""The scales tried when the last page holds nothing but a sheet's one picture and its
+caption (a worked example pushed off a small page): a page for it alone is worth a picture
+up to two fifths smaller (a 75 mm example still 45 mm, its labels never below
 ``figure_label_min``)."""
 
 
@@ -585,7 +603,9 @@ def layout_document(
 
     pages, used = build()
     figure_scale = 1.0
-    alone = len(pages) > 1 and _pictures_only(pages[-1])
+    # A sheet's one picture (a worked example) pushed onto a page of its own may be made
+    # smaller still: among many pictures, every one would be.
+    alone = len(pages) > 1 and sum(isinstance(b, Figure) for b in blocks) == 1 and _pictures_only(pages[-1])
     if len(pages) > 1 and (alone or used < LAST_PAGE_SCRAP * height * count):
         # A few lines (or a picture and a player aid, filling one column of two, or a picture
         # alone) spilled onto a page of their own: smaller pictures may take them back.
