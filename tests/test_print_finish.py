@@ -254,11 +254,22 @@ def test_board_tiles_are_numbered_among_the_board_pages(kits):
 
 @pytest.mark.parametrize("paper, lang", [*((p, "en") for p in PAPERS), ("a5", "sv"), ("letter", "sv")])
 def test_every_kit_has_a_player_aid_and_its_contents(kits, paper, lang):
+    """Each kit prints its player aid, or (where no page has room for it: the Map on A5) its
+    contents name the sheet whose rules in brief stand for it, and that sheet prints them."""
+    from coinprint.games.mapgame.draw import texts
+
     aid, contents = ("Player aid", "In this kit") if lang == "en" else ("Lathund", "Innehåll")
+    brief = {"en": "with the rules in brief", "sv": "med reglerna i korthet"}[lang]
     for game in GAMES.names():
-        pages = pdf_text_runs(_kit(kits[(paper, lang)], game, paper, lang))
-        assert any(run["text"] == aid for page in pages for run in page), game
+        path = _kit(kits[(paper, lang)], game, paper, lang)
+        pages = pdf_text_runs(path)
         assert any(run["text"] == contents for run in pages[0]), game  # on the first page
+        if any(run["text"] == aid for page in pages for run in page):
+            continue
+        assert (game, paper) == ("mapgame", "a5"), game
+        assert brief in " ".join(pdf_reading_text(path).split())
+        heading = " ".join(texts(lang)["blank_heading"].split()[:3])
+        assert any(heading in " ".join(run["text"] for run in page) for page in pages[len(rule_pages(path)) :])
 
 
 def test_coin_tables_player_aid_goes_beside_the_board_rather_than_on_a_page_of_its_own(kits):
