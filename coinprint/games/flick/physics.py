@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pymunk
+from pymunk._chipmunk_cffi import ffi, lib
 
 from coinprint.engine import Rules
 from coinprint.errors import UsageError
@@ -191,8 +192,11 @@ def simulate(scene: Scene, shot: Shot, player: str, table: Table | None = None, 
     for piece in (*scene.goal_coins, *coins):
         _check_on_table(piece)
     world = _World(replace(scene, coins=coins), table)
-    world.check_overlaps()
-    return world.run(shot, player, trace=trace)
+    try:
+        world.check_overlaps()
+        return world.run(shot, player, trace=trace)
+    finally:
+        world.close()
 
 
 def referee_log(rules: Rules[Any, Any], state: Any, events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -227,6 +231,9 @@ class _World:
         self.bodies: dict[str, pymunk.Body] = {}
         self.inside: dict[str, bool] = {}
         self.moved_goal_coins: list[int] = []
+        # The table's pull on each coin, as chipmunk's own joints: pymunk's Python wrapper of a
+        # joint costs more to build than the joint costs in the whole shot. Freed by close().
+        self.joints: dict[str, tuple[Any, Any]] = {}
         for number, piece in enumerate(scene.goal_coins, start=1):
             self._add(piece, _GOAL_COIN, number)
         for piece in scene.coins:
@@ -256,13 +263,17 @@ class _World:
             centre.sensor, centre.collision_type = True, _CENTRE
             centre.filter = pymunk.ShapeFilter(categories=_CENTRE_CATEGORY, mask=_GOAL_CATEGORY)
             shapes.append(centre)
+        self.space.add(body, *shapes)
         weight = mass * GRAVITY_MM_S2
-        slide = pymunk.PivotJoint(self.space.static_body, body, (0, 0), (0, 0))
-        spin = pymunk.GearJoint(self.space.static_body, body, 0, 1)
-        slide.max_bias = spin.max_bias = 0
-        slide.max_force = self.table.friction * weight
-        spin.max_force = 2 / 3 * self.table.friction * weight * piece.coin.radius_mm
-        self.space.add(body, *shapes, slide, spin)
+        table = self.space.static_body._body
+        slide = lib.cpPivotJointNew2(table, body._body, (0.0, 0.0), (0.0, 0.0))
+        spin = lib.cpGearJointNew(table, body._body, 0.0, 1.0)
+        friction = self.table.friction
+        for joint, force in ((slide, friction * weight), (spin, 2 / 3 * friction * weight * piece.coin.radius_mm)):
+            lib.cpConstraintSetMaxBias(joint, 0.0)
+            lib.cpConstraintSetMaxForce(joint, force)
+            lib.cpSpaceAddConstraint(self.space._space, joint)
+        self.joints[piece.id] = (slide, spin)
         for shape in shapes:
             self.names[shape] = piece.id if kind == _SCORE else str(number)
         self.bodies[piece.id] = body
@@ -307,6 +318,14 @@ class _World:
             self.inside[name] = False
             self.events.append({"leave": name})
 
+    def close(self) -> None:
+        """Free the joints (the space and the coins are pymunk's, freed with their objects)."""
+        for joints in self.joints.values():
+            for joint in joints:
+                lib.cpSpaceRemoveConstraint(self.space._space, joint)
+                lib.cpConstraintFree(joint)
+        self.joints.clear()
+
     def check_overlaps(self) -> None:
         for shape, name in self.names.items():
             if shape.sensor:
@@ -336,18 +355,23 @@ class _World:
         self.on_table = dict(self.bodies)
         path: list[list[tuple[float, float, float]]] | None = [] if trace else None
         fallen: list[str] = []
-        steps = 0
         limit = round(MAX_SECONDS / STEP_S)
-        step = self.space.step
-        while steps < limit:
-            step(STEP_S)
-            steps += 1
+        # chipmunk's step itself: pymunk's Space.step around it only runs the adds, removals and
+        # post-step callbacks queued during a step, and this world queues none.
+        self.space.step(STEP_S)
+        steps = 1
+        step, space = lib.cpSpaceStep, self.space._space
+        while True:
             if path is not None:
                 path.append([(b.position.x, b.position.y, b.angle) for b in order])
             if steps % REST_CHECK_STEPS == 0:
                 fallen += self._fall_off()
                 if self._still():
                     break
+            if steps >= limit:
+                break
+            step(space, STEP_S)
+            steps += 1
         rest = {
             c.id: (self.bodies[c.id].position.x, self.bodies[c.id].position.y, self.bodies[c.id].angle)
             for c in self.scene.coins
@@ -363,7 +387,10 @@ class _World:
         gone = []
         for name, body in list(self.on_table.items()):
             if not body.is_sleeping and max(abs(body.position.x), abs(body.position.y)) > TABLE_HALF_MM:
-                self.space.remove(body, *body.shapes, *body.constraints)
+                for joint in self.joints.pop(name):
+                    lib.cpSpaceRemoveConstraint(self.space._space, joint)
+                    lib.cpConstraintFree(joint)
+                self.space.remove(body, *body.shapes)
                 del self.on_table[name]
                 gone.append(name)
         return [g for g in gone if not g.startswith("g")]
