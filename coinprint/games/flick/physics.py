@@ -219,10 +219,19 @@ class _Piece:
     """One coin of the world: its chipmunk body, its shapes (the rim, and for a score coin the
     centre sensor) and its two joints to the table."""
 
-    __slots__ = ("name", "kind", "body", "shapes", "joints")
+    __slots__ = ("name", "kind", "placed", "body", "shapes", "joints")
 
-    def __init__(self, name: str, kind: int, body: Any, shapes: tuple[Any, ...], joints: tuple[Any, Any]) -> None:
-        self.name, self.kind, self.body, self.shapes, self.joints = name, kind, body, shapes, joints
+    def __init__(
+        self, name: str, kind: int, placed: Placed, body: Any, shapes: tuple[Any, ...], joints: tuple[Any, Any]
+    ) -> None:
+        self.name, self.kind, self.placed = name, kind, placed
+        self.body, self.shapes, self.joints = body, shapes, joints
+
+    @property
+    def reach(self) -> float:
+        """How far the rim reaches from the centre (a heptagon's corners are beyond its width/2)."""
+        curves = self.placed.coin.equal_curves
+        return self.placed.coin.radius_mm / (math.cos(math.pi / (2 * curves)) if curves else 1.0)
 
 
 class _World:
@@ -289,7 +298,7 @@ class _World:
             lib.cpConstraintSetMaxBias(joint, 0.0)
             lib.cpConstraintSetMaxForce(joint, force)
             lib.cpSpaceAddConstraint(space, joint)
-        made = _Piece(name, kind, body, tuple(shapes), (slide, spin))
+        made = _Piece(name, kind, piece, body, tuple(shapes), (slide, spin))
         self.pieces[piece.id] = made
         for shape in shapes:
             self.by_shape[_address(shape)] = made
@@ -359,6 +368,9 @@ class _World:
         pieces = list(self.pieces.values())
         for k, piece in enumerate(pieces):
             for other in pieces[k + 1 :]:
+                apart = math.dist((piece.placed.x, piece.placed.y), (other.placed.x, other.placed.y))
+                if apart > piece.reach + other.reach:
+                    continue  # too far apart to touch: no need to ask chipmunk
                 contacts = lib.cpShapesCollide(piece.shapes[0], other.shapes[0])
                 depth = max((-contacts.points[i].distance for i in range(contacts.count)), default=0.0)
                 if depth > OVERLAP_MM:
