@@ -7,20 +7,26 @@ more (a shorter slide is read too roughly with a ruler; the sheet says so)."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from coinprint.errors import UsageError
+from coinprint.games.flick.measure import RULER_MM, measuring_scene, measuring_sheet_pdf
 from coinprint.games.flick.physics import Placed, Scene, Shot, simulate
 from coinprint.games.flick.table import (
     GRAVITY_MM_S2,
+    REBOUND_OPTIONS,
+    SLIDE_OPTIONS,
     Table,
     friction_from_slides,
     restitution_from_rebound,
     table_of,
 )
+from coinprint.render.scene import Path as Drawn
+from coinprint.render.scene import Text
 from coinprint.units import COINS, coin
 
 GOAL = ((-75.0, -75.0), (75.0, -75.0), (75.0, 75.0), (-75.0, 75.0))
@@ -68,6 +74,7 @@ def test_a_head_on_strike_gives_the_restitution_within_0_03(name, restitution, f
     start = (target[0] - diameter - 60.0, target[1])
     scene = Scene(GOAL, EDGES, (), (Placed("h1", coin(name), *start), Placed("h2", coin(name), *target)))
     out = simulate(scene, Shot("h1", *start, 0.0, speed), "heads", Table(friction=friction, restitution=restitution))
+    assume("h2" in out.rest)  # not slid off the table
     struck = math.dist(out.rest["h2"][:2], target)
     striker = math.dist(out.rest["h1"][:2], (target[0] - diameter, target[1]))
     # What a ruler reads: the sheet asks for a striker that slid 5 mm or more (the simulated
@@ -113,3 +120,35 @@ def test_bad_measurements_are_refused_in_one_line(options, words) -> None:
     with pytest.raises(UsageError, match=words) as caught:
         table_of(options)
     assert "\n" not in str(caught.value)
+
+
+# -- the sheet ----------------------------------------------------------------------------------------------
+
+
+def test_the_sheets_ruler_has_a_tick_every_millimetre_at_true_size() -> None:
+    scene = measuring_scene()
+    assert (scene.width_mm, scene.height_mm) == (210.0, 297.0)
+    ticks = sorted(
+        item.rings[0][0][0]
+        for item in scene.items
+        if isinstance(item, Drawn)
+        and not item.closed
+        and item.rings[0][0][0] == item.rings[0][1][0]
+        and abs(item.rings[0][0][1] - item.rings[0][1][1]) <= 6  # a tick, not a mark on the ramp strip
+    )
+    ruler = ticks[: RULER_MM + 1]
+    assert len(ruler) == RULER_MM + 1
+    assert all(b - a == pytest.approx(1.0) for a, b in zip(ruler, ruler[1:]))
+    pdf = measuring_sheet_pdf()
+    assert b"/MediaBox [ 0 0 595.2756 841.8898 ]" in pdf  # A4 in points: 210 and 297 mm
+
+
+def test_the_sheet_names_every_measurement_option() -> None:
+    words = " ".join(item.text for item in measuring_scene().items if isinstance(item, Text))
+    for option in (*SLIDE_OPTIONS, *REBOUND_OPTIONS):
+        assert option in words
+
+
+def test_the_docs_copy_of_the_sheet_is_the_sheet() -> None:
+    docs = Path(__file__).parents[3] / "docs" / "games" / "flick-measure-table.pdf"
+    assert docs.read_bytes() == measuring_sheet_pdf()
