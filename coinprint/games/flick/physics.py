@@ -219,19 +219,16 @@ class _Piece:
     """One coin of the world: its chipmunk body, its shapes (the rim, and for a score coin the
     centre sensor) and its two joints to the table."""
 
-    __slots__ = ("name", "kind", "placed", "body", "shapes", "joints")
+    __slots__ = ("name", "kind", "placed", "body", "shapes", "joints", "reach")
 
     def __init__(
         self, name: str, kind: int, placed: Placed, body: Any, shapes: tuple[Any, ...], joints: tuple[Any, Any]
     ) -> None:
         self.name, self.kind, self.placed = name, kind, placed
         self.body, self.shapes, self.joints = body, shapes, joints
-
-    @property
-    def reach(self) -> float:
-        """How far the rim reaches from the centre (a heptagon's corners are beyond its width/2)."""
-        curves = self.placed.coin.equal_curves
-        return self.placed.coin.radius_mm / (math.cos(math.pi / (2 * curves)) if curves else 1.0)
+        curves = placed.coin.equal_curves
+        # How far the rim reaches from the centre (a heptagon's corners are beyond its width/2).
+        self.reach = placed.coin.radius_mm / (math.cos(math.pi / (2 * curves)) if curves else 1.0)
 
 
 class _World:
@@ -367,9 +364,9 @@ class _World:
     def check_overlaps(self) -> None:
         pieces = list(self.pieces.values())
         for k, piece in enumerate(pieces):
+            x, y, reach = piece.placed.x, piece.placed.y, piece.reach
             for other in pieces[k + 1 :]:
-                apart = math.dist((piece.placed.x, piece.placed.y), (other.placed.x, other.placed.y))
-                if apart > piece.reach + other.reach:
+                if math.hypot(other.placed.x - x, other.placed.y - y) > reach + other.reach:
                     continue  # too far apart to touch: no need to ask chipmunk
                 contacts = lib.cpShapesCollide(piece.shapes[0], other.shapes[0])
                 depth = max((-contacts.points[i].distance for i in range(contacts.count)), default=0.0)
