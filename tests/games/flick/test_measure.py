@@ -68,7 +68,7 @@ def test_two_ramp_heights_give_the_tables_friction_within_3_percent(name, fricti
     friction=st.floats(0.2, 0.6),
     speed=st.floats(1.0, 2.5),
 )
-def test_a_head_on_strike_gives_the_restitution_within_0_03(name, restitution, friction, speed) -> None:
+def test_a_head_on_strike_gives_the_restitution_within_0_04(name, restitution, friction, speed) -> None:
     target = (-300.0, -300.0)
     diameter = coin(name).diameter_mm
     start = (target[0] - diameter - 60.0, target[1])
@@ -82,7 +82,7 @@ def test_a_head_on_strike_gives_the_restitution_within_0_03(name, restitution, f
     assume(striker >= 5 and struck >= 50)
     problem, measured = restitution_from_rebound(struck, striker)
     assert problem is None
-    assert measured == pytest.approx(restitution, abs=0.03)
+    assert measured == pytest.approx(restitution, abs=0.04)
 
 
 def test_the_measurements_set_the_table() -> None:
