@@ -19,12 +19,14 @@ in grams, times in seconds; a shot's speed is given in m/s.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pymunk
+from pymunk._chipmunk_cffi import ffi, lib
 
 from coinprint.engine import Rules
 from coinprint.errors import UsageError
@@ -191,8 +193,11 @@ def simulate(scene: Scene, shot: Shot, player: str, table: Table | None = None, 
     for piece in (*scene.goal_coins, *coins):
         _check_on_table(piece)
     world = _World(replace(scene, coins=coins), table)
-    world.check_overlaps()
-    return world.run(shot, player, trace=trace)
+    try:
+        world.check_overlaps()
+        return world.run(shot, player, trace=trace)
+    finally:
+        world.close()
 
 
 def referee_log(rules: Rules[Any, Any], state: Any, events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -210,9 +215,29 @@ def referee_log(rules: Rules[Any, Any], state: Any, events: Iterable[dict[str, A
 # -- the world of one shot ----------------------------------------------------------------------------
 
 
+class _Piece:
+    """One coin of the world: its chipmunk body, its shapes (the rim, and for a score coin the
+    centre sensor) and its two joints to the table."""
+
+    __slots__ = ("name", "kind", "placed", "body", "shapes", "joints", "reach")
+
+    def __init__(
+        self, name: str, kind: int, placed: Placed, body: Any, shapes: tuple[Any, ...], joints: tuple[Any, Any]
+    ) -> None:
+        self.name, self.kind, self.placed = name, kind, placed
+        self.body, self.shapes, self.joints = body, shapes, joints
+        curves = placed.coin.equal_curves
+        # How far the rim reaches from the centre (a heptagon's corners are beyond its width/2).
+        self.reach = placed.coin.radius_mm / (math.cos(math.pi / (2 * curves)) if curves else 1.0)
+
+
 class _World:
-    """A fresh pymunk space holding one scene: goal coins first, then the score coins, in the
-    scene's order."""
+    """A fresh chipmunk space holding one scene: goal coins first, then the score coins, in the
+    scene's order.
+
+    The coins, their shapes and their joints are chipmunk's own objects, made and freed here
+    (:meth:`close`): pymunk's Python wrapper of one of them costs more to build than the object
+    costs in the whole shot. The space, the goal sensor and the collision handlers are pymunk's."""
 
     def __init__(self, scene: Scene, table: Table) -> None:
         self.scene, self.table = scene, table
@@ -223,14 +248,15 @@ class _World:
         self.space.sleep_time_threshold = SLEEP_S
         self.space.iterations = SOLVER_ITERATIONS
         self.events: list[dict[str, Any]] = []
-        self.names: dict[pymunk.Shape, str] = {}
-        self.bodies: dict[str, pymunk.Body] = {}
+        self.pieces: dict[str, _Piece] = {}
+        self.by_shape: dict[int, _Piece] = {}
         self.inside: dict[str, bool] = {}
         self.moved_goal_coins: list[int] = []
+        self.pair = (ffi.new("cpShape **"), ffi.new("cpShape **"))
         for number, piece in enumerate(scene.goal_coins, start=1):
-            self._add(piece, _GOAL_COIN, number)
+            self._add(piece, _GOAL_COIN, str(number))
         for piece in scene.coins:
-            self._add(piece, _SCORE, 0)
+            self._add(piece, _SCORE, piece.id)
             self.inside[piece.id] = _inside(scene.goal, (piece.x, piece.y))
         goal = pymunk.Poly(self.space.static_body, scene.goal)
         goal.sensor, goal.collision_type = True, _GOAL
@@ -238,39 +264,69 @@ class _World:
         self.space.add(goal)
         self._handlers()
 
-    def _add(self, piece: Placed, kind: int, number: int) -> None:
-        mass = piece.coin.mass_g
+    def _add(self, piece: Placed, kind: int, name: str) -> None:
+        mass, radius = piece.coin.mass_g, piece.coin.radius_mm
         if piece.coin.equal_curves:
-            outline = equal_curve_outline(piece.coin.diameter_mm, piece.coin.equal_curves)
-            body = pymunk.Body(mass, pymunk.moment_for_poly(mass, outline))
-            rim: pymunk.Shape = pymunk.Poly(body, outline)
+            outline, moment = _outline_and_moment(piece.coin.diameter_mm, piece.coin.equal_curves, mass)
+            body = lib.cpBodyNew(mass, moment)
+            rim = lib.cpPolyShapeNew(body, len(outline), outline, _IDENTITY, 0.0)
         else:
-            body = pymunk.Body(mass, pymunk.moment_for_circle(mass, 0, piece.coin.radius_mm))
-            rim = pymunk.Circle(body, piece.coin.radius_mm)
-        body.position, body.angle = (piece.x, piece.y), piece.angle
-        rim.collision_type = kind
-        rim.filter = pymunk.ShapeFilter(categories=_COINS_CATEGORY, mask=_COINS_CATEGORY)
+            body = lib.cpBodyNew(mass, pymunk.moment_for_circle(mass, 0, radius))
+            rim = lib.cpCircleShapeNew(body, radius, (0.0, 0.0))
+        lib.cpBodySetPosition(body, (piece.x, piece.y))
+        lib.cpBodySetAngle(body, piece.angle)
+        lib.cpShapeSetCollisionType(rim, kind)
+        lib.cpShapeSetFilter(rim, (0, _COINS_CATEGORY, _COINS_CATEGORY))
         shapes = [rim]
         if kind == _SCORE:  # a goal coin never enters the goal: it sits on its corner
-            centre = pymunk.Circle(body, CENTRE_RADIUS_MM)
-            centre.sensor, centre.collision_type = True, _CENTRE
-            centre.filter = pymunk.ShapeFilter(categories=_CENTRE_CATEGORY, mask=_GOAL_CATEGORY)
+            centre = lib.cpCircleShapeNew(body, CENTRE_RADIUS_MM, (0.0, 0.0))
+            lib.cpShapeSetSensor(centre, True)
+            lib.cpShapeSetCollisionType(centre, _CENTRE)
+            lib.cpShapeSetFilter(centre, (0, _CENTRE_CATEGORY, _GOAL_CATEGORY))
             shapes.append(centre)
-        weight = mass * GRAVITY_MM_S2
-        slide = pymunk.PivotJoint(self.space.static_body, body, (0, 0), (0, 0))
-        spin = pymunk.GearJoint(self.space.static_body, body, 0, 1)
-        slide.max_bias = spin.max_bias = 0
-        slide.max_force = self.table.friction * weight
-        spin.max_force = 2 / 3 * self.table.friction * weight * piece.coin.radius_mm
-        self.space.add(body, *shapes, slide, spin)
+        space = self.space._space
+        lib.cpSpaceAddBody(space, body)
         for shape in shapes:
-            self.names[shape] = piece.id if kind == _SCORE else str(number)
-        self.bodies[piece.id] = body
+            lib.cpSpaceAddShape(space, shape)
+        table, friction, weight = self.space.static_body._body, self.table.friction, mass * GRAVITY_MM_S2
+        slide = lib.cpPivotJointNew2(table, body, (0.0, 0.0), (0.0, 0.0))
+        spin = lib.cpGearJointNew(table, body, 0.0, 1.0)
+        for joint, force in ((slide, friction * weight), (spin, 2 / 3 * friction * weight * radius)):
+            lib.cpConstraintSetMaxBias(joint, 0.0)
+            lib.cpConstraintSetMaxForce(joint, force)
+            lib.cpSpaceAddConstraint(space, joint)
+        made = _Piece(name, kind, piece, body, tuple(shapes), (slide, spin))
+        self.pieces[piece.id] = made
+        for shape in shapes:
+            self.by_shape[_address(shape)] = made
+
+    def close(self) -> None:
+        """Take every coin out of the space and free it (the space and the goal are pymunk's)."""
+        space = self.space._space
+        for piece in self.pieces.values():
+            for joint in piece.joints:
+                if lib.cpSpaceContainsConstraint(space, joint):
+                    lib.cpSpaceRemoveConstraint(space, joint)
+                lib.cpConstraintFree(joint)
+            for shape in piece.shapes:
+                if lib.cpSpaceContainsShape(space, shape):
+                    lib.cpSpaceRemoveShape(space, shape)
+                lib.cpShapeFree(shape)
+            if lib.cpSpaceContainsBody(space, piece.body):
+                lib.cpSpaceRemoveBody(space, piece.body)
+            lib.cpBodyFree(piece.body)
+        self.pieces.clear()
+        self.by_shape.clear()
 
     def _handlers(self) -> None:
         for a, b in ((_SCORE, _SCORE), (_SCORE, _GOAL_COIN), (_GOAL_COIN, _GOAL_COIN)):
             self.space.on_collision(a, b, begin=self._touched, pre_solve=self._pair)
         self.space.on_collision(_CENTRE, _GOAL, begin=self._entered, separate=self._left)
+
+    def _shapes_of(self, arbiter: pymunk.Arbiter) -> tuple[Any, Any]:
+        first, second = self.pair
+        lib.cpArbiterGetShapes(arbiter._arbiter, first, second)
+        return first[0], second[0]
 
     def _pair(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: Any) -> None:
         # One restitution and one friction for every pair of coins, not the product of the two
@@ -279,51 +335,49 @@ class _World:
         arbiter.friction = self.table.coin_friction
 
     def _touched(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: Any) -> None:
-        first, second = arbiter.shapes
-        a, b = self.names[first], self.names[second]
-        if second.collision_type == _SCORE:
-            self.events.append({"contact": [a, b]})
-        for shape, name in ((first, a), (second, b)):
-            if shape.collision_type == _GOAL_COIN and int(name) not in self.moved_goal_coins:
-                self.moved_goal_coins.append(int(name))
-                self.events.append({"goal-coin-moved": int(name)})
+        first, second = (self.by_shape[_address(s)] for s in self._shapes_of(arbiter))
+        if second.kind == _SCORE:
+            self.events.append({"contact": [first.name, second.name]})
+        for piece in (first, second):
+            if piece.kind == _GOAL_COIN and int(piece.name) not in self.moved_goal_coins:
+                self.moved_goal_coins.append(int(piece.name))
+                self.events.append({"goal-coin-moved": int(piece.name)})
 
     def _entered(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: Any) -> None:
-        centre = arbiter.shapes[0]
-        name = self.names[centre]
+        piece = self.by_shape[_address(self._shapes_of(arbiter)[0])]
+        name = piece.name
         if self.inside[name]:
             return
         self.inside[name] = True
-        body = centre.body
-        assert body is not None
-        now = (body.position.x, body.position.y)
-        before = (now[0] - body.velocity.x * STEP_S, now[1] - body.velocity.y * STEP_S)
+        now_at, velocity = lib.cpBodyGetPosition(piece.body), lib.cpBodyGetVelocity(piece.body)
+        now = (now_at.x, now_at.y)
+        before = (now[0] - velocity.x * STEP_S, now[1] - velocity.y * STEP_S)
         side = _side_crossed(self.scene.goal, before, now)
         self.events.append({"enter": name, "edge": self.scene.edges[side - 1]})
 
     def _left(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: Any) -> None:
-        name = self.names[arbiter.shapes[0]]
+        name = self.by_shape[_address(self._shapes_of(arbiter)[0])].name
         if self.inside.get(name):
             self.inside[name] = False
             self.events.append({"leave": name})
 
     def check_overlaps(self) -> None:
-        for shape, name in self.names.items():
-            if shape.sensor:
-                continue
-            for hit in self.space.shape_query(shape):
-                other = hit.shape
-                if other is None or other.sensor or other is shape:
-                    continue
-                depth = max((-p.distance for p in hit.contact_point_set.points), default=0.0)
+        pieces = list(self.pieces.values())
+        for k, piece in enumerate(pieces):
+            x, y, reach = piece.placed.x, piece.placed.y, piece.reach
+            for other in pieces[k + 1 :]:
+                if math.hypot(other.placed.x - x, other.placed.y - y) > reach + other.reach:
+                    continue  # too far apart to touch: no need to ask chipmunk
+                contacts = lib.cpShapesCollide(piece.shapes[0], other.shapes[0])
+                depth = max((-contacts.points[i].distance for i in range(contacts.count)), default=0.0)
                 if depth > OVERLAP_MM:
                     raise UsageError(
-                        f"coins {_label(name)} and {_label(self.names[other])} overlap by {depth:.2f} mm; "
+                        f"coins {_label(piece.name)} and {_label(other.name)} overlap by {depth:.2f} mm; "
                         "coins lie side by side on the table"
                     )
 
     def run(self, shot: Shot, player: str, *, trace: bool) -> Outcome:
-        body = self.bodies[shot.coin]
+        body = self.pieces[shot.coin].body
         speed = shot.speed * 1000.0
         # pymunk's integrator moves a body before the table slows it: its velocities belong half
         # a step later than its positions (leapfrog). So the coin leaves with the speed it has
@@ -331,42 +385,70 @@ class _World:
         # would be longer by v·Δt/2.
         speed = max(0.0, speed - self.table.friction * GRAVITY_MM_S2 * STEP_S / 2)
         turn = math.radians(shot.direction)
-        body.velocity = (speed * math.cos(turn), speed * math.sin(turn))
-        order = list(self.bodies.values())
-        self.on_table = dict(self.bodies)
+        lib.cpBodySetVelocity(body, (speed * math.cos(turn), speed * math.sin(turn)))
+        order = [piece.body for piece in self.pieces.values()]
+        self.on_table = dict(self.pieces)
         path: list[list[tuple[float, float, float]]] | None = [] if trace else None
         fallen: list[str] = []
-        steps = 0
         limit = round(MAX_SECONDS / STEP_S)
-        step = self.space.step
-        while steps < limit:
-            step(STEP_S)
-            steps += 1
+        # chipmunk's step itself: pymunk's Space.step around it only runs the adds, removals and
+        # post-step callbacks queued during a step, and this world queues none.
+        self.space.step(STEP_S)
+        steps = 1
+        step, space = lib.cpSpaceStep, self.space._space
+        while True:
             if path is not None:
-                path.append([(b.position.x, b.position.y, b.angle) for b in order])
+                path.append([_place(b) for b in order])
             if steps % REST_CHECK_STEPS == 0:
                 fallen += self._fall_off()
                 if self._still():
                     break
-        rest = {
-            c.id: (self.bodies[c.id].position.x, self.bodies[c.id].position.y, self.bodies[c.id].angle)
-            for c in self.scene.coins
-            if c.id not in fallen
-        }
+            if steps >= limit:
+                break
+            step(space, STEP_S)
+            steps += 1
+        rest = {c.id: _place(self.pieces[c.id].body) for c in self.scene.coins if c.id not in fallen}
         events = [shot.event(player), *self.events, {"stop": True}]
         return Outcome(events, rest, fallen, steps, path, list(self.moved_goal_coins))
 
     def _still(self) -> bool:
-        return all(b.is_sleeping for b in self.on_table.values())
+        return all(lib.cpBodyIsSleeping(p.body) for p in self.on_table.values())
 
     def _fall_off(self) -> list[str]:
         gone = []
-        for name, body in list(self.on_table.items()):
-            if not body.is_sleeping and max(abs(body.position.x), abs(body.position.y)) > TABLE_HALF_MM:
-                self.space.remove(body, *body.shapes, *body.constraints)
+        space = self.space._space
+        for name, piece in list(self.on_table.items()):
+            if lib.cpBodyIsSleeping(piece.body):
+                continue
+            at = lib.cpBodyGetPosition(piece.body)
+            if max(abs(at.x), abs(at.y)) > TABLE_HALF_MM:
+                # The order pymunk removed them in: the joints, the body, then its shapes.
+                for joint in piece.joints:
+                    lib.cpSpaceRemoveConstraint(space, joint)
+                lib.cpSpaceRemoveBody(space, piece.body)
+                for shape in piece.shapes:
+                    lib.cpSpaceRemoveShape(space, shape)
                 del self.on_table[name]
                 gone.append(name)
         return [g for g in gone if not g.startswith("g")]
+
+
+_IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+def _address(pointer: Any) -> int:
+    return int(ffi.cast("uintptr_t", pointer))
+
+
+def _place(body: Any) -> tuple[float, float, float]:
+    at = lib.cpBodyGetPosition(body)
+    return (at.x, at.y, lib.cpBodyGetAngle(body))
+
+
+@functools.cache
+def _outline_and_moment(width_mm: float, curves: int, mass: float) -> tuple[list[XY], float]:
+    outline = equal_curve_outline(width_mm, curves)
+    return outline, pymunk.moment_for_poly(mass, outline)
 
 
 # -- geometry ------------------------------------------------------------------------------------------

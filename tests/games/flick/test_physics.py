@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -167,6 +169,39 @@ def test_the_same_shot_gives_the_same_bytes() -> None:
         for _ in range(4)
     }
     assert len(runs) == 1
+
+
+SHOT_B = Shot("h3", -40.0, -160.0, 75.0, 1.4)
+B_ALONE = """
+import json
+from coinprint.games.flick.board import build
+from coinprint.games.flick.physics import Shot, scene_of, simulate
+out = simulate(scene_of(build(coins=5)), Shot("h3", -40.0, -160.0, 75.0, 1.4), "heads", trace=True)
+print(json.dumps([out.events, sorted(out.rest.items()), out.fallen, out.steps, out.trace]))
+"""
+
+
+def test_a_shot_gives_the_same_bytes_whatever_ran_before_it() -> None:
+    """Shot B in a fresh process, alone, against B after shots that struck coins, knocked one
+    off the table, moved the goal coins and were refused: nothing of one shot outlives it."""
+    alone = subprocess.run([sys.executable, "-c", B_ALONE], capture_output=True, text=True, check=True).stdout
+    scene = scene_of(build(coins=5))
+    h1 = scene.coin("h1")
+    before = [
+        Shot("h1", h1.x, h1.y, 88.0, 1.7),
+        Shot("h1", h1.x, h1.y, 200.0, 3.0),
+        Shot("h2", h1.x, h1.y, 90.0, 1.0),  # on top of h1: refused
+        Shot("h3", -40.0, -160.0, 60.0, 2.5),
+    ]
+    for shot in before:
+        try:
+            simulate(scene, shot, "heads")
+        except UsageError:
+            pass
+    after = simulate(scene, SHOT_B, "heads", trace=True)
+    record = [after.events, sorted(after.rest.items()), after.fallen, after.steps, after.trace]
+    assert json.loads(alone) == json.loads(json.dumps(record))
+    assert alone.strip() == json.dumps(record)
 
 
 def overlap(a: Placed, b: Placed) -> float:
