@@ -353,13 +353,20 @@ def propose_arc(drawn: DrawnMap, rng: random.Random, *, growth: str = "packed") 
     """An arc the generator would draw next on ``drawn`` (packed growth, then sprawling as
     its fallback), or None when it finds none in PROPOSAL_TRIES tries."""
     need = max(coin(name).radius_mm for name in drawn.coins) + COIN_MARGIN_MM
-    stats, new = GrowthStats(), len(drawn)
-    for attempt in range(PROPOSAL_TRIES):
-        grown = None
-        if growth == "packed" and attempt == 0:
-            grown = packed_step(drawn.outline, new, drawn.max_neighbours, need, NO_FRAME, rng, stats)
-        if grown is None:
-            grown = sprawling_step(drawn.outline, new, drawn.max_neighbours, need, NO_FRAME, rng, stats)
-        if grown is not None:
-            return arc_of(grown, new)
-    return None
+    stats, new, outline = GrowthStats(), len(drawn), drawn.outline
+    # Sprawling growth shuts the points it found without room; a proposal must leave the
+    # map as it was (copies of a game's state share its outline).
+    kept = (outline.closed.copy(), outline._weights, outline._cumulative)
+    try:
+        for attempt in range(PROPOSAL_TRIES):
+            grown = None
+            if growth == "packed" and attempt == 0:
+                grown = packed_step(outline, new, drawn.max_neighbours, need, NO_FRAME, rng, stats)
+            if grown is None:
+                grown = sprawling_step(outline, new, drawn.max_neighbours, need, NO_FRAME, rng, stats)
+            if grown is not None:
+                return arc_of(grown, new)
+        return None
+    finally:
+        outline.closed[:] = kept[0]
+        outline._weights, outline._cumulative = kept[1], kept[2]
