@@ -23,14 +23,14 @@ from coinprint.io import Conventions
 from coinprint.params import Param, Values
 from coinprint.printing import PrintJob
 from coinprint.render.words import GAP_MM, info_block
+from coinprint.search import Search
+from coinprint.view import View
 
 if TYPE_CHECKING:
     from coinprint.checks import Problem
     from coinprint.engine import Rules
     from coinprint.layout import Layout
     from coinprint.render.sheet import Sheet
-    from coinprint.search import Search
-    from coinprint.view import View
 
 BLANK_PAGES = "blank_pages"
 """The place of the blank sheet in the kit (the template value ``{blank_pages}``)."""
@@ -143,15 +143,11 @@ class MapGame(Game):
 
     def search(self, rules: Rules[Any, Any]) -> Search[Any, Any]:
         if isinstance(rules, drawn.DrawRules):
-            from coinprint.search import Search
-
             return Search(rules)
         return MapSearch(cast(MapRules, rules))
 
     def view(self, rules: Rules[Any, Any]) -> View[Any, Any]:
         if isinstance(rules, drawn.DrawRules):
-            from coinprint.view import View
-
             return View(rules)
         return MapView(cast(MapRules, rules))
 
