@@ -1,0 +1,96 @@
+"""Whole Map games in one record: the arcs drawn as moves, then the chase; records replayed by
+``validate game``; refused arcs reported in one line naming the rule and its figure."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from pathlib import Path
+
+import pytest
+
+from coinprint.engine import replay
+from coinprint.games.mapgame.board import circle_radius_mm
+from coinprint.games.mapgame.check import check
+from coinprint.games.mapgame.drawn import DrawRules
+from coinprint.source import resolve_layout, rules_for
+
+RADIUS = circle_radius_mm()
+
+
+def random_game(seed: int, countries: int = 9) -> tuple[DrawRules, list[str]]:
+    rules = rules_for(resolve_layout(f"mapgame:draw=1,countries={countries}", game="mapgame"), {})
+    assert isinstance(rules, DrawRules)
+    state, rng, moves = rules.initial_state(), random.Random(seed), []
+    while not rules.is_over(state):
+        move = rng.choice(rules.legal_moves(state))
+        moves.append(rules.move_text(state, move))
+        rules.apply(state, move)
+        assert len(moves) < 2000
+    return rules, moves
+
+
+def write_record(folder: Path, moves: list[str], countries: int = 9) -> Path:
+    path = folder / "drawn.json"
+    record = {"format": "coinprint-record/1", "game": "mapgame", "layout": f"mapgame:draw=1,countries={countries}"}
+    path.write_text(json.dumps(record | {"moves": moves}))
+    return path
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_random_whole_game_replays_from_its_text_and_its_map_passes_the_checker(seed: int) -> None:
+    rules, moves = random_game(seed)
+    arcs = [m for m in moves if m.startswith("arc ")]
+    assert len(arcs) == 8 and all(m.startswith("arc ") for m in moves[:8])
+    assert all(m.startswith("move ") for m in moves[8:])
+    done = replay(rules, moves)
+    assert done.valid, done.report()
+    state = rules.initial_state()
+    for text in moves[:8]:
+        rules.apply(state, rules.parse_move(state, text))
+    assert rules.phase(state) == "chase"
+    assert check(state.drawn.layout()) == []
+
+
+def test_validate_game_reads_a_drawn_record(tmp_path: Path, cli) -> None:
+    _, moves = random_game(1)
+    done = cli("validate", "game", str(write_record(tmp_path, moves)))
+    assert done.code == 0, done.err
+    assert "valid" in done.out
+
+
+def test_a_refused_arc_names_the_move_the_player_and_the_figure(tmp_path: Path, cli) -> None:
+    _, moves = random_game(2)
+    # Country 2, too small for the coin: a bump 3 mm high over 0.5 rad of the circle.
+    bump = [
+        (
+            (RADIUS + 3 * math.sin(math.pi * k / 10)) * math.cos(0.05 * k),
+            (RADIUS + 3 * math.sin(math.pi * k / 10)) * math.sin(0.05 * k),
+        )
+        for k in range(11)
+    ]
+    moves[0] = "arc " + " ".join(f"{x:.4f},{y:.4f}" for x, y in bump)
+    done = cli("validate", "game", str(write_record(tmp_path, moves)))
+    assert done.code == 1
+    line = done.out.strip() + done.err.strip()
+    assert "move 1 (O): arc" in line and "the coin does not fit" in line and "21.2 mm is needed" in line
+
+
+@pytest.mark.parametrize(
+    "arc, words",
+    [
+        ("arc 1,1", "2 to 2000 points, not 1"),
+        ("arc nan,0 1,1", "is not an arc"),
+        ("arc 15.0865,0 5000,0", "off the page"),
+        ("arc 15.0865,0 -15.0865,0", "crosses or touches the map"),
+        ("arc " + " ".join(["15.0865,0"] * 3000), "2 to 2000 points"),
+        ("move 3", "is not an arc"),
+    ],
+)
+def test_hostile_arcs_get_one_line(tmp_path: Path, cli, arc: str, words: str) -> None:
+    done = cli("validate", "game", str(write_record(tmp_path, [arc])))
+    assert done.code == 1, done.err
+    text = (done.out + done.err).strip()
+    assert words in text and "Traceback" not in text
+    assert len(text.splitlines()) == 1
