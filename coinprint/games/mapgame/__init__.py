@@ -148,7 +148,7 @@ class MapGame(Game):
 
     def view(self, rules: Rules[Any, Any]) -> View[Any, Any]:
         if isinstance(rules, drawn.DrawRules):
-            return View(rules)
+            return drawn.DrawView(rules)
         return MapView(cast(MapRules, rules))
 
     def sheet(self, layout: Layout, job: PrintJob) -> Sheet:

@@ -31,7 +31,9 @@ from coinprint.errors import UsageError
 from coinprint.games.mapgame.arcs import DrawnMap, propose_arc
 from coinprint.games.mapgame.board import PLAYERS, coins_of
 from coinprint.games.mapgame.rules import MapMove, MapRules, MapState
-from coinprint.layout import Layout
+from coinprint.games.mapgame.view import MapView
+from coinprint.layout import Layout, Mark
+from coinprint.view import View
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _ARC = re.compile(r"^\s*arc((?:\s+" + _NUMBER + r"\s*,\s*" + _NUMBER + r")+)\s*$", re.IGNORECASE)
@@ -195,3 +197,28 @@ def _number(value: float) -> str:
     """A coordinate as the notation writes it: at most 4 decimals, no trailing zeros."""
     text = f"{round(value, 4):.4f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
+
+
+class DrawView(View[DrawState, DrawMove]):
+    """Pictures of a drawn game: the countries drawn so far; in the chase, the Map's claims
+    and coins on the map drawn."""
+
+    rules: DrawRules
+
+    def board(self, state: DrawState) -> Layout:
+        return state.drawn.layout() if state.chase is None else state.chase.layout
+
+    def marks(self, state: DrawState) -> list[Mark]:
+        if state.chase is None or state.position is None:
+            return []
+        return MapView(state.chase).marks(state.position)
+
+    def holders(self, state: DrawState) -> dict[str, str]:
+        if state.chase is None or state.position is None:
+            return {}
+        return MapView(state.chase).holders(state.position)
+
+    def title(self, state: DrawState) -> str:
+        if state.chase is None or state.position is None:
+            return f"Map being drawn: {len(state.drawn)} of {self.rules.countries} countries"
+        return MapView(state.chase).title(state.position)

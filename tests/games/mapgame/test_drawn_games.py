@@ -94,3 +94,22 @@ def test_hostile_arcs_get_one_line(tmp_path: Path, cli, arc: str, words: str) ->
     text = (done.out + done.err).strip()
     assert words in text and "Traceback" not in text
     assert len(text.splitlines()) == 1
+
+
+def test_the_position_picture_shows_the_map_drawn_so_far() -> None:
+    from coinprint.registry import GAMES
+
+    rules, moves = random_game(4)
+    state = rules.initial_state()
+    pictures = []
+    for text in moves[:9]:
+        rules.apply(state, rules.parse_move(state, text))
+        pictures.append(GAMES["mapgame"].position_svg(rules, state).decode())
+    # After k arcs the picture numbers countries 1 to k + 1 (each label once, as text).
+    import re
+
+    def labels(svg: str) -> set[str]:
+        return set(re.findall(r">(\d+)</text>", svg))
+
+    assert {"1", "2"} <= labels(pictures[0]) and "3" not in labels(pictures[0])
+    assert {str(k) for k in range(1, 10)} <= labels(pictures[7])
