@@ -113,3 +113,29 @@ def test_the_position_picture_shows_the_map_drawn_so_far() -> None:
 
     assert {"1", "2"} <= labels(pictures[0]) and "3" not in labels(pictures[0])
     assert {str(k) for k in range(1, 10)} <= labels(pictures[7])
+
+
+def test_the_replay_draws_the_map_arc_by_arc_then_the_chase(tmp_path: Path) -> None:
+    from coinprint.engine import read_record
+    from coinprint.playback.page import scene_frames
+    from coinprint.registry import GAMES
+    from coinprint.render.scene import Text
+
+    _, moves = random_game(5)
+    path = write_record(tmp_path, moves)
+    record = read_record(path.read_text())
+    rules = rules_for(resolve_layout(record.layout, game="mapgame"), {})
+    found = scene_frames(GAMES["mapgame"], record, rules, replay(rules, record.moves))
+    assert found.board_layout is not None and len(found.board_layout.spaces) == 9
+    # No setup frames: the first frame is the start (the circle alone), then one per move.
+    assert len(found.frames) == len(moves) + 1
+    labels = {i: item.text for i, item in enumerate(found.board) if isinstance(item, Text)}
+
+    def shown(frame) -> set[str]:
+        return {text for i, text in labels.items() if i not in frame.hidden and text.isdigit()}
+
+    assert shown(found.frames[0]) == {"1"}
+    for k in range(1, 9):
+        assert shown(found.frames[k]) == {str(n) for n in range(1, k + 2)}
+    # Each arc's frame tints the new country: one piece over the bare board.
+    assert len(found.frames[3].pieces) == len(found.frames[0].pieces) + 1
