@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from coinprint.caps import MAX_ARC_POINTS
 from coinprint.checks import Problem, common_problems
 from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules
 from coinprint.errors import UsageError
@@ -172,6 +173,8 @@ class DrawRules(Rules[DrawState, DrawMove]):
             return state.chase.parse_move(state.position, text)
         if not isinstance(text, str):
             raise InvalidMoveError(f"an arc is text like 'arc 15,0 30,12 4.8,14.3', not {str(text)[:40]!r}")
+        if text.count(",") > MAX_ARC_POINTS:  # refused before the points are read
+            raise InvalidMoveError(f"an arc has 2 to {MAX_ARC_POINTS} points, not {text.count(',')}")
         match = _ARC.match(text)
         if not match:
             raise InvalidMoveError(
