@@ -68,12 +68,15 @@ def test_an_end_off_the_outline_names_the_distance_and_the_tolerance() -> None:
 def test_the_neighbour_limit_names_the_countries() -> None:
     drawn = DrawnMap(max_neighbours=1)
     assert drawn.draw(bump(0.0, 1.8, 26.0)).accepted
-    assert drawn.draw(bump(math.pi, 1.9, 26.0)).accepted
-    # Round the far side of country 2 and 3 both: it borders 1, 2 and 3.
-    judged = drawn.judge(bump(-0.6, math.pi + 0.6, 60.0, n=60))
-    assert judged.rule in ("neighbours", "crossing")
-    if judged.rule == "neighbours":
-        assert judged.refusal is not None and judged.refusal.startswith("it borders")
+    # From the circle round the far side of country 2 back to the circle: it borders 1 and 2.
+    judged = drawn.judge(bump(2.9, -1.1, 55.0, n=80))
+    assert judged.rule == "neighbours"
+    assert judged.neighbours == (1, 2)
+    assert judged.refusal == "it borders 2: 1, 2; at most 1 are allowed when drawn"
+    # The same arc under a limit of 2 is accepted.
+    roomier = DrawnMap(max_neighbours=2)
+    assert roomier.draw(bump(0.0, 1.8, 26.0)).accepted
+    assert roomier.draw(bump(2.9, -1.1, 55.0, n=80)).accepted
 
 
 @pytest.mark.parametrize(
