@@ -56,6 +56,12 @@ MAX_COORDINATE_MM = 1_000_000.0
 MAX_TEXT_CHARS = 200
 """Longest id, label, region or role of a feature, in characters."""
 
+MAX_ARC_POINTS = 2_000
+"""Most points of one arc a player draws on the Map (a pointer stroke is simplified before it
+is sent; the generator's arcs have at most 60)."""
+MAX_ARC_REACH_MM = 1_000.0
+"""Farthest (mm, from the circle's centre) a point of a drawn Map arc may lie: off the page."""
+
 # -- records -----------------------------------------------------------------------------------------
 MAX_RECORD_MOVES = 1_000_000
 """Most moves (or turns, or events) in one record."""

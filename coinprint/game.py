@@ -268,7 +268,8 @@ class Game(ABC):
         show it)."""
         view = self.view(rules)
         marks, title = view.marks(state), view.title(state)
-        return scene_to_svg(single_sheet(self.position_sheet(rules.layout, marks, rules.players, title=title), 10.0))
+        board = view.board(state)
+        return scene_to_svg(single_sheet(self.position_sheet(board, marks, rules.players, title=title), 10.0))
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
     from coinprint.engine import Rules
-    from coinprint.layout import Mark
+    from coinprint.layout import Layout, Mark
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -24,6 +24,11 @@ class View(Generic[S, M]):
 
     def __init__(self, rules: Rules[S, M]) -> None:
         self.rules = rules
+
+    def board(self, state: S) -> Layout:
+        """The board ``state`` is played on: the layout, unless the game grows its board as it
+        is played (the Map drawn together: the countries drawn so far)."""
+        return self.rules.layout
 
     def marks(self, state: S) -> list[Mark]:
         """What lies on each space, for drawing the position (coins, faces, stacks, rings);

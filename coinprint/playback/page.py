@@ -106,6 +106,9 @@ class SceneFrames:
     frames: list[Frame]
     rows: list[Row]
     legend: list[str]
+    board_layout: Any = None
+    """The layout the board is drawn from, when the game grew it as it was played (else None:
+    the rules' layout)."""
 
 
 @dataclass
@@ -186,15 +189,20 @@ def scene_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed: R
     """Replay ``record`` (already checked: ``replayed``) move by move and draw every position
     as ``game`` draws them, as scene items."""
 
-    layout = rules.layout
     view = game.view(rules)
+    # A game that grows its board as it is played (the Map drawn together) is shown on the
+    # board of its last position, the spaces not yet made hidden, the newest tinted in the
+    # colour of the player who made it.
+    layout = view.board(replayed.state)
+    grown = layout is not rules.layout
     draw = game.position_sheet
     players = rules.players
     empty = draw(layout, [], players)
     pieces = _Pieces(empty.content.items)
     frames: list[Frame] = []
     rows: list[Row] = []
-    if layout.spaces and all(s.order is not None for s in layout.spaces):
+    owner = _space_owners(layout, pieces) if grown else {}
+    if not grown and layout.spaces and all(s.order is not None for s in layout.spaces):
         _map_drawing(layout, pieces, frames, rows)
 
     drawn = _LastDrawing()
@@ -218,8 +226,17 @@ def scene_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed: R
         if aside:
             widest = max(widest, len(aside))
             extra += [pieces.number(i) for i in aside_items(aside, players, content.width_mm, content.height_mm)]
-        frames.append(Frame(extra, row, view.title(state), list(drawn.hidden)))
+        hidden = list(drawn.hidden)
+        if grown:
+            made = len(view.board(state).spaces)
+            hidden = sorted(set(hidden) | {i for i, space in owner.items() if space >= made})
+            if row >= 0 and made > made_before[0]:
+                extra = _maker_tint(layout, placement, made - 1, players, pieces) + extra
+            made_before[0] = made
+        frames.append(Frame(extra, row, view.title(state), hidden))
         return drawn.sheet
+
+    made_before = [0]  # spaces on the board of the frame before
 
     state = rules.initial_state()
     last = add_frame(state, -1)
@@ -243,18 +260,19 @@ def scene_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed: R
         rows.append(Row(str(number), player, text, error=reason))
         frames.append(Frame(list(frames[-1].pieces), len(rows) - 1, replayed.error, list(frames[-1].hidden), bad=True))
     width = content.width_mm + aside_width(widest)
-    return SceneFrames(width, content.height_mm, pieces.board, pieces.items, frames, rows, list(last.lines))
+    board_layout = layout if grown else None
+    return SceneFrames(
+        width, content.height_mm, pieces.board, pieces.items, frames, rows, list(last.lines), board_layout
+    )
 
 
-def _map_drawing(layout: Any, pieces: _Pieces, frames: list[Frame], rows: list[Row]) -> None:
-    """Frames that draw the map one country at a time in drawing order: the board with the
-    countries not yet drawn hidden, the newest one highlighted."""
-
+def _space_owners(layout: Any, pieces: _Pieces) -> dict[int, int]:
+    """Board item → the space (layout index) it draws: outlines, and labels when unique."""
     placement = Placement(layout)
     outlines = space_items(layout, placement, palette("ink-saver"))
     names = [s.name for s in layout.spaces]
     unique_names = len(set(names)) == len(names)
-    owner: dict[int, int] = {}  # board item -> the space it draws
+    owner: dict[int, int] = {}
     for space_index, outline in enumerate(outlines):
         for board_index in pieces.places.get(outline, []):
             owner[board_index] = space_index
@@ -262,6 +280,25 @@ def _map_drawing(layout: Any, pieces: _Pieces, frames: list[Frame], rows: list[R
         for board_index, item in enumerate(pieces.board):
             if isinstance(item, Text) and item.text in names:
                 owner[board_index] = names.index(item.text)
+    return owner
+
+
+def _maker_tint(layout: Any, placement: Placement, index: int, players: Sequence[str], pieces: _Pieces) -> list[int]:
+    """The space made by the last move (a grown board), tinted in its maker's colour (its
+    ``drawn_by`` property); none when it names no player."""
+    space = layout.spaces[index]
+    maker = str(space.properties.get("drawn_by", ""))
+    if maker not in players:
+        return []
+    return [pieces.number(item) for item in held_items(layout, placement, {space.id: maker}, players)]
+
+
+def _map_drawing(layout: Any, pieces: _Pieces, frames: list[Frame], rows: list[Row]) -> None:
+    """Frames that draw the map one country at a time in drawing order: the board with the
+    countries not yet drawn hidden, the newest one highlighted."""
+
+    placement = Placement(layout)
+    owner = _space_owners(layout, pieces)
     order = sorted(range(len(layout.spaces)), key=lambda i: layout.spaces[i].order)
     drawn: set[int] = set()
     for step, space_index in enumerate(order, start=1):

@@ -248,8 +248,12 @@ class Painter:
         strip = 3 * self.line_px + round(self.font_px * 0.6)
         self.strip_px = strip + (self.board_px[1] + strip) % 2  # even heights (yuv420p)
         self.size = (width, self.board_px[1] + self.strip_px)
-        layout = rules.layout
-        self.map_drawn = bool(layout.spaces) and all(s.order is not None for s in layout.spaces)
+        layout = found.board_layout if found.board_layout is not None else rules.layout
+        # A board grown as it was played has no paper laid under it: the paper would show the
+        # countries to come.
+        self.map_drawn = (
+            found.board_layout is None and bool(layout.spaces) and all(s.order is not None for s in layout.spaces)
+        )
         placement = Placement(layout)
         self.paper = [
             ScenePath(tuple(placement.ring(r) for r in space.rings), Style(fill=PAPER, stroke=None))

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from coinprint.game import Game, Generated, RuleSheetParts, Seat
-from coinprint.games.mapgame import board, check
+from coinprint.games.mapgame import board, check, drawn
 from coinprint.games.mapgame.draw import blank_sheet, map_sheet, texts
 from coinprint.games.mapgame.rules import MapRules
 from coinprint.games.mapgame.search import MapSearch
@@ -23,14 +23,14 @@ from coinprint.io import Conventions
 from coinprint.params import Param, Values
 from coinprint.printing import PrintJob
 from coinprint.render.words import GAP_MM, info_block
+from coinprint.search import Search
+from coinprint.view import View
 
 if TYPE_CHECKING:
     from coinprint.checks import Problem
     from coinprint.engine import Rules
     from coinprint.layout import Layout
     from coinprint.render.sheet import Sheet
-    from coinprint.search import Search
-    from coinprint.view import View
 
 BLANK_PAGES = "blank_pages"
 """The place of the blank sheet in the kit (the template value ``{blank_pages}``)."""
@@ -95,6 +95,13 @@ class MapGame(Game):
             spec_default=board.SPEC_ARCS,
         ),
         Param(
+            "draw",
+            "flag",
+            "The players draw the map: the game starts from the circle alone, the arcs are moves.",
+            False,
+            frozenset({"spec"}),
+        ),
+        Param(
             "blank",
             "flag",
             "Print the blank sheet instead: the circle and the rules, to draw your own map.",
@@ -110,6 +117,8 @@ class MapGame(Game):
 
     def build(self, values: Values) -> Layout:
         coins = board.parse_coins(values["coin"])
+        if values["draw"]:
+            return board.blank_layout(coins, values["max_neighbours"], values["countries"])
         if values["blank"]:
             return board.blank_layout(coins)
         return board.build(
@@ -123,15 +132,23 @@ class MapGame(Game):
         )
 
     def problems(self, layout: Layout, *, tolerance_mm: float = check.COIN_TOLERANCE_MM) -> list[Problem]:
+        if drawn.is_drawing_start(layout):
+            return drawn.start_problems(layout)
         return check.check(layout, tolerance_mm=tolerance_mm)
 
-    def rules(self, layout: Layout, options: Mapping[str, Any] | None = None) -> MapRules:
+    def rules(self, layout: Layout, options: Mapping[str, Any] | None = None) -> Rules[Any, Any]:
+        if drawn.is_drawing_start(layout):
+            return drawn.DrawRules(layout, dict(options or {}))
         return MapRules(layout, dict(options or {}))
 
     def search(self, rules: Rules[Any, Any]) -> Search[Any, Any]:
+        if isinstance(rules, drawn.DrawRules):
+            return Search(rules)
         return MapSearch(cast(MapRules, rules))
 
     def view(self, rules: Rules[Any, Any]) -> View[Any, Any]:
+        if isinstance(rules, drawn.DrawRules):
+            return drawn.DrawView(rules)
         return MapView(cast(MapRules, rules))
 
     def sheet(self, layout: Layout, job: PrintJob) -> Sheet:

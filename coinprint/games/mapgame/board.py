@@ -208,12 +208,20 @@ def circle_radius_mm(coins: Sequence[str] = DEFAULT_COINS) -> float:
     return round((max(coin(name).radius_mm for name in coins) + COIN_MARGIN_MM) * 1.3, 4)
 
 
-def blank_layout(coins: Sequence[str] = DEFAULT_COINS) -> Layout:
-    """A map with only country 1, the circle: what players start drawing from."""
+def blank_layout(
+    coins: Sequence[str] = DEFAULT_COINS, max_neighbours: int | None = None, countries: int | None = None
+) -> Layout:
+    """A map with only country 1, the circle: what players start drawing from. Given
+    ``max_neighbours`` and ``countries``, the layout a drawn game starts from (``mapgame:draw=1``):
+    its params say so (``draw``), and the rules then take arcs as moves."""
     ring = circle(circle_radius_mm(coins))
     space = Space("c1", (tuple(ring + [ring[0]]),), label="1", order=1, properties={"color": 0})
     names = [coin(name).name for name in coins]
-    return Layout(GAME, [space], meta={"params": {"countries": 1, "coins": {"O": names[0], "X": names[1]}}})
+    params: dict[str, object] = {"countries": 1, "coins": {"O": names[0], "X": names[1]}}
+    if countries is not None and max_neighbours is not None:
+        MapParams(countries, 0, max_neighbours, tuple(names)).validated()  # type: ignore[arg-type]
+        params["draw"] = {"countries": countries, "max_neighbours": max_neighbours}
+    return Layout(GAME, [space], meta={"params": params})
 
 
 def layout_name(layout: Layout) -> str:

@@ -143,7 +143,7 @@ def test_bad_country_counts_are_refused(countries: int) -> None:
         ({"countries": "x"}, "mapgame countries must be a whole number, not 'x'"),
         (
             {"size": "3"},
-            "unknown mapgame layout parameter 'size'; use arcs, coin, countries, growth, max_neighbours, seed, starts",
+            "unknown mapgame layout parameter 'size'; use arcs, coin, countries, draw, growth, max_neighbours, seed, starts",
         ),
         ({"coin": "pebble"}, "unknown coin 'pebble'; use one of: dime, penny"),
         ({"max_neighbours": "0"}, "mapgame max_neighbours 0 is out of range; use 1 to 8"),

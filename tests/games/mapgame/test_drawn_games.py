@@ -1,0 +1,141 @@
+"""Whole Map games in one record: the arcs drawn as moves, then the chase; records replayed by
+``validate game``; refused arcs reported in one line naming the rule and its figure."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from pathlib import Path
+
+import pytest
+
+from coinprint.engine import replay
+from coinprint.games.mapgame.board import circle_radius_mm
+from coinprint.games.mapgame.check import check
+from coinprint.games.mapgame.drawn import DrawRules
+from coinprint.source import resolve_layout, rules_for
+
+RADIUS = circle_radius_mm()
+
+
+def random_game(seed: int, countries: int = 9) -> tuple[DrawRules, list[str]]:
+    rules = rules_for(resolve_layout(f"mapgame:draw=1,countries={countries}", game="mapgame"), {})
+    assert isinstance(rules, DrawRules)
+    state, rng, moves = rules.initial_state(), random.Random(seed), []
+    while not rules.is_over(state):
+        move = rng.choice(rules.legal_moves(state))
+        moves.append(rules.move_text(state, move))
+        rules.apply(state, move)
+        assert len(moves) < 2000
+    return rules, moves
+
+
+def write_record(folder: Path, moves: list[str], countries: int = 9) -> Path:
+    path = folder / "drawn.json"
+    record = {"format": "coinprint-record/1", "game": "mapgame", "layout": f"mapgame:draw=1,countries={countries}"}
+    path.write_text(json.dumps(record | {"moves": moves}))
+    return path
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_random_whole_game_replays_from_its_text_and_its_map_passes_the_checker(seed: int) -> None:
+    rules, moves = random_game(seed)
+    arcs = [m for m in moves if m.startswith("arc ")]
+    assert len(arcs) == 8 and all(m.startswith("arc ") for m in moves[:8])
+    assert all(m.startswith("move ") for m in moves[8:])
+    done = replay(rules, moves)
+    assert done.valid, done.report()
+    state = rules.initial_state()
+    for text in moves[:8]:
+        rules.apply(state, rules.parse_move(state, text))
+    assert rules.phase(state) == "chase"
+    assert check(state.drawn.layout()) == []
+
+
+def test_validate_game_reads_a_drawn_record(tmp_path: Path, cli) -> None:
+    _, moves = random_game(1)
+    done = cli("validate", "game", str(write_record(tmp_path, moves)))
+    assert done.code == 0, done.err
+    assert "valid" in done.out
+
+
+def test_a_refused_arc_names_the_move_the_player_and_the_figure(tmp_path: Path, cli) -> None:
+    _, moves = random_game(2)
+    # Country 2, too small for the coin: a bump 3 mm high over 0.5 rad of the circle.
+    bump = [
+        (
+            (RADIUS + 3 * math.sin(math.pi * k / 10)) * math.cos(0.05 * k),
+            (RADIUS + 3 * math.sin(math.pi * k / 10)) * math.sin(0.05 * k),
+        )
+        for k in range(11)
+    ]
+    moves[0] = "arc " + " ".join(f"{x:.4f},{y:.4f}" for x, y in bump)
+    done = cli("validate", "game", str(write_record(tmp_path, moves)))
+    assert done.code == 1
+    line = done.out.strip() + done.err.strip()
+    assert "move 1 (O): arc" in line and "the coin does not fit" in line and "21.2 mm is needed" in line
+
+
+@pytest.mark.parametrize(
+    "arc, words",
+    [
+        ("arc 1,1", "2 to 2000 points, not 1"),
+        ("arc nan,0 1,1", "is not an arc"),
+        ("arc 15.0865,0 5000,0", "off the page"),
+        ("arc 15.0865,0 -15.0865,0", "crosses or touches the map"),
+        ("arc " + " ".join(["15.0865,0"] * 3000), "2 to 2000 points"),
+        ("move 3", "is not an arc"),
+    ],
+)
+def test_hostile_arcs_get_one_line(tmp_path: Path, cli, arc: str, words: str) -> None:
+    done = cli("validate", "game", str(write_record(tmp_path, [arc])))
+    assert done.code == 1, done.err
+    text = (done.out + done.err).strip()
+    assert words in text and "Traceback" not in text
+    assert len(text.splitlines()) == 1
+
+
+def test_the_position_picture_shows_the_map_drawn_so_far() -> None:
+    from coinprint.registry import GAMES
+
+    rules, moves = random_game(4)
+    state = rules.initial_state()
+    pictures = []
+    for text in moves[:9]:
+        rules.apply(state, rules.parse_move(state, text))
+        pictures.append(GAMES["mapgame"].position_svg(rules, state).decode())
+    # After k arcs the picture numbers countries 1 to k + 1 (each label once, as text).
+    import re
+
+    def labels(svg: str) -> set[str]:
+        return set(re.findall(r">(\d+)</text>", svg))
+
+    assert {"1", "2"} <= labels(pictures[0]) and "3" not in labels(pictures[0])
+    assert {str(k) for k in range(1, 10)} <= labels(pictures[7])
+
+
+def test_the_replay_draws_the_map_arc_by_arc_then_the_chase(tmp_path: Path) -> None:
+    from coinprint.engine import read_record
+    from coinprint.playback.page import scene_frames
+    from coinprint.registry import GAMES
+    from coinprint.render.scene import Text
+
+    _, moves = random_game(5)
+    path = write_record(tmp_path, moves)
+    record = read_record(path.read_text())
+    rules = rules_for(resolve_layout(record.layout, game="mapgame"), {})
+    found = scene_frames(GAMES["mapgame"], record, rules, replay(rules, record.moves))
+    assert found.board_layout is not None and len(found.board_layout.spaces) == 9
+    # No setup frames: the first frame is the start (the circle alone), then one per move.
+    assert len(found.frames) == len(moves) + 1
+    labels = {i: item.text for i, item in enumerate(found.board) if isinstance(item, Text)}
+
+    def shown(frame) -> set[str]:
+        return {text for i, text in labels.items() if i not in frame.hidden and text.isdigit()}
+
+    assert shown(found.frames[0]) == {"1"}
+    for k in range(1, 9):
+        assert shown(found.frames[k]) == {str(n) for n in range(1, k + 2)}
+    # Each arc's frame tints the new country: one piece over the bare board.
+    assert len(found.frames[3].pieces) == len(found.frames[0].pieces) + 1
