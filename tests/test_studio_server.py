@@ -306,12 +306,14 @@ def test_a_whole_game_against_the_computer_saves_a_record_that_validates(studio_
     Select(driver.find_element(By.ID, "game")).select_by_value(game)
     Select(driver.find_element(By.ID, "opponent")).select_by_value("greedy")
     if game == "mapgame":  # a small generated map keeps the game short
+        driver.find_element(By.CSS_SELECTOR, "#play-form details.advanced summary").click()
         layout = driver.find_element(By.ID, "layout")
         layout.clear()
         layout.send_keys("mapgame:countries=7,seed=4")
     driver.find_element(By.ID, "start").click()
     body = driver.find_element(By.TAG_NAME, "body")
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg"))
+    driver.find_element(By.CSS_SELECTOR, "#notation summary").click()  # the notation, unfolded
     for _ in range(1000):
         wait.until(lambda d: _settled(d))
         if "over" in driver.find_element(By.ID, "turn").text:
@@ -360,7 +362,10 @@ def test_a_click_on_a_space_plays_the_move_there(studio_in_a_browser) -> None:
             d.find_elements(By.CSS_SELECTOR, "#board svg text") and d.find_elements(By.CSS_SELECTOR, "#legal option")
         )
     )
-    _free_label(driver).click()
+    driver.find_element(By.CSS_SELECTOR, "#notation summary").click()  # the legal moves, unfolded
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(driver).move_to_element(_free_label(driver)).click().perform()  # the space under the label
     body = driver.find_element(By.TAG_NAME, "body")
     wait.until(lambda d: body.get_attribute("data-moves") == "2")  # the click, and the computer's answer
     assert "heads to move" in driver.find_element(By.ID, "turn").text
