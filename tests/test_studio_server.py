@@ -124,6 +124,41 @@ def test_ctrl_c_exits_130_and_releases_the_port(tmp_path: Path) -> None:
     released.close()
 
 
+def test_ctrl_c_ends_a_studio_whose_computer_is_thinking(tmp_path: Path) -> None:
+    """The computer's thinking is stopped when the studio ends: no process left computing."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "coinprint", "studio", "--no-browser", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
+    try:
+        assert process.stdout is not None
+        address = process.stdout.readline().strip()
+        base, token = address.split("/?token=")
+        headers = {"authorization": f"token {token}"}
+        body = {"game": "coinage", "opponent": "mcts:iterations=1000000", "seat": "tails"}
+        game = httpx.post(f"{base}/api/play", json=body, headers=headers).json()
+        thinking = threading.Thread(
+            target=lambda: httpx.post(f"{base}/api/play/{game['id']}/computer", headers=headers, timeout=600),
+            daemon=True,
+        )
+        thinking.start()
+        for _ in range(600):  # until the server says the computer is thinking
+            if httpx.get(f"{base}/api/play/{game['id']}", headers=headers).json()["thinking"]:
+                break
+            thinking.join(0.05)
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=60)  # a million iterations would take many minutes
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130
+
+
 def test_the_help_does_not_load_the_web_stack() -> None:
     code = "import sys, coinprint.cli; assert not {'starlette', 'uvicorn', 'jinja2'} & set(sys.modules), sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
