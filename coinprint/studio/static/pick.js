@@ -57,7 +57,9 @@
         if (table.traysHolder.querySelector(`button[data-pick="${CSS.escape(pick)}"]`)) continue;
         button(game.pick_words[pick] || pick, () => point(pick)).dataset.pick = pick;
       }
-      if (complete.size === 1 && next.size > 0) {
+      // A turn that may stop here, or one with nothing to do (a throw without a match on an
+      // empty card): the player ends it.
+      if (complete.size === 1 && (next.size > 0 || !picked.length)) {
         const [index] = complete;
         button(picked.length ? "End the turn here" : "End the turn without acting", () => hooks.play(game.legal[index]), "end-turn");
       }

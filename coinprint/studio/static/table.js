@@ -106,17 +106,20 @@ class GameTable {
     for (const piece of game.pieces) pieces.set(piece.space, piece);
     for (const space of b.spaces) {
       const holder = game.held[space.id];
-      if (holder) {
+      const piece = pieces.get(space.id);
+      // A space held by the coin on it shows it by the coin; others (a claimed country) are
+      // tinted in the holder's colour, hatched for the second player, and say whose they are.
+      const shownByCoin = piece && piece.side === holder;
+      if (holder && !shownByCoin) {
         const colour = b.sides[holder] || "#dddddd";
         svgElement("path", { d: space.d, fill: colour, "fill-opacity": "0.55", class: "held-tint" }, this.heldLayer);
         if (sideIndex(b, holder) === 1) svgElement("path", { d: space.d, fill: "url(#hatch)", class: "held-hatch" }, this.heldLayer);
       }
-      const piece = pieces.get(space.id);
       const size = Math.max(2.5, Math.min(space.r * (piece ? 0.34 : 0.55), 9));
       const y = piece ? space.y + space.r * 0.86 : space.y + size * 0.35;
-      const label = svgElement("text", { x: space.x, y, "font-size": size.toFixed(2), class: piece ? "label under" : "label", fill: holder || piece ? "#111111" : space.ink, "data-space": space.id }, this.labelLayer);
+      const label = svgElement("text", { x: space.x, y, "font-size": size.toFixed(2), class: piece ? "label under" : "label", fill: (holder && !shownByCoin) || piece ? "#111111" : space.ink, "data-space": space.id }, this.labelLayer);
       label.textContent = space.name;
-      if (holder && !(piece && piece.side === holder)) {
+      if (holder && !shownByCoin) {
         const owner = svgElement("text", { x: space.x, y: space.y - space.r * 0.55, "font-size": (size * 0.7).toFixed(2), class: "label owner", "data-space": space.id }, this.labelLayer);
         owner.textContent = `${holder}'s`;
       }
@@ -166,7 +169,7 @@ class GameTable {
       const space = this.spaces.get(id);
       if (!space) continue;
       svgElement("path", { d: space.d, class: `mark ${kind}` }, this.markLayer);
-      if (kind === "target") svgElement("circle", { cx: space.x, cy: space.y, r: Math.min(space.r * 0.12, 2.2), class: `mark ${kind} dot` }, this.markLayer);
+      if (kind === "target") svgElement("circle", { cx: space.x, cy: space.y - space.r * 0.6, r: Math.min(space.r * 0.12, 2.2), class: `mark ${kind} dot` }, this.markLayer);
     }
   }
 
