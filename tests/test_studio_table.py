@@ -259,3 +259,39 @@ def test_a_move_is_made_with_the_keyboard_and_announced(table_in_a_browser) -> N
     ActionChains(driver).send_keys(Keys.ENTER).perform()
     _wait(driver).until(lambda d: _ready(d) and len(_game(d)["moves"]) >= 2)
     assert driver.find_element(By.ID, "announce").text.startswith("X played move")
+
+
+@needs_a_browser
+def test_stop_and_new_game_work_while_the_computer_thinks(table_in_a_browser) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    base, driver, _ = table_in_a_browser
+    driver.get(f"{base}/play?game=coinage")
+    _wait(driver).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#seat option"))
+    if not driver.find_element(By.ID, "setup").get_attribute("open"):
+        driver.find_element(By.CSS_SELECTOR, "#setup summary").click()
+    Select(driver.find_element(By.ID, "opponent")).select_by_value("custom")
+    driver.find_element(By.CSS_SELECTOR, "#play-form details.advanced summary").click()
+    driver.find_element(By.ID, "agent-spec").send_keys("mcts:iterations=1000000")  # minutes of thinking
+    Select(driver.find_element(By.ID, "seat")).select_by_value("tails")
+    driver.find_element(By.ID, "start").click()
+    stop = _wait(driver).until(
+        lambda d: d.find_element(By.ID, "stop") if d.find_element(By.ID, "stop").is_displayed() else None
+    )
+    thinking = _game(driver)["id"]
+    stop.click()
+    _wait(driver).until(lambda d: not d.find_element(By.ID, "thinking").is_displayed())
+    _wait(driver).until(lambda d: d.find_element(By.ID, "computer").is_enabled())
+    assert "stopped" in driver.find_element(By.ID, "announce").text
+    assert driver.find_element(By.ID, "table-error").text == ""
+    # Thinking again, then a new game at once: the old thinking is stopped, the new game starts.
+    driver.find_element(By.ID, "computer").click()
+    _wait(driver).until(lambda d: d.find_element(By.ID, "thinking").is_displayed())
+    driver.find_element(By.CSS_SELECTOR, "#setup summary").click()
+    Select(driver.find_element(By.ID, "opponent")).select_by_value("greedy")
+    Select(driver.find_element(By.ID, "seat")).select_by_value("heads")
+    driver.find_element(By.ID, "start").click()
+    _wait(driver).until(lambda d: _ready(d) and _game(d)["id"] != thinking)
+    _wait(driver).until(lambda d: not httpx.get(f"{base}/api/play/{thinking}", headers=AUTH).json()["thinking"])
+    assert httpx.get(f"{base}/api/play/{thinking}", headers=AUTH).json()["moves"] == []
