@@ -190,6 +190,10 @@ def test_a_reload_and_back_from_the_replay_page_continue_the_game(table_in_a_bro
     _wait(driver).until(lambda d: d.find_elements(By.CSS_SELECTOR, "svg#board"))
     driver.back()
     _wait(driver).until(lambda d: _ready(d) and _game(d)["id"] == playing and len(_game(d)["moves"]) == 2)
+    driver.get(driver.find_element(By.ID, "replay").get_attribute("href"))  # the replay page has the menu
+    _wait(driver).until(lambda d: d.find_elements(By.CSS_SELECTOR, "svg#board"))
+    driver.find_element(By.ID, "back-to-game").click()
+    _wait(driver).until(lambda d: _ready(d) and _game(d)["id"] == playing and len(_game(d)["moves"]) == 2)
     driver.get(f"{base}/replay")  # the Replay page lists it to continue
     link = _wait(driver).until(lambda d: d.find_element(By.CSS_SELECTOR, "#in-progress a"))
     assert playing in link.get_attribute("href")
