@@ -65,6 +65,7 @@ def main(images: str = "docs/images") -> list[Path]:
         play_table(driver, wait)
         shot("play")
     with running(Studio(TOKEN)) as base, browser.chromium(390, 844) as driver:
+        browser.as_phone(driver)
         wait = WebDriverWait(driver, 60)
         driver.get(f"{base}/play?game=coinage&token={TOKEN}")
         play_table(driver, wait)

@@ -140,15 +140,16 @@ def test_ctrl_c_ends_a_studio_whose_computer_is_thinking(tmp_path: Path) -> None
         address = process.stdout.readline().strip()
         base, token = address.split("/?token=")
         headers = {"authorization": f"token {token}"}
+        patient = 120  # the thinking thread holds the interpreter most of the time: answers are slow
         body = {"game": "coinage", "opponent": "mcts:iterations=1000000", "seat": "tails"}
-        game = httpx.post(f"{base}/api/play", json=body, headers=headers).json()
+        game = httpx.post(f"{base}/api/play", json=body, headers=headers, timeout=patient).json()
         thinking = threading.Thread(
             target=lambda: httpx.post(f"{base}/api/play/{game['id']}/computer", headers=headers, timeout=600),
             daemon=True,
         )
         thinking.start()
         for _ in range(600):  # until the server says the computer is thinking
-            if httpx.get(f"{base}/api/play/{game['id']}", headers=headers).json()["thinking"]:
+            if httpx.get(f"{base}/api/play/{game['id']}", headers=headers, timeout=patient).json()["thinking"]:
                 break
             thinking.join(0.05)
         process.send_signal(signal.SIGINT)

@@ -37,7 +37,10 @@ def table_in_a_browser(request):
         pytest.skip(str(browser.missing()))
     width, height, touch = SCREENS[request.param]
     with running(Studio(TOKEN, [])) as base, browser.chromium(width, height) as driver:
+        if touch:
+            browser.as_phone(driver, width, height)
         driver.get(f"{base}/?token={TOKEN}")
+        assert driver.execute_script("return window.innerWidth;") == width
         yield base, driver, touch
 
 
@@ -276,8 +279,13 @@ def test_stop_and_new_game_work_while_the_computer_thinks(table_in_a_browser) ->
     if not driver.find_element(By.ID, "setup").get_attribute("open"):
         driver.find_element(By.CSS_SELECTOR, "#setup summary").click()
     Select(driver.find_element(By.ID, "opponent")).select_by_value("custom")
-    driver.find_element(By.CSS_SELECTOR, "#play-form details.advanced summary").click()
-    driver.find_element(By.ID, "agent-spec").send_keys("mcts:iterations=1000000")  # minutes of thinking
+    summary = driver.find_element(By.CSS_SELECTOR, "#play-form details.advanced summary")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", summary)
+    summary.click()
+    spec = _wait(driver).until(
+        lambda d: d.find_element(By.ID, "agent-spec") if d.find_element(By.ID, "agent-spec").is_displayed() else None
+    )
+    spec.send_keys("mcts:iterations=1000000")  # minutes of thinking
     Select(driver.find_element(By.ID, "seat")).select_by_value("tails")
     driver.find_element(By.ID, "start").click()
     stop = _wait(driver).until(
@@ -297,5 +305,6 @@ def test_stop_and_new_game_work_while_the_computer_thinks(table_in_a_browser) ->
     Select(driver.find_element(By.ID, "seat")).select_by_value("heads")
     driver.find_element(By.ID, "start").click()
     _wait(driver).until(lambda d: _ready(d) and _game(d)["id"] != thinking)
-    _wait(driver).until(lambda d: not httpx.get(f"{base}/api/play/{thinking}", headers=AUTH).json()["thinking"])
-    assert httpx.get(f"{base}/api/play/{thinking}", headers=AUTH).json()["moves"] == []
+    old = f"{base}/api/play/{thinking}"
+    _wait(driver).until(lambda d: not httpx.get(old, headers=AUTH, timeout=120).json()["thinking"])
+    assert httpx.get(old, headers=AUTH, timeout=120).json()["moves"] == []

@@ -637,14 +637,53 @@ async function listInProgress(listId, sectionId) {
   }
 }
 
+// A spec for a new random map of ``g`` (its generator's asks and a fresh seed).
+function randomSpec(g) {
+  const [name, rest] = g.default_spec.split(":");
+  const params = new Map((rest || "").split(",").filter(Boolean).map((pair) => pair.split("=")));
+  for (const [key, value] of Object.entries(g.generated.asks)) params.set(key, value);
+  const seed = g.params.find((p) => p.kind === "seed");
+  params.set(seed ? seed.name : "seed", String(1 + (crypto.getRandomValues(new Uint32Array(1))[0] % 999999)));
+  return `${name}:${[...params].map(([k, v]) => `${k}=${v}`).join(",")}`;
+}
+
+// The picture of the board a layout spec (or ``drawing:ID``) names, small, beside the choice.
+function showBoardPicture(g, spec) {
+  const picture = $("board-picture");
+  const [kind, rest] = spec.split(/:(.*)/s);
+  let fields = null;
+  if (kind === "drawing") fields = { drawing: rest };
+  else if (kind === g.name) fields = Object.fromEntries((rest || "").split(",").filter(Boolean).map((pair) => pair.split("=")));
+  picture.hidden = fields === null;
+  if (fields === null) return;
+  picture.src = `/api/board/${g.name}.svg${query(fields)}`;
+  const seed = fields.seed ? `, seed ${fields.seed}` : "";
+  picture.alt = `The board: ${$("board-choice").selectedOptions[0].textContent}${seed}`;
+}
+
 async function playPage() {
   const cat = await catalogue();
   const gameSelect = $("game");
   fillGames(gameSelect, cat.games, (g) => g.seats.length > 0);
   const wanted = new URLSearchParams(location.search);
+  const game = () => cat.games.find((x) => x.name === gameSelect.value);
+  const pickBoard = () => {
+    const g = game();
+    const choice = $("board-choice").selectedOptions[0];
+    const spec = choice.value === "random" ? randomSpec(g) : choice.value;
+    $("layout").value = spec;
+    showBoardPicture(g, spec);
+  };
+  $("board-choice").addEventListener("change", pickBoard);
+  $("layout").addEventListener("change", () => showBoardPicture(game(), $("layout").value.trim()));
   const choose = () => {
-    const g = cat.games.find((x) => x.name === gameSelect.value);
-    $("layout").value = wanted.get("layout") && wanted.get("game") === g.name ? wanted.get("layout") : g.default_spec;
+    const g = game();
+    const boards = $("board-choice");
+    boards.replaceChildren();
+    if (wanted.get("layout") && wanted.get("game") === g.name) option(boards, wanted.get("layout"), "the board you chose on the Maps or Check page");
+    option(boards, g.default_spec, "the standard board");
+    if (g.generated) option(boards, "random", "a new random map");
+    pickBoard();
     const seat = $("seat");
     seat.replaceChildren();
     for (const s of g.seats) option(seat, s.player);
