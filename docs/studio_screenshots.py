@@ -65,7 +65,7 @@ def main(images: str = "docs/images") -> list[Path]:
         play_table(driver, wait)
         shot("play")
     with running(Studio(TOKEN)) as base, browser.chromium(390, 844) as driver:
-        browser.as_phone(driver)
+        browser.as_phone(driver, scale=1.5)  # a picture small enough for the docs
         wait = WebDriverWait(driver, 60)
         driver.get(f"{base}/play?game=coinage&token={TOKEN}")
         play_table(driver, wait)
