@@ -167,17 +167,32 @@ async function previewBoard(game, fields, holder, lines) {
   return null;
 }
 
+// Names a person knows for the codes the forms send: "English" for en (in its own language,
+// as the browser names it), "A4" for a4, "Letter" for letter.
+function languageName(code) {
+  try {
+    const name = new Intl.DisplayNames([code], { type: "language" }).of(code);
+    return name ? name.charAt(0).toUpperCase() + name.slice(1) : code;
+  } catch (error) {
+    return code;
+  }
+}
+
+function paperName(code) {
+  return /^[a-z]\d+$/.test(code) ? code.toUpperCase() : code.charAt(0).toUpperCase() + code.slice(1);
+}
+
 // -- the Print page -----------------------------------------------------------------------------------
 async function printPage() {
   const cat = await catalogue();
   const gameSelect = $("game");
   fillGames(gameSelect, cat.games, () => true);
-  for (const paper of cat.papers) option($("paper"), paper);
-  if (!cat.papers.includes(cat.default_paper)) option($("paper"), cat.default_paper);
-  option($("paper"), "custom", "custom (WxH)");
+  for (const paper of cat.papers) option($("paper"), paper, paperName(paper));
+  if (!cat.papers.includes(cat.default_paper)) option($("paper"), cat.default_paper, paperName(cat.default_paper));
+  option($("paper"), "custom", "another size (width x height)");
   $("paper").value = cat.default_paper;
-  for (const lang of cat.languages) option($("lang"), lang);
-  for (const style of cat.styles) option($("style"), style);
+  for (const lang of cat.languages) option($("lang"), lang, languageName(lang));
+  for (const style of cat.styles) option($("style"), style, style === "color" ? "in colour" : style.replace(/-/g, " "));
   const holder = $("game-options");
   const game = () => cat.games.find((g) => g.name === gameSelect.value);
 
