@@ -308,3 +308,16 @@ def test_stop_and_new_game_work_while_the_computer_thinks(table_in_a_browser) ->
     old = f"{base}/api/play/{thinking}"
     _wait(driver).until(lambda d: not httpx.get(old, headers=AUTH, timeout=120).json()["thinking"])
     assert httpx.get(old, headers=AUTH, timeout=120).json()["moves"] == []
+
+
+@needs_a_browser
+@pytest.mark.parametrize("page", ["maps", "print"])
+def test_a_preview_fits_the_window(table_in_a_browser, page: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    base, driver, _ = table_in_a_browser
+    driver.get(f"{base}/{page}?game=mapgame")
+    preview = _wait(driver).until(lambda d: d.find_element(By.CSS_SELECTOR, "#board-preview svg"))
+    drawn = driver.execute_script("const b = arguments[0].getBoundingClientRect(); return [b.width, b.height];", preview)
+    assert 0 < drawn[1] <= driver.execute_script("return window.innerHeight;")
+    assert 0 < drawn[0] <= driver.execute_script("return window.innerWidth;")

@@ -230,7 +230,12 @@ async function printPage() {
         img.src = `/api/kit-page/${g.name}/${n}.svg${query(kitFields)}`;
         img.alt = `kit page ${n} of ${count.pages}`;
         img.loading = "lazy";
-        pages.appendChild(img);
+        // A thumbnail is too small to read: it opens the page at full size.
+        const link = document.createElement("a");
+        link.href = img.src;
+        link.target = "_blank";
+        link.appendChild(img);
+        pages.appendChild(link);
       }
     } catch (error) {
       say(error.message, true);
