@@ -243,6 +243,7 @@ class Session:
                 raise RefusedMove("the game is over")
             if self.thinking:
                 raise RefusedMove("the computer is thinking; ask for a hint after its move")
+            self.stop.clear()
             position = self.state.copy()
         agent = make_agent(HINT_AGENT, self.rules.to_move(position))
         try:
