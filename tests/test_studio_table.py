@@ -318,6 +318,8 @@ def test_a_preview_fits_the_window(table_in_a_browser, page: str) -> None:
     base, driver, _ = table_in_a_browser
     driver.get(f"{base}/{page}?game=mapgame")
     preview = _wait(driver).until(lambda d: d.find_element(By.CSS_SELECTOR, "#board-preview svg"))
-    drawn = driver.execute_script("const b = arguments[0].getBoundingClientRect(); return [b.width, b.height];", preview)
+    drawn = driver.execute_script(
+        "const b = arguments[0].getBoundingClientRect(); return [b.width, b.height];", preview
+    )
     assert 0 < drawn[1] <= driver.execute_script("return window.innerHeight;")
     assert 0 < drawn[0] <= driver.execute_script("return window.innerWidth;")
