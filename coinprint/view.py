@@ -9,14 +9,45 @@ class is the default.
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
     from coinprint.engine import Rules
-    from coinprint.layout import Layout, Mark
+    from coinprint.layout import Layout, Mark, Space
 
 S = TypeVar("S")
 M = TypeVar("M")
+
+
+@dataclass(frozen=True)
+class TrayCoin:
+    """A coin shown beside the board on the table (in a bank, a supply, a throw): ``count``
+    coins alike; ``pick`` is what choosing it means in :meth:`View.move_picks` ("" when it
+    cannot be picked); ``scale`` its size against the largest coin of the game."""
+
+    text: str
+    side: str = ""
+    count: int = 1
+    pick: str = ""
+    scale: float = 1.0
+    ring: str = ""
+    caption: str = ""
+    """A word under the coin ("heads" for a thrown coin's face), or ""."""
+
+
+@dataclass(frozen=True)
+class Tray:
+    """A row of coins beside the board on the table: a player's bank, the supply, a throw."""
+
+    title: str
+    coins: tuple[TrayCoin, ...]
+    player: str = ""
+    """Whose tray it is ("" for one shared by all)."""
+
+
+_WORD = re.compile(r"[^\s;,:()]+")
 
 
 class View(Generic[S, M]):
@@ -55,3 +86,47 @@ class View(Generic[S, M]):
         turn's throw, each coin in the colour of the face it landed on); none by default.
         ``state`` is the position before the move; the marks' ``space`` is ""."""
         return []
+
+    # -- the studio's table: what a person sees and points at ------------------------------------
+    def pieces(self, state: S) -> list[Mark]:
+        """The coins on the table, each as a coin: ``text`` its own letter, ``side`` its owner
+        (who holds a space is :meth:`holders`); by default :meth:`marks`."""
+        return self.marks(state)
+
+    def coin_scale(self, mark: Mark) -> float:
+        """How large a coin is drawn against the game's largest coin (1.0: all alike)."""
+        return 1.0
+
+    def fill(self, space: Space) -> tuple[str, int | None]:
+        """Which palette fills ``space`` on the table as it is printed ("space" or "region")
+        and its colour number there."""
+        return ("space", space.properties.get("color"))
+
+    def trays(self, state: S) -> list[Tray]:
+        """The coins beside the board (banks, the supply, a throw); none by default."""
+        return []
+
+    def score_lines(self, state: S) -> list[str]:
+        """What makes the score so far, a line each (the result's own line by default)."""
+        return [self.rules.result(state).describe()]
+
+    def move_picks(self, state: S, move: M) -> list[list[str]]:
+        """The ways a person makes ``move`` by pointing, each an ordered list of picks: a
+        space id (a space, or the coin on it) or a word for something off the board (a coin
+        of a tray, whose ``pick`` it is, or a choice such as "flip", shown as a button named by
+        :meth:`pick_words`). By default one way: the spaces the move's text names, in order."""
+        layout = self.rules.layout
+        picks = []
+        for word in _WORD.findall(str(self.rules.move_text(state, move))):
+            try:
+                picks.append(layout.space(word).id)
+            except KeyError:
+                continue
+        return [picks]
+
+    def pick_words(self, state: S, pick: str) -> str:
+        """How a pick is named on a button and to a screen reader."""
+        try:
+            return f"space {self.rules.layout.space(pick).name}"
+        except KeyError:
+            return pick

@@ -61,16 +61,40 @@ def main(images: str = "docs/images") -> list[Path]:
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#problems button"))
         driver.find_elements(By.CSS_SELECTOR, "#problems button")[0].click()
         shot("check")
-        driver.get(f"{base}/play")
-        wait.until(lambda d: len(Select(d.find_element(By.ID, "seat")).options) > 0)
-        Select(driver.find_element(By.ID, "game")).select_by_value("coinage")
-        driver.find_element(By.ID, "start").click()
-        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#legal option"))
-        Select(driver.find_element(By.ID, "legal")).select_by_index(0)
-        driver.find_element(By.ID, "play-move").click()
-        wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-moves") == "2")
+        driver.get(f"{base}/play?game=coinage")
+        play_table(driver, wait)
         shot("play")
+    with running(Studio(TOKEN)) as base, browser.chromium(390, 844) as driver:
+        browser.as_phone(driver, scale=1.5)  # a picture small enough for the docs
+        wait = WebDriverWait(driver, 60)
+        driver.get(f"{base}/play?game=coinage&token={TOKEN}")
+        play_table(driver, wait)
+        shot("play-phone")
     return written
+
+
+def play_table(driver, wait) -> None:
+    """Start Coin Age, play three turns by pointing at the table (the longest turn each time),
+    and pick a bank coin so the spaces it may go to are outlined."""
+    import random
+
+    from selenium.webdriver.common.by import By
+
+    from tests.test_studio_table import _game, _make_move, _ready
+
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#seat option"))
+    driver.find_element(By.ID, "start").click()
+    rng = random.Random(45)
+    for _ in range(3):
+        wait.until(_ready)
+        game = _game(driver)
+        longest = max(len(ways[0]) for ways in game["picks"])
+        index = rng.choice([i for i, ways in enumerate(game["picks"]) if len(ways[0]) == longest])
+        _make_move(driver, False, game["picks"][index][0], len(game["moves"]))
+    wait.until(_ready)
+    bank = driver.find_elements(By.CSS_SELECTOR, "#trays button[data-pick]:not([disabled])")
+    if bank:
+        bank[0].click()
 
 
 if __name__ == "__main__":

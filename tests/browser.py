@@ -71,3 +71,13 @@ def screenshot(page: Path, png: Path, *, steps: int = 0, width: int = 1280, heig
             actions.send_keys(Keys.ARROW_RIGHT)
         actions.perform()
         png.write_bytes(driver.get_screenshot_as_png())
+
+
+def as_phone(driver: Any, width: int = 390, height: int = 844, scale: float = 3.0) -> None:
+    """Make ``driver``'s page a phone's: a ``width``×``height`` CSS-pixel screen at ``scale``
+    device pixels a pixel, with touch (a desktop window cannot be made narrower than 500 px)."""
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": True},
+    )
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})

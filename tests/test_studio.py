@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from pathlib import Path
 
 import pytest
@@ -598,3 +599,80 @@ def test_watching_a_file_that_is_not_there_is_refused_in_one_line(tmp_path: Path
     refused = run_cli("studio", "--no-browser", "--watch", str(tmp_path / "nothing.svg"))
     assert refused.code == 2 and refused.out == ""
     assert refused.err.count("\n") == 1 and "no such file" in refused.err
+
+
+def test_the_table_describes_the_board_and_the_picks_of_every_legal_move(client: TestClient) -> None:
+    game = client.post("/api/play", json={"game": "coinage", "opponent": None, "seed": 1}).json()
+    board = client.get(f"/api/play/{game['id']}/table").json()
+    assert {space["id"] for space in board["spaces"]} == {
+        f"{r}{c}" for r, c in ("A1 A2 A3 B1 B2 B3 B4 C1 C2 C3".split())
+    }
+    assert len({space["fill"] for space in board["spaces"]}) >= 3  # regions in their printed colours
+    assert len(game["picks"]) == len(game["legal"])
+    banks = [tray for tray in game["trays"] if tray["player"] == "heads"]
+    assert {coin["pick"] for coin in banks[0]["coins"]} == {"bank:Q", "bank:N", "bank:P", "bank:D"}
+    for text, ways in zip(game["legal"], game["picks"]):
+        places = [a.split()[1:] for a in text.split("; ")[1:] if a.startswith("place")]
+        assert ways[0] == [pick for place in places for pick in (f"bank:{place[0]}", place[1].upper())]
+        for way in ways:  # the same places, in any order the rules allow: a bank coin, then its space
+            pairs = [[p.removeprefix("bank:"), s.lower()] for p, s in zip(way[0::2], way[1::2])]
+            assert sorted(pairs) == sorted(places)
+
+
+def test_games_in_progress_are_listed_newest_first(client: TestClient) -> None:
+    first = client.post("/api/play", json={"game": "cointable", "opponent": None}).json()
+    second = client.post("/api/play", json={"game": "mapgame", "opponent": None}).json()
+    listed = [game["id"] for game in client.get("/api/play").json()]
+    assert listed.index(second["id"]) < listed.index(first["id"])
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/api/play/nosuchgame/table"),
+        ("POST", "/api/play/nosuchgame/hint"),
+        ("POST", "/api/play/nosuchgame/stop"),
+    ],
+)
+def test_the_table_endpoints_refuse_an_unknown_game_in_one_line(client: TestClient, method: str, path: str) -> None:
+    assert "no such game" in one_line_error(client.request(method, path, headers=ORIGIN), 404)
+
+
+def test_a_hint_names_a_legal_move_and_is_refused_once_the_game_is_over(client: TestClient) -> None:
+    game = client.post(
+        "/api/play", json={"game": "mapgame", "layout": "mapgame:countries=5,seed=1", "opponent": None}
+    ).json()
+    hint = client.post(f"/api/play/{game['id']}/hint", headers=ORIGIN).json()
+    assert hint["move"] in game["legal"]
+    assert hint["picks"] in game["picks"][game["legal"].index(hint["move"])]
+    while not game["over"]:
+        game = client.post(f"/api/play/{game['id']}/move", json={"move": game["legal"][0]}).json()
+    assert "over" in one_line_error(client.post(f"/api/play/{game['id']}/hint", headers=ORIGIN), 422)
+
+
+def test_stopping_the_computer_ends_its_thinking() -> None:
+    from coinprint.studio.play import RefusedMove
+
+    studio = Studio(TOKEN)
+    client = TestClient(create_app(studio), base_url=BASE, headers={"authorization": f"token {TOKEN}"})
+    game = client.post(
+        "/api/play", json={"game": "coinage", "opponent": "mcts:iterations=1000000", "seat": "tails"}
+    ).json()
+    session = studio.sessions.get(game["id"])
+    outcome: list[BaseException] = []
+
+    def think() -> None:
+        try:
+            session.computer()
+        except RefusedMove as exc:
+            outcome.append(exc)
+
+    thinking = threading.Thread(target=think, daemon=True)
+    thinking.start()
+    while not session.thinking and thinking.is_alive():
+        thinking.join(0.01)
+    assert client.post(f"/api/play/{game['id']}/stop", headers=ORIGIN).json() == {"stopped": True}
+    thinking.join(120)  # a million iterations would take many minutes
+    assert not thinking.is_alive()
+    assert "stopped" in str(outcome[0])
+    assert client.get(f"/api/play/{game['id']}").json()["moves"] == []

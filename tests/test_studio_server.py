@@ -124,6 +124,42 @@ def test_ctrl_c_exits_130_and_releases_the_port(tmp_path: Path) -> None:
     released.close()
 
 
+def test_ctrl_c_ends_a_studio_whose_computer_is_thinking(tmp_path: Path) -> None:
+    """The computer's thinking is stopped when the studio ends: no process left computing."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "coinprint", "studio", "--no-browser", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
+    try:
+        assert process.stdout is not None
+        address = process.stdout.readline().strip()
+        base, token = address.split("/?token=")
+        headers = {"authorization": f"token {token}"}
+        patient = 120  # the thinking thread holds the interpreter most of the time: answers are slow
+        body = {"game": "coinage", "opponent": "mcts:iterations=1000000", "seat": "tails"}
+        game = httpx.post(f"{base}/api/play", json=body, headers=headers, timeout=patient).json()
+        thinking = threading.Thread(
+            target=lambda: httpx.post(f"{base}/api/play/{game['id']}/computer", headers=headers, timeout=600),
+            daemon=True,
+        )
+        thinking.start()
+        for _ in range(600):  # until the server says the computer is thinking
+            if httpx.get(f"{base}/api/play/{game['id']}", headers=headers, timeout=patient).json()["thinking"]:
+                break
+            thinking.join(0.05)
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=60)  # a million iterations would take many minutes
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130
+
+
 def test_the_help_does_not_load_the_web_stack() -> None:
     code = "import sys, coinprint.cli; assert not {'starlette', 'uvicorn', 'jinja2'} & set(sys.modules), sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
@@ -306,12 +342,14 @@ def test_a_whole_game_against_the_computer_saves_a_record_that_validates(studio_
     Select(driver.find_element(By.ID, "game")).select_by_value(game)
     Select(driver.find_element(By.ID, "opponent")).select_by_value("greedy")
     if game == "mapgame":  # a small generated map keeps the game short
+        driver.find_element(By.CSS_SELECTOR, "#play-form details.advanced summary").click()
         layout = driver.find_element(By.ID, "layout")
         layout.clear()
         layout.send_keys("mapgame:countries=7,seed=4")
     driver.find_element(By.ID, "start").click()
     body = driver.find_element(By.TAG_NAME, "body")
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg"))
+    driver.find_element(By.CSS_SELECTOR, "#notation summary").click()  # the notation, unfolded
     for _ in range(1000):
         wait.until(lambda d: _settled(d))
         if "over" in driver.find_element(By.ID, "turn").text:
@@ -360,7 +398,10 @@ def test_a_click_on_a_space_plays_the_move_there(studio_in_a_browser) -> None:
             d.find_elements(By.CSS_SELECTOR, "#board svg text") and d.find_elements(By.CSS_SELECTOR, "#legal option")
         )
     )
-    _free_label(driver).click()
+    driver.find_element(By.CSS_SELECTOR, "#notation summary").click()  # the legal moves, unfolded
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(driver).move_to_element(_free_label(driver)).click().perform()  # the space under the label
     body = driver.find_element(By.TAG_NAME, "body")
     wait.until(lambda d: body.get_attribute("data-moves") == "2")  # the click, and the computer's answer
     assert "heads to move" in driver.find_element(By.ID, "turn").text

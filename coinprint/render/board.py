@@ -215,6 +215,12 @@ def aside_items(marks: Sequence[Mark], players: Sequence[str], left: float, top:
     return items
 
 
+def room(space: Space) -> float:
+    """The radius (mm) of the largest circle round a space's label point inside it: how large
+    a coin drawn there may be."""
+    return _inradius(space)
+
+
 def _inradius(space: Space) -> float:
     import shapely
 

@@ -13,11 +13,12 @@ import secrets
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from coinprint.agents import checked_agent, make_agent
 from coinprint.engine import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Record
 from coinprint.errors import UsageError
+from coinprint.render.table import table_board, table_position
 
 if TYPE_CHECKING:
     from coinprint.engine import Rules
@@ -30,10 +31,37 @@ PERSON = "person"
 """How a record names a seat played by a person in the studio."""
 MAX_SESSIONS = 200
 """Most games the studio keeps at once (the oldest is dropped for a new one)."""
+HINT_AGENT = "mcts"
+"""The agent that gives hints: the strongest level the Play page offers."""
 
 
 class RefusedMove(UsageError):
     """A move the engine refuses, with its reason (answered with 422)."""
+
+
+class Stopped(Exception):
+    """The computer's thinking was stopped (a new game, the stop button, the studio ending)."""
+
+
+class _Stoppable:
+    """A search whose every call first checks the stop signal: agents think by calling their
+    search, so setting the signal ends their thinking at its next step."""
+
+    def __init__(self, search: Search[Any, Any], stop: threading.Event) -> None:
+        self._search, self._stop = search, stop
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._search, name)
+        if not callable(value):
+            return value
+        stop = self._stop
+
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            if stop.is_set():
+                raise Stopped
+            return value(*args, **kwargs)
+
+        return checked
 
 
 @dataclass
@@ -55,11 +83,17 @@ class Session:
     notes: list[str] = field(default_factory=list)
     before: list[Any] = field(default_factory=list)
     thinking: bool = False
+    touched: list[list[str]] = field(default_factory=list)
+    """The picks that made each move (the last move is marked on the table with them)."""
+    stop: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
     _rng: random.Random = field(default_factory=random.Random)
     _agents: dict[str, Agent[Any, Any]] = field(default_factory=dict)
     search: Search[Any, Any] = field(init=False)
     view: View[Any, Any] = field(init=False)
+    _board: dict[str, Any] | None = None
+    layout_spec: str = ""
+    """The layout as the request to start named it (a rematch starts on it again)."""
 
     def __post_init__(self) -> None:
         self._rng = random.Random(self.seed)
@@ -98,6 +132,7 @@ class Session:
             "game": self.game.name,
             "title": self.game.title,
             "layout": self.layout_name,
+            "layout_spec": self.layout_spec,
             "players": list(rules.players),
             "agents": dict(self.agents),
             "turn": turn,
@@ -115,7 +150,42 @@ class Session:
                 for n, (player, move, note) in enumerate(self._history(), start=1)
             ],
             "can_undo": bool(self.moves) and not self.thinking,
+            **self._table(moves),
         }
+
+    def _table(self, moves: list[Any]) -> dict[str, Any]:
+        """What the table shows and lets a person point at: the position's coins, trays and
+        score, the last move, and the picks that make each legal move (parallel to ``legal``)
+        with the words for the picks off the board."""
+        state, view = self.state, self.view
+        picks = [] if self.computer_to_move() else [view.move_picks(state, move) for move in moves]
+        off_board = {pick for ways in picks for way in ways for pick in way if not self._is_space(pick)}
+        last = None
+        if self.moves:
+            player, move, note = self._history()[-1]
+            last = {"player": player, "move": move, "note": note, "picks": self.touched[-1]}
+        return {
+            **table_position(view, state),
+            "picks": picks,
+            "pick_words": {pick: view.pick_words(state, pick) for pick in sorted(off_board)},
+            "last": last,
+        }
+
+    def computer_to_move(self) -> bool:
+        return not self.over and self.rules.to_move(self.state) in self.agents
+
+    def _is_space(self, pick: str) -> bool:
+        try:
+            self.rules.layout.space(pick)
+        except KeyError:
+            return False
+        return True
+
+    def table_board(self) -> dict[str, Any]:
+        """The board drawn for play (:func:`~coinprint.render.table.table_board`), made once."""
+        if self._board is None:
+            self._board = table_board(self.view)
+        return self._board
 
     def _history(self) -> list[tuple[str, Any, str]]:
         return [
@@ -153,14 +223,38 @@ class Session:
             if self.thinking:
                 raise RefusedMove("the computer is thinking already")
             self.thinking = True
+            self.stop.clear()
             position = self.state.copy()
         try:
-            move = agent.choose(self.search, position, self._rng)
+            move = agent.choose(cast("Search[Any, Any]", _Stoppable(self.search, self.stop)), position, self._rng)
+        except Stopped:
+            raise RefusedMove("the computer's thinking was stopped; ask for its move again") from None
         finally:
             with self.lock:
                 self.thinking = False
         with self.lock:
             self._apply(move)
+
+    def hint(self) -> dict[str, Any]:
+        """The move the strongest agent would play for whoever is to move, and the picks that
+        make it (stopped as the computer's thinking is)."""
+        with self.lock:
+            if self.over:
+                raise RefusedMove("the game is over")
+            if self.thinking:
+                raise RefusedMove("the computer is thinking; ask for a hint after its move")
+            self.stop.clear()
+            position = self.state.copy()
+        agent = make_agent(HINT_AGENT, self.rules.to_move(position))
+        try:
+            move = agent.choose(cast("Search[Any, Any]", _Stoppable(self.search, self.stop)), position, self._rng)
+        except Stopped:
+            raise RefusedMove("the hint was stopped") from None
+        return {"move": self.rules.move_text(position, move), "picks": self.view.move_picks(position, move)[0]}
+
+    def halt(self) -> None:
+        """Stop the computer's thinking (and a hint's) at its next step."""
+        self.stop.set()
 
     def undo(self) -> None:
         """Take back the last move, and the computer's before it, so the person who undoes is
@@ -177,6 +271,7 @@ class Session:
     def _pop(self) -> None:
         self.moves.pop()
         self.notes.pop()
+        self.touched.pop()
         self.state = self.before.pop()
 
     def _apply(self, move: Any) -> None:
@@ -184,6 +279,7 @@ class Session:
         why, the position left as it was) and begin the next turn."""
         before = self.state.copy()
         text, note = self.rules.move_text(self.state, move), self.view.move_note(self.state, move)
+        picks = self.view.move_picks(self.state, move)[0]
         try:
             self.rules.apply(self.state, move)
         except IllegalMoveError:
@@ -192,6 +288,7 @@ class Session:
         self.before.append(before)
         self.moves.append(text)
         self.notes.append(note)
+        self.touched.append(picks)
         self._begin_turn()
 
     def _begin_turn(self) -> None:
@@ -282,3 +379,16 @@ class Sessions:
 
     def get(self, session_id: str) -> Session | None:
         return self._sessions.get(session_id)
+
+    def in_progress(self) -> list[Session]:
+        """The games not over, newest first."""
+        with self._lock:
+            kept = list(self._sessions.values())
+        return [session for session in reversed(kept) if not session.over]
+
+    def halt_all(self) -> None:
+        """Stop every computer's thinking (the studio is ending)."""
+        with self._lock:
+            kept = list(self._sessions.values())
+        for session in kept:
+            session.halt()

@@ -69,4 +69,6 @@ def serve(
     try:
         server.run(sockets=[sock])
     finally:
+        # A computer still thinking would keep the process alive after Ctrl-C: stop it.
+        studio.sessions.halt_all()
         sock.close()

@@ -32,3 +32,17 @@ class MapView(View[MapState, MapMove]):
 
     def title(self, state: MapState) -> str:
         return f"Map after {state.turn} moves: {self.rules.result(state).describe()}"
+
+    def pieces(self, state: MapState) -> list[Mark]:
+        """The two coins, each with its own player's letter (who claimed a country is
+        :meth:`holders`, drawn under the coin)."""
+        return [Mark(sid, text=player, side=player) for player, sid in state.coins.items()]
+
+    def score_lines(self, state: MapState) -> list[str]:
+        """The countries each player has claimed (the score)."""
+        lines = []
+        for player in PLAYERS:
+            held = [self.rules.layout.space(sid).name for sid, owner in state.owner.items() if owner == player]
+            names = ", ".join(held) if held else "none yet"
+            lines.append(f"{player} has claimed {state.claimed[player]} countries: {names}")
+        return lines

@@ -60,6 +60,7 @@ async def start(request: Request) -> Response:
         options=rules_options(game, options),
         seed=seed,
     )
+    session.layout_spec = str(doc.get("layout") or game.default_spec)
     return JSONResponse(session.to_json(), status_code=201)
 
 
@@ -91,6 +92,39 @@ async def undo(request: Request) -> Response:
 async def board(request: Request) -> Response:
     session = session_of(request)
     return Response(await run_in_threadpool(session.board_svg), media_type="image/svg+xml")
+
+
+async def table(request: Request) -> Response:
+    session = session_of(request)
+    return JSONResponse(await run_in_threadpool(session.table_board))
+
+
+async def hint(request: Request) -> Response:
+    session = session_of(request)
+    return JSONResponse(await run_in_threadpool(session.hint))
+
+
+async def stop(request: Request) -> Response:
+    session = session_of(request)
+    session.halt()
+    return JSONResponse({"stopped": True})
+
+
+async def in_progress(request: Request) -> Response:
+    """The games not over, newest first: what the Play and Replay pages offer to continue."""
+    return JSONResponse(
+        [
+            {
+                "id": session.id,
+                "title": session.game.title,
+                "layout": session.layout_name,
+                "moves": len(session.moves),
+                "turn": session.rules.to_move(session.state),
+                "against": sorted(set(session.agents.values())),
+            }
+            for session in studio_of(request).sessions.in_progress()
+        ]
+    )
 
 
 async def record(request: Request) -> Response:
@@ -129,10 +163,14 @@ def play_layout(studio: Studio, game: Game, given: Any) -> tuple[Layout, str | d
 
 ROUTES = [
     Route("/api/play", start, methods=["POST"]),
+    Route("/api/play", in_progress, methods=["GET"]),
     Route("/api/play/{id}", show),
     Route("/api/play/{id}/move", move, methods=["POST"]),
     Route("/api/play/{id}/computer", computer, methods=["POST"]),
     Route("/api/play/{id}/undo", undo, methods=["POST"]),
     Route("/api/play/{id}/board.svg", board),
+    Route("/api/play/{id}/table", table),
+    Route("/api/play/{id}/hint", hint, methods=["POST"]),
+    Route("/api/play/{id}/stop", stop, methods=["POST"]),
     Route("/api/play/{id}/record", record),
 ]

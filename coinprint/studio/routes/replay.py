@@ -3,6 +3,7 @@ time-lapses, and the same for a game played in the studio."""
 
 from __future__ import annotations
 
+import html
 import importlib.util
 import tempfile
 from collections.abc import Callable, Sequence
@@ -21,6 +22,7 @@ from coinprint.playback.page import page_from_record
 from coinprint.playback.timelapse import TimelapseOptions, timelapse_from_record
 from coinprint.studio.routes.answers import NoRecord, upload
 from coinprint.studio.routes.play import session_of
+from coinprint.studio.routes.site import PAGES
 from coinprint.studio.security import TooLarge
 from coinprint.studio.state import studio_of
 
@@ -49,13 +51,25 @@ def uploaded(request: Request) -> str:
 async def record_page(request: Request) -> Response:
     text = uploaded(request)
     downloads = timelapse_links(f"/replay/{request.path_params['id']}")
-    return HTMLResponse(await run_in_threadpool(replay_html, text, downloads))
+    return HTMLResponse(with_studio_menu(await run_in_threadpool(replay_html, text, downloads)))
 
 
 async def session_page(request: Request) -> Response:
     session = session_of(request)
     downloads = timelapse_links(f"/replay/play/{session.id}")
-    return HTMLResponse(await run_in_threadpool(replay_html, session.record().dumps(), downloads))
+    page = await run_in_threadpool(replay_html, session.record().dumps(), downloads)
+    back = None if session.over else f"/play?id={session.id}"
+    return HTMLResponse(with_studio_menu(page, back))
+
+
+def with_studio_menu(page: str, back: str | None = None) -> str:
+    """A replay page (the command line's, byte for byte) with the studio's menu at its top,
+    and a way back to the game it shows while that game is in progress."""
+    links = [f'<a href="/{name}">{html.escape(label)}</a>' for name, label in PAGES.items()]
+    if back is not None:
+        links.append(f'<a id="back-to-game" href="{html.escape(back, quote=True)}">Back to the game</a>')
+    menu = f'<nav aria-label="Studio pages"><p>coinprint studio: {" · ".join(links)}</p></nav>\n'
+    return page.replace("<body>\n", f"<body>\n{menu}", 1)
 
 
 async def record_timelapse(request: Request) -> Response:

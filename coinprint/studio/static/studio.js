@@ -12,7 +12,7 @@ function say(text, bad) {
   status.className = bad ? "bad" : "";
 }
 
-async function api(method, url, body, type) {
+async function api(method, url, body, type, signal) {
   const headers = { "X-CSRF-Token": CSRF };
   let payload = body;
   if (body !== undefined && type === undefined) {
@@ -21,7 +21,7 @@ async function api(method, url, body, type) {
   } else if (type) {
     headers["Content-Type"] = type;
   }
-  const response = await fetch(url, { method, headers, body: payload, credentials: "same-origin" });
+  const response = await fetch(url, { method, headers, body: payload, credentials: "same-origin", signal });
   const isJson = (response.headers.get("content-type") || "").startsWith("application/json");
   const data = isJson ? await response.json() : await response.text();
   if (!response.ok) {
@@ -167,17 +167,32 @@ async function previewBoard(game, fields, holder, lines) {
   return null;
 }
 
+// Names a person knows for the codes the forms send: "English" for en (in its own language,
+// as the browser names it), "A4" for a4, "Letter" for letter.
+function languageName(code) {
+  try {
+    const name = new Intl.DisplayNames([code], { type: "language" }).of(code);
+    return name ? name.charAt(0).toUpperCase() + name.slice(1) : code;
+  } catch (error) {
+    return code;
+  }
+}
+
+function paperName(code) {
+  return /^[a-z]\d+$/.test(code) ? code.toUpperCase() : code.charAt(0).toUpperCase() + code.slice(1);
+}
+
 // -- the Print page -----------------------------------------------------------------------------------
 async function printPage() {
   const cat = await catalogue();
   const gameSelect = $("game");
   fillGames(gameSelect, cat.games, () => true);
-  for (const paper of cat.papers) option($("paper"), paper);
-  if (!cat.papers.includes(cat.default_paper)) option($("paper"), cat.default_paper);
-  option($("paper"), "custom", "custom (WxH)");
+  for (const paper of cat.papers) option($("paper"), paper, paperName(paper));
+  if (!cat.papers.includes(cat.default_paper)) option($("paper"), cat.default_paper, paperName(cat.default_paper));
+  option($("paper"), "custom", "another size (width x height)");
   $("paper").value = cat.default_paper;
-  for (const lang of cat.languages) option($("lang"), lang);
-  for (const style of cat.styles) option($("style"), style);
+  for (const lang of cat.languages) option($("lang"), lang, languageName(lang));
+  for (const style of cat.styles) option($("style"), style, style === "color" ? "in colour" : style.replace(/-/g, " "));
   const holder = $("game-options");
   const game = () => cat.games.find((g) => g.name === gameSelect.value);
 
@@ -215,7 +230,12 @@ async function printPage() {
         img.src = `/api/kit-page/${g.name}/${n}.svg${query(kitFields)}`;
         img.alt = `kit page ${n} of ${count.pages}`;
         img.loading = "lazy";
-        pages.appendChild(img);
+        // A thumbnail is too small to read: it opens the page at full size.
+        const link = document.createElement("a");
+        link.href = img.src;
+        link.target = "_blank";
+        link.appendChild(img);
+        pages.appendChild(link);
       }
     } catch (error) {
       say(error.message, true);
@@ -444,21 +464,72 @@ async function checkPage() {
 }
 
 // -- the Play page ------------------------------------------------------------------------------------
+// The table (table.js) draws the board; the game's interaction (pick.js) turns pointing into
+// moves. The game's id is kept in the address, so a reload or Back continues it.
 let GAME = null;
 let BUSY = false;
+let TABLE = null;
+let TABLE_ID = null;
+let INTERACTION = null;
+let THINKING = null;
+let LAST_SHOWN = null;
 
-// The words of a move, lower-cased (a board may label a space "A2" where moves say "a2").
-function tokens(move) {
-  return String(move).toLowerCase().split(/[\s;,:()]+/).filter(Boolean);
+function announce(text) {
+  $("announce").textContent = text || "";
+}
+
+function tableError(text) {
+  $("table-error").textContent = text || "";
+}
+
+// The person's seat in a game against the computer (the first seat with no agent).
+function personSeat(state) {
+  return state.players.find((p) => !(p in state.agents)) || state.players[0];
+}
+
+async function ensureTable(state) {
+  if (TABLE_ID === state.id) return;
+  $("setup").open = false;
+  const board = await api("GET", `/api/play/${state.id}/table`);
+  const { GameTable, interactions } = window.CoinprintTable;
+  TABLE = new GameTable($("board"), $("trays"), board);
+  INTERACTION = interactions.pick.attach(TABLE, {
+    play: (text) => playMove(text, tableError),
+    say: (text, bad) => {
+      announce(text);
+      tableError(bad ? text : "");
+    },
+    choices: $("choices"),
+  });
+  TABLE.onPick((pick) => INTERACTION.point(pick));
+  TABLE_ID = state.id;
+}
+
+// The computer's move played out on the board: its picks outlined one after another.
+function playOut(picks) {
+  picks.forEach((_, index) => setTimeout(() => TABLE && TABLE.mark(picks.slice(0, index + 1), "last"), 220 * index));
 }
 
 async function showGame(state) {
+  await ensureTable(state);
+  const previous = GAME;
   GAME = state;
+  if (new URLSearchParams(location.search).get("id") !== state.id) history.replaceState(null, "", `/play?id=${state.id}`);
+  TABLE.show(state);
+  INTERACTION.show(state.computer_to_move || state.thinking ? { ...state, picks: [], legal: [] } : state);
   const turn = $("turn");
-  if (state.over) turn.textContent = "The game is over.";
-  else turn.textContent = `${state.turn} to move${state.computer_to_move ? " (the computer)" : ""}`;
+  if (state.over) turn.textContent = `The game is over: ${state.result}`;
+  else if (state.computer_to_move) turn.textContent = `${state.turn} to move (the computer)`;
+  else turn.textContent = Object.keys(state.agents).length ? `${state.turn} to move: your move` : `${state.turn} to move`;
   $("chance").textContent = state.chance || "";
   $("thinking").hidden = !state.thinking;
+  const lines = $("score-lines");
+  lines.replaceChildren();
+  for (const line of state.score_lines) {
+    const item = document.createElement("li");
+    item.textContent = line;
+    lines.appendChild(item);
+  }
   const legal = $("legal");
   legal.replaceChildren();
   for (const move of state.legal) option(legal, move);
@@ -466,89 +537,148 @@ async function showGame(state) {
   moves.replaceChildren();
   for (const move of state.moves) {
     const item = document.createElement("li");
-    item.textContent = `${move.player}: ${move.move}`;
+    item.textContent = `${move.player}: ${move.move}${move.note ? ` (${move.note})` : ""}`;
     moves.appendChild(item);
   }
-  const score = Object.entries(state.score).map(([p, n]) => `${p} ${n}`).join(", ");
-  $("result").textContent = state.over ? state.result : `Score: ${score}`;
+  $("result").textContent = state.over ? state.result : "";
+  $("after").hidden = !state.over;
   $("undo").disabled = !state.can_undo;
-  $("computer").disabled = state.over || !state.computer_to_move;
-  $("play-move").disabled = state.over;
+  $("computer").disabled = state.over || !state.computer_to_move || state.thinking;
+  $("hint").disabled = state.over || state.computer_to_move || state.thinking;
+  $("play-move").disabled = state.over || state.computer_to_move;
+  $("game-links").hidden = false;
   $("record").href = `/api/play/${state.id}/record`;
   $("replay").href = `/replay/play/${state.id}`;
-  showSvg($("board"), await api("GET", `/api/play/${state.id}/board.svg`));
+  $("hint-line").textContent = "";
   document.body.dataset.moves = String(state.moves.length);
-  if (state.computer_to_move && !state.over && !BUSY) computerMove();
+  document.body.dataset.game = state.id;
+  const last = state.last;
+  if (last && (!previous || previous.id !== state.id || previous.moves.length !== state.moves.length)) {
+    announce(`${last.player} played ${last.move}${last.note ? ` (${last.note})` : ""}`);
+    if (last.player in state.agents) playOut(last.picks);
+  }
+  LAST_SHOWN = state;
+  if (state.computer_to_move && !state.over && !state.thinking && !BUSY) computerMove();
 }
 
-async function act(func) {
+async function act(func, errorAt) {
   if (BUSY) return;
   BUSY = true;
   try {
     const state = await func();
     BUSY = false;
-    say("");
+    (errorAt || tableError)("");
     await showGame(state);
   } catch (error) {
     BUSY = false;
-    say(error.message, true);
+    if (error.name !== "AbortError") (errorAt || tableError)(error.message);
+    if (GAME) {
+      $("thinking").hidden = true;
+      $("computer").disabled = GAME.over || !GAME.computer_to_move;
+    }
   }
 }
 
 function computerMove() {
+  if (!GAME) return;
   $("thinking").hidden = false;
-  act(() => api("POST", `/api/play/${GAME.id}/computer`));
+  $("computer").disabled = true;
+  const id = GAME.id;
+  THINKING = new AbortController();
+  const signal = THINKING.signal;
+  act(async () => {
+    try {
+      return await api("POST", `/api/play/${id}/computer`, undefined, undefined, signal);
+    } finally {
+      THINKING = null;
+    }
+  });
 }
 
-function playMove(text) {
+// Stop the computer's thinking (the server drops it; the request is abandoned).
+async function stopThinking() {
+  if (!GAME) return;
+  const id = GAME.id;
+  if (THINKING) THINKING.abort();
+  BUSY = false;
+  try {
+    await api("POST", `/api/play/${id}/stop`);
+  } catch (error) {
+    tableError(error.message);
+  }
+  $("thinking").hidden = true;
+  if (GAME && GAME.id === id) {
+    $("computer").disabled = false;
+    announce("The computer's thinking was stopped; press Computer's move to let it play.");
+  }
+}
+
+function playMove(text, errorAt) {
   if (!GAME || !text) return;
-  act(() => api("POST", `/api/play/${GAME.id}/move`, { move: text }));
+  act(() => api("POST", `/api/play/${GAME.id}/move`, { move: text }), errorAt);
 }
 
-// A click on the board: the label nearest to it names a space; the legal moves that mention it
-// are offered, and played at once when there is only one.
-function boardClick(event) {
-  const svg = $("board").querySelector("svg");
-  if (!svg || !GAME || GAME.over || GAME.computer_to_move) return;
-  const point = svg.createSVGPoint();
-  point.x = event.clientX;
-  point.y = event.clientY;
-  const at = point.matrixTransform(svg.getScreenCTM().inverse());
-  const named = new Set(GAME.legal.flatMap(tokens));
-  let best = null;
-  let bestDistance = Infinity;
-  for (const text of svg.querySelectorAll("text")) {
-    const name = text.textContent.trim().toLowerCase();
-    if (!named.has(name)) continue;
-    const box = text.getBBox();
-    const matrix = text.getCTM() && svg.getCTM() ? svg.getCTM().inverse().multiply(text.getCTM()) : null;
-    let x = box.x + box.width / 2;
-    let y = box.y + box.height / 2;
-    if (matrix) {
-      const p = svg.createSVGPoint();
-      p.x = x;
-      p.y = y;
-      const q = p.matrixTransform(matrix);
-      x = q.x;
-      y = q.y;
+function startGame(request) {
+  const start = async () => {
+    if (GAME && (THINKING || GAME.thinking)) await stopThinking();
+    BUSY = false;
+    sessionStorage.setItem("coinprint-start", JSON.stringify(request));
+    act(() => api("POST", "/api/play", request), (text) => ($("start-error").textContent = text || ""));
+  };
+  start();
+}
+
+// The request that started the game shown, for a rematch (the other seat: swap sides).
+function startOf(state, swap) {
+  const kept = JSON.parse(sessionStorage.getItem("coinprint-start") || "null");
+  const seat = personSeat(state);
+  const request = kept && kept.game === state.game ? { ...kept } : { game: state.game, layout: state.layout_spec, opponent: Object.values(state.agents)[0] || null, seat };
+  if (swap) request.seat = state.players.find((p) => p !== (request.seat || seat));
+  return request;
+}
+
+async function listInProgress(listId, sectionId) {
+  try {
+    const games = await api("GET", "/api/play");
+    const list = $(listId);
+    list.replaceChildren();
+    for (const game of games) {
+      if (GAME && game.id === GAME.id) continue;
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = `/play?id=${game.id}`;
+      link.textContent = `Continue ${game.title} on ${game.layout}: ${game.moves} moves, ${game.turn} to move`;
+      item.appendChild(link);
+      list.appendChild(item);
     }
-    const distance = Math.hypot(x - at.x, y - at.y);
-    if (distance < bestDistance) {
-      best = name;
-      bestDistance = distance;
-    }
+    $(sectionId).hidden = !list.children.length;
+  } catch (error) {
+    say(error.message, true);
   }
-  if (best === null) return;
-  const matching = GAME.legal.filter((move) => tokens(move).includes(best));
-  if (matching.length === 1) {
-    playMove(matching[0]);
-    return;
-  }
-  const legal = $("legal");
-  legal.replaceChildren();
-  for (const move of matching) option(legal, move);
-  say(`${matching.length} moves use ${best}: choose one`);
-  legal.focus();
+}
+
+// A spec for a new random map of ``g`` (its generator's asks and a fresh seed).
+function randomSpec(g) {
+  const [name, rest] = g.default_spec.split(":");
+  const params = new Map((rest || "").split(",").filter(Boolean).map((pair) => pair.split("=")));
+  for (const [key, value] of Object.entries(g.generated.asks)) params.set(key, value);
+  const seed = g.params.find((p) => p.kind === "seed");
+  params.set(seed ? seed.name : "seed", String(1 + (crypto.getRandomValues(new Uint32Array(1))[0] % 999999)));
+  return `${name}:${[...params].map(([k, v]) => `${k}=${v}`).join(",")}`;
+}
+
+// The picture of the board a layout spec (or ``drawing:ID``) names, small, beside the choice.
+function showBoardPicture(g, spec) {
+  const picture = $("board-picture");
+  const [kind, rest] = spec.split(/:(.*)/s);
+  let fields = null;
+  if (kind === "drawing") fields = { drawing: rest };
+  else if (kind === g.name) fields = Object.fromEntries((rest || "").split(",").filter(Boolean).map((pair) => pair.split("=")));
+  picture.hidden = fields === null;
+  if (fields === null) return;
+  picture.src = `/api/board/${g.name}.svg${query(fields)}`;
+  const seed = fields.seed ? `, seed ${fields.seed}` : "";
+  picture.alt = `The board: ${$("board-choice").selectedOptions[0].textContent}${seed}`;
 }
 
 async function playPage() {
@@ -556,12 +686,28 @@ async function playPage() {
   const gameSelect = $("game");
   fillGames(gameSelect, cat.games, (g) => g.seats.length > 0);
   const wanted = new URLSearchParams(location.search);
+  const game = () => cat.games.find((x) => x.name === gameSelect.value);
+  const pickBoard = () => {
+    const g = game();
+    const choice = $("board-choice").selectedOptions[0];
+    const spec = choice.value === "random" ? randomSpec(g) : choice.value;
+    $("layout").value = spec;
+    showBoardPicture(g, spec);
+  };
+  $("board-choice").addEventListener("change", pickBoard);
+  $("layout").addEventListener("change", () => showBoardPicture(game(), $("layout").value.trim()));
   const choose = () => {
-    const g = cat.games.find((x) => x.name === gameSelect.value);
-    $("layout").value = wanted.get("layout") && wanted.get("game") === g.name ? wanted.get("layout") : g.default_spec;
+    const g = game();
+    const boards = $("board-choice");
+    boards.replaceChildren();
+    if (wanted.get("layout") && wanted.get("game") === g.name) option(boards, wanted.get("layout"), "the board you chose on the Maps or Check page");
+    option(boards, g.default_spec, "the standard board");
+    if (g.generated) option(boards, "random", "a new random map");
+    pickBoard();
     const seat = $("seat");
     seat.replaceChildren();
     for (const s of g.seats) option(seat, s.player);
+    option(seat, "", "either side, at random");
   };
   gameSelect.addEventListener("change", choose);
   choose();
@@ -569,34 +715,61 @@ async function playPage() {
     event.preventDefault();
     let opponent = $("opponent").value;
     if (opponent === "custom") opponent = $("agent-spec").value.trim() || "greedy";
-    act(() =>
-      api("POST", "/api/play", {
-        game: gameSelect.value,
-        layout: $("layout").value.trim(),
-        opponent: opponent === "" ? null : opponent,
-        seat: $("seat").value,
-      }),
-    );
+    let seat = $("seat").value;
+    if (!seat) {
+      const seats = [...$("seat").options].map((o) => o.value).filter(Boolean);
+      seat = seats[crypto.getRandomValues(new Uint32Array(1))[0] % seats.length];
+    }
+    startGame({ game: gameSelect.value, layout: $("layout").value.trim(), opponent: opponent === "" ? null : opponent, seat });
   });
   $("move-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    playMove($("move").value.trim() || $("legal").value);
+    const setError = (text) => ($("move-error").textContent = text || "");
+    playMove($("move").value.trim() || $("legal").value, setError);
     $("move").value = "";
   });
   $("legal").addEventListener("dblclick", () => playMove($("legal").value));
   $("legal").addEventListener("keydown", (event) => {
     if (event.key === "Enter") {
       event.preventDefault();
-      playMove($("legal").value);
+      playMove($("legal").value, (text) => ($("move-error").textContent = text || ""));
     }
   });
   $("computer").addEventListener("click", computerMove);
+  $("stop").addEventListener("click", stopThinking);
   $("undo").addEventListener("click", () => act(() => api("POST", `/api/play/${GAME.id}/undo`)));
-  $("board").addEventListener("click", boardClick);
+  $("hint").addEventListener("click", async () => {
+    if (!GAME) return;
+    $("hint-line").textContent = "looking for a good move…";
+    try {
+      const hint = await api("POST", `/api/play/${GAME.id}/hint`);
+      $("hint-line").textContent = `Hint: ${hint.move}`;
+      TABLE.mark(hint.picks.filter((p) => TABLE.spaces.has(p)), "hint");
+    } catch (error) {
+      $("hint-line").textContent = error.message;
+    }
+  });
+  $("rematch").addEventListener("click", () => startGame(startOf(GAME, false)));
+  $("swap").addEventListener("click", () => startGame(startOf(GAME, true)));
+  $("board").addEventListener("keydown", (event) => {
+    if (!TABLE) return;
+    if (INTERACTION.key(event) || TABLE.key(event)) event.preventDefault();
+  });
+  const id = wanted.get("id");
+  if (id) {
+    try {
+      await showGame(await api("GET", `/api/play/${id}`));
+    } catch (error) {
+      $("start-error").textContent = `${error.message}`;
+    }
+  }
+  $("setup").open = !GAME;
+  await listInProgress("in-progress", "continue");
 }
 
 // -- the Replay page ----------------------------------------------------------------------------------
 function replayPage() {
+  listInProgress("in-progress", "continue");
   $("record-file").addEventListener("change", async () => {
     const file = $("record-file").files[0];
     if (!file) return;

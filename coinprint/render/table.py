@@ -1,0 +1,128 @@
+"""The studio's game table as data: the board drawn for play (each space's outline, its printed
+colour, where its label and its coin go, region borders) and a position's coins, trays and
+score, for the page's script to draw as SVG and to point at. Any game's :class:`View` fills it
+in; nothing here names a game.
+
+Coordinates are the layout's millimetres with y pointing down (as SVG draws), the board's
+top-left corner at (0, 0).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from coinprint.render.board import SIDE_COLOURS, Frame, label_point, room
+from coinprint.render.style import ink_on, palette
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from coinprint.layout import Layout
+    from coinprint.view import View
+
+DIGITS = 2
+"""Decimals kept in the table's coordinates (a hundredth of a millimetre)."""
+
+
+class _Flip:
+    """Layout millimetres to the table's: shifted to (0, 0), y pointing down."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.frame = Frame(layout)
+
+    def point(self, x: float, y: float) -> tuple[float, float]:
+        fx, fy = self.frame.point(x, y)
+        return (round(fx, DIGITS), round(self.frame.height - fy, DIGITS))
+
+    def path(self, rings: Sequence[Sequence[Sequence[float]]], closed: bool = True) -> str:
+        parts = []
+        for ring in rings:
+            points = [self.point(x, y) for x, y in ring]
+            parts.append("M" + " L".join(f"{x:g},{y:g}" for x, y in points) + (" Z" if closed else ""))
+        return " ".join(parts)
+
+
+def table_board(view: View[Any, Any]) -> dict[str, Any]:
+    """The board of ``view``'s game drawn for play: its size, and per space its id, name,
+    outline (an SVG path), fill (the printed colour), label ink, label point and the radius
+    of the largest coin that fits there; the region borders; each player's coin colour."""
+    import shapely
+
+    layout = view.rules.layout
+    flip = _Flip(layout)
+    colours = palette("color")
+    spaces = []
+    for space in layout.spaces:
+        kind, number = view.fill(space)
+        fill = (colours.region if kind == "region" else colours.fill)(number) or "#ffffff"
+        x, y = flip.point(*label_point(space))
+        spaces.append(
+            {
+                "id": space.id,
+                "name": space.name,
+                "d": flip.path(space.rings),
+                "fill": fill,
+                "ink": ink_on(fill, colours.label),
+                "x": x,
+                "y": y,
+                "r": round(room(space), DIGITS),
+                "region": space.region,
+            }
+        )
+    regions: dict[str, list[shapely.Polygon]] = {}
+    for space in layout.spaces:
+        if space.region is not None and space.polygon.is_valid:
+            regions.setdefault(space.region, []).append(space.polygon)
+    borders = []
+    for name in sorted(regions) if len(regions) > 1 else []:
+        outline = shapely.union_all(regions[name]).boundary
+        for line in getattr(outline, "geoms", [outline]):
+            borders.append(flip.path([line.coords], closed=False))
+    players = view.rules.players
+    return {
+        "width": round(flip.frame.width, DIGITS),
+        "height": round(flip.frame.height, DIGITS),
+        "spaces": spaces,
+        "borders": borders,
+        "sides": {player: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, player in enumerate(players)},
+        "players": list(players),
+    }
+
+
+def table_position(view: View[Any, Any], state: Any) -> dict[str, Any]:
+    """What lies on and beside the board in ``state``: the coins (each with its size against
+    the game's largest), who holds each space, the trays, and what makes the score."""
+    return {
+        "pieces": [
+            {
+                "space": mark.space,
+                "text": mark.text,
+                "side": mark.side,
+                "stack": mark.stack,
+                "ring": mark.ring,
+                "scale": view.coin_scale(mark),
+            }
+            for mark in view.pieces(state)
+        ],
+        "held": view.holders(state),
+        "trays": [
+            {
+                "title": tray.title,
+                "player": tray.player,
+                "coins": [
+                    {
+                        "text": coin.text,
+                        "side": coin.side,
+                        "count": coin.count,
+                        "pick": coin.pick,
+                        "scale": coin.scale,
+                        "ring": coin.ring,
+                        "caption": coin.caption,
+                    }
+                    for coin in tray.coins
+                ],
+            }
+            for tray in view.trays(state)
+        ],
+        "score_lines": view.score_lines(state),
+    }
