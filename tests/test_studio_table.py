@@ -70,9 +70,8 @@ def _start(driver, base: str, game: str) -> None:
 
     layout = SMALL[game]
     driver.get(f"{base}/play?game={game}" + (f"&layout={quote(layout)}" if layout else ""))
-    _wait(driver).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#seat option"))
-    if not driver.find_element(By.ID, "setup").get_attribute("open"):
-        driver.find_element(By.CSS_SELECTOR, "#setup summary").click()
+    # With no game in the address the page opens its set-up once its script is ready.
+    _wait(driver).until(lambda d: d.find_element(By.ID, "setup").get_attribute("open"))
     driver.find_element(By.ID, "start").click()
     _wait(driver).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg .space") and _ready(d))
 
@@ -271,17 +270,17 @@ def test_a_move_is_made_with_the_keyboard_and_announced(table_in_a_browser) -> N
 @needs_a_browser
 def test_stop_and_new_game_work_while_the_computer_thinks(table_in_a_browser) -> None:
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select
 
     base, driver, _ = table_in_a_browser
     driver.get(f"{base}/play?game=coinage")
-    _wait(driver).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#seat option"))
-    if not driver.find_element(By.ID, "setup").get_attribute("open"):
-        driver.find_element(By.CSS_SELECTOR, "#setup summary").click()
+    # With no game in the address the page opens its set-up once its script is ready.
+    _wait(driver).until(lambda d: d.find_element(By.ID, "setup").get_attribute("open"))
     Select(driver.find_element(By.ID, "opponent")).select_by_value("custom")
     summary = driver.find_element(By.CSS_SELECTOR, "#play-form details.advanced summary")
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", summary)
-    summary.click()
+    summary.send_keys(Keys.ENTER)  # by keyboard: a layout shift under a busy machine cannot misplace it
+    _wait(driver).until(lambda d: d.find_element(By.CSS_SELECTOR, "#play-form details.advanced").get_attribute("open"))
     spec = _wait(driver).until(
         lambda d: d.find_element(By.ID, "agent-spec") if d.find_element(By.ID, "agent-spec").is_displayed() else None
     )
