@@ -1,6 +1,6 @@
 """The agents by name, and agent specs (``mcts:iterations=800``): what ``play``, ``balance``,
 ``analyse`` and ``ladder`` accept. The agents themselves are in :mod:`coinprint.search`
-(random, greedy, montecarlo) and :mod:`coinprint.mcts`."""
+(random, greedy, aim, montecarlo) and :mod:`coinprint.mcts`."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 from coinprint.caps import MAX_AGENT_BUDGET
 from coinprint.errors import UsageError
 from coinprint.mcts import MCTSAgent
-from coinprint.search import Agent, GreedyAgent, MonteCarloAgent, RandomAgent
+from coinprint.search import Agent, AimAgent, GreedyAgent, MonteCarloAgent, RandomAgent
 
 
 def _mcts(**params: Any) -> Agent[Any, Any]:
@@ -21,6 +21,7 @@ def _mcts(**params: Any) -> Agent[Any, Any]:
 AGENTS: dict[str, Callable[..., Agent[Any, Any]]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
+    "aim": AimAgent,
     "montecarlo": MonteCarloAgent,
     "mcts": _mcts,
 }
@@ -29,6 +30,7 @@ AGENTS: dict[str, Callable[..., Agent[Any, Any]]] = {
 AGENT_PARAMETERS: dict[str, dict[str, tuple[type, int | float, int | float]]] = {
     "random": {},
     "greedy": {},
+    "aim": {"repeats": (int, 1, 1000)},
     "montecarlo": {"playouts": (int, 1, MAX_AGENT_BUDGET), "depth": (int, 1, 10**5), "min_per_move": (int, 1, 10**4)},
     "mcts": {
         "iterations": (int, 1, MAX_AGENT_BUDGET),

@@ -67,6 +67,19 @@ class Search(Generic[S, M]):
         """A uniformly random legal move (games with very many moves may do this faster)."""
         return rng.choice(self.rules.legal_moves(state))
 
+    def candidates(self, state: S) -> list[M]:
+        """The moves agents that weigh every choice consider (flat Monte Carlo): by default
+        every legal move. A game whose choices are continuous (Flick's shots) offers a
+        sample of them instead."""
+        return self.rules.legal_moves(state)
+
+    def execute(self, state: S, move: M, rng: random.Random) -> list[M]:
+        """What happens when the player to move tries ``move``: the moves the record then
+        holds, in order, to be applied one by one. By default ``move`` itself and no random
+        number drawn; a dexterity game returns the shot as the player's hand executed it
+        (with its noise, from ``rng``) and what the table did after it (Flick's events)."""
+        return [move]
+
     def playout_move(self, state: S, rng: random.Random) -> M:
         """A cheap random legal move for Monte Carlo play-outs. It need not be uniform: a game
         whose moves are costly to list (Coin Age's whole turns) builds one directly."""
@@ -100,7 +113,8 @@ class Search(Generic[S, M]):
         total = 0.0
         for _ in range(count):
             game = state.copy()  # type: ignore[attr-defined]
-            self.rules.apply_unchecked(game, move)
+            for step in self.execute(game, move, rng):
+                self.rules.apply_unchecked(game, step)
             total += _playout_value(self, game, player, rng, depth)
         return total
 
@@ -214,6 +228,36 @@ class GreedyAgent(Agent[S, M]):
         return move
 
 
+class AimAgent(Agent[S, M]):
+    """The candidate move (:meth:`Search.candidates`) whose executions (:meth:`Search.execute`)
+    score best on average over ``repeats`` tries; ties broken at random. In a game without
+    execution noise one try tells all, and it plays as greedy would over the same moves; in a
+    dexterity game it weighs each shot by what a hand of the game's skill makes of it."""
+
+    name = "aim"
+
+    def __init__(self, repeats: int = 8) -> None:
+        self.repeats = repeats
+
+    def choose(self, search: Search[S, M], state: S, rng: random.Random) -> M:
+        rules = search.rules
+        player = rules.to_move(state)
+        best: list[M] = []
+        best_value = float("-inf")
+        for move in search.candidates(state):
+            value = 0.0
+            for _ in range(self.repeats):
+                after = state.copy()  # type: ignore[attr-defined]
+                for step in search.execute(after, move, rng):
+                    rules.apply_unchecked(after, step)
+                value += search.evaluate(after, player)
+            if value > best_value:
+                best, best_value = [move], value
+            elif value == best_value:
+                best.append(move)
+        return best[0] if len(best) == 1 else rng.choice(best)
+
+
 class MonteCarloAgent(Agent[S, M]):
     """Flat Monte Carlo: the budget of ``playouts`` random games is shared equally among the
     legal moves, each getting at least ``playouts / moves`` (rounded up) and never fewer than
@@ -230,7 +274,7 @@ class MonteCarloAgent(Agent[S, M]):
 
     def choose(self, search: Search[S, M], state: S, rng: random.Random) -> M:
         player = search.rules.to_move(state)
-        moves = search.rules.legal_moves(state)
+        moves = search.candidates(state)
         if len(moves) == 1:
             return moves[0]
         per_move = max(self.min_per_move, -(-self.playouts // len(moves)))
@@ -252,7 +296,8 @@ def _playout_value(search: Search[Any, Any], state: Any, player: str, rng: rando
             winner = rules.result(state).winner
             return 1.0 if winner == player else (0.5 if winner is None else 0.0)
         rules.begin_turn(state, rng)
-        rules.apply_unchecked(state, search.playout_move(state, rng))
+        for step in search.execute(state, search.playout_move(state, rng), rng):
+            rules.apply_unchecked(state, step)
     value = search.evaluate(state, player)
     return 0.5 + (0.25 if value > 0 else -0.25 if value < 0 else 0.0)
 
@@ -274,7 +319,8 @@ def play_game(
     max_turns: int,
     chance_seed: int | None = None,
 ) -> Outcome:
-    """Play one game between ``agents`` (keyed by player) up to ``max_turns`` moves.
+    """Play one game between ``agents`` (keyed by player) up to ``max_turns`` turns (a turn is
+    one decision, recorded as the moves :meth:`Search.execute` makes of it).
 
     A game cut at the limit is a timeout: its result is unfinished, never a win. Chance
     (:meth:`~coinprint.engine.Rules.begin_turn`: Coin Age's throws) comes from ``rng`` like
@@ -286,14 +332,17 @@ def play_game(
     rules = search.rules
     state = rules.initial_state()
     moves: list[Any] = []
+    turns = 0
     while not rules.is_over(state):
-        if len(moves) >= max_turns:
+        if turns >= max_turns:
             return Outcome(moves, rules.result(state), timeout=True)
         if chance_seed is None:
             rules.begin_turn(state, rng)
         else:
-            search.begin_paired_turn(state, chance_seed, len(moves))
+            search.begin_paired_turn(state, chance_seed, turns)
         move = agents[rules.to_move(state)].choose(search, state, rng)
-        moves.append(rules.move_text(state, move))
-        rules.apply_unchecked(state, move)
+        for step in search.execute(state, move, rng):
+            moves.append(rules.move_text(state, step))
+            rules.apply_unchecked(state, step)
+        turns += 1
     return Outcome(moves, rules.result(state), timeout=False)

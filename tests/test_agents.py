@@ -72,7 +72,7 @@ def test_mcts_takes_the_games_defaults_unless_given() -> None:
 @pytest.mark.parametrize(
     ("spec", "words"),
     [
-        ("clever", "unknown agent 'clever'; use one of: random, greedy, montecarlo, mcts"),
+        ("clever", "unknown agent 'clever'; use one of: random, greedy, aim, montecarlo, mcts"),
         ("mcts:iterations=0", "iterations must be a whole number from 1 to 1,000,000, not '0'"),
         ("mcts:iterations=ten", "iterations must be a whole number"),
         ("mcts:speed=3", "'speed=3' is not a parameter of mcts (its parameters: iterations=N"),

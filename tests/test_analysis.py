@@ -84,8 +84,9 @@ def test_balance_counts_the_same_games_self_play_writes(tmp_path):
     assert report.summary.games == 12
 
 
-def test_balance_refuses_flick_and_a_layout_of_another_game(cli):
+def test_balance_refuses_a_layout_of_another_game_and_plays_flick(cli):
     result = cli("balance", "cointable", "--layout", "mapgame", "--games", "2")
     assert result.code == 2 and "is a mapgame layout, not cointable" in result.err
-    result = cli("balance", "flick")
-    assert result.code == 2 and "'flick' is not one of" in result.err
+    result = cli("balance", "flick", "--games", "4", "--seed", "3", "--workers", "1")
+    assert result.code == 0, result.err
+    assert "flick, random v random: 4 games" in result.out

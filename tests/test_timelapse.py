@@ -98,7 +98,7 @@ def test_every_game_decodes_with_its_frames_delays_loop_and_size(tmp_path, game)
         for spot in coin_spots(rules, lapse, rules.layout.space(mark.space), picture_width(path)):
             assert last.getpixel(spot) == colour, f"{mark.space} at {spot}"
         checked += 1
-    if game in GAMES.simulated():
+    if game in GAMES.simulated() and game != "flick":  # Flick's coins lie where they stopped, not on spaces
         assert checked, "the last position shows no coin"
 
 

@@ -498,7 +498,7 @@ def appendix_option(func: Command) -> Command:
 
 
 AGENT_HELP = (
-    "random, greedy, montecarlo or mcts, with parameters as in mcts:iterations=800 (see docs/formats.md, Agents)"
+    "random, greedy, aim, montecarlo or mcts, with parameters as in mcts:iterations=800 (see docs/formats.md, Agents)"
 )
 
 

@@ -1,8 +1,10 @@
 """Flick (the seed's "coin game"): flick quarters into a square goal marked by four dimes.
 
-There is no ``play flick``: Flick is a dexterity game, and agents choosing table events at
-random would only produce penalties. The engine (``rules``) referees a log of observed events.
-The package: ``board`` (the mat), ``rules`` (the referee), ``draw`` and ``sheet``.
+Flick is a dexterity game: the referee (``rules``) judges a log of events seen at the table,
+and the physics (``physics``, on the ``table``) makes that log from a shot, so agents play it
+through ``search`` (a shot meant, executed by a hand with noise). The package: ``board`` (the
+mat), ``rules``, ``table``, ``physics``, ``search``, ``view``, ``draw``, ``sheet`` and
+``measure`` (the sheet to measure your own table).
 """
 
 from __future__ import annotations
@@ -10,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from coinprint.game import Game, RuleSheetParts
+from coinprint.game import Game, RuleSheetParts, Seat
 from coinprint.games.flick import board
 from coinprint.games.flick.draw import marks_sheet, mat_sheet
-from coinprint.games.flick.rules import FlickRules
+from coinprint.games.flick.rules import SKILLS, FlickRules
+from coinprint.games.flick.search import FlickSearch
 from coinprint.games.flick.sheet import goal_area, rule_sheet_parts
 from coinprint.games.flick.view import FlickView
 from coinprint.params import Param, Values
@@ -26,6 +29,7 @@ if TYPE_CHECKING:
     from coinprint.engine import Rules
     from coinprint.layout import Layout, Mark
     from coinprint.render.sheet import Sheet
+    from coinprint.search import Search
     from coinprint.view import View
 
 
@@ -34,6 +38,8 @@ class Flick(Game):
     board_noun = "mat"
     title = "Flick"
     drawing = None
+    seats = (Seat("heads", "--heads", "random"), Seat("tails", "--tails", "greedy"))
+    play_max_turns = 200
     params = (
         Param(
             "sides",
@@ -68,6 +74,15 @@ class Flick(Game):
             low=2,
             high=board.MAX_SIDES,
         ),
+        Param(
+            "skill",
+            "choice",
+            "How steady every player's hand is: the noise on a shot's direction and speed.",
+            "club",
+            frozenset({"play"}),
+            role="rules",
+            choices=tuple(SKILLS),
+        ),
     )
 
     def build(self, values: Values) -> Layout:
@@ -85,6 +100,9 @@ class Flick(Game):
 
     def rules(self, layout: Layout, options: Mapping[str, Any] | None = None) -> FlickRules:
         return FlickRules(layout, dict(options or {}))
+
+    def search(self, rules: Rules[Any, Any]) -> Search[Any, Any]:
+        return FlickSearch(cast(FlickRules, rules))
 
     def view(self, rules: Rules[Any, Any]) -> View[Any, Any]:
         return FlickView(cast(FlickRules, rules))

@@ -35,11 +35,13 @@ ends, since a coin's "at some point in the goal during the shot" is known only t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules
 from coinprint.errors import UsageError
+from coinprint.games.flick.physics import Outcome, Scene, Shot, scene_of, simulate
 from coinprint.games.flick.table import TABLE_OPTIONS, shot_problem, table_of
 from coinprint.layout import Layout
 
@@ -49,12 +51,18 @@ OPTIONS = {
     "without_f": False,
     "first": "heads",
     "coins": None,
+    "skill": "club",
     **{name: default for name, (default, _) in TABLE_OPTIONS.items()},
 }
 """Options and defaults: ``penalty_h`` adds penalty H (seed note 1); ``without_f`` drops
 penalty F (note 3); ``first`` is the player (or face) active first, the winner of the previous
 game (rule 5); ``coins`` overrides the layout's score coins per player; ``friction``,
-``restitution`` and ``coin_friction`` are the table's physics (:mod:`coinprint.games.flick.table`)."""
+``restitution`` and ``coin_friction`` are the table's physics (:mod:`coinprint.games.flick.table`);
+``skill`` is how steady every player's hand is when agents play (:data:`SKILLS`)."""
+SKILLS = {"exact": (0.0, 0.0), "expert": (0.5, 0.02), "club": (1.5, 0.05), "beginner": (3.0, 0.10)}
+"""Execution noise by skill level: the standard deviation of a shot's direction (degrees) and
+of its speed (a fraction of the speed intended), drawn as Gaussian noise on the shot the player
+meant. Our assumptions, not measurements (docs/games/flick.md, Playing Flick)."""
 SHOT_FIELDS = ("at", "direction", "speed")
 """A simulated shot's own parameters, carried by its ``shot`` event: all three or none."""
 
@@ -104,6 +112,13 @@ class FlickState:
     loser: str = ""
     penalty: str = ""
     reason: str = ""
+    scene: Scene | None = None
+    """Where every coin lies, while it is known: from the start, as long as every shot carries
+    its parameters and the physics follows it (None after a shot without them)."""
+    expected: list[dict[str, Any]] | None = None
+    """The events the physics says the simulated shot under way still holds."""
+    after: Scene | None = None
+    """Where the coins lie when the simulated shot under way ends."""
 
     def copy(self) -> FlickState:
         return FlickState(
@@ -121,6 +136,9 @@ class FlickState:
             self.loser,
             self.penalty,
             self.reason,
+            self.scene,
+            None if self.expected is None else list(self.expected),
+            self.after,
         )
 
 
@@ -153,6 +171,10 @@ class FlickRules(Rules[FlickState, Event]):
                 counters[player.face] += 1
                 self.start_faces[f"{player.face[0]}{counters[player.face]}"] = player.face
         self.first = self._first_player(self.options["first"])
+        if self.options["skill"] not in SKILLS:
+            raise UsageError(f"flick option skill must be one of: {', '.join(SKILLS)}, not {self.options['skill']!r}")
+        self._start_scene: Scene | None = None
+        self._last: tuple[Scene, Event, Outcome] | None = None
 
     def _coins_per_player(self, layout: Layout) -> int:
         value = self.options["coins"]
@@ -171,7 +193,39 @@ class FlickRules(Rules[FlickState, Event]):
 
     # -- the protocol -------------------------------------------------------------------------------
     def initial_state(self) -> FlickState:
-        return FlickState(dict(self.start_faces), {c: False for c in self.start_faces}, self.first)
+        return FlickState(
+            dict(self.start_faces), {c: False for c in self.start_faces}, self.first, scene=self.start_scene()
+        )
+
+    def start_scene(self) -> Scene | None:
+        """The table at the start, each score coin on its zone's spot (None for a mat the
+        physics cannot read: no goal, or coins without spots)."""
+        if self._start_scene is None:
+            try:
+                scene = scene_of(self.layout)
+            except UsageError:
+                return None
+            if sorted(scene.ids) != sorted(self.start_faces):
+                return None
+            self._start_scene = scene
+        return self._start_scene
+
+    def simulated(self, state: FlickState, shot: Event) -> Outcome:
+        """What the physics makes of ``shot`` (a shot event with its parameters) from where the
+        coins lie in ``state``. A coin knocked off the table earlier is put back where the shot
+        starts. Raises :class:`UsageError` for a shot that cannot be played from there."""
+        scene, aim = state.scene, shot.aim
+        assert scene is not None and aim is not None
+        given = scene
+        if self._last is not None and self._last[0] is given and self._last[1] == shot:
+            return self._last[2]
+        if shot.coin not in scene.ids:
+            start = self.start_scene()
+            assert start is not None
+            scene = replace(scene, coins=(*scene.coins, start.coin(shot.coin)))
+        outcome = simulate(scene, Shot(shot.coin, *aim), shot.player, self.table)
+        self._last = (given, shot, outcome)
+        return outcome
 
     def to_move(self, state: FlickState) -> str:
         return self.seated[state.active].name
@@ -265,6 +319,13 @@ class FlickRules(Rules[FlickState, Event]):
         illegal: they are events that end the game."""
         if state.over:
             raise IllegalMoveError(f"the game is already over ({state.reason})")
+        if state.expected is not None:
+            logged = self.move_text(state, move)
+            if not state.expected:
+                raise IllegalMoveError(f"the log says {_json(logged)}; the physics says the shot has stopped")
+            if logged != state.expected[0]:
+                raise IllegalMoveError(f"the log says {_json(logged)}; the physics says {_json(state.expected[0])}")
+            return
         for coin in (move.coin, move.other):
             if coin and coin not in state.faces:
                 raise IllegalMoveError(
@@ -297,11 +358,20 @@ class FlickRules(Rules[FlickState, Event]):
             )
         elif move.kind == "contact" and move.coin == move.other:
             raise IllegalMoveError("a coin cannot touch itself")
+        self._check_simulated_shot(state, move)
 
     def _touchable(self, state: FlickState) -> set[str]:
         return {"table", "goal-coin", *state.faces, *(f"g{k}" for k in range(1, self.sides + 1))}
 
+    def _check_simulated_shot(self, state: FlickState, move: Event) -> None:
+        if move.kind == "shot" and move.aim is not None and state.scene is not None and not state.in_shot:
+            try:
+                self.simulated(state, move)
+            except UsageError as bad:
+                raise InvalidMoveError(str(bad)) from None
+
     def apply_unchecked(self, state: FlickState, move: Event) -> None:
+        self._follow_the_table(state, move)
         state.events += 1
         number = state.events
         active = self.to_move(state)
@@ -351,6 +421,31 @@ class FlickRules(Rules[FlickState, Event]):
         elif kind == "contact" and state.in_shot:
             state.contacts.append((number, move.coin, move.other))
 
+    def _follow_the_table(self, state: FlickState, move: Event) -> None:
+        """Keep where the coins lie: a simulated shot's expected events, and the coins'
+        places when it stops; a shot without parameters, or a coin moved by hand, leaves them
+        unknown."""
+        if state.expected is not None:
+            if state.expected:
+                state.expected.pop(0)
+            if move.kind == "stop":
+                state.scene, state.expected, state.after = state.after, None, None
+            return
+        if move.kind == "shot":
+            if move.aim is not None and state.scene is not None:
+                outcome = self.simulated(state, move)
+                state.expected = list(outcome.events[1:])
+                base = state.scene
+                if move.coin not in base.ids:
+                    start = self.start_scene()
+                    assert start is not None
+                    base = replace(base, coins=(*base.coins, start.coin(move.coin)))
+                state.after = base.at_rest(outcome)
+            else:
+                state.scene = None
+        elif move.kind == "move":
+            state.scene = None
+
     def _end_shot(self, state: FlickState, active: str, number: int) -> None:
         state.in_shot = False
         if not state.shot_entered:
@@ -396,6 +491,8 @@ class FlickRules(Rules[FlickState, Event]):
         game, so ``coinprint play`` does not offer it) but the events that can happen now."""
         if state.over:
             return []
+        if state.expected:
+            return [self.parse_move(state, state.expected[0])]  # the physics decides a simulated shot
         coins = list(state.faces)
         active = self.to_move(state)
         events: list[Event] = []
@@ -429,9 +526,15 @@ class FlickRules(Rules[FlickState, Event]):
             lines.append(self.result(state).describe())
         else:
             shot = f", shooting {state.shot_coin}" if state.in_shot else ""
+            if state.expected is not None:
+                shot += f" ({len(state.expected)} more events by the physics)"
             skipped = f" ({', '.join(state.skipped)} skipped)" if state.skipped else ""
             lines.append(f"active: {self.to_move(state)}{shot}{skipped}")
         return "\n".join(lines)
+
+
+def _json(event: dict[str, Any]) -> str:
+    return json.dumps(event, separators=(", ", ": "))
 
 
 def _text_value(value: Any, kind: str) -> str:

@@ -1,0 +1,214 @@
+"""What Flick's computer players know besides the referee: the shots worth trying and how a
+hand executes one.
+
+A player's decision is a shot *meant*: a ``shot`` event with its parameters (where the coin is
+placed, the direction and the speed). :meth:`FlickSearch.execute` plays it as a hand would,
+with Gaussian noise on the direction and the speed (the record's ``skill`` option), and returns
+the shot as executed followed by what the table did (the physics' events), each a move of the
+record. The generic agents then play Flick: ``random`` a random shot; ``greedy`` the candidate
+whose exact outcome is best; ``aim`` the candidate whose noisy executions score best on average;
+``montecarlo`` (the search player) the candidate whose noisy executions, each followed by
+play-outs of aimed shots, win most often.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import TYPE_CHECKING, Any
+
+from coinprint.errors import UsageError
+from coinprint.games.flick.rules import SKILLS, Event, FlickRules, FlickState
+from coinprint.games.flick.table import GRAVITY_MM_S2, MAX_SPEED_M_S
+from coinprint.search import Search
+
+if TYPE_CHECKING:
+    from coinprint.games.flick.physics import Scene
+
+XY = tuple[float, float]
+
+PLACE_MM = 45.0
+"""How far behind their line (goal edge to coin centre) the players place a coin to shoot."""
+OFFSETS = (-0.25, 0.0, 0.25)
+"""Where along their line candidate shots start, as fractions of the line's length from its middle."""
+TARGET_PULL = 0.4
+"""Candidate targets: the goal's centre and points this far from it towards each corner."""
+KNOCK_ON_MM = 60.0
+"""A shot at an opponent's coin in the goal is struck to roll this far past it."""
+TRIES = 20
+"""Random places tried before a random shot gives up on a crowded spot."""
+
+
+class FlickSearch(Search[FlickState, Event]):
+    """Shots to try, a hand's noise, and the score as evaluation, for a :class:`FlickRules`."""
+
+    rules: FlickRules
+
+    def __init__(self, rules: FlickRules) -> None:
+        super().__init__(rules)
+        self.rules = rules
+        self.direction_sigma, self.speed_sigma = SKILLS[rules.options["skill"]]
+
+    # -- the shots -------------------------------------------------------------------------------
+    def candidates(self, state: FlickState) -> list[Event]:
+        """Shots the aiming and search players weigh: from three places behind the active
+        player's line, at the goal's centre, at points towards its corners, and through each
+        opponent's coin in the goal (during a simulated shot, the table's next event)."""
+        if state.expected:
+            return self.rules.legal_moves(state)
+        scene = self._scene(state)
+        player = self.rules.to_move(state)
+        coin = self._coin_to_shoot(state, scene)
+        targets = [(point, 0.0) for point in self._goal_points(scene)]
+        face = self.rules.face_of(player)
+        targets += [
+            ((c.x, c.y), KNOCK_ON_MM) for c in scene.coins if state.in_goal.get(c.id) and state.faces[c.id] != face
+        ]
+        shots = []
+        for offset in OFFSETS:
+            start = self._place(scene, player, offset, PLACE_MM)
+            for target, beyond in targets:
+                shots.append(self._shot_at(player, coin, start, target, beyond))
+        return [shot for shot in shots if self._playable(state, shot)]
+
+    def random_move(self, state: FlickState, rng: random.Random) -> Event:
+        """A shot from a random place behind the player's line at a random point of the goal,
+        at a speed between 0.6 and 1.4 times what stops the coin there (during a simulated shot,
+        the table's next event)."""
+        if state.expected:
+            return self.rules.legal_moves(state)[0]
+        scene = self._scene(state)
+        player = self.rules.to_move(state)
+        coin = self._coin_to_shoot(state, scene)
+        points = self._goal_points(scene)
+        for _ in range(TRIES):
+            start = self._place(scene, player, rng.uniform(-0.4, 0.4), rng.uniform(20.0, 80.0))
+            a, b = rng.sample(points, 2)
+            share = rng.random()
+            target = (a[0] + (b[0] - a[0]) * share, a[1] + (b[1] - a[1]) * share)
+            shot = self._shot_at(player, coin, start, target, 0.0, rng.uniform(0.6, 1.4))
+            if self._playable(state, shot):
+                return shot
+        return self._shot_at(player, coin, self._place(scene, player, 0.0, 150.0), scene_centre(scene), 0.0)
+
+    def playout_move(self, state: FlickState, rng: random.Random) -> Event:
+        """A random one of the candidate shots that can be played (a random shot when none
+        can): play-outs that aim, as players do."""
+        if state.expected:
+            return self.rules.legal_moves(state)[0]
+        scene = self._scene(state)
+        player = self.rules.to_move(state)
+        coin = self._coin_to_shoot(state, scene)
+        points = self._goal_points(scene)
+        for _ in range(TRIES):
+            start = self._place(scene, player, rng.choice(OFFSETS), PLACE_MM)
+            shot = self._shot_at(player, coin, start, rng.choice(points), 0.0)
+            if self._playable(state, shot):
+                return shot
+        return self.random_move(state, rng)
+
+    def execute(self, state: FlickState, move: Event, rng: random.Random) -> list[Event]:
+        """The shot as the hand executed it (the intended direction and speed with the skill's
+        Gaussian noise) and the table's events after it, up to the one that ends the game."""
+        if move.kind != "shot" or move.aim is None or state.scene is None:
+            return [move]
+        x, y, direction, speed = move.aim
+        direction += rng.gauss(0.0, self.direction_sigma)
+        speed = min(MAX_SPEED_M_S, max(0.01, speed * (1.0 + rng.gauss(0.0, self.speed_sigma))))
+        return self.exactly(state, Event("shot", coin=move.coin, player=move.player, aim=(x, y, direction, speed)))
+
+    def exactly(self, state: FlickState, shot: Event) -> list[Event]:
+        """``shot`` played exactly as given, and the events after it the referee takes."""
+        outcome = self.rules.simulated(state, shot)
+        steps = [shot]
+        after = state.copy()
+        self.rules.apply_unchecked(after, shot)
+        for event in outcome.events[1:]:
+            if self.rules.is_over(after):
+                break
+            step = self.rules.parse_move(after, event)
+            self.rules.apply_unchecked(after, step)
+            steps.append(step)
+        return steps
+
+    def successors(self, state: FlickState) -> list[tuple[Event, FlickState]]:
+        """Each candidate shot with the position after it, played exactly (the aiming player
+        plans as if its hand were steady; the game then plays it with the hand's noise)."""
+        found = []
+        for shot in self.candidates(state):
+            after = state.copy()
+            for step in self.exactly(state, shot):
+                self.rules.apply_unchecked(after, step)
+            found.append((shot, after))
+        return found
+
+    # -- judging ---------------------------------------------------------------------------------
+    def evaluate(self, state: FlickState, player: str) -> float:
+        """Coins of the player's face in the goal less the others'; a game won or lost by a
+        penalty or at the end counts as the whole set of coins."""
+        face = self.rules.face_of(player)
+        if state.over:
+            winner = self.rules.result(state).winner
+            coins = float(len(state.faces))
+            return 0.0 if winner is None else coins if winner in (player, face) else -coins
+        score = self.rules.score(state)
+        return float(sum(n if f == face else -n for f, n in score.items()))
+
+    def position_key(self, state: FlickState) -> Any:
+        scene = state.scene
+        places = None if scene is None else tuple((c.id, round(c.x, 1), round(c.y, 1)) for c in scene.coins)
+        return (tuple(sorted(state.faces.items())), tuple(sorted(state.in_goal.items())), state.active, places)
+
+    # -- geometry --------------------------------------------------------------------------------
+    def _scene(self, state: FlickState) -> Scene:
+        if state.scene is None:
+            raise UsageError("this Flick position does not say where the coins lie: agents cannot play on from it")
+        return state.scene
+
+    def _coin_to_shoot(self, state: FlickState, scene: Scene) -> str:
+        """The player's coin outside the goal lying farthest from it (one knocked off the
+        table first): the coins near the goal are left where they block."""
+        face = self.rules.face_of(self.rules.to_move(state))
+        mine = [c for c, f in state.faces.items() if f == face and not state.in_goal[c]]
+        if not mine:
+            raise UsageError(f"{self.rules.to_move(state)} has no coin outside the goal to shoot")
+        lying = {c.id: c for c in scene.coins}
+        centre = scene_centre(scene)
+        return max(mine, key=lambda c: math.inf if c not in lying else math.dist((lying[c].x, lying[c].y), centre))
+
+    def _goal_points(self, scene: Scene) -> list[XY]:
+        centre = scene_centre(scene)
+        return [centre] + [
+            (centre[0] + (x - centre[0]) * TARGET_PULL, centre[1] + (y - centre[1]) * TARGET_PULL)
+            for x, y in scene.goal
+        ]
+
+    def _place(self, scene: Scene, player: str, along: float, out_mm: float) -> XY:
+        """A point ``out_mm`` outside the middle of the player's line, moved ``along`` its length."""
+        side = next(p.side for p in self.rules.seated if p.name == player)
+        goal = scene.goal
+        a, b = goal[side - 1], goal[side % len(goal)]  # side k runs from corner k−1 to corner k
+        length = math.dist(a, b)
+        ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+        mid = ((a[0] + b[0]) / 2 + ux * along * length, (a[1] + b[1]) / 2 + uy * along * length)
+        return (mid[0] + uy * out_mm, mid[1] - ux * out_mm)  # outward: the goal turns anticlockwise
+
+    def _shot_at(self, player: str, coin: str, start: XY, target: XY, beyond_mm: float, scale: float = 1.0) -> Event:
+        """The shot from ``start`` that stops ``beyond_mm`` past ``target`` (v² = 2μgd)."""
+        distance = math.dist(start, target) + beyond_mm
+        speed = math.sqrt(2 * self.rules.table.friction * GRAVITY_MM_S2 * distance) / 1000 * scale
+        direction = math.degrees(math.atan2(target[1] - start[1], target[0] - start[0]))
+        return Event("shot", coin=coin, player=player, aim=(start[0], start[1], direction, min(speed, MAX_SPEED_M_S)))
+
+    def _playable(self, state: FlickState, shot: Event) -> bool:
+        try:
+            self.rules.simulated(state, shot)
+        except UsageError:
+            return False
+        return True
+
+
+def scene_centre(scene: Scene) -> XY:
+    """The middle of the goal (its corners' mean)."""
+    xs, ys = zip(*scene.goal, strict=True)
+    return (sum(xs) / len(xs), sum(ys) / len(ys))
