@@ -227,7 +227,7 @@ class MCTSAgent(Agent[Any, Any]):
         state = start.copy()
         node, path = root, [root]
         if first is not None:
-            search.rules.apply_unchecked(state, first.move)
+            _play(search, state, first.move, rng)
             node = first
             path.append(first)
         while True:
@@ -258,7 +258,7 @@ class MCTSAgent(Agent[Any, Any]):
                 self._value_leaf(search, state, path, mover, guess, rng)
                 return
             node = self._select(node, expanded, rng)
-            search.rules.apply_unchecked(state, node.move)
+            _play(search, state, node.move, rng)
             path.append(node)
 
     def _value_leaf(
@@ -338,3 +338,10 @@ PATTERNS: tuple[int, ...] = (
 """The order of a node's throws (bit i: the upper half for draw i): pairs of mirror images,
 the usual ones first (two of four, then one or three, then none or all), so a node with few
 visits meets typical throws and every prefix of even length is balanced for each draw."""
+
+
+def _play(search: Search[Any, Any], state: Any, move: Any, rng: random.Random) -> None:
+    """Play ``move`` on ``state`` as the game executes it: the move itself, or a dexterity
+    game's shot with the hand's noise and what the table did (open loop, as chance is)."""
+    for step in search.execute(state, move, rng):
+        search.rules.apply_unchecked(state, step)

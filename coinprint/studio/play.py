@@ -351,6 +351,8 @@ class Sessions:
         to move) against ``opponent`` (an agent spec), or both seats when it is None."""
         if not game.simulated:
             raise UsageError(f"{game.title} cannot be played here: it has no seats for agents")
+        if game.not_on_the_table:
+            raise UsageError(f"{game.title} cannot be played here: {game.not_on_the_table}")
         players = tuple(seat_.player for seat_ in game.seats)
         person = seat or players[0]
         if person not in players:
