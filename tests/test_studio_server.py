@@ -342,11 +342,15 @@ def test_a_whole_game_against_the_computer_saves_a_record_that_validates(studio_
     Select(driver.find_element(By.ID, "game")).select_by_value(game)
     Select(driver.find_element(By.ID, "opponent")).select_by_value("greedy")
     if game == "mapgame":  # a small generated map keeps the game short
-        driver.find_element(By.CSS_SELECTOR, "#play-form details.advanced summary").click()
-        layout = driver.find_element(By.ID, "layout")
+        # By keyboard: a layout shift on a busy machine cannot misplace it.
+        driver.find_element(By.CSS_SELECTOR, "#play-form details.advanced summary").send_keys(Keys.ENTER)
+        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#play-form details.advanced").get_attribute("open"))
+        layout = wait.until(
+            lambda d: d.find_element(By.ID, "layout") if d.find_element(By.ID, "layout").is_displayed() else None
+        )
         layout.clear()
         layout.send_keys("mapgame:countries=7,seed=4")
-    driver.find_element(By.ID, "start").click()
+    driver.find_element(By.ID, "start").send_keys(Keys.ENTER)  # a preview redrawn above cannot move it
     body = driver.find_element(By.TAG_NAME, "body")
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg"))
     driver.find_element(By.CSS_SELECTOR, "#notation summary").click()  # the notation, unfolded
