@@ -656,7 +656,10 @@ def test_stopping_the_computer_ends_its_thinking() -> None:
     studio = Studio(TOKEN)
     client = TestClient(create_app(studio), base_url=BASE, headers={"authorization": f"token {TOKEN}"})
     game = client.post(
-        "/api/play", json={"game": "coinage", "opponent": "mcts:iterations=1000000", "seat": "tails"}
+        # Seed 4 throws four matches first (5,965 turns to weigh); a throw with one legal turn
+        # (no match) would be answered at once, with nothing to stop.
+        "/api/play",
+        json={"game": "coinage", "opponent": "mcts:iterations=1000000", "seat": "tails", "seed": 4},
     ).json()
     session = studio.sessions.get(game["id"])
     outcome: list[BaseException] = []

@@ -268,9 +268,9 @@ def test_a_move_is_made_with_the_keyboard_and_announced(table_in_a_browser) -> N
     assert driver.find_element(By.ID, "announce").text.startswith("X played move")
 
 
-# In the slow run: beside the whole suite on two cores its start sometimes never shows the
-# thinking (a race in the page still to be found); alone, and in the slow run, it passes.
-# The same stop is tested without a browser in test_studio.py (stopping the computer).
+# In the slow run: the game's seed is the studio's own, and when Coin Age's first throw has no
+# match the computer answers at once, so there is no thinking to stop (the page cannot choose
+# the seed yet). The same stop is tested without a browser, on a seed, in test_studio.py.
 @pytest.mark.slow
 @needs_a_browser
 def test_stop_and_new_game_work_while_the_computer_thinks(table_in_a_browser) -> None:
