@@ -37,6 +37,8 @@ KNOCK_ON_MM = 60.0
 """A shot at an opponent's coin in the goal is struck to roll this far past it."""
 TRIES = 20
 """Random places tried before a random shot gives up on a crowded spot."""
+NUDGE_MM = 5.0
+"""How far a planned start is moved away from the goal, at a time, when a coin now lies on it."""
 
 
 class FlickSearch(Search[FlickState, Event]):
@@ -115,7 +117,40 @@ class FlickSearch(Search[FlickState, Event]):
         x, y, direction, speed = move.aim
         direction += rng.gauss(0.0, self.direction_sigma)
         speed = min(MAX_SPEED_M_S, max(0.01, speed * (1.0 + rng.gauss(0.0, self.speed_sigma))))
-        return self.exactly(state, Event("shot", coin=move.coin, player=move.player, aim=(x, y, direction, speed)))
+        shot = Event(
+            "shot",
+            coin=self._own_coin(state, move.coin),
+            player=self.rules.to_move(state),
+            aim=(x, y, direction, speed),
+        )
+        try:
+            return self.exactly(state, shot)
+        except UsageError:  # planned in another position: a coin now lies where it starts
+            return self.exactly(state, self.placed(state, shot, rng))
+
+    def _own_coin(self, state: FlickState, coin: str) -> str:
+        """``coin`` when the player to move may shoot it, else the coin they would shoot (tree
+        search plans a line of shots once and replays it after other noisy shots, when the
+        planned coin may have entered the goal or changed face)."""
+        face = self.rules.face_of(self.rules.to_move(state))
+        if state.faces.get(coin) == face and not state.in_goal.get(coin, True):
+            return coin
+        return self._coin_to_shoot(state, self._scene(state))
+
+    def placed(self, state: FlickState, shot: Event, rng: random.Random) -> Event:
+        """``shot`` with its start moved away from the goal, a few mm at a time, until no coin
+        lies there; a random shot when no such place is found."""
+        assert shot.aim is not None
+        x, y, direction, speed = shot.aim
+        centre = scene_centre(self._scene(state))
+        away = math.dist((x, y), centre) or 1.0
+        ux, uy = (x - centre[0]) / away, (y - centre[1]) / away
+        for step in range(1, TRIES + 1):
+            aim = (x + ux * NUDGE_MM * step, y + uy * NUDGE_MM * step, direction, speed)
+            moved = Event("shot", coin=shot.coin, player=shot.player, aim=aim)
+            if self._playable(state, moved):
+                return moved
+        return self.random_move(state, rng)
 
     def exactly(self, state: FlickState, shot: Event) -> list[Event]:
         """``shot`` played exactly as given, and the events after it the referee takes."""

@@ -9,6 +9,7 @@ import json
 import math
 import random
 import statistics
+from dataclasses import replace
 
 import pytest
 
@@ -69,6 +70,29 @@ def test_old_logs_without_shot_parameters_are_judged_as_before() -> None:
     log = [{"shot": "heads", "coin": "h1"}, {"enter": "h1", "edge": "heads"}, {"stop": True}]
     state = replay(rules, log).state
     assert state.in_goal["h1"] and state.scene is None  # no longer known where the coins lie
+
+
+def test_a_shot_planned_in_another_position_is_set_up_where_the_hand_can_play_it() -> None:
+    """Tree search replays a planned line of shots after other noisy shots: the coin it meant
+    may have gone into the goal, and a coin may now lie where the shot was to start."""
+    rules, search = _engines()
+    state = rules.initial_state()
+    meant = search.candidates(state)[0]
+    assert meant.aim is not None and state.scene is not None
+    start = meant.aim[:2]
+    other = next(c for c in state.scene.coins if c.id.startswith("t"))
+    state.scene = replace(
+        state.scene,
+        coins=tuple(replace(c, x=start[0], y=start[1]) if c.id == other.id else c for c in state.scene.coins),
+    )
+    state.in_goal[meant.coin] = True  # the planned coin went in meanwhile
+    steps = search.execute(state, meant, random.Random(3))
+    shot = steps[0]
+    assert shot.coin != meant.coin and rules.face_of("heads") == state.faces[shot.coin]
+    assert shot.aim is not None and math.dist(shot.aim[:2], start) >= 5.0  # moved off the coin there
+    for step in steps:  # checked, each event against the physics
+        rules.apply(state, step)
+    assert state.scene is not None
 
 
 @pytest.mark.parametrize("skill", ["expert", "club", "beginner"])
@@ -157,3 +181,17 @@ def test_the_aiming_player_beats_the_random_one() -> None:
             won += result == aim_side
             lost += result not in (None, aim_side)
     assert won >= 0.85 * (won + lost)
+
+
+@pytest.mark.slow
+def test_the_search_player_beats_the_aiming_one() -> None:
+    won = lost = 0
+    for seed in range(6):
+        for search_side in ("heads", "tails"):
+            spec = "mcts:iterations=200"
+            heads, tails = (spec, "aim") if search_side == "heads" else ("aim", spec)
+            rules, moves = _game(seed, heads, tails)
+            result = replay(rules, moves).result.winner
+            won += result == search_side
+            lost += result not in (None, search_side)
+    assert won > lost
