@@ -591,3 +591,6 @@ class Mark:
     stack: int = 1
     ring: str = ""
     """A short word for what the ring means ("castle", "safe"), or "" for no ring."""
+    at: tuple[float, float] | None = None
+    """Where the coin's centre lies, in mm in the layout's frame, on a board where coins lie
+    anywhere (a Flick mat: where the physics left it); None where the space says where."""

@@ -49,6 +49,9 @@ class Tray:
 
 _WORD = re.compile(r"[^\s;,:()]+")
 
+MOTION_FRAME_S = 0.04
+"""Time between two pictures of a move in motion (25 a second: the coins slide as they did)."""
+
 
 class View(Generic[S, M]):
     """What pictures of positions of ``rules``' game hold. The defaults show no coins."""
@@ -80,6 +83,12 @@ class View(Generic[S, M]):
         """A line shown beside a move in a replay (Coin Age: the turn's throw); "" by default.
         ``state`` is the position before the move."""
         return ""
+
+    def motion(self, state: S, move: M) -> list[list[Mark]]:
+        """The positions a time-lapse shows while ``move`` happens, before the one after it
+        (a Flick shot: the coins sliding, a picture every :data:`MOTION_FRAME_S` seconds of
+        the shot); none by default. ``state`` is the position before the move."""
+        return []
 
     def move_aside(self, state: S, move: M) -> list[Mark]:
         """Coins a replay shows beside the board with this move, top down (Coin Age: the

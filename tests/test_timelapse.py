@@ -79,14 +79,20 @@ def test_every_game_decodes_with_its_frames_delays_loop_and_size(tmp_path, game)
     lapse = timelapse_from_record(str(path), options)
     target = tmp_path / "game.gif"
     target.write_bytes(lapse.data)
+    sliding = sliding_frames(path)  # Flick's coins sliding in each shot, a picture every 40 ms
     with Image.open(target) as image:
-        assert image.n_frames == setup_frames(rules) + len(states)  # the start, then a frame a move
+        # the start, then a frame a move (and the shots under way)
+        assert image.n_frames == setup_frames(rules) + len(states) + sum(sliding)
         assert image.size == lapse.size and image.size[0] == 400 and image.size[1] % 2 == 0
         assert image.info["loop"] == 0
         durations = []
         for frame in ImageSequence.Iterator(image):
             durations.append(frame.info["duration"])
-    assert durations == [250] * (len(durations) - 1) + [2500]
+    expected = [250] * setup_frames(rules) + [250]
+    for frames in sliding:
+        expected += [40] * frames + [250]
+    assert durations == expected[:-1] + [2500]
+    assert (game == "flick") == (sum(sliding) > 0)
 
     last = frames_of(target)[-1]
     layout_ids = {s.id for s in rules.layout.spaces}
@@ -100,6 +106,28 @@ def test_every_game_decodes_with_its_frames_delays_loop_and_size(tmp_path, game)
         checked += 1
     if game in GAMES.simulated() and game != "flick":  # Flick's coins lie where they stopped, not on spaces
         assert checked, "the last position shows no coin"
+
+
+def sliding_frames(path) -> list[int]:
+    """For each move of the record, how many pictures of it under way a time-lapse shows: a
+    Flick shot with its parameters lasts as many 1 ms steps as the physics takes to bring every
+    coin to rest, one picture every 40 of them; nothing else moves."""
+    from coinprint.games.flick.physics import Shot, simulate
+
+    record = json.loads(path.read_text())
+    rules, states = positions(path)
+    counts = []
+    for state, move in zip(states, record["moves"]):
+        aim = isinstance(move, dict) and "at" in move
+        if not aim:
+            counts.append(0)
+            continue
+        shot = Shot(move["coin"], *move["at"], move["direction"], move["speed"])
+        counts.append(
+            simulate(rules.shot_scene(state, rules.parse_move(state, move)), shot, move["shot"], rules.table).steps
+            // 40
+        )
+    return counts
 
 
 def test_the_map_is_drawn_one_country_a_frame(tmp_path):
@@ -135,6 +163,26 @@ def test_an_mp4_decodes_start_to_end_with_its_duration(tmp_path):
         assert (decoded[0].width, decoded[0].height) == lapse.size
         duration = float(stream.duration * stream.time_base)
         assert math.isclose(duration, expected / 5, abs_tol=0.21)
+
+
+def test_a_flick_mp4_shows_each_shot_under_way_at_25_frames_a_second(tmp_path):
+    av = pytest.importorskip("av")
+    path = write_record(tmp_path, "flick", seed=4)
+    rules, states = positions(path)
+    sliding = sliding_frames(path)
+    assert sum(sliding) > 0
+    options = TimelapseOptions("mp4", width=320, fps=5, hold=1.0)
+    lapse = timelapse_from_record(str(path), options)
+    target = tmp_path / "game.mp4"
+    target.write_bytes(lapse.data)
+    # every position 1/5 s (5 frames at 25 a second), each picture of a shot under way 1/25 s,
+    # the last position held a second
+    expected = 5 * (len(states) - 1) + sum(sliding) + 25
+    assert lapse.frames == expected
+    with av.open(str(target)) as container:
+        stream = container.streams.video[0]
+        assert len([frame for frame in container.decode(stream)]) == expected
+        assert math.isclose(float(stream.duration * stream.time_base), expected / 25, abs_tol=0.05)
 
 
 @pytest.mark.parametrize("fmt", ["gif", "webp", "mp4"])

@@ -78,6 +78,8 @@ class Frame:
     bad: bool = False
     drawn: tuple[int, ...] | None = None
     """While a Map is being drawn, the spaces (layout indices) drawn so far; else None."""
+    motion: bool = False
+    """A picture of the move under way (coins sliding), shown before the position after it."""
 
 
 @dataclass
@@ -185,9 +187,13 @@ def compute_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed:
     )
 
 
-def scene_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed: Replay[Any]) -> SceneFrames:
+def scene_frames(
+    game: Game, record: Record, rules: Rules[Any, Any], replayed: Replay[Any], *, motion: bool = False
+) -> SceneFrames:
     """Replay ``record`` (already checked: ``replayed``) move by move and draw every position
-    as ``game`` draws them, as scene items."""
+    as ``game`` draws them, as scene items; with ``motion``, also the pictures of each move
+    under way that the game's view gives (:meth:`~coinprint.view.View.motion`: Flick's coins
+    sliding), each before the position after its move."""
 
     view = game.view(rules)
     # A game that grows its board as it is played (the Map drawn together) is shown on the
@@ -213,9 +219,9 @@ def scene_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed: R
     claims = type(view).holders is not View.holders
     placement = Placement(layout)
 
-    def add_frame(state: Any, row: int, aside: Sequence[Mark] = ()) -> Any:
+    def add_frame(state: Any, row: int, aside: Sequence[Mark] = (), shown: list[Mark] | None = None) -> Any:
         nonlocal widest
-        marks = view.marks(state)
+        marks = view.marks(state) if shown is None else shown
         if marks != drawn.marks:  # many Flick events change nothing on the mat
             drawn.marks, drawn.sheet = marks, draw(layout, marks, players)
             drawn.pieces, drawn.hidden = pieces.split(drawn.sheet.content.items)
@@ -233,7 +239,7 @@ def scene_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed: R
             if row >= 0 and made > made_before[0]:
                 extra = _maker_tint(layout, placement, made - 1, players, pieces) + extra
             made_before[0] = made
-        frames.append(Frame(extra, row, view.title(state), hidden))
+        frames.append(Frame(extra, row, view.title(state), hidden, motion=shown is not None))
         return drawn.sheet
 
     made_before = [0]  # spaces on the board of the frame before
@@ -245,11 +251,14 @@ def scene_frames(game: Game, record: Record, rules: Rules[Any, Any], replayed: R
         move = rules.parse_move(state, text)
         note = view.move_note(state, move)
         aside = view.move_aside(state, move)
+        sliding = view.motion(state, move) if motion else []
         rules.apply(state, move)
         if rules.is_over(state):
             ending = rules.result(state).reason
             note = f"{note}; {ending}" if note and ending else note or ending
         rows.append(Row(str(number), player, _shown(text), note))
+        for marks in sliding:
+            add_frame(state, len(rows) - 1, shown=marks)
         last = add_frame(state, len(rows) - 1, aside)
     if replayed.error:
         number = replayed.moves_played + 1

@@ -37,6 +37,7 @@ from coinprint.render.raster import SUPERSAMPLE, draw_items, hex_rgb, item_box, 
 from coinprint.render.scene import Item, Style, Text
 from coinprint.render.scene import Path as ScenePath
 from coinprint.source import game_named, validate_record
+from coinprint.view import MOTION_FRAME_S
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -119,6 +120,8 @@ class Shot:
     drawn: tuple[int, ...] | None
     lines: tuple[str, str, str]
     bad: bool = False
+    motion: bool = False
+    """A picture of a move under way, shown for :data:`~coinprint.view.MOTION_FRAME_S`."""
 
 
 @dataclass
@@ -182,10 +185,14 @@ def shots(
     setup = 0
     move = -1  # frames before the first position belong to "move -1"
     for frame in found.frames:
-        if frame.drawn is None and not frame.bad:
+        if frame.drawn is None and not frame.bad and not frame.motion:
             move += 1
         row = found.rows[frame.row] if frame.row >= 0 else None
-        if frame.drawn is not None:
+        if frame.motion:  # the move after ``move``, under way
+            if not options.start < move + 1 <= end:
+                continue
+            line = f"move {row.number} ({row.player}): {row.text}" if row is not None else ""
+        elif frame.drawn is not None:
             if options.start > 0:
                 continue
             setup += 1
@@ -200,7 +207,9 @@ def shots(
             line = "the start" if row is None else f"move {row.number} ({row.player}): {row.text}"
             if row is not None and row.note:
                 line += f" — {row.note}"
-        chosen.append(Shot(tuple(frame.hidden), tuple(frame.pieces), frame.drawn, (head, line, ""), frame.bad))
+        chosen.append(
+            Shot(tuple(frame.hidden), tuple(frame.pieces), frame.drawn, (head, line, ""), frame.bad, frame.motion)
+        )
     check_frame_count(len(chosen))
     last = chosen[-1]
     closing = result if (end == played or last.bad) else _cut_line(last)
@@ -566,6 +575,13 @@ def write_mp4(images: Iterable[Image.Image], fps: float, hold_frames: int) -> by
         return target.read_bytes()
 
 
+def _repeated(images: Iterable[Image.Image], repeats: Sequence[int]) -> Iterator[Image.Image]:
+    """Each of ``images`` as many times as ``repeats`` says."""
+    for image, times in zip(images, repeats, strict=True):
+        for _ in range(times):
+            yield image
+
+
 def _held(images: Iterable[Image.Image], hold_frames: int) -> Iterator[Image.Image]:
     """``images``, then the last one again until it has been shown ``hold_frames`` times."""
     last: Image.Image | None = None
@@ -606,18 +622,29 @@ def timelapse_from_record(path: str, options: TimelapseOptions) -> Timelapse:
     last = replayed.moves_played if options.end is None else min(options.end, replayed.moves_played)
     check_frame_count(last - options.start + 1)  # the positions alone, before the scene is built
     game = game_named(record.game)
-    found = scene_frames(game, record, rules, replayed)
+    found = scene_frames(game, record, rules, replayed, motion=True)
     chosen, setup = shots(found, record, rules, replayed, game.title, options)
     painter = Painter(game, rules, found, options.width)
     check_held_pixels(options.fmt, len(chosen), painter.size)
     # Frames are drawn as the encoder asks for them: a GIF or MP4 never holds more than two.
     images = (painter.draw(shot) for shot in chosen)
-    durations = [options.delay_ms] * len(chosen)
+    motion_ms = round(MOTION_FRAME_S * 1000)
+    durations = [motion_ms if shot.motion else options.delay_ms for shot in chosen]
     durations[-1] = options.hold_ms
     colours = painter.colours()
     if options.fmt == "gif":
         data = write_gif(images, durations, options.loop, gif_palette(colours))
         count = len(chosen)
+    elif options.fmt == "mp4" and any(shot.motion for shot in chosen):
+        # One rate for the whole video, the motion's: each position is shown as many frames
+        # as make its time.
+        rate = 1 / MOTION_FRAME_S
+        still = max(1, round(rate / options.fps))
+        repeats = [1 if shot.motion else still for shot in chosen]
+        repeats[-1] = max(1, round(options.hold * rate))
+        data = write_mp4(_repeated(images, repeats), rate, 1)
+        count = sum(repeats)
+        durations = [motion_ms] * count
     elif options.fmt == "mp4":
         data = write_mp4(images, options.fps, options.hold_frames)
         count = len(chosen) - 1 + options.hold_frames

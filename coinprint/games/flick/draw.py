@@ -402,7 +402,7 @@ def example_figures(layout: Layout, template: Mapping[str, Any]) -> dict[str, Sc
 # -- a position ------------------------------------------------------------------------------------------
 def arrange(layout: Layout, marks: Sequence[Mark]) -> list[CoinDot]:
     """Where to draw each coin of a position given as marks (name, face shown, ``space``
-    "goal" when in the goal): coins in the
+    "goal" when in the goal, ``at`` where it lies when known): a coin where it lies; else coins in the
     goal on a grid round its centre, coins outside on the start spots of a player of their
     face, further out when there are more coins than spots."""
     import shapely
@@ -436,8 +436,10 @@ def arrange(layout: Layout, marks: Sequence[Mark]) -> list[CoinDot]:
         outside[face] += [point for _, _, point in sorted(further[face], key=lambda e: e[:2])]
     dots, used = [], {face: 0 for face in outside}
     taken_inside = 0
-    for name, face, in_goal in ((m.text, m.side, m.space == "goal") for m in marks):
-        if in_goal and taken_inside < len(inside):
+    for name, face, in_goal, at in ((m.text, m.side, m.space == "goal", m.at) for m in marks):
+        if at is not None:
+            dots.append(CoinDot(at, face, name))
+        elif in_goal and taken_inside < len(inside):
             dots.append(CoinDot(inside[taken_inside], face, name))
             taken_inside += 1
         elif outside.get(face) and used[face] < len(outside[face]):

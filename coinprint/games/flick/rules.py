@@ -214,18 +214,24 @@ class FlickRules(Rules[FlickState, Event]):
         """What the physics makes of ``shot`` (a shot event with its parameters) from where the
         coins lie in ``state``. A coin knocked off the table earlier is put back where the shot
         starts. Raises :class:`UsageError` for a shot that cannot be played from there."""
-        scene, aim = state.scene, shot.aim
-        assert scene is not None and aim is not None
-        given = scene
+        given, aim = state.scene, shot.aim
+        assert given is not None and aim is not None
         if self._last is not None and self._last[0] is given and self._last[1] == shot:
             return self._last[2]
-        if shot.coin not in scene.ids:
-            start = self.start_scene()
-            assert start is not None
-            scene = replace(scene, coins=(*scene.coins, start.coin(shot.coin)))
-        outcome = simulate(scene, Shot(shot.coin, *aim), shot.player, self.table)
+        outcome = simulate(self.shot_scene(state, shot), Shot(shot.coin, *aim), shot.player, self.table)
         self._last = (given, shot, outcome)
         return outcome
+
+    def shot_scene(self, state: FlickState, shot: Event) -> Scene:
+        """Where the coins lie when ``shot`` is played: ``state``'s scene, with the shot coin
+        put back on the table when it was knocked off earlier (the shot places it anew)."""
+        scene = state.scene
+        assert scene is not None
+        if shot.coin in scene.ids:
+            return scene
+        start = self.start_scene()
+        assert start is not None
+        return replace(scene, coins=(*scene.coins, start.coin(shot.coin)))
 
     def to_move(self, state: FlickState) -> str:
         return self.seated[state.active].name
@@ -435,12 +441,7 @@ class FlickRules(Rules[FlickState, Event]):
             if move.aim is not None and state.scene is not None:
                 outcome = self.simulated(state, move)
                 state.expected = list(outcome.events[1:])
-                base = state.scene
-                if move.coin not in base.ids:
-                    start = self.start_scene()
-                    assert start is not None
-                    base = replace(base, coins=(*base.coins, start.coin(move.coin)))
-                state.after = base.at_rest(outcome)
+                state.after = self.shot_scene(state, move).at_rest(outcome)
             else:
                 state.scene = None
         elif move.kind == "move":

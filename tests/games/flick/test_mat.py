@@ -7,6 +7,7 @@ import json
 import math
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 
 import pytest
 
@@ -407,7 +408,9 @@ def test_a_position_puts_goal_coins_inside_and_the_rest_outside_without_overlaps
     for name in in_goal:
         state.in_goal[name] = True
     state.faces["h1"] = "tails"  # a coin that changed sides goes where its face's coins go
-    dots = arrange(layout, view.marks(state))
+    # Where the coins lie is not known (a log without shot parameters): the drawing places them.
+    marks = [replace(m, at=None) for m in view.marks(state)]
+    dots = arrange(layout, marks)
     assert sorted(d.label for d in dots) == sorted(state.faces)
     goal = layout.features_with_role("goal")[0].shape
     for dot in dots:
@@ -419,4 +422,19 @@ def test_a_position_puts_goal_coins_inside_and_the_rest_outside_without_overlaps
     for a in range(len(dots)):
         for b in range(a + 1, len(dots)):
             assert math.dist(dots[a].at, dots[b].at) >= QUARTER
-    assert marks_sheet(layout, view.marks(state)).content.items
+    assert marks_sheet(layout, marks).content.items
+
+
+def test_a_coin_whose_place_is_known_is_drawn_where_it_lies():
+    from coinprint.games.flick.draw import arrange
+    from coinprint.games.flick.rules import FlickRules
+    from coinprint.games.flick.view import FlickView
+
+    rules = FlickRules(build(), {})
+    state = rules.initial_state()
+    assert state.scene is not None
+    marks = FlickView(rules).marks(state)
+    lying = {c.id: (c.x, c.y) for c in state.scene.coins}
+    assert {m.text: m.at for m in marks} == lying
+    moved = [replace(m, at=(12.5, -3.0)) if m.text == "h1" else m for m in marks]
+    assert {d.label: d.at for d in arrange(build(), moved)}["h1"] == (12.5, -3.0)

@@ -195,3 +195,31 @@ def test_the_search_player_beats_the_aiming_one() -> None:
             won += result == search_side
             lost += result not in (None, search_side)
     assert won > lost
+
+
+def test_a_shot_under_way_shows_the_coins_sliding_as_the_physics_moves_them() -> None:
+    """The pictures of a shot under way, one every 40 ms: the shot coin leaves from where it
+    was placed, never moves farther between two pictures than its speed allows, slows down
+    (friction only takes speed away), and the last picture is close to where it stops."""
+    from coinprint.games.flick.view import FlickView
+
+    rules, search = _engines()
+    state = rules.initial_state()
+    meant = search.candidates(state)[0]
+    assert meant.aim is not None
+    x, y, _, speed = meant.aim
+    pictures = FlickView(rules).motion(state, meant)
+    assert len(pictures) >= 3
+    path = [next(m.at for m in marks if m.text == meant.coin) for marks in pictures]
+    assert all(p is not None for p in path)
+    reach = speed * 1000 * 0.04  # mm in 40 ms at the release speed
+    assert math.dist((x, y), path[0]) <= reach + 1e-6
+    steps = [math.dist(a, b) for a, b in zip(path, path[1:])]  # type: ignore[arg-type]
+    assert max(steps) <= reach + 1e-6
+    assert steps[-1] <= steps[0]
+    after = state.copy()
+    for step in search.exactly(state, meant):
+        rules.apply_unchecked(after, step)
+    assert after.scene is not None
+    rest = after.scene.coin(meant.coin)
+    assert math.dist(path[-1], (rest.x, rest.y)) <= reach  # the last picture is at most 40 ms from rest
