@@ -62,6 +62,8 @@ crosses into it or out of it, without a Python look at every step."""
 
 _SCORE, _GOAL_COIN, _CENTRE, _GOAL = 1, 2, 3, 4
 _COINS_CATEGORY, _CENTRE_CATEGORY, _GOAL_CATEGORY = 0b001, 0b010, 0b100
+_COINS_FILTER = (0, _COINS_CATEGORY, _COINS_CATEGORY)
+_CENTRE_FILTER = (0, _CENTRE_CATEGORY, _GOAL_CATEGORY)
 
 
 @dataclass(frozen=True)
@@ -249,10 +251,12 @@ class _World:
         self.space.iterations = SOLVER_ITERATIONS
         self.events: list[dict[str, Any]] = []
         self.pieces: dict[str, _Piece] = {}
-        self.by_shape: dict[int, _Piece] = {}
+        self.by_shape: dict[Any, _Piece] = {}
+        """Each coin by its shapes (chipmunk's pointers, which compare and hash by address)."""
         self.inside: dict[str, bool] = {}
         self.moved_goal_coins: list[int] = []
         self.pair = (ffi.new("cpShape **"), ffi.new("cpShape **"))
+        self.table_body = self.space.static_body._body
         for number, piece in enumerate(scene.goal_coins, start=1):
             self._add(piece, _GOAL_COIN, str(number))
         for piece in scene.coins:
@@ -265,40 +269,39 @@ class _World:
         self._handlers()
 
     def _add(self, piece: Placed, kind: int, name: str) -> None:
-        mass, radius = piece.coin.mass_g, piece.coin.radius_mm
-        if piece.coin.equal_curves:
-            outline, moment = _outline_and_moment(piece.coin.diameter_mm, piece.coin.equal_curves, mass)
-            body = lib.cpBodyNew(mass, moment)
+        coin = piece.coin
+        mass, moment, outline = _body_of(coin)
+        body = lib.cpBodyNew(mass, moment)
+        if outline:
             rim = lib.cpPolyShapeNew(body, len(outline), outline, _IDENTITY, 0.0)
         else:
-            body = lib.cpBodyNew(mass, pymunk.moment_for_circle(mass, 0, radius))
-            rim = lib.cpCircleShapeNew(body, radius, (0.0, 0.0))
+            rim = lib.cpCircleShapeNew(body, coin.radius_mm, (0.0, 0.0))
         lib.cpBodySetPosition(body, (piece.x, piece.y))
         lib.cpBodySetAngle(body, piece.angle)
         lib.cpShapeSetCollisionType(rim, kind)
-        lib.cpShapeSetFilter(rim, (0, _COINS_CATEGORY, _COINS_CATEGORY))
-        shapes = [rim]
+        lib.cpShapeSetFilter(rim, _COINS_FILTER)
+        shapes: tuple[Any, ...] = (rim,)
         if kind == _SCORE:  # a goal coin never enters the goal: it sits on its corner
             centre = lib.cpCircleShapeNew(body, CENTRE_RADIUS_MM, (0.0, 0.0))
             lib.cpShapeSetSensor(centre, True)
             lib.cpShapeSetCollisionType(centre, _CENTRE)
-            lib.cpShapeSetFilter(centre, (0, _CENTRE_CATEGORY, _GOAL_CATEGORY))
-            shapes.append(centre)
+            lib.cpShapeSetFilter(centre, _CENTRE_FILTER)
+            shapes = (rim, centre)
         space = self.space._space
         lib.cpSpaceAddBody(space, body)
         for shape in shapes:
             lib.cpSpaceAddShape(space, shape)
-        table, friction, weight = self.space.static_body._body, self.table.friction, mass * GRAVITY_MM_S2
+        table, friction, weight = self.table_body, self.table.friction, mass * GRAVITY_MM_S2
         slide = lib.cpPivotJointNew2(table, body, (0.0, 0.0), (0.0, 0.0))
         spin = lib.cpGearJointNew(table, body, 0.0, 1.0)
-        for joint, force in ((slide, friction * weight), (spin, 2 / 3 * friction * weight * radius)):
+        for joint, force in ((slide, friction * weight), (spin, 2 / 3 * friction * weight * coin.radius_mm)):
             lib.cpConstraintSetMaxBias(joint, 0.0)
             lib.cpConstraintSetMaxForce(joint, force)
             lib.cpSpaceAddConstraint(space, joint)
-        made = _Piece(name, kind, piece, body, tuple(shapes), (slide, spin))
+        made = _Piece(name, kind, piece, body, shapes, (slide, spin))
         self.pieces[piece.id] = made
         for shape in shapes:
-            self.by_shape[_address(shape)] = made
+            self.by_shape[shape] = made
 
     def close(self) -> None:
         """Take every coin out of the space and free it (the space and the goal are pymunk's)."""
@@ -335,7 +338,7 @@ class _World:
         arbiter.friction = self.table.coin_friction
 
     def _touched(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: Any) -> None:
-        first, second = (self.by_shape[_address(s)] for s in self._shapes_of(arbiter))
+        first, second = (self.by_shape[s] for s in self._shapes_of(arbiter))
         if second.kind == _SCORE:
             self.events.append({"contact": [first.name, second.name]})
         for piece in (first, second):
@@ -344,7 +347,7 @@ class _World:
                 self.events.append({"goal-coin-moved": int(piece.name)})
 
     def _entered(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: Any) -> None:
-        piece = self.by_shape[_address(self._shapes_of(arbiter)[0])]
+        piece = self.by_shape[self._shapes_of(arbiter)[0]]
         name = piece.name
         if self.inside[name]:
             return
@@ -356,7 +359,7 @@ class _World:
         self.events.append({"enter": name, "edge": self.scene.edges[side - 1]})
 
     def _left(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: Any) -> None:
-        name = self.by_shape[_address(self._shapes_of(arbiter)[0])].name
+        name = self.by_shape[self._shapes_of(arbiter)[0]].name
         if self.inside.get(name):
             self.inside[name] = False
             self.events.append({"leave": name})
@@ -396,17 +399,24 @@ class _World:
         self.space.step(STEP_S)
         steps = 1
         step, space = lib.cpSpaceStep, self.space._space
-        while True:
-            if path is not None:
-                path.append([_place(b) for b in order])
+        if path is not None:
+            path.append([_place(b) for b in order])
+        while True:  # `steps` steps taken (and traced); a look every REST_CHECK_STEPS
             if steps % REST_CHECK_STEPS == 0:
                 fallen += self._fall_off()
                 if self._still():
                     break
             if steps >= limit:
                 break
-            step(space, STEP_S)
-            steps += 1
+            target = min(limit, (steps // REST_CHECK_STEPS + 1) * REST_CHECK_STEPS)
+            if path is None:  # the steps up to the next look, with no Python in between
+                for _ in range(target - steps):
+                    step(space, STEP_S)
+            else:
+                for _ in range(target - steps):
+                    step(space, STEP_S)
+                    path.append([_place(b) for b in order])
+            steps = target
         rest = {c.id: _place(self.pieces[c.id].body) for c in self.scene.coins if c.id not in fallen}
         events = [shot.event(player), *self.events, {"stop": True}]
         return Outcome(events, rest, fallen, steps, path, list(self.moved_goal_coins))
@@ -436,8 +446,15 @@ class _World:
 _IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 
-def _address(pointer: Any) -> int:
-    return int(ffi.cast("uintptr_t", pointer))
+@functools.cache
+def _body_of(coin: Coin) -> tuple[float, float, list[XY]]:
+    """A coin's mass, moment of inertia and, for an equal-curve heptagon, its outline (else
+    empty: a disc)."""
+    mass = coin.mass_g
+    if coin.equal_curves:
+        outline, moment = _outline_and_moment(coin.diameter_mm, coin.equal_curves, mass)
+        return mass, moment, outline
+    return mass, pymunk.moment_for_circle(mass, 0, coin.radius_mm), []
 
 
 def _place(body: Any) -> tuple[float, float, float]:
