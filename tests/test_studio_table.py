@@ -268,10 +268,6 @@ def test_a_move_is_made_with_the_keyboard_and_announced(table_in_a_browser) -> N
     assert driver.find_element(By.ID, "announce").text.startswith("X played move")
 
 
-# In the slow run: the game's seed is the studio's own, and when Coin Age's first throw has no
-# match the computer answers at once, so there is no thinking to stop (the page cannot choose
-# the seed yet). The same stop is tested without a browser, on a seed, in test_studio.py.
-@pytest.mark.slow
 @needs_a_browser
 def test_stop_and_new_game_work_while_the_computer_thinks(table_in_a_browser) -> None:
     from selenium.webdriver.common.by import By
@@ -290,12 +286,16 @@ def test_stop_and_new_game_work_while_the_computer_thinks(table_in_a_browser) ->
         lambda d: d.find_element(By.ID, "agent-spec") if d.find_element(By.ID, "agent-spec").is_displayed() else None
     )
     spec.send_keys("mcts:iterations=1000000")  # minutes of thinking
+    # Seed 4: Coin Age's first throw has four matches and 5,965 turns to weigh (a throw without a
+    # match would be answered at once, leaving nothing to stop).
+    driver.find_element(By.ID, "play-seed").send_keys("4")
     Select(driver.find_element(By.ID, "seat")).select_by_value("tails")
     driver.find_element(By.ID, "start").send_keys(Keys.ENTER)  # a preview redrawn above cannot move it
     stop = _wait(driver).until(
         lambda d: d.find_element(By.ID, "stop") if d.find_element(By.ID, "stop").is_displayed() else None
     )
     thinking = _game(driver)["id"]
+    assert httpx.get(f"{base}/api/play/{thinking}/record", headers=AUTH, timeout=120).json()["seed"] == 4
     stop.click()
     _wait(driver).until(lambda d: not d.find_element(By.ID, "thinking").is_displayed())
     _wait(driver).until(lambda d: d.find_element(By.ID, "computer").is_enabled())

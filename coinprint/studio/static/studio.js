@@ -720,7 +720,10 @@ async function playPage() {
       const seats = [...$("seat").options].map((o) => o.value).filter(Boolean);
       seat = seats[crypto.getRandomValues(new Uint32Array(1))[0] % seats.length];
     }
-    startGame({ game: gameSelect.value, layout: $("layout").value.trim(), opponent: opponent === "" ? null : opponent, seat });
+    const request = { game: gameSelect.value, layout: $("layout").value.trim(), opponent: opponent === "" ? null : opponent, seat };
+    const seed = $("play-seed").value.trim();
+    if (seed !== "") request.seed = Number(seed);
+    startGame(request);
   });
   $("move-form").addEventListener("submit", (event) => {
     event.preventDefault();
