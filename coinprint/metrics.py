@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from coinprint import caps, selfplay
 from coinprint.caps import MAX_TURNS
+from coinprint.errors import UsageError
 from coinprint.selfplay import RunPlan
 from coinprint.source import LayoutSource, rules_for
 from coinprint.sprt import DEFAULT_PRECISION, UntilDecided
@@ -34,7 +35,8 @@ class GameMetrics:
     """What one game shows, from its moves replayed on the rules."""
 
     length: int
-    """Moves (Coin Age: turns) played."""
+    """Turns played: the moves players chose (:meth:`~coinprint.search.Search.is_decision`; a
+    Flick shot and what the table did after it are one turn)."""
     winner: str | None
     """The winner, or None for a tie or a timeout."""
     timeout: bool
@@ -85,28 +87,38 @@ def game_metrics(engines: Engines, record: Any, outcome: Any = None, *, branchin
     score_leads: list[int] = []
     legal_counts: list[int] = []
     seen = {search.position_key(state)}
-    repetitions = 0
+    repetitions = turns = 0
     kinds: dict[str, int] = {}
     first_kind = ""
     play = rules.apply if outcome is None else rules.apply_unchecked
-    for text in record.moves:
-        move = rules.parse_move(state, text)
-        search.recorded_chance(state, move)
-        if branching:
-            legal_counts.append(len({search.decision_key(m) for m in rules.legal_moves(state)}))
-        play(state, move)
+
+    def turn_ended() -> None:  # the position a turn led to, once all that followed from it is played
+        nonlocal repetitions
         leads.append(search.evaluate(state, first))
         score = rules.result(state).score
         score_leads.append(score.get(first, 0) - score.get(second, 0))
-        used.update(view.holders(state))
         key = search.position_key(state)
         repetitions += key in seen
         seen.add(key)
-        these = move_kinds(text)
-        for kind in these:
-            kinds[kind] = kinds.get(kind, 0) + 1
-        if not first_kind:
-            first_kind = "+".join(these) or "pass"
+
+    for text in record.moves:
+        move = rules.parse_move(state, text)
+        search.recorded_chance(state, move)
+        if search.is_decision(state, move):
+            if turns:
+                turn_ended()
+            turns += 1
+            if branching:
+                legal_counts += _choices(search, state)
+            these = move_kinds(text)
+            for kind in these:
+                kinds[kind] = kinds.get(kind, 0) + 1
+            if not first_kind:
+                first_kind = "+".join(these) or "pass"
+        play(state, move)
+        used.update(view.holders(state))
+    if turns:
+        turn_ended()
     timeout = bool(outcome.timeout) if outcome is not None else bool(record.extra.get("timeout"))
     winner = None if timeout or not rules.is_over(state) else rules.result(state).winner
     winner_leads = [value if winner == first else -value for value in leads]
@@ -117,7 +129,7 @@ def game_metrics(engines: Engines, record: Any, outcome: Any = None, *, branchin
         final = rules.result(state).score
         margin = sign * (final.get(first, 0) - final.get(second, 0))
     return GameMetrics(
-        length=len(record.moves),
+        length=turns,
         winner=winner,
         timeout=timeout,
         lead_changes=lead_changes(leads),
@@ -134,14 +146,26 @@ def game_metrics(engines: Engines, record: Any, outcome: Any = None, *, branchin
     )
 
 
-MOVE_KINDS = ("place", "touch", "flip", "castle", "move", "capture", "pay")
+def _choices(search: Any, state: Any) -> list[int]:
+    """How many different choices the player to move weighs (:meth:`~coinprint.search.Search.candidates`,
+    a capture counted once whatever is decided after it); none where the position cannot say
+    (a Flick log that does not tell where the coins lie)."""
+    try:
+        return [len({search.decision_key(m) for m in search.candidates(state)})]
+    except UsageError:
+        return []
+
+
+MOVE_KINDS = ("place", "touch", "flip", "castle", "move", "capture", "pay", "shot")
 """The action words of the games' notations (docs/formats.md, Move notation)."""
 
 
 def move_kinds(text: Any) -> tuple[str, ...]:
     """The kinds of action in one move's notation: each ``;``-separated part's first word when
     it is an action word (Coin Age's ``throw`` is chance, not an action); a Map ``move N send M``
-    is a capture."""
+    is a capture. An event written as an object (Flick's) is of the kind its first key names."""
+    if isinstance(text, dict):
+        return tuple(k for k in list(text)[:1] if k in MOVE_KINDS)
     if not isinstance(text, str):
         return ()
     known = _KINDS.get(text)
@@ -319,7 +343,7 @@ def summarise_layout(
         lead_changes=spread([m.lead_changes for m in measured]),
         decided_at=spread([m.decided_at for m in measured if m.decided_at is not None]),
         branching=spread([m.branching for m in measured]),
-        coverage=spread([len(m.used) / len(spaces) if spaces else 0.0 for m in measured]),
+        coverage=spread([len(m.used) / len(spaces) for m in measured] if spaces else []),
         spaces=tuple(spaces),
         held=held,
         lengths=tuple(m.length for m in measured),

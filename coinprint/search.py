@@ -80,6 +80,13 @@ class Search(Generic[S, M]):
         (with its noise, from ``rng``) and what the table did after it (Flick's events)."""
         return [move]
 
+    def is_decision(self, state: S, move: M) -> bool:
+        """Whether ``move`` is one a player chose (a turn), rather than something that followed
+        from one (what the table did after a Flick shot: a coin entering the goal, the shot's
+        stop). Measures of a game (its length, branching, leads) count decisions. By default
+        every move is one."""
+        return True
+
     def playout_move(self, state: S, rng: random.Random) -> M:
         """A cheap random legal move for Monte Carlo play-outs. It need not be uniform: a game
         whose moves are costly to list (Coin Age's whole turns) builds one directly."""
@@ -305,11 +312,13 @@ def _playout_value(search: Search[Any, Any], state: Any, player: str, rng: rando
 # -- self-play -------------------------------------------------------------------------------------
 @dataclass
 class Outcome:
-    """One self-played game: its moves (notation), its result, and whether it timed out."""
+    """One self-played game: its moves (notation), its result, whether it timed out, and how
+    many turns (decisions) its moves make."""
 
     moves: list[Any]
     result: Result
     timeout: bool
+    turns: int
 
 
 def play_game(
@@ -335,7 +344,7 @@ def play_game(
     turns = 0
     while not rules.is_over(state):
         if turns >= max_turns:
-            return Outcome(moves, rules.result(state), timeout=True)
+            return Outcome(moves, rules.result(state), timeout=True, turns=turns)
         if chance_seed is None:
             rules.begin_turn(state, rng)
         else:
@@ -345,4 +354,4 @@ def play_game(
             moves.append(rules.move_text(state, step))
             rules.apply_unchecked(state, step)
         turns += 1
-    return Outcome(moves, rules.result(state), timeout=False)
+    return Outcome(moves, rules.result(state), timeout=False, turns=turns)

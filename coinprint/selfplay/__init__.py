@@ -173,6 +173,7 @@ class GameResult:
     winner: str | None
     timeout: bool
     moves: int
+    """Turns played (decisions: a Flick shot with what the table did after it is one)."""
     score: dict[str, int]
     record: str | None = None
     summary: Any = None
@@ -237,7 +238,7 @@ def play_batch(
                 seed + index,
                 None if outcome.timeout else outcome.result.winner,
                 outcome.timeout,
-                len(outcome.moves),
+                outcome.turns,
                 dict(outcome.result.score),
                 record.dumps() if records else None,
                 summarise(engines, record, outcome) if summarise is not None else None,

@@ -35,6 +35,8 @@ TARGET_PULL = 0.4
 """Candidate targets: the goal's centre and points this far from it towards each corner."""
 KNOCK_ON_MM = 60.0
 """A shot at an opponent's coin in the goal is struck to roll this far past it."""
+TABLE_KINDS = frozenset({"enter", "leave", "contact", "goal-coin-moved", "stop"})
+"""Events that follow from a shot: what the table did, not what a player chose."""
 TRIES = 20
 """Random places tried before a random shot gives up on a crowded spot."""
 NUDGE_MM = 5.0
@@ -108,6 +110,11 @@ class FlickSearch(Search[FlickState, Event]):
             if self._playable(state, shot):
                 return shot
         return self.random_move(state, rng)
+
+    def is_decision(self, state: FlickState, move: Event) -> bool:
+        """A player's act (a shot, a touch, a flip, a coin moved by hand), not what the table
+        did after a shot."""
+        return move.kind not in TABLE_KINDS
 
     def execute(self, state: FlickState, move: Event, rng: random.Random) -> list[Event]:
         """The shot as the hand executed it (the intended direction and speed with the skill's

@@ -223,3 +223,35 @@ def test_a_shot_under_way_shows_the_coins_sliding_as_the_physics_moves_them() ->
     assert after.scene is not None
     rest = after.scene.coin(meant.coin)
     assert math.dist(path[-1], (rest.x, rest.y)) <= reach  # the last picture is at most 40 ms from rest
+
+
+def test_a_flick_game_is_measured_by_its_turns_not_its_events() -> None:
+    """A shot and what the table did after it are one turn: the length `analyse` reports is the
+    number of shots, each shot's position weighed once, and the move kinds are shots."""
+    from coinprint.game import Engines
+    from coinprint.games.flick.view import FlickView
+    from coinprint.metrics import game_metrics
+
+    rules, search = _engines()
+    agents = {"heads": make_agent("aim:repeats=2"), "tails": make_agent("random")}
+    outcome = play_game(search, agents, random.Random(3), 200)
+    shots = sum(1 for m in outcome.moves if isinstance(m, dict) and "shot" in m)
+    assert outcome.turns == shots < len(outcome.moves)
+    record = type("Record", (), {"moves": outcome.moves, "extra": {}})()
+    measured = game_metrics(Engines(rules, search, FlickView(rules)), record)
+    assert measured.length == shots
+    assert dict(measured.kinds) == {"shot": shots} and measured.first_kind == "shot"
+    assert measured.branching == pytest.approx(
+        statistics.mean(len(search.candidates(s)) for s in _decision_states(rules, outcome.moves))
+    )
+
+
+def _decision_states(rules: FlickRules, moves: list[object]) -> list[object]:
+    """The positions a shot was chosen from, replayed here."""
+    state, found = rules.initial_state(), []
+    for text in moves:
+        move = rules.parse_move(state, text)
+        if move.kind == "shot":
+            found.append(state.copy())
+        rules.apply(state, move)
+    return found
