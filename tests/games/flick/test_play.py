@@ -170,6 +170,37 @@ def test_play_flick_writes_records_that_validate_game_accepts(cli, tmp_path) -> 
         assert checked.code == 0 and ": valid:" in checked.out, checked.out + checked.err
 
 
+@pytest.mark.parametrize(
+    "shot,why",
+    [
+        ({"at": [float("nan"), -120.0], "direction": 90.0, "speed": 1.0}, "NaN is not a number JSON allows"),
+        ({"at": [0.0, -120.0], "direction": float("inf"), "speed": 1.0}, "Infinity is not a number JSON allows"),
+        ({"at": [0.0, -120.0], "direction": 90.0, "speed": 1e9}, "speed must be above 0 and at most"),
+        ({"at": [0.0, -1e7], "direction": 90.0, "speed": 1.0}, "off the table"),
+        ({"at": [0.0, 0.0], "direction": 90.0, "speed": 1.0}, "starts inside the goal"),
+    ],
+)
+def test_a_hostile_shot_in_a_log_is_refused_in_one_line(cli, tmp_path, shot: dict, why: str) -> None:
+    path = tmp_path / "hostile.json"
+    moves = [{"shot": "heads", "coin": "h1", **shot}]
+    doc = {"format": "coinprint-record/1", "game": "flick", "layout": "flick", "players": {}, "moves": moves}
+    path.write_text(json.dumps(doc, allow_nan=True))
+    result = cli("validate", "game", str(path))
+    assert result.code in (1, 2) and why in result.err + result.out
+    assert "Traceback" not in result.err and len((result.err + result.out).strip().splitlines()) <= 2
+
+
+def test_a_log_of_a_million_events_is_refused_in_one_line(cli, tmp_path) -> None:
+    events = [{"shot": "heads", "coin": "h1"}, {"stop": True}, {"shot": "tails", "coin": "t1"}, {"stop": True}]
+    path = tmp_path / "million.json"
+    moves = events * 250_000 + [{"shot": "heads", "coin": "h1"}]  # 1,000,001 events
+    doc = {"format": "coinprint-record/1", "game": "flick", "layout": "flick", "players": {}, "moves": moves}
+    path.write_text(json.dumps(doc))
+    result = cli("validate", "game", str(path))
+    assert result.code == 2, result.err
+    assert result.err.strip() == f"coinprint: error: {path} has 1,000,001 moves, over the 1,000,000-move cap"
+
+
 @pytest.mark.slow
 def test_the_aiming_player_beats_the_random_one() -> None:
     won = lost = 0
