@@ -118,8 +118,6 @@ class Game(ABC):
     """``play GAME``'s agent options, first mover first; none: agents cannot play it."""
     play_max_turns: ClassVar[int] = 2000
     """The default move limit of ``play`` (a cut game is a timeout, never a win)."""
-    not_on_the_table: ClassVar[str] = ""
-    """Why the studio's game table cannot play it yet, in a sentence ('' when it can)."""
     generated: ClassVar[Generated | None] = None
     """Set when layouts are grown from a seed (see :class:`Generated`)."""
     cards: ClassVar[bool] = False

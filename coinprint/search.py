@@ -87,6 +87,12 @@ class Search(Generic[S, M]):
         every move is one."""
         return True
 
+    def forced(self, state: S) -> M | None:
+        """The move that now follows by itself, with no one choosing it (what the table does
+        after a Flick shot the physics has played), or None when a player is to choose; by
+        default None."""
+        return None
+
     def playout_move(self, state: S, rng: random.Random) -> M:
         """A cheap random legal move for Monte Carlo play-outs. It need not be uniform: a game
         whose moves are costly to list (Coin Age's whole turns) builds one directly."""

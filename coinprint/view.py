@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+from coinprint.units import coin
 
 if TYPE_CHECKING:
     from coinprint.engine import Rules
@@ -56,6 +58,11 @@ MOTION_FRAME_S = 0.04
 class View(Generic[S, M]):
     """What pictures of positions of ``rules``' game hold. The defaults show no coins."""
 
+    interaction: ClassVar[str] = "pick"
+    """How a person makes a move on the studio's table: "pick" (pointing at spaces, coins and
+    choices one after another, :meth:`move_picks`) or "sling" (pulling a coin back to shoot it:
+    a dexterity game's shot, with :meth:`table_facts`)."""
+
     def __init__(self, rules: Rules[S, M]) -> None:
         self.rules = rules
 
@@ -73,7 +80,7 @@ class View(Generic[S, M]):
         """Who holds each space now: space id → player; spaces no one holds are left out.
         By default a space is held by the side of the coin shown on it."""
         players = self.rules.players
-        return {mark.space: mark.side for mark in self.marks(state) if mark.side in players}
+        return {mark.space: mark.side for mark in self.marks(state) if mark.side in players and mark.space}
 
     def title(self, state: S) -> str:
         """A one-line caption for a picture of ``state``."""
@@ -101,6 +108,16 @@ class View(Generic[S, M]):
         """The coins on the table, each as a coin: ``text`` its own letter, ``side`` its owner
         (who holds a space is :meth:`holders`); by default :meth:`marks`."""
         return self.marks(state)
+
+    def free_coin_radius(self, mark: Mark) -> float:
+        """The radius in mm of a coin lying anywhere on the board (a mark with ``at``): by
+        default a US quarter's."""
+        return coin("quarter").radius_mm
+
+    def table_facts(self) -> dict[str, Any]:
+        """What the table's interaction needs beyond the board (the sling: the table's
+        friction, the fastest shot, the goal); none by default."""
+        return {}
 
     def coin_scale(self, mark: Mark) -> float:
         """How large a coin is drawn against the game's largest coin (1.0: all alike)."""

@@ -177,7 +177,7 @@ def test_every_game_is_listed_with_its_schema(client: TestClient, name: str) -> 
         assert (shown["kind"], shown["low"], shown["high"]) == (param.kind, param.low, param.high)
         assert shown["choices"] == list(param.choices) and shown["default"] == param.text(param.default)
     assert described["board"] == [p.name for p in game.schema.shown_in("board")]
-    assert [s["player"] for s in described["seats"]] == ([] if game.not_on_the_table else list(game.players))
+    assert [s["player"] for s in described["seats"]] == list(game.players)
     assert described["generated"] == (None if game.generated is None else {"asks": dict(game.generated.asks)})
 
 
@@ -326,7 +326,6 @@ def test_a_bad_request_is_a_clear_4xx_in_one_line(client: TestClient, request_ar
     "body,status,words",
     [
         ({"game": "nosuchgame"}, 404, "unknown game"),
-        ({"game": "flick"}, 400, "cannot be played"),
         ({"game": "cointable", "layout": "/etc/passwd"}, 400, "reads no file"),
         ({"game": "cointable", "layout": "../examples/coinage-card.svg"}, 400, "reads no file"),
         ({"game": "cointable", "layout": "coinage:map=classic"}, 400, "not a cointable layout"),
@@ -421,7 +420,7 @@ def assert_validates(record: dict, tmp_path: Path) -> None:
     assert code == 0 and ": valid: " in output, output
 
 
-@pytest.mark.parametrize("name", [name for name in GAMES.simulated() if not GAMES[name].not_on_the_table])
+@pytest.mark.parametrize("name", GAMES.simulated())
 def test_a_game_against_the_computer_saves_a_record_that_validates(client: TestClient, tmp_path: Path, name) -> None:
     start = client.post("/api/play", json={"game": name, "opponent": "greedy", "seed": 5})
     assert start.status_code == 201, start.text

@@ -296,15 +296,15 @@ def test_stop_and_new_game_work_while_the_computer_thinks(table_in_a_browser) ->
     )
     thinking = _game(driver)["id"]
     assert httpx.get(f"{base}/api/play/{thinking}/record", headers=AUTH, timeout=120).json()["seed"] == 4
-    stop.click()
+    stop.send_keys(Keys.ENTER)  # by keyboard: a layout shift on a busy machine cannot misplace it
     _wait(driver).until(lambda d: not d.find_element(By.ID, "thinking").is_displayed())
     _wait(driver).until(lambda d: d.find_element(By.ID, "computer").is_enabled())
     assert "stopped" in driver.find_element(By.ID, "announce").text
     assert driver.find_element(By.ID, "table-error").text == ""
     # Thinking again, then a new game at once: the old thinking is stopped, the new game starts.
-    driver.find_element(By.ID, "computer").click()
+    driver.find_element(By.ID, "computer").send_keys(Keys.ENTER)
     _wait(driver).until(lambda d: d.find_element(By.ID, "thinking").is_displayed())
-    driver.find_element(By.CSS_SELECTOR, "#setup summary").click()
+    driver.find_element(By.CSS_SELECTOR, "#setup summary").send_keys(Keys.ENTER)
     Select(driver.find_element(By.ID, "opponent")).select_by_value("greedy")
     Select(driver.find_element(By.ID, "seat")).select_by_value("heads")
     driver.find_element(By.ID, "start").send_keys(Keys.ENTER)  # a preview redrawn above cannot move it

@@ -17,18 +17,23 @@ from coinprint.render.style import ink_on, palette
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from coinprint.layout import Layout
+    from coinprint.layout import Layout, Mark
     from coinprint.view import View
 
 DIGITS = 2
 """Decimals kept in the table's coordinates (a hundredth of a millimetre)."""
 
 
+FREE_MARGIN_MM = 40.0
+"""Room kept round a board whose coins lie anywhere (no spaces: a Flick mat), so a coin that
+slides past the mat's drawing stays in view."""
+
+
 class _Flip:
     """Layout millimetres to the table's: shifted to (0, 0), y pointing down."""
 
     def __init__(self, layout: Layout) -> None:
-        self.frame = Frame(layout)
+        self.frame = Frame(layout, pad=0.0 if layout.spaces else FREE_MARGIN_MM)
 
     def point(self, x: float, y: float) -> tuple[float, float]:
         fx, fy = self.frame.point(x, y)
@@ -84,26 +89,49 @@ def table_board(view: View[Any, Any]) -> dict[str, Any]:
         "height": round(flip.frame.height, DIGITS),
         "spaces": spaces,
         "borders": borders,
+        "features": _features(layout, flip),
         "sides": {player: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, player in enumerate(players)},
         "players": list(players),
+        "interaction": view.interaction,
+        # A layout point (x, y) is at (x + shift[0], height − y − shift[1]) on the table.
+        "shift": [round(flip.frame.dx, 6), round(flip.frame.dy, 6)],
+        "facts": _flipped_facts(view.table_facts(), flip),
     }
+
+
+def _features(layout: Layout, flip: _Flip) -> list[dict[str, Any]]:
+    """The board's other features (a Flick mat's goal, goal coins, lines and zones), each its
+    role, id, player (when it has one) and outline as an SVG path, in drawing order."""
+    drawn = []
+    for feature in layout.features:
+        shape = feature.shape
+        if shape.geom_type == "Polygon":
+            d = flip.path([shape.exterior.coords])
+        elif shape.geom_type == "LineString":
+            d = flip.path([shape.coords], closed=False)
+        else:
+            continue
+        drawn.append(
+            {"role": feature.role, "id": feature.id, "player": str(feature.properties.get("player", "")), "d": d}
+        )
+    return drawn
+
+
+def _flipped_facts(facts: dict[str, Any], flip: _Flip) -> dict[str, Any]:
+    """The interaction's facts, with any ``polygon`` (a list of layout points) in the table's
+    coordinates."""
+    if "polygon" in facts:
+        facts = {**facts, "polygon": [list(flip.point(x, y)) for x, y in facts["polygon"]]}
+    return facts
 
 
 def table_position(view: View[Any, Any], state: Any) -> dict[str, Any]:
     """What lies on and beside the board in ``state``: the coins (each with its size against
-    the game's largest), who holds each space, the trays, and what makes the score."""
+    the game's largest; a coin lying anywhere with its centre and radius in the table's mm),
+    who holds each space, the trays, and what makes the score."""
+    flip = _Flip(view.rules.layout)
     return {
-        "pieces": [
-            {
-                "space": mark.space,
-                "text": mark.text,
-                "side": mark.side,
-                "stack": mark.stack,
-                "ring": mark.ring,
-                "scale": view.coin_scale(mark),
-            }
-            for mark in view.pieces(state)
-        ],
+        "pieces": [_piece(view, mark, flip) for mark in view.pieces(state)],
         "held": view.holders(state),
         "trays": [
             {
@@ -126,3 +154,28 @@ def table_position(view: View[Any, Any], state: Any) -> dict[str, Any]:
         ],
         "score_lines": view.score_lines(state),
     }
+
+
+def _piece(view: View[Any, Any], mark: Mark, flip: _Flip) -> dict[str, Any]:
+    piece: dict[str, Any] = {
+        "space": mark.space,
+        "text": mark.text,
+        "side": mark.side,
+        "stack": mark.stack,
+        "ring": mark.ring,
+        "scale": view.coin_scale(mark),
+    }
+    if mark.at is not None:
+        x, y = flip.point(*mark.at)
+        piece.update(x=x, y=y, r=round(view.free_coin_radius(mark), DIGITS))
+    return piece
+
+
+def table_motion(view: View[Any, Any], pictures: Sequence[Sequence[Mark]]) -> list[list[dict[str, Any]]]:
+    """A move under way (:meth:`~coinprint.view.View.motion`) for the page to animate: each
+    picture's coins lying anywhere, their letter and centre in the table's mm."""
+    flip = _Flip(view.rules.layout)
+    return [
+        [{"text": m.text, **dict(zip("xy", flip.point(*m.at)))} for m in marks if m.at is not None]
+        for marks in pictures
+    ]

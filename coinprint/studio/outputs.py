@@ -90,10 +90,7 @@ def game_json(game: Game) -> dict[str, Any]:
         "generated": None if game.generated is None else {"asks": dict(game.generated.asks)},
         "cards": game.cards,
         "drawn": game.drawing is not None,
-        # The table plays only the games it can: the others list no seats on the Play page.
-        "seats": []
-        if game.not_on_the_table
-        else [{"player": seat.player, "default": seat.default} for seat in game.seats],
+        "seats": [{"player": seat.player, "default": seat.default} for seat in game.seats],
         "default_spec": game.default_spec,
         "languages": languages(game),
         "params": [param_json(param) for param in game.schema],

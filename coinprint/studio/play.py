@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, cast
 from coinprint.agents import checked_agent, make_agent
 from coinprint.engine import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Record
 from coinprint.errors import UsageError
-from coinprint.render.table import table_board, table_position
+from coinprint.render.table import table_board, table_motion, table_position
 
 if TYPE_CHECKING:
     from coinprint.engine import Rules
@@ -85,6 +85,11 @@ class Session:
     thinking: bool = False
     touched: list[list[str]] = field(default_factory=list)
     """The picks that made each move (the last move is marked on the table with them)."""
+    decided: list[bool] = field(default_factory=list)
+    """Whether each move was a player's decision, not one that followed from it (the table's
+    events after a Flick shot, played by themselves)."""
+    motion: list[list[dict[str, Any]]] = field(default_factory=list)
+    """The last decision under way, for the page to animate (a shot's coins sliding)."""
     stop: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
     _rng: random.Random = field(default_factory=random.Random)
@@ -110,11 +115,13 @@ class Session:
 
     @property
     def timeout(self) -> bool:
-        return len(self.moves) >= self.max_turns and not self.rules.is_over(self.state)
+        return sum(self.decided) >= self.max_turns and not self.rules.is_over(self.state)
 
     def legal_moves(self) -> list[Any]:
-        """Every legal move now (Coin Age: whole turns); none once the game is over."""
-        return [] if self.over else self.rules.legal_moves(self.state)
+        """The moves a person may choose now (:meth:`~coinprint.search.Search.candidates`: every
+        legal move, Coin Age's whole turns; for Flick the shots the computer weighs, while the
+        sling makes any other); none once the game is over."""
+        return [] if self.over else self.search.candidates(self.state)
 
     def to_json(self) -> dict[str, Any]:
         """The game as ``GET /api/play/{id}`` describes it."""
@@ -149,7 +156,8 @@ class Session:
                 {"number": n, "player": player, "move": move, "note": note}
                 for n, (player, move, note) in enumerate(self._history(), start=1)
             ],
-            "can_undo": bool(self.moves) and not self.thinking,
+            "can_undo": any(self.decided) and not self.thinking,
+            "motion": self.motion,
             **self._table(moves),
         }
 
@@ -161,9 +169,10 @@ class Session:
         picks = [] if self.computer_to_move() else [view.move_picks(state, move) for move in moves]
         off_board = {pick for ways in picks for way in ways for pick in way if not self._is_space(pick)}
         last = None
-        if self.moves:
-            player, move, note = self._history()[-1]
-            last = {"player": player, "move": move, "note": note, "picks": self.touched[-1]}
+        if self.moves:  # the last decision (not the table's events after a Flick shot)
+            index = max(i for i, decided in enumerate(self.decided) if decided) if any(self.decided) else -1
+            player, move, note = self._history()[index]
+            last = {"player": player, "move": move, "note": note, "picks": self.touched[index]}
         return {
             **table_position(view, state),
             "picks": picks,
@@ -233,7 +242,9 @@ class Session:
             with self.lock:
                 self.thinking = False
         with self.lock:
-            self._apply(move)
+            # The move as the computer's hand plays it (a Flick shot with its noise); what
+            # follows from it is then played by itself.
+            self._apply(self.search.execute(position, move, self._rng)[0])
 
     def hint(self) -> dict[str, Any]:
         """The move the strongest agent would play for whoever is to move, and the picks that
@@ -262,21 +273,40 @@ class Session:
         with self.lock:
             if self.thinking:
                 raise RefusedMove("the computer is thinking; undo after its move")
-            if not self.moves:
+            if not any(self.decided):
                 raise RefusedMove("there is no move to take back")
-            self._pop()
+            self._pop_turn()
             while self.moves and self.rules.to_move(self.state) in self.agents:
-                self._pop()
+                self._pop_turn()
+            self.motion = []
+
+    def _pop_turn(self) -> None:
+        """Take back the last decision and every move that followed from it."""
+        while self.moves and not self.decided[-1]:
+            self._pop()
+        if self.moves:
+            self._pop()
 
     def _pop(self) -> None:
         self.moves.pop()
         self.notes.pop()
         self.touched.pop()
+        self.decided.pop()
         self.state = self.before.pop()
 
     def _apply(self, move: Any) -> None:
         """Play ``move`` (checked once, by the rules as they play it: IllegalMoveError saying
-        why, the position left as it was) and begin the next turn."""
+        why, the position left as it was), then what follows from it by itself, and begin the
+        next turn."""
+        decision = self.search.is_decision(self.state, move)
+        motion = self.view.motion(self.state, move) if decision else []
+        self._play_one(move, decision)
+        if decision:
+            self.motion = table_motion(self.view, motion)
+        self._follow()
+        self._begin_turn()
+
+    def _play_one(self, move: Any, decision: bool) -> None:
         before = self.state.copy()
         text, note = self.rules.move_text(self.state, move), self.view.move_note(self.state, move)
         picks = self.view.move_picks(self.state, move)[0]
@@ -289,7 +319,16 @@ class Session:
         self.moves.append(text)
         self.notes.append(note)
         self.touched.append(picks)
-        self._begin_turn()
+        self.decided.append(decision)
+
+    def _follow(self) -> None:
+        """Play the moves no one chooses (:meth:`~coinprint.search.Search.forced`: the table's
+        events after a Flick shot, as the physics says)."""
+        while not self.rules.is_over(self.state):
+            forced = self.search.forced(self.state)
+            if forced is None:
+                return
+            self._play_one(forced, False)
 
     def _begin_turn(self) -> None:
         """Make the turn's chance (Coin Age throws its coins) as the turn starts."""
@@ -351,8 +390,6 @@ class Sessions:
         to move) against ``opponent`` (an agent spec), or both seats when it is None."""
         if not game.simulated:
             raise UsageError(f"{game.title} cannot be played here: it has no seats for agents")
-        if game.not_on_the_table:
-            raise UsageError(f"{game.title} cannot be played here: {game.not_on_the_table}")
         players = tuple(seat_.player for seat_ in game.seats)
         person = seat or players[0]
         if person not in players:

@@ -40,7 +40,6 @@ class Flick(Game):
     drawing = None
     seats = (Seat("heads", "--heads", "random"), Seat("tails", "--tails", "greedy"))
     play_max_turns = 200
-    not_on_the_table = "Flick is not on the studio's game table yet: its shots need a sling to aim them"
     params = (
         Param(
             "sides",

@@ -111,6 +111,12 @@ class FlickSearch(Search[FlickState, Event]):
                 return shot
         return self.random_move(state, rng)
 
+    def forced(self, state: FlickState) -> Event | None:
+        """During a shot the physics has played, the table's next event."""
+        if state.expected:
+            return self.rules.parse_move(state, state.expected[0])
+        return None
+
     def is_decision(self, state: FlickState, move: Event) -> bool:
         """A player's act (a shot, a touch, a flip, a coin moved by hand), not what the table
         did after a shot."""

@@ -493,7 +493,7 @@ async function ensureTable(state) {
   const board = await api("GET", `/api/play/${state.id}/table`);
   const { GameTable, interactions } = window.CoinprintTable;
   TABLE = new GameTable($("board"), $("trays"), board);
-  INTERACTION = interactions.pick.attach(TABLE, {
+  INTERACTION = (interactions[board.interaction] || interactions.pick).attach(TABLE, {
     play: (text) => playMove(text, tableError),
     say: (text, bad) => {
       announce(text);
@@ -532,12 +532,12 @@ async function showGame(state) {
   }
   const legal = $("legal");
   legal.replaceChildren();
-  for (const move of state.legal) option(legal, move);
+  for (const move of state.legal) option(legal, typeof move === "object" ? JSON.stringify(move) : move, moveWords(move));
   const moves = $("moves");
   moves.replaceChildren();
   for (const move of state.moves) {
     const item = document.createElement("li");
-    item.textContent = `${move.player}: ${move.move}${move.note ? ` (${move.note})` : ""}`;
+    item.textContent = `${move.player}: ${moveWords(move.move)}${move.note ? ` (${move.note})` : ""}`;
     moves.appendChild(item);
   }
   $("result").textContent = state.over ? state.result : "";
@@ -554,11 +554,19 @@ async function showGame(state) {
   document.body.dataset.game = state.id;
   const last = state.last;
   if (last && (!previous || previous.id !== state.id || previous.moves.length !== state.moves.length)) {
-    announce(`${last.player} played ${last.move}${last.note ? ` (${last.note})` : ""}`);
+    announce(`${last.player} played ${moveWords(last.move)}${last.note ? ` (${last.note})` : ""}${state.over ? `; ${state.result}` : ""}`);
     if (last.player in state.agents) playOut(last.picks);
   }
   LAST_SHOWN = state;
   if (state.computer_to_move && !state.over && !state.thinking && !BUSY) computerMove();
+}
+
+// A move in words: its notation, or an event written as an object (a Flick shot) as its fields.
+function moveWords(move) {
+  if (typeof move !== "object" || move === null) return String(move);
+  return Object.entries(move)
+    .map(([key, value]) => `${key} ${Array.isArray(value) ? value.join(", ") : value}`)
+    .join("; ");
 }
 
 async function act(func, errorAt) {
@@ -615,7 +623,16 @@ async function stopThinking() {
 
 function playMove(text, errorAt) {
   if (!GAME || !text) return;
-  act(() => api("POST", `/api/play/${GAME.id}/move`, { move: text }), errorAt);
+  let move = text;
+  // An event written as a JSON object (a Flick shot) is sent as one.
+  if (typeof text === "string" && text.startsWith("{")) {
+    try {
+      move = JSON.parse(text);
+    } catch {
+      move = text;
+    }
+  }
+  act(() => api("POST", `/api/play/${GAME.id}/move`, { move }), errorAt);
 }
 
 function startGame(request) {

@@ -4,8 +4,8 @@
 // and turns pointing at it into events. It names no game.
 //
 // A game's kinds of interaction are small modules beside this one, each registered in
-// CoinprintTable.interactions under its name ("pick": pick.js; a sling or a drawn stroke
-// would be others). An interaction gets the table and the game, and hears every point:
+// CoinprintTable.interactions under its name ("pick": pick.js; "sling": sling.js, a Flick
+// shot), chosen by the board's ``interaction``. An interaction gets the table and the game, and hears every point:
 //   attach(table, hooks) -> { show(game), point(pick), key(event) -> bool, reset() }
 // where hooks.play(text) plays a move in the record notation and hooks.say(text) announces.
 "use strict";
@@ -49,6 +49,12 @@ class GameTable {
     const defs = svgElement("defs", {}, svg);
     const hatch = svgElement("pattern", { id: "hatch", width: "3", height: "3", patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, defs);
     svgElement("rect", { width: "1", height: "3", fill: "#000", "fill-opacity": "0.35" }, hatch);
+    // The board's other features under the spaces (a Flick mat: its goal, goal coins, lines
+    // and zones; a Coin Age card's edge), each classed by its role.
+    const features = svgElement("g", { class: "features" }, svg);
+    for (const feature of b.features || []) {
+      svgElement("path", { d: feature.d, class: `feature ${feature.role}`, "data-feature": feature.id, ...(feature.player ? { stroke: b.sides[feature.player] || "#333" } : {}) }, features);
+    }
     this.spaceLayer = svgElement("g", { class: "spaces" }, svg);
     this.heldLayer = svgElement("g", { class: "held" }, svg);
     const borders = svgElement("g", { class: "borders" }, svg);
@@ -126,7 +132,9 @@ class GameTable {
     }
     for (const piece of game.pieces) {
       const space = this.spaces.get(piece.space);
-      if (space) this.coin(this.pieceLayer, space.x, space.y, space.r * 0.62 * piece.scale, piece, space.id);
+      // A coin lying anywhere (a Flick mat) is drawn where it lies, at its true size.
+      if (piece.x !== undefined) this.coin(this.pieceLayer, piece.x, piece.y, piece.r, piece, "").dataset.coin = piece.text;
+      else if (space) this.coin(this.pieceLayer, space.x, space.y, space.r * 0.62 * piece.scale, piece, space.id);
     }
     this.mark(game.last ? game.last.picks : [], "last");
     this.showTrays(game.trays);
@@ -223,7 +231,8 @@ class GameTable {
   }
 
   describe(game) {
-    const coins = game.pieces.map((p) => `${p.text || "coin"} of ${p.side || "no one"} on ${this.spaces.get(p.space) ? this.spaces.get(p.space).name : p.space}`);
+    const where = (p) => (this.spaces.get(p.space) ? `on ${this.spaces.get(p.space).name}` : p.space === "goal" ? "in the goal" : "outside the goal");
+    const coins = game.pieces.map((p) => `${p.text || "coin"} of ${p.side || "no one"} ${where(p)}`);
     return `The board: ${coins.length ? coins.join("; ") : "no coins yet"}`;
   }
 
