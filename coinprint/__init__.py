@@ -189,6 +189,6 @@ def play_game(rules: Rules[Any, Any], agents: dict[str, str], *, seed: int = 1, 
         arguments.text(agent, f"the agent for {player}")
     arguments.whole(seed, "seed", -MAX_SEED, MAX_SEED, cap="seed")
     arguments.whole(max_turns, "max_turns", 1, MAX_TURNS, cap="turns")
-    chosen = {player: make_agent(agent, player) for player, agent in agents.items()}
     search = game_named(rules.layout.game).search(rules)
+    chosen = {player: make_agent(agent, player, search.agents) for player, agent in agents.items()}
     return play(search, chosen, random.Random(seed), max_turns)

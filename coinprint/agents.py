@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from coinprint.caps import MAX_AGENT_BUDGET
@@ -45,15 +45,25 @@ AGENT_PARAMETERS: dict[str, dict[str, tuple[type, int | float, int | float]]] = 
 """Each agent's parameters: (type, least, most)."""
 
 
-def agent_parameters(spec: str, player: str = "") -> tuple[str, dict[str, int | float]]:
+GameAgents = dict[str, tuple[Callable[..., Agent[Any, Any]], dict[str, tuple[type, int | float, int | float]]]]
+"""Agents a game adds to the shared ones (:attr:`coinprint.search.Search.agents`): by name, the
+maker and its parameters as in :data:`AGENT_PARAMETERS`."""
+
+
+def agent_parameters(
+    spec: str, player: str = "", extra: GameAgents | None = None
+) -> tuple[str, dict[str, int | float]]:
     """Read an agent spec, ``name`` or ``name:key=value,…`` (``mcts:iterations=800``):
     the name and the parameters, checked. Raises :class:`UsageError` naming what is wrong and
-    what is allowed (and ``player``, whose agent it is, when given)."""
+    what is allowed (and ``player``, whose agent it is, when given). ``extra`` are the agents
+    the game adds (a Flick parking player)."""
+    extra = extra or {}
     name, _, rest = spec.strip().partition(":")
-    if name not in AGENTS:
+    if name not in AGENTS and name not in extra:
         whose = f" for {player}" if player else ""
-        raise UsageError(f"unknown agent {name!r}{whose}; use one of: {', '.join(AGENTS)} (e.g. mcts:iterations=800)")
-    allowed = AGENT_PARAMETERS.get(name, {})
+        known = ", ".join([*AGENTS, *extra])
+        raise UsageError(f"unknown agent {name!r}{whose}; use one of: {known} (e.g. mcts:iterations=800)")
+    allowed = extra[name][1] if name in extra else AGENT_PARAMETERS.get(name, {})
     params: dict[str, int | float] = {}
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, text = (x.strip() for x in part.partition("="))
@@ -72,15 +82,19 @@ def agent_parameters(spec: str, player: str = "") -> tuple[str, dict[str, int | 
     return name, params
 
 
-def make_agent(spec: str, player: str = "") -> Agent[Any, Any]:
-    """A fresh agent from its spec (see :func:`agent_parameters`)."""
-    name, params = agent_parameters(spec, player)
-    return AGENTS[name](**params)
+def make_agent(spec: str, player: str = "", extra: GameAgents | None = None) -> Agent[Any, Any]:
+    """A fresh agent from its spec (see :func:`agent_parameters`; ``extra``, the game's own)."""
+    name, params = agent_parameters(spec, player, extra)
+    maker = extra[name][0] if extra and name in extra else AGENTS[name]
+    return maker(**params)
 
 
-def checked_agent(spec: str, option: str) -> str:
+def checked_agent(spec: str, option: str, game_agents: Collection[str] = ()) -> str:
     """``spec`` when it names an agent with valid parameters; else a :class:`UsageError`
-    that names ``option`` (``--agent``, ``--heads``) first."""
+    that names ``option`` (``--agent``, ``--heads``) first. A name in ``game_agents`` (an agent
+    a game adds, such as Flick's ``park``) is left for the game to check when it is set up."""
+    if spec.strip().partition(":")[0] in game_agents:
+        return spec
     try:
         agent_parameters(spec)
     except UsageError as bad:

@@ -118,6 +118,9 @@ class Game(ABC):
     """``play GAME``'s agent options, first mover first; none: agents cannot play it."""
     play_max_turns: ClassVar[int] = 2000
     """The default move limit of ``play`` (a cut game is a timeout, never a win)."""
+    questions: ClassVar[str] = ""
+    """The module holding the game's design questions (``questions()`` and ``sweep()``, see
+    :mod:`coinprint.questions`), imported only by ``coinprint questions``; "" for none."""
     generated: ClassVar[Generated | None] = None
     """Set when layouts are grown from a seed (see :class:`Generated`)."""
     cards: ClassVar[bool] = False

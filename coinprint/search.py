@@ -20,7 +20,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, TypeVar
 
 if TYPE_CHECKING:
     from coinprint.engine import Result, Rules
@@ -46,6 +46,10 @@ class Search(Generic[S, M]):
 
     Every method has a default derived from the referee; a game's own search overrides the
     ones it does better, finding the same moves in the same order."""
+
+    agents: ClassVar[dict[str, Any]] = {}
+    """Agents this game adds to the shared ones, by name: (maker, its parameters as
+    ``coinprint.agents.AGENT_PARAMETERS`` gives them), e.g. Flick's parking player."""
 
     def __init__(self, rules: Rules[S, M]) -> None:
         self.rules = rules

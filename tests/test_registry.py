@@ -178,3 +178,17 @@ def test_a_game_without_a_name_is_refused_as_broken_naming_what_is_missing(cli, 
         assert chosen.err.rstrip().endswith("it has no name")
     finally:
         GAMES.unregister("nameless")
+
+
+def test_the_agents_games_add_are_listed_for_the_command_line() -> None:
+    """The command line accepts a game's own agents (Flick's ``park``) before it loads the game;
+    its table must name exactly the agents each built-in game's search adds."""
+    from coinprint.registry import GAME_AGENTS
+    from coinprint.source import resolve_layout
+
+    found = {}
+    for name in BUILT_IN:
+        game = GAMES[name]
+        rules = game.rules(resolve_layout(game.default_spec), {})
+        found.update({agent: name for agent in game.search(rules).agents})
+    assert found == GAME_AGENTS

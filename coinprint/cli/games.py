@@ -54,7 +54,7 @@ from coinprint.params import Param, Values
 from coinprint.playback.page import write_replays
 from coinprint.playback.timelapse import FORMATS, TimelapseOptions, require, write_timelapses
 from coinprint.printing import ZERO, PrintSettings
-from coinprint.registry import GAMES
+from coinprint.registry import GAME_AGENTS, GAMES
 from coinprint.selfplay import RunPlan
 
 if TYPE_CHECKING:
@@ -248,7 +248,7 @@ def play_command(game: Game) -> click.Command:
                 default=seat.default,
                 show_default=True,
                 metavar="AGENT",
-                callback=lambda ctx, param, value: checked_agent(value, param.opts[0]),
+                callback=lambda ctx, param, value: checked_agent(value, param.opts[0], GAME_AGENTS),
                 help=f"Agent playing {seat.player} ({AGENT_HELP}).",
             )(func)
         return func

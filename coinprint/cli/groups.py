@@ -196,6 +196,11 @@ COMMANDS = {
         "How strong the agents are: each rung plays the next one up, and the ladder reports Elo ratings "
         "against the first rung with 95 % intervals (GAME is any game agents can play).",
     ),
+    "questions": (
+        "coinprint.cli.questions:questions",
+        "A game's design questions answered by play: each a comparison of ways to play over paired games "
+        "with 95 % intervals, swept over the physics' ranges (GAME is a game that asks some: flick).",
+    ),
     "replay": (
         "coinprint.cli.replay:replay",
         "Write a replay page: one self-contained HTML file that steps through a recorded game (or a Flick "

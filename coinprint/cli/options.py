@@ -28,6 +28,7 @@ from coinprint.io import UNIT_MM
 from coinprint.kit.output import require_suffix
 from coinprint.kit.rulesheet import known_languages
 from coinprint.params import fresh_seed
+from coinprint.registry import GAME_AGENTS
 from coinprint.render.style import palette_names
 from coinprint.selfplay.dask import DASK_TIMEOUT_S, dask_timeout
 from coinprint.sprt import check_precision
@@ -507,8 +508,8 @@ def agent_option(default: str, help: str, *, name: str = "--agent", multiple: bo
 
     def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
         if multiple:
-            return tuple(checked_agent(v, param.opts[0]) for v in value)
-        return value if value is None else checked_agent(value, param.opts[0])
+            return tuple(checked_agent(v, param.opts[0], GAME_AGENTS) for v in value)
+        return value if value is None else checked_agent(value, param.opts[0], GAME_AGENTS)
 
     return click.option(
         name,

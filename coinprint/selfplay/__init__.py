@@ -131,7 +131,7 @@ class GameSetup:
                 f"layout {layout.spec} is a {layout.layout.game} layout; its players are {' and '.join(rules.players)}"
             )
         for player, agent in agents.items():
-            agent_parameters(agent, player)
+            agent_parameters(agent, player, engines.search.agents)
         recorded = layout.recorded() if recorded_layout is None or not layout.read_as_given else recorded_layout
         setup = cls(layout.layout.game, layout.shipped, recorded, dict(agents), max_turns, dict(options or {}))
         _remember(setup.rules_key(), engines)
@@ -208,7 +208,7 @@ def play_one(setup: GameSetup, index: int, seed: int) -> tuple[Engines, Record, 
 
     engines = _engines(setup)
     game_seed = seed + index
-    agents = {player: make_agent(name) for player, name in setup.agents.items()}
+    agents = {player: make_agent(name, player, engines.search.agents) for player, name in setup.agents.items()}
     chance_seed = None if setup.chance_offset is None else game_seed - setup.chance_offset
     outcome = play_game(engines.search, agents, random.Random(game_seed), setup.max_turns, chance_seed)
     extra: dict[str, Any] = {} if chance_seed is None else {"chance_seed": chance_seed}

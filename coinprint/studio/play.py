@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, cast
 from coinprint.agents import checked_agent, make_agent
 from coinprint.engine import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Record
 from coinprint.errors import UsageError
+from coinprint.registry import GAME_AGENTS
 from coinprint.render.table import table_board, table_motion, table_position
 
 if TYPE_CHECKING:
@@ -102,8 +103,8 @@ class Session:
 
     def __post_init__(self) -> None:
         self._rng = random.Random(self.seed)
-        self._agents = {player: make_agent(spec, player) for player, spec in self.agents.items()}
         self.search, self.view = self.game.search(self.rules), self.game.view(self.rules)
+        self._agents = {player: make_agent(spec, player, self.search.agents) for player, spec in self.agents.items()}
         self.state = self.rules.initial_state()
         self._begin_turn()
 
@@ -396,7 +397,7 @@ class Sessions:
             raise UsageError(f"seat {person!r} is not a {game.title} seat; use one of: {', '.join(players)}")
         agents: dict[str, str] = {}
         if opponent is not None:
-            spec = checked_agent(str(opponent), "opponent")
+            spec = checked_agent(str(opponent), "opponent", GAME_AGENTS)
             agents = {player: spec for player in players if player != person}
         rules = game.rules(layout, dict(options))
         session = Session(

@@ -40,6 +40,7 @@ class Flick(Game):
     drawing = None
     seats = (Seat("heads", "--heads", "random"), Seat("tails", "--tails", "greedy"))
     play_max_turns = 200
+    questions = "coinprint.games.flick.questions"
     params = (
         Param(
             "sides",

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from coinprint.errors import UsageError
 from coinprint.games.flick.rules import SKILLS, Event, FlickRules, FlickState
 from coinprint.games.flick.table import GRAVITY_MM_S2, MAX_SPEED_M_S
-from coinprint.search import Search
+from coinprint.search import Agent, AimAgent, Search
 
 if TYPE_CHECKING:
     from coinprint.games.flick.physics import Scene
@@ -37,16 +37,44 @@ KNOCK_ON_MM = 60.0
 """A shot at an opponent's coin in the goal is struck to roll this far past it."""
 TABLE_KINDS = frozenset({"enter", "leave", "contact", "goal-coin-moved", "stop"})
 """Events that follow from a shot: what the table did, not what a player chose."""
+PARK_GAP_MM = 2.0
+"""How far outside the goal's edge a parked coin's rim lies."""
+PARK_SPEED_M_S = 0.05
+"""A parked coin is set down with this nudge along the edge (it slides about 0.4 mm)."""
 TRIES = 20
 """Random places tried before a random shot gives up on a crowded spot."""
 NUDGE_MM = 5.0
 """How far a planned start is moved away from the goal, at a time, when a coin now lies on it."""
 
 
+class ParkingAgent(Agent[FlickState, Event]):
+    """The parking player of the seed's note 1: it sets ``park`` of its coins down just outside
+    the goal, beside the edges other than its own (where a coin knocked out of the goal would
+    strike them), nudged along the edge so they stay there, then plays as ``aim`` does
+    (``repeats`` noisy tries of each candidate). A parked coin did not enter the goal, so it
+    turns over (rule 5.3) and joins the other side: parking has a price in these rules."""
+
+    name = "park"
+
+    def __init__(self, park: int = 2, repeats: int = 8) -> None:
+        self.park = park
+        self.aim: AimAgent[FlickState, Event] = AimAgent(repeats)
+
+    def choose(self, search: Search[FlickState, Event], state: FlickState, rng: random.Random) -> Event:
+        assert isinstance(search, FlickSearch)
+        if state.expected or search.parked(state) >= self.park:
+            return self.aim.choose(search, state, rng)
+        spots = search.parking_shots(state)
+        if not spots:
+            return self.aim.choose(search, state, rng)
+        return spots[rng.randrange(len(spots))]
+
+
 class FlickSearch(Search[FlickState, Event]):
     """Shots to try, a hand's noise, and the score as evaluation, for a :class:`FlickRules`."""
 
     rules: FlickRules
+    agents = {"park": (ParkingAgent, {"park": (int, 0, 12), "repeats": (int, 1, 1000)})}
 
     def __init__(self, rules: FlickRules) -> None:
         super().__init__(rules)
@@ -190,6 +218,46 @@ class FlickSearch(Search[FlickState, Event]):
             found.append((shot, after))
         return found
 
+    # -- parking ---------------------------------------------------------------------------------
+    def parking_shots(self, state: FlickState) -> list[Event]:
+        """Shots that set the player's coin down just outside the middle of each goal edge but
+        their own, nudged along the edge; those the table takes (no coin lies there)."""
+        scene = self._scene(state)
+        player = self.rules.to_move(state)
+        own = next(p.side for p in self.rules.seated if p.name == player)
+        coin_id = self._coin_to_shoot(state, scene)
+        radius = scene.coin(coin_id).coin.radius_mm if coin_id in scene.ids else 12.0
+        goal = scene.goal
+        shots = []
+        for side in range(1, len(goal) + 1):
+            if side == own:
+                continue
+            a, b = goal[side - 1], goal[side % len(goal)]
+            length = math.dist(a, b)
+            ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+            out = radius + PARK_GAP_MM
+            x, y = (a[0] + b[0]) / 2 + uy * out, (a[1] + b[1]) / 2 - ux * out
+            along = math.degrees(math.atan2(uy, ux))
+            shot = Event("shot", coin=coin_id, player=player, aim=(x, y, along, PARK_SPEED_M_S))
+            if self._playable(state, shot):
+                shots.append(shot)
+        return shots
+
+    def parked(self, state: FlickState) -> int:
+        """The player's coins lying outside the goal within a coin's width of its edge."""
+        scene = state.scene
+        if scene is None:
+            return 0
+        face = self.rules.face_of(self.rules.to_move(state))
+        goal = scene.goal
+        near = 0
+        for c in scene.coins:
+            if state.faces.get(c.id) != face or state.in_goal.get(c.id):
+                continue
+            edge = min(_distance_to_edge((c.x, c.y), goal[k - 1], goal[k]) for k in range(len(goal)))
+            near += edge <= c.coin.diameter_mm
+        return near
+
     # -- judging ---------------------------------------------------------------------------------
     def evaluate(self, state: FlickState, player: str) -> float:
         """Coins of the player's face in the goal less the others'; a game won or lost by a
@@ -260,3 +328,9 @@ def scene_centre(scene: Scene) -> XY:
     """The middle of the goal (its corners' mean)."""
     xs, ys = zip(*scene.goal, strict=True)
     return (sum(xs) / len(xs), sum(ys) / len(ys))
+
+
+def _distance_to_edge(p: XY, a: XY, b: XY) -> float:
+    ax, ay = b[0] - a[0], b[1] - a[1]
+    t = max(0.0, min(1.0, ((p[0] - a[0]) * ax + (p[1] - a[1]) * ay) / (ax * ax + ay * ay)))
+    return math.dist(p, (a[0] + ax * t, a[1] + ay * t))
