@@ -99,7 +99,7 @@ class MapGame(Game):
             "flag",
             "The players draw the map: the game starts from the circle alone, the arcs are moves.",
             False,
-            frozenset({"spec"}),
+            frozenset({"spec", "play"}),
         ),
         Param(
             "blank",

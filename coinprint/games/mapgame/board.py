@@ -226,12 +226,22 @@ def blank_layout(
 
 def layout_name(layout: Layout) -> str:
     """The built-in name that rebuilds ``layout``
-    (``mapgame:countries=21,seed=3,growth=packed,starts=apart``).
+    (``mapgame:countries=21,seed=3,growth=packed,starts=apart``; the circle of a drawn game,
+    ``mapgame:countries=21,draw=1``).
 
     The growth and the starts rule are always named: a spec without them means the sprawling
     map (SPEC_GROWTH) and starts anywhere (SPEC_STARTS). A layout whose params do not say its
     growth (or starts) was made before that parameter existed."""
     params = layout.params
+    draw = params.get("draw")
+    if isinstance(draw, dict):  # the circle a drawn game starts from
+        parts = [f"countries={draw['countries']}"]
+        if draw["max_neighbours"] != DEFAULT_MAX_NEIGHBOURS:
+            parts.append(f"max_neighbours={draw['max_neighbours']}")
+        o, x = coins_of(layout)
+        if (o.name, x.name) != DEFAULT_COINS:
+            parts.append(f"coin={o.name}/{x.name}")
+        return "mapgame:" + ",".join([*parts, "draw=1"])
     parts = [f"countries={params.get('countries', DEFAULT_COUNTRIES)}", f"seed={layout.meta.get('seed', 0)}"]
     if params.get("max_neighbours", DEFAULT_MAX_NEIGHBOURS) != DEFAULT_MAX_NEIGHBOURS:
         parts.append(f"max_neighbours={params['max_neighbours']}")

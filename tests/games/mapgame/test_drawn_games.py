@@ -139,3 +139,27 @@ def test_the_replay_draws_the_map_arc_by_arc_then_the_chase(tmp_path: Path) -> N
         assert shown(found.frames[k]) == {str(n) for n in range(1, k + 2)}
     # Each arc's frame tints the new country: one piece over the bare board.
     assert len(found.frames[3].pieces) == len(found.frames[0].pieces) + 1
+
+
+def test_play_draw_plays_whole_games_drawn_then_chased_that_validate(cli, tmp_path) -> None:
+    result = cli("play", "mapgame", "--draw", "--games", "2", "--seed", "3", "--workers", "1", "-o", str(tmp_path))
+    assert result.code == 0, result.err
+    records = sorted(tmp_path.glob("mapgame-*.json"))
+    assert len(records) == 2
+    for path in records:
+        doc = json.loads(path.read_text())
+        assert doc["layout"] == "mapgame:countries=21,draw=1"
+        arcs = [m for m in doc["moves"] if m.startswith("arc ")]
+        assert len(arcs) == 20 and doc["moves"][:20] == arcs  # countries 2 to 21, then the chase
+        checked = cli("validate", "game", str(path))
+        assert checked.code == 0 and ": valid:" in checked.out, checked.out + checked.err
+
+
+def test_the_circle_of_a_drawn_game_is_named_by_the_spec_that_rebuilds_it() -> None:
+    from coinprint.games.mapgame.board import blank_layout, layout_name
+    from coinprint.source import resolve_layout
+
+    for countries, neighbours in ((21, 4), (9, 3)):
+        name = layout_name(blank_layout(max_neighbours=neighbours, countries=countries))
+        rebuilt = resolve_layout(name)
+        assert rebuilt.params["draw"] == {"countries": countries, "max_neighbours": neighbours}, name
