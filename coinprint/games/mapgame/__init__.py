@@ -16,7 +16,7 @@ from coinprint.game import Game, Generated, RuleSheetParts, Seat
 from coinprint.games.mapgame import board, check, drawn
 from coinprint.games.mapgame.draw import blank_sheet, map_sheet, texts
 from coinprint.games.mapgame.rules import MapRules
-from coinprint.games.mapgame.search import MapSearch
+from coinprint.games.mapgame.search import DrawSearch, MapSearch
 from coinprint.games.mapgame.sheet import printable, rule_sheet_parts
 from coinprint.games.mapgame.view import MapView
 from coinprint.io import Conventions
@@ -143,7 +143,7 @@ class MapGame(Game):
 
     def search(self, rules: Rules[Any, Any]) -> Search[Any, Any]:
         if isinstance(rules, drawn.DrawRules):
-            return Search(rules)
+            return DrawSearch(rules)
         return MapSearch(cast(MapRules, rules))
 
     def view(self, rules: Rules[Any, Any]) -> View[Any, Any]:

@@ -63,3 +63,40 @@ class MapSearch(Search[MapState, MapMove]):
         mine = [owner[s] for s in near[coins[player]]].count(None)
         theirs = [owner[s] for s in near[coins[other]]].count(None)
         return float(claimed[player] - claimed[other]) + 0.1 * (mine - theirs)
+
+
+class DrawSearch(Search[Any, Any]):
+    """The search of a Map game drawn together (:class:`~coinprint.games.mapgame.drawn.DrawRules`):
+    while the map is drawn, the generator's proposals and no opinion of a half-drawn map (0);
+    once it is whole, the chase's own search (:class:`MapSearch`) on the map drawn."""
+
+    def __init__(self, rules: Any) -> None:
+        super().__init__(rules)
+        self._chases: dict[int, MapSearch] = {}
+
+    def _chase(self, state: Any) -> MapSearch | None:
+        if state.chase is None or state.position is None:
+            return None
+        found = self._chases.get(id(state.chase))
+        if found is None or found.rules is not state.chase:
+            if len(self._chases) > 64:
+                self._chases.clear()
+            found = self._chases[id(state.chase)] = MapSearch(state.chase)
+        return found
+
+    def random_move(self, state: Any, rng: random.Random) -> Any:
+        chase = self._chase(state)
+        return super().random_move(state, rng) if chase is None else chase.random_move(state.position, rng)
+
+    def decision_key(self, move: Any) -> Any:
+        return move.to if isinstance(move, MapMove) else move
+
+    def position_key(self, state: Any) -> Any:
+        chase = self._chase(state)
+        if chase is None:
+            return ("draw", len(state.drawn))
+        return ("chase", chase.position_key(state.position))
+
+    def evaluate(self, state: Any, player: str) -> float:
+        chase = self._chase(state)
+        return 0.0 if chase is None else chase.evaluate(state.position, player)
