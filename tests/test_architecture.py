@@ -41,6 +41,7 @@ LAYERS: list[tuple[str, int]] = [
     ("coinprint.fair", 5),
     ("coinprint.families", 5),
     ("coinprint.ladder", 5),
+    ("coinprint.questions", 5),
     ("coinprint.report", 5),
     ("coinprint.game", 4),
     ("coinprint.registry", 4),

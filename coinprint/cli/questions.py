@@ -17,6 +17,7 @@ from coinprint.cli.options import (
 )
 from coinprint.cli.types import GameName
 from coinprint.fileio import write_atomic
+from coinprint.questions import Plan, answer, of_game, report
 from coinprint.registry import GAMES
 
 
@@ -61,8 +62,6 @@ def questions(
     paired games with 95 % intervals, then the same at the corners of the physics' ranges, to
     see whether each conclusion survives (GAME is a game that asks some: flick)."""
     import json
-
-    from coinprint.questions import Plan, answer, of_game, report
 
     asked, sweep = of_game(GAMES[game])
     plan = Plan(games, sweep_games, seed, max_turns, workers, dask)

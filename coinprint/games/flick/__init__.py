@@ -68,6 +68,14 @@ class Flick(Game):
             high=board.MAX_COINS,
         ),
         Param(
+            "arsenal",
+            "text",
+            "Coins each player's score coins are, in turn (e.g. quarter+penny: the seed's note 2); "
+            "empty: all the score coin.",
+            "",
+            metavar="COIN+COIN",
+        ),
+        Param(
             "players",
             "int",
             "Players, one per side (2 up to --sides); more than 2 is a team game, Heads and Tails alternating.",
@@ -94,6 +102,7 @@ class Flick(Game):
             values["score_coin"],
             values["coins"],
             values["players"],
+            values["arsenal"] or "",
         )
 
     def problems(self, layout: Layout, *, tolerance_mm: float = board.TOLERANCE_MM) -> list[Problem]:

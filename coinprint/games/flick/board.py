@@ -11,7 +11,8 @@ table, each at their own side.
 Layout features (docs/formats.md, Layouts): ``goal`` (the polygon through the goal coins' centres),
 ``goal-coin`` (``g1``…``gn``, circles as 128-gons whose corners lie on the true circle),
 ``line`` (property ``player``, also ``face``, ``seat``, ``side``) and ``zone`` (property
-``player``, ``coins``, ``coin``, and ``spots``: where each score coin starts). A mat has no
+``player``, ``coins``, ``coin``, and ``spots``: where each score coin starts; with an arsenal,
+``arsenal``: each spot's coin). A mat has no
 spaces: Flick is not played on spaces.
 """
 
@@ -104,13 +105,16 @@ def build(
     score_coin: str = STANDARD_SCORE_COIN,
     coins: int | str = STANDARD_COINS,
     players: int | str = 2,
+    arsenal: str = "",
 ) -> Layout:
     """The Flick mat as a layout.
 
     ``sides`` (3 to 8) is the goal's shape; ``width`` its side length (``"15cm"``, or mm as
     a number), measured between the centres of neighbouring goal coins; ``goal_coin`` and
     ``score_coin`` name catalogue coins; ``coins`` (2 to 12) is each player's score coins;
-    ``players`` (2 up to ``sides``) is how many sit at the mat, more than 2 being a team game.
+    ``players`` (2 up to ``sides``) is how many sit at the mat, more than 2 being a team game;
+    ``arsenal`` (e.g. ``quarter+penny``), when given, the coins each player's score coins are,
+    in turn (the seed's note 2), instead of all ``score_coin``.
     Bad values raise :class:`UsageError` naming them.
     """
     side_count = _parse_int(sides, "sides", MIN_SIDES, MAX_SIDES)
@@ -118,6 +122,9 @@ def build(
     player_count = _parse_int(players, "players", 2, side_count)
     side_mm = width.mm if isinstance(width, Length) else parse_length(width)
     goal, score = coin(goal_coin), coin(score_coin)
+    kinds = _arsenal(arsenal)
+    if kinds:
+        score = max(kinds, key=lambda c: c.diameter_mm)  # the mat is laid out for the widest
     narrowest = goal.diameter_mm + score.diameter_mm
     if side_mm <= narrowest:
         raise UsageError(
@@ -147,8 +154,8 @@ def build(
         line = {"type": "LineString", "coordinates": [list(round_point(*start)), list(round_point(*end))]}
         props = {"player": seat.player, "face": seat.face, "seat": seat.seat, "side": seat.side}
         features.append(Feature(f"line-{seat.player}", "line", line, props))
-        features.append(_zone(seat, start, end, goal, score, coin_count))
-    params = {
+        features.append(_zone(seat, start, end, goal, score, coin_count, kinds))
+    params: dict[str, object] = {
         "sides": side_count,
         "width_mm": round(side_mm, 4),
         "goal_coin": goal.name,
@@ -156,10 +163,26 @@ def build(
         "coins": coin_count,
         "players": player_count,
     }
+    if kinds:
+        params["arsenal"] = "+".join(c.name for c in kinds)
     return Layout(GAME, [], features, meta={"params": params})
 
 
-def _zone(seat: Seat, start: XY, end: XY, goal: Coin, score: Coin, coins: int) -> Feature:
+MAX_ARSENAL = 4
+"""Most kinds of coin in an arsenal."""
+
+
+def _arsenal(text: str) -> list[Coin]:
+    """The coins of an arsenal (``quarter+penny``), in turn; none for ""."""
+    if not text:
+        return []
+    names = [name.strip() for name in str(text).split("+")]
+    if not 2 <= len(names) <= MAX_ARSENAL or not all(names):
+        raise UsageError(f"arsenal {text!r}: give 2 to {MAX_ARSENAL} coins joined by +, e.g. quarter+penny")
+    return [coin(name) for name in names]
+
+
+def _zone(seat: Seat, start: XY, end: XY, goal: Coin, score: Coin, coins: int, kinds: list[Coin]) -> Feature:
     """The rectangle outside ``seat``'s side where their score coins start, in rows of as many
     coins as fit between the goal coins."""
     side_mm = math.dist(start, end)
@@ -186,7 +209,15 @@ def _zone(seat: Seat, start: XY, end: XY, goal: Coin, score: Coin, coins: int) -
         in_row = min(per_row, coins - row * per_row)
         a = (column - (in_row - 1) / 2) * pitch
         spots.append(list(round_point(*at(a, near + ZONE_GAP_MM + pitch * row + score.radius_mm))))
-    props = {"player": seat.player, "face": seat.face, "coins": coins, "coin": score.name, "spots": spots}
+    props: dict[str, object] = {
+        "player": seat.player,
+        "face": seat.face,
+        "coins": coins,
+        "coin": score.name,
+        "spots": spots,
+    }
+    if kinds:  # each spot's coin, the arsenal's kinds in turn
+        props["arsenal"] = [kinds[k % len(kinds)].name for k in range(coins)]
     return Feature(f"zone-{seat.player}", "zone", polygon_geometry([ring]), props)
 
 

@@ -73,8 +73,10 @@ def mat_items(
         items.append(
             polygon(frame.ring(_ring(zone)), Style(fill=fill, stroke=outline, stroke_mm=0.3, dash_mm=(2.0, 1.0)))
         )
-        radius = coin(str(zone.properties.get("coin", "quarter"))).radius_mm
-        for spot in zone.properties.get("spots", []):
+        kinds = zone.properties.get("arsenal") or []
+        for k, spot in enumerate(zone.properties.get("spots", [])):
+            kind = str(kinds[k]) if k < len(kinds) else str(zone.properties.get("coin", "quarter"))
+            radius = coin(kind).radius_mm
             items.append(Circle(frame.point(*spot), radius, Style(stroke=outline, stroke_mm=0.25, dash_mm=(1.0, 1.0))))
             if labels:
                 x, y = frame.point(*spot)

@@ -171,9 +171,11 @@ def scene_of(layout: Layout) -> Scene:
         if zone is None:
             continue
         face = str(line.properties.get("face", "heads"))
-        for x, y in zone.properties.get("spots", []):
+        kinds = zone.properties.get("arsenal") or []
+        for k, (x, y) in enumerate(zone.properties.get("spots", [])):
             counters[face] += 1
-            coins.append(Placed(f"{face[0]}{counters[face]}", coin(str(zone.properties["coin"])), float(x), float(y)))
+            kind = str(kinds[k]) if k < len(kinds) else str(zone.properties["coin"])  # an arsenal's, in turn
+            coins.append(Placed(f"{face[0]}{counters[face]}", coin(kind), float(x), float(y)))
     return Scene(goal, tuple(edges), tuple(goal_coins), tuple(coins))
 
 

@@ -51,13 +51,14 @@ def questions() -> tuple[Question, ...]:
     )
     arsenals = Question(
         2,
-        "What do other coins change: quarters, pennies, a heptagon, a penny against a quarter?",
+        "What do other coins change: quarters, pennies, heptagons, a mixed arsenal?",
         NOTES[1],
         (
             _arm("quarters"),
             _arm("pennies", "flick:score_coin=penny"),
             _arm("UK 50p heptagons", "flick:score_coin=uk-50p"),
             _arm("UK 20p heptagons", "flick:score_coin=uk-20p"),
+            _arm("quarters and pennies (mixed)", "flick:arsenal=quarter+penny"),
         ),
         "the score of Heads, who shoots first",
         tuple(rebounds()),

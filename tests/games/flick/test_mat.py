@@ -438,3 +438,37 @@ def test_a_coin_whose_place_is_known_is_drawn_where_it_lies():
     assert {m.text: m.at for m in marks} == lying
     moved = [replace(m, at=(12.5, -3.0)) if m.text == "h1" else m for m in marks]
     assert {d.label: d.at for d in arrange(build(), moved)}["h1"] == (12.5, -3.0)
+
+
+def test_an_arsenal_gives_each_player_its_coins_in_turn():
+    """The seed's note 2: a player's score coins of several kinds (quarter+penny), laid out for
+    the widest, each spot holding its own kind; the physics plays each coin as its kind."""
+    from coinprint.games.flick.physics import scene_of
+
+    layout = build(coins=4, arsenal="quarter+penny")
+    assert layout.params["arsenal"] == "quarter+penny"
+    for zone in layout.features_with_role("zone"):
+        assert zone.properties["arsenal"] == ["quarter", "penny", "quarter", "penny"]
+    scene = scene_of(layout)
+    kinds = {c.id: c.coin.name for c in scene.coins}
+    assert kinds == {
+        "h1": "quarter",
+        "h2": "penny",
+        "h3": "quarter",
+        "h4": "penny",
+        "t1": "quarter",
+        "t2": "penny",
+        "t3": "quarter",
+        "t4": "penny",
+    }
+    # Laid out for the widest coin: neighbouring spots a quarter and a gap apart, as plain quarters.
+    plain = build(coins=4).features_with_role("zone")[0].properties["spots"]
+    assert layout.features_with_role("zone")[0].properties["spots"] == plain
+    assert "arsenal" not in build(coins=4).params  # a mat without one is as before
+
+
+@pytest.mark.parametrize("arsenal", ["quarter", "quarter+", "quarter+penny+dime+nickel+quarter", "quarter+doubloon"])
+def test_a_bad_arsenal_is_refused_in_one_line(arsenal):
+    with pytest.raises(UsageError) as refused:
+        build(arsenal=arsenal)
+    assert "\n" not in str(refused.value) and ("arsenal" in str(refused.value) or "unknown coin" in str(refused.value))

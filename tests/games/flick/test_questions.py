@@ -28,7 +28,12 @@ def test_the_five_notes_are_asked_with_the_arms_they_name() -> None:
     parking, arsenals, without_f, goals, teams = asked
     assert {a.options.get("penalty_h", False) for a in parking.arms} == {False, True}
     assert any(a.agents["heads"] == "park" for a in parking.arms)
-    assert {a.layout for a in arsenals.arms} >= {"flick", "flick:score_coin=penny", "flick:score_coin=uk-50p"}
+    assert {a.layout for a in arsenals.arms} >= {
+        "flick",
+        "flick:score_coin=penny",
+        "flick:score_coin=uk-50p",
+        "flick:arsenal=quarter+penny",
+    }
     assert [a.options.get("without_f", False) for a in without_f.arms] == [False, True]
     sides = {a.layout for a in goals.arms}
     assert {f"flick:sides={n}" for n in (3, 5, 6, 7, 8)} <= sides and {"flick:width=10cm", "flick:width=20cm"} <= sides
