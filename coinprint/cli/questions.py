@@ -58,9 +58,13 @@ def questions(
     workers: int | None,
     dask: str | None,
 ) -> None:
-    """A game's design questions answered by play: each a comparison of ways to play (arms) over
-    paired games with 95 % intervals, then the same at the corners of the physics' ranges, to
-    see whether each conclusion survives (GAME is a game that asks some: flick)."""
+    """A game's design questions answered by play: each a comparison of ways to play over
+    paired games with 95 % intervals, swept over the physics' ranges (GAME is a game that asks
+    some: flick).
+
+    Each question's arms (the game with one thing changed) play the same seeds; every arm is
+    compared with the first game by game, then played again at the corners of the physics'
+    ranges to see whether each conclusion holds."""
     import json
 
     asked, sweep = of_game(GAMES[game])

@@ -178,7 +178,7 @@ def test_layout_names_build_mats():
     assert layout.params["goal_coin"] == "penny" and layout.params["coins"] == 3
     with pytest.raises(
         UsageError,
-        match="unknown flick layout parameter 'size'; use coins, goal_coin, players, score_coin, sides, width",
+        match="unknown flick layout parameter 'size'; use arsenal, coins, goal_coin, players, score_coin, sides, width",
     ):
         GAMES["flick"].layout_from_spec({"size": "4"})
 
