@@ -19,8 +19,10 @@ in grams, times in seconds; a shot's speed is given in m/s.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import math
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -236,21 +238,19 @@ class _Piece:
 
 
 class _World:
-    """A fresh chipmunk space holding one scene: goal coins first, then the score coins, in the
-    scene's order.
+    """One scene in a chipmunk space: goal coins first, then the score coins, in the scene's
+    order, added to the goal's space (:class:`_Room`) and taken out again by :meth:`close`,
+    which leaves the space as it found it (the same bits as a fresh space: tested).
 
-    The coins, their shapes and their joints are chipmunk's own objects, made and freed here
-    (:meth:`close`): pymunk's Python wrapper of one of them costs more to build than the object
-    costs in the whole shot. The space, the goal sensor and the collision handlers are pymunk's."""
+    The coins, their shapes and their joints are chipmunk's own objects, made and freed here:
+    pymunk's Python wrapper of one of them costs more to build than the object costs in the
+    whole shot. The space, the goal sensor and the collision handlers are pymunk's."""
 
     def __init__(self, scene: Scene, table: Table) -> None:
         self.scene, self.table = scene, table
-        self.space = pymunk.Space(threaded=False)
-        self.space.collision_slop = COLLISION_SLOP_MM
-        # A coin that has stopped sleeps until something strikes it: the solver skips it.
-        self.space.idle_speed_threshold = REST_SPEED_MM_S
-        self.space.sleep_time_threshold = SLEEP_S
-        self.space.iterations = SOLVER_ITERATIONS
+        self.room = _room(scene.goal)
+        self.room.world = self
+        self.space = self.room.space
         self.events: list[dict[str, Any]] = []
         self.pieces: dict[str, _Piece] = {}
         self.by_shape: dict[Any, _Piece] = {}
@@ -264,11 +264,6 @@ class _World:
         for piece in scene.coins:
             self._add(piece, _SCORE, piece.id)
             self.inside[piece.id] = _inside(scene.goal, (piece.x, piece.y))
-        goal = pymunk.Poly(self.space.static_body, scene.goal)
-        goal.sensor, goal.collision_type = True, _GOAL
-        goal.filter = pymunk.ShapeFilter(categories=_GOAL_CATEGORY, mask=_CENTRE_CATEGORY)
-        self.space.add(goal)
-        self._handlers()
 
     def _add(self, piece: Placed, kind: int, name: str) -> None:
         coin = piece.coin
@@ -322,11 +317,7 @@ class _World:
             lib.cpBodyFree(piece.body)
         self.pieces.clear()
         self.by_shape.clear()
-
-    def _handlers(self) -> None:
-        for a, b in ((_SCORE, _SCORE), (_SCORE, _GOAL_COIN), (_GOAL_COIN, _GOAL_COIN)):
-            self.space.on_collision(a, b, begin=self._touched, pre_solve=self._pair)
-        self.space.on_collision(_CENTRE, _GOAL, begin=self._entered, separate=self._left)
+        self.room.world = None
 
     def _shapes_of(self, arbiter: pymunk.Arbiter) -> tuple[Any, Any]:
         first, second = self.pair
@@ -446,6 +437,71 @@ class _World:
 
 
 _IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+class _Room:
+    """A chipmunk space kept for every shot on one goal: the goal's sensor and the collision
+    handlers, which pymunk's Python wrappers make slowly, are made once; each shot's world adds
+    its coins and takes them out again (:meth:`_World.close`), leaving the space as it found it.
+    The handlers call the world of the shot under way."""
+
+    def __init__(self, goal: tuple[XY, ...]) -> None:
+        self.world: _World | None = None
+        space = self.space = pymunk.Space(threaded=False)
+        space.collision_slop = COLLISION_SLOP_MM
+        # A coin that has stopped sleeps until something strikes it: the solver skips it.
+        space.idle_speed_threshold = REST_SPEED_MM_S
+        space.sleep_time_threshold = SLEEP_S
+        space.iterations = SOLVER_ITERATIONS
+        sensor = pymunk.Poly(space.static_body, goal)
+        sensor.sensor, sensor.collision_type = True, _GOAL
+        sensor.filter = pymunk.ShapeFilter(categories=_GOAL_CATEGORY, mask=_CENTRE_CATEGORY)
+        space.add(sensor)
+        for a, b in ((_SCORE, _SCORE), (_SCORE, _GOAL_COIN), (_GOAL_COIN, _GOAL_COIN)):
+            space.on_collision(a, b, begin=self._touched, pre_solve=self._pair)
+        space.on_collision(_CENTRE, _GOAL, begin=self._entered, separate=self._left)
+
+    def _touched(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: Any) -> None:
+        assert self.world is not None
+        self.world._touched(arbiter, space, data)
+
+    def _pair(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: Any) -> None:
+        assert self.world is not None
+        self.world._pair(arbiter, space, data)
+
+    def _entered(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: Any) -> None:
+        assert self.world is not None
+        self.world._entered(arbiter, space, data)
+
+    def _left(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: Any) -> None:
+        assert self.world is not None
+        self.world._left(arbiter, space, data)
+
+
+_ROOMS: dict[tuple[int, tuple[XY, ...]], _Room] = {}
+"""The spaces kept, by thread and goal (the studio simulates in several threads at once)."""
+_ROOMS_LOCK = threading.Lock()
+ROOMS_KEPT = 32
+"""Spaces kept at most (a run plays on one or a few mats, in a few threads)."""
+
+
+def _room(goal: tuple[XY, ...]) -> _Room:
+    key = (threading.get_ident(), goal)
+    with _ROOMS_LOCK:
+        room = _ROOMS.get(key)
+        if room is None or room.world is not None:  # a space still in use (a shot left unclosed) is not reused
+            if len(_ROOMS) >= ROOMS_KEPT:
+                _ROOMS.clear()  # a world under way keeps its own space
+            room = _ROOMS[key] = _Room(goal)
+    return room
+
+
+@atexit.register
+def _free_rooms() -> None:
+    # pymunk frees a space by walking it with Python callbacks, which are gone once the
+    # interpreter is being torn down: the kept spaces are freed before that.
+    with _ROOMS_LOCK:
+        _ROOMS.clear()
 
 
 @functools.cache
