@@ -126,6 +126,7 @@ class GameSetup:
             layout = LayoutSource.resolve(layout, game=game, units=units, tolerance_mm=tolerance_mm)
         engines = engines_for(layout.layout, options)
         rules = engines.rules
+        agents = team_agents(agents, rules.players)
         if set(agents) != set(rules.players):
             raise UsageError(
                 f"layout {layout.spec} is a {layout.layout.game} layout; its players are {' and '.join(rules.players)}"
@@ -145,6 +146,18 @@ class GameSetup:
             key = json.dumps([self.layout, self.options], sort_keys=True)
             object.__setattr__(self, "_rules_key", key)
         return key
+
+
+def team_agents(agents: dict[str, str], players: tuple[str, ...]) -> dict[str, str]:
+    """``agents`` by player. In a team game the seats are a side's name and a number
+    (``heads-1``, ``heads-2``: Flick with four players); an agent given for the side plays each
+    of its seats. Agents that already name the players are returned as they are."""
+    if set(agents) == set(players):
+        return dict(agents)
+    by_side = {player: agents.get(player.rsplit("-", 1)[0]) for player in players}
+    if all(by_side.values()):
+        return {player: str(agent) for player, agent in by_side.items()}
+    return dict(agents)
 
 
 @dataclass(frozen=True)

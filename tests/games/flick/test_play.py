@@ -286,3 +286,23 @@ def _decision_states(rules: FlickRules, moves: list[object]) -> list[object]:
             found.append(state.copy())
         rules.apply(state, move)
     return found
+
+
+def test_a_team_game_is_played_with_each_sides_agent_on_each_of_its_seats(cli, tmp_path) -> None:
+    result = cli(
+        "play", "flick", "--layout", "flick:players=4", "--heads", "aim:repeats=2", "--tails", "random",
+        "--games", "2", "--seed", "4", "--workers", "1", "-o", str(tmp_path),
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    for path in sorted(tmp_path.glob("flick-*.json")):
+        doc = json.loads(path.read_text())
+        assert doc["players"] == {
+            "heads-1": "aim:repeats=2",
+            "tails-1": "random",
+            "heads-2": "aim:repeats=2",
+            "tails-2": "random",
+        }
+        shooters = {m["shot"] for m in doc["moves"] if isinstance(m, dict) and "shot" in m}
+        assert shooters <= set(doc["players"]) and len(shooters) >= 2
+        checked = cli("validate", "game", str(path))
+        assert checked.code == 0 and ": valid:" in checked.out, checked.out + checked.err
