@@ -763,7 +763,7 @@ async function playPage() {
     $("hint-line").textContent = "looking for a good move…";
     try {
       const hint = await api("POST", `/api/play/${GAME.id}/hint`);
-      $("hint-line").textContent = `Hint: ${hint.move}`;
+      $("hint-line").textContent = `Hint: ${moveWords(hint.move)}`;
       TABLE.mark(hint.picks.filter((p) => TABLE.spaces.has(p)), "hint");
     } catch (error) {
       $("hint-line").textContent = error.message;
