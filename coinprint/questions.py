@@ -152,7 +152,7 @@ def of_game(game: Any) -> tuple[tuple[Question, ...], Sweep]:
     import importlib
 
     if not game.questions:
-        raise UsageError(f"{game.name} asks no design questions; flick does (coinprint questions flick)")
+        raise UsageError(f"{game.name} asks no design questions; flick and mapgame do (coinprint questions flick)")
     module = importlib.import_module(game.questions)
     return tuple(module.questions()), module.sweep()
 
@@ -250,7 +250,7 @@ def report(answers: Sequence[Answer], plan: Plan) -> list[str]:
         f"{plan.games} paired games an arm (seeds {plan.seed}–{plan.seed + plan.games - 1})"
         + (
             f"; the physics swept over {plan.sweep_games} games a corner (* a clear change there)"
-            if plan.sweep_games
+            if plan.sweep_games and any(a.corners for a in answers)
             else ""
         )
     ]

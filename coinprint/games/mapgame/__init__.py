@@ -114,6 +114,7 @@ class MapGame(Game):
     kit_places = (BLANK_PAGES, "board_pages")
     seats = (Seat("O", "--o-agent", "greedy"), Seat("X", "--x-agent", "random"))
     play_max_turns = 400
+    questions = "coinprint.games.mapgame.questions"
 
     def build(self, values: Values) -> Layout:
         coins = board.parse_coins(values["coin"])

@@ -163,3 +163,21 @@ def test_the_circle_of_a_drawn_game_is_named_by_the_spec_that_rebuilds_it() -> N
         name = layout_name(blank_layout(max_neighbours=neighbours, countries=countries))
         rebuilt = resolve_layout(name)
         assert rebuilt.params["draw"] == {"countries": countries, "max_neighbours": neighbours}, name
+
+
+def test_the_maps_design_questions_are_answered_by_play(cli, tmp_path) -> None:
+    """Drawing together against a generated map, and the four-neighbour rule against eight,
+    each over paired games; the rule's refusals of arcs drawn without it, counted."""
+    target = tmp_path / "answers.json"
+    result = cli("questions", "mapgame", "--games", "3", "--seed", "2", "--workers", "1", "--json", str(target))
+    assert result.code == 0, result.err
+    doc = json.loads(target.read_text())
+    first, second = doc["answers"]
+    assert [a["layout"] for a in first["arms"]] == ["mapgame", "mapgame:countries=21,draw=1"]
+    assert [a["layout"] for a in second["arms"]] == [
+        "mapgame:countries=21,draw=1",
+        "mapgame:countries=21,max_neighbours=8,draw=1",
+    ]
+    assert all(a["games"] == 3 for q in doc["answers"] for a in q["arms"])
+    assert first["corners"] == {} and "physics" not in result.out.splitlines()[0]  # nothing to sweep
+    assert "the rule refused" in second["facts"][0]
