@@ -64,6 +64,9 @@ def main(images: str = "docs/images") -> list[Path]:
         driver.get(f"{base}/play?game=coinage")
         play_table(driver, wait)
         shot("play")
+        driver.get(f"{base}/play?game=flick")
+        flick_table(driver, wait)
+        shot("flick")
     with running(Studio(TOKEN)) as base, browser.chromium(390, 844) as driver:
         browser.as_phone(driver, scale=1.5)  # a picture small enough for the docs
         wait = WebDriverWait(driver, 60)
@@ -95,6 +98,35 @@ def play_table(driver, wait) -> None:
     bank = driver.find_elements(By.CSS_SELECTOR, "#trays button[data-pick]:not([disabled])")
     if bank:
         bank[0].click()
+
+
+def flick_table(driver, wait) -> None:
+    """Start Flick as Heads, shoot a coin into the goal with the sling, and hold the next pull
+    (the pointer still down) so the sling and where the coin would stop show."""
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from tests.test_studio_sling import _screen_offset, _settled, _sling
+
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#seat option"))
+    Select(driver.find_element(By.ID, "seat")).select_by_value("heads")
+    driver.find_element(By.ID, "start").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg .coin[data-coin]") and _settled(d))
+    _sling(driver, False)
+    wait.until(_settled)
+    game = driver.execute_script("return GAME")
+    goal = driver.execute_script("return TABLE.board.facts.polygon")
+    gx, gy = sum(p[0] for p in goal) / len(goal), sum(p[1] for p in goal) / len(goal)
+    coin = next(p for p in game["pieces"] if p["side"] == "heads" and p["space"] != "goal" and "x" in p)
+    svg = driver.find_element(By.CSS_SELECTOR, "#board svg")
+    start = _screen_offset(driver, svg, coin["x"], coin["y"])
+    end = _screen_offset(driver, svg, coin["x"] + (coin["x"] - gx) / 4 + 6, coin["y"] + (coin["y"] - gy) / 4)
+    actions = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_MOUSE, "mouse"))
+    actions.pointer_action.move_to(svg, *start).pointer_down().move_to(svg, *end)
+    actions.perform()
 
 
 if __name__ == "__main__":
