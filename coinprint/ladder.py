@@ -20,15 +20,16 @@ Nothing here draws; :mod:`coinprint.cli.ladder` prints it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from coinprint import selfplay
-from coinprint.agents import agent_parameters
+from coinprint.agents import checked_agent
 from coinprint.analysis import _check_run
 from coinprint.caps import MAX_LADDER_LEVELS, check_seed
 from coinprint.errors import UsageError
+from coinprint.registry import GAME_AGENTS
 from coinprint.selfplay import RunPlan
 from coinprint.source import playable_layout, rules_for
 from coinprint.stats import Share, wilson, wilson_interval
@@ -332,14 +333,15 @@ def match(
     return Match(first, second, games, wins, losses, ties, timeouts, mover_wins, counts)
 
 
-def check_levels(levels: Sequence[str]) -> list[str]:
-    """The ladder's rungs, checked: 2 to MAX_LEVELS agent specs, each valid."""
+def check_levels(levels: Sequence[str], game_agents: Collection[str] = ()) -> list[str]:
+    """The ladder's rungs, checked: 2 to MAX_LEVELS agent specs, each valid (a game's own
+    agent, named in ``game_agents``, is checked by its game when the games are set up)."""
 
     levels = list(levels)
     if not 2 <= len(levels) <= MAX_LEVELS:
         raise UsageError(f"a ladder needs 2 to {MAX_LEVELS} levels (--level), not {len(levels)}")
     for spec in levels:
-        agent_parameters(spec)
+        checked_agent(spec, "--level", game_agents)
     return levels
 
 
@@ -358,7 +360,7 @@ def ladder(
     ``k`` from ``plan.seed + k · plan.games``)."""
 
     games, seed = plan.games, plan.seed
-    chosen = check_levels(levels)
+    chosen = check_levels(levels, GAME_AGENTS)
     _check_run(games, seed)
     check_seed(seed + games * (len(chosen) - 1) - 1, "seed + games × matches")
     playable_layout(layout_spec, game)  # a bad layout is refused before any game

@@ -35,7 +35,7 @@ TITLES: dict[str, str] = {"cointable": "Coin Table", "coinage": "Coin Age", "map
 """The built-in games' titles (each its Game's ``title``), so that a title names its game
 (``map`` for ``mapgame``) without importing every game."""
 
-GAME_AGENTS: dict[str, str] = {"park": "flick"}
+GAME_AGENTS: dict[str, str] = {"park": "flick", "lookahead": "mapgame"}
 """The agents the built-in games add to the shared ones (each its game's ``Search.agents``), by
 name, so that the command line accepts them before it loads the game that checks them."""
 

@@ -132,7 +132,7 @@ class Search(Generic[S, M]):
             game = state.copy()  # type: ignore[attr-defined]
             for step in self.execute(game, move, rng):
                 self.rules.apply_unchecked(game, step)
-            total += _playout_value(self, game, player, rng, depth)
+            total += playout_value(self, game, player, rng, depth)
         return total
 
     # -- chance ------------------------------------------------------------------------------------
@@ -306,7 +306,9 @@ class MonteCarloAgent(Agent[S, M]):
         return best[0] if len(best) == 1 else rng.choice(best)
 
 
-def _playout_value(search: Search[Any, Any], state: Any, player: str, rng: random.Random, depth: int) -> float:
+def playout_value(search: Search[Any, Any], state: Any, player: str, rng: random.Random, depth: int) -> float:
+    """One random play-out from ``state`` (changed as it is played) for ``player``, valued as
+    :meth:`Search.playout_total` values each."""
     rules = search.rules
     for _ in range(depth):
         if rules.is_over(state):

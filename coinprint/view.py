@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from coinprint.units import coin
 
@@ -49,6 +49,20 @@ class Tray:
     """Whose tray it is ("" for one shared by all)."""
 
 
+@dataclass(frozen=True)
+class Preview:
+    """A move being made, as the table shows it live (:meth:`View.preview`)."""
+
+    refusal: str | None
+    """Why the rules would refuse the move as it stands (None: they would accept it)."""
+    shape: tuple[tuple[float, float], ...] = ()
+    """The area the move would make (a ring in layout mm), or () when it makes none."""
+    spaces: tuple[str, ...] = ()
+    """The spaces it would touch (the countries a new one borders)."""
+    lines: tuple[str, ...] = ()
+    """What is shown beside it, a line each (its neighbour count, its coin's fit)."""
+
+
 _WORD = re.compile(r"[^\s;,:()]+")
 
 MOTION_FRAME_S = 0.04
@@ -57,11 +71,6 @@ MOTION_FRAME_S = 0.04
 
 class View(Generic[S, M]):
     """What pictures of positions of ``rules``' game hold. The defaults show no coins."""
-
-    interaction: ClassVar[str] = "pick"
-    """How a person makes a move on the studio's table: "pick" (pointing at spaces, coins and
-    choices one after another, :meth:`move_picks`) or "sling" (pulling a coin back to shoot it:
-    a dexterity game's shot, with :meth:`table_facts`)."""
 
     def __init__(self, rules: Rules[S, M]) -> None:
         self.rules = rules
@@ -114,10 +123,30 @@ class View(Generic[S, M]):
         default a US quarter's."""
         return coin("quarter").radius_mm
 
-    def table_facts(self) -> dict[str, Any]:
-        """What the table's interaction needs beyond the board (the sling: the table's
-        friction, the fastest shot, the goal); none by default."""
+    def interaction(self, state: S) -> str:
+        """How a person makes a move on the studio's table in ``state``: "pick" (pointing at
+        spaces, coins and choices one after another, :meth:`move_picks`), "sling" (pulling a
+        coin back to shoot it: a dexterity game's shot, with :meth:`table_facts`) or "draw"
+        (drawing a line, judged live by :meth:`preview`: the Map's arcs)."""
+        return "pick"
+
+    def table_facts(self, state: S) -> dict[str, Any]:
+        """What the table's interaction needs beyond the board in ``state`` (the sling: the
+        table's friction, the fastest shot, the goal; drawing: the outline to draw from); a
+        ``polygon`` (layout points) is turned into the table's coordinates. None by default."""
         return {}
+
+    def table_area(self, state: S) -> tuple[float, float, float, float] | None:
+        """The part of the plane the table shows (minx, miny, maxx, maxy in layout mm) when the
+        board grows as it is played, so the paper stays put while it grows (the Map drawn
+        together); None (the default): the board's own extent."""
+        return None
+
+    def preview(self, state: S, move: M) -> Preview | None:
+        """What the table shows of ``move`` while a person is still making it, before it is
+        played (a country being drawn: its shape, its neighbours, whether its coin fits, and
+        why the rules would refuse it); None when the game shows nothing."""
+        return None
 
     def coin_scale(self, mark: Mark) -> float:
         """How large a coin is drawn against the game's largest coin (1.0: all alike)."""

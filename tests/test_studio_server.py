@@ -24,6 +24,7 @@ import uvicorn
 
 from coinprint.registry import GAMES
 from coinprint.studio.app import create_app
+from coinprint.studio.server import bind
 from coinprint.studio.state import Studio, Watched
 from tests import browser
 
@@ -38,9 +39,7 @@ AUTH = {"authorization": f"token {TOKEN}"}
 def running(studio: Studio) -> Iterator[str]:
     """The studio served by uvicorn in a thread on a free loopback port; its base address.
     The socket listens before the thread starts, so a request made at once waits, never fails."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(64)
+    sock = bind(0)
     server = uvicorn.Server(uvicorn.Config(create_app(studio), log_level="warning", lifespan="off", ws="none"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -455,3 +454,34 @@ def test_two_studios_in_one_browser_stay_open_and_a_missing_token_gets_a_page() 
         said = driver.find_element(By.TAG_NAME, "body").text
         assert "Open the address coinprint studio printed" in said and "?token=…" in said
         assert "\\u" not in driver.page_source and "{" not in said
+
+
+def test_the_studio_answers_each_request_at_once_on_a_kept_connection() -> None:
+    """The studio's socket is named TCP, so asyncio turns Nagle's algorithm off on every
+    connection it accepts: a response written in parts is not held back until the browser's
+    delayed acknowledgement (40 ms on every request after the first of a connection)."""
+    import asyncio
+
+    async def accepted_nodelay() -> int:
+        found: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        class Probe(asyncio.Protocol):
+            def connection_made(self, transport) -> None:  # type: ignore[no-untyped-def]
+                sock = transport.get_extra_info("socket")
+                found.set_result(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+                transport.close()
+
+        sock = bind(0)
+        server = await asyncio.get_running_loop().create_server(Probe, sock=sock)
+        _, writer = await asyncio.open_connection("127.0.0.1", sock.getsockname()[1])
+        try:
+            return await asyncio.wait_for(found, 60)
+        finally:
+            writer.close()
+            server.close()
+            sock.close()
+
+    listening = bind(0)
+    assert listening.proto == socket.IPPROTO_TCP
+    listening.close()
+    assert asyncio.run(accepted_nodelay()) == 1

@@ -57,7 +57,7 @@ def test_a_coin_age_turn_is_offered_in_its_own_order_first_and_in_others_alike()
 def test_the_board_for_play_holds_every_space_with_its_printed_colour(name: str) -> None:
     game = GAMES[name]
     rules = game.rules(game.layout_from_spec(parse_layout_name(game.default_spec)[1]))
-    board = table_board(game.view(rules))
+    board = table_board(game.view(rules), rules.initial_state())
     assert [space["id"] for space in board["spaces"]] == [space.id for space in rules.layout.spaces]
     for space in board["spaces"]:
         assert space["fill"].startswith("#") and space["d"].startswith("M")

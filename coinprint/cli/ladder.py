@@ -21,7 +21,7 @@ from coinprint.cli.types import GameName
 from coinprint.fileio import write_atomic
 from coinprint.ladder import DEFAULT_LEVELS, check_levels
 from coinprint.ladder import ladder as climb
-from coinprint.registry import GAMES
+from coinprint.registry import GAME_AGENTS, GAMES
 from coinprint.selfplay import RunPlan
 
 
@@ -68,7 +68,7 @@ def ladder(
     ratings against the first rung with 95 % intervals (GAME is any game agents can play)."""
     import json
 
-    levels = check_levels(level or DEFAULT_LEVELS)
+    levels = check_levels(level or DEFAULT_LEVELS, GAME_AGENTS)
     with progress(games * (len(levels) - 1), "games") as update:
         found = climb(
             GAMES[game].default_spec if layout is None else layout,

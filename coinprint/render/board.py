@@ -42,10 +42,13 @@ def ink_saver_page(scene: Scene) -> Scene:
 
 
 class Frame:
-    """Maps layout millimetres to scene millimetres: a shift so the layout starts at ``pad``."""
+    """Maps layout millimetres to scene millimetres: a shift so the layout (or ``bounds``,
+    when given: minx, miny, maxx, maxy) starts at ``pad``."""
 
-    def __init__(self, layout: Layout, pad: float = 0.0) -> None:
-        minx, miny, maxx, maxy = layout.bounds
+    def __init__(
+        self, layout: Layout, pad: float = 0.0, bounds: tuple[float, float, float, float] | None = None
+    ) -> None:
+        minx, miny, maxx, maxy = layout.bounds if bounds is None else bounds
         self.dx, self.dy = pad - minx, pad - miny
         self.width, self.height = maxx - minx + 2 * pad, maxy - miny + 2 * pad
 

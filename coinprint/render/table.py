@@ -32,8 +32,8 @@ slides past the mat's drawing stays in view."""
 class _Flip:
     """Layout millimetres to the table's: shifted to (0, 0), y pointing down."""
 
-    def __init__(self, layout: Layout) -> None:
-        self.frame = Frame(layout, pad=0.0 if layout.spaces else FREE_MARGIN_MM)
+    def __init__(self, layout: Layout, area: tuple[float, float, float, float] | None = None) -> None:
+        self.frame = Frame(layout, pad=0.0 if layout.spaces or area else FREE_MARGIN_MM, bounds=area)
 
     def point(self, x: float, y: float) -> tuple[float, float]:
         fx, fy = self.frame.point(x, y)
@@ -47,14 +47,20 @@ class _Flip:
         return " ".join(parts)
 
 
-def table_board(view: View[Any, Any]) -> dict[str, Any]:
-    """The board of ``view``'s game drawn for play: its size, and per space its id, name,
-    outline (an SVG path), fill (the printed colour), label ink, label point and the radius
-    of the largest coin that fits there; the region borders; each player's coin colour."""
+def _flip_of(view: View[Any, Any], state: Any) -> _Flip:
+    """The table's frame in ``state``: the board's, or the area a growing board is drawn in."""
+    return _Flip(view.board(state), view.table_area(state))
+
+
+def table_board(view: View[Any, Any], state: Any) -> dict[str, Any]:
+    """The board of ``view``'s game in ``state`` drawn for play: its size, and per space its
+    id, name, outline (an SVG path), fill (the printed colour), label ink, label point and the
+    radius of the largest coin that fits there; the region borders; each player's coin
+    colour; how a person moves on it now (``interaction``) and what that needs (``facts``)."""
     import shapely
 
-    layout = view.rules.layout
-    flip = _Flip(layout)
+    layout = view.board(state)
+    flip = _flip_of(view, state)
     colours = palette("color")
     spaces = []
     for space in layout.spaces:
@@ -92,10 +98,10 @@ def table_board(view: View[Any, Any]) -> dict[str, Any]:
         "features": _features(layout, flip),
         "sides": {player: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, player in enumerate(players)},
         "players": list(players),
-        "interaction": view.interaction,
+        "interaction": view.interaction(state),
         # A layout point (x, y) is at (x + shift[0], height − y − shift[1]) on the table.
         "shift": [round(flip.frame.dx, 6), round(flip.frame.dy, 6)],
-        "facts": _flipped_facts(view.table_facts(), flip),
+        "facts": _flipped_facts(view.table_facts(state), flip),
     }
 
 
@@ -129,7 +135,7 @@ def table_position(view: View[Any, Any], state: Any) -> dict[str, Any]:
     """What lies on and beside the board in ``state``: the coins (each with its size against
     the game's largest; a coin lying anywhere with its centre and radius in the table's mm),
     who holds each space, the trays, and what makes the score."""
-    flip = _Flip(view.rules.layout)
+    flip = _flip_of(view, state)
     return {
         "pieces": [_piece(view, mark, flip) for mark in view.pieces(state)],
         "held": view.holders(state),
@@ -171,11 +177,31 @@ def _piece(view: View[Any, Any], mark: Mark, flip: _Flip) -> dict[str, Any]:
     return piece
 
 
-def table_motion(view: View[Any, Any], pictures: Sequence[Sequence[Mark]]) -> list[list[dict[str, Any]]]:
-    """A move under way (:meth:`~coinprint.view.View.motion`) for the page to animate: each
-    picture's coins lying anywhere, their letter and centre in the table's mm."""
-    flip = _Flip(view.rules.layout)
+def table_motion(view: View[Any, Any], state: Any, pictures: Sequence[Sequence[Mark]]) -> list[list[dict[str, Any]]]:
+    """A move under way from ``state`` (:meth:`~coinprint.view.View.motion`) for the page to
+    animate: each picture's coins lying anywhere, their letter and centre in the table's mm."""
+    if not pictures:
+        return []
+    flip = _flip_of(view, state)
     return [
         [{"text": m.text, **dict(zip("xy", flip.point(*m.at)))} for m in marks if m.at is not None]
         for marks in pictures
     ]
+
+
+def table_preview(view: View[Any, Any], state: Any, move: Any) -> dict[str, Any] | None:
+    """A move being made in ``state`` as the table shows it live (:meth:`~coinprint.view.View.preview`):
+    whether the rules would take it and why not, the area it would make (an SVG path in the
+    table's mm), the spaces it would touch and the lines shown beside it; None when the game
+    previews nothing."""
+    preview = view.preview(state, move)
+    if preview is None:
+        return None
+    flip = _flip_of(view, state)
+    return {
+        "ok": preview.refusal is None,
+        "refusal": preview.refusal,
+        "d": flip.path([preview.shape]) if preview.shape else "",
+        "spaces": list(preview.spaces),
+        "lines": list(preview.lines),
+    }

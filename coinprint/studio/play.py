@@ -8,6 +8,7 @@ normal record (:meth:`Session.record`) that ``coinprint validate game`` accepts.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import secrets
 import threading
@@ -19,7 +20,7 @@ from coinprint.agents import checked_agent, make_agent
 from coinprint.engine import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Record
 from coinprint.errors import UsageError
 from coinprint.registry import GAME_AGENTS
-from coinprint.render.table import table_board, table_motion, table_position
+from coinprint.render.table import table_board, table_motion, table_position, table_preview
 
 if TYPE_CHECKING:
     from coinprint.engine import Rules
@@ -97,7 +98,7 @@ class Session:
     _agents: dict[str, Agent[Any, Any]] = field(default_factory=dict)
     search: Search[Any, Any] = field(init=False)
     view: View[Any, Any] = field(init=False)
-    _board: dict[str, Any] | None = None
+    _board: tuple[str, dict[str, Any]] | None = None
     layout_spec: str = ""
     """The layout as the request to start named it (a rematch starts on it again)."""
 
@@ -159,6 +160,7 @@ class Session:
             ],
             "can_undo": any(self.decided) and not self.thinking,
             "motion": self.motion,
+            "board_key": self.board_key(),
             **self._table(moves),
         }
 
@@ -167,7 +169,8 @@ class Session:
         score, the last move, and the picks that make each legal move (parallel to ``legal``)
         with the words for the picks off the board."""
         state, view = self.state, self.view
-        picks = [] if self.computer_to_move() else [view.move_picks(state, move) for move in moves]
+        pointing = view.interaction(state) == "pick" and not self.computer_to_move()
+        picks = [view.move_picks(state, move) for move in moves] if pointing else []
         off_board = {pick for ways in picks for way in ways for pick in way if not self._is_space(pick)}
         last = None
         if self.moves:  # the last decision (not the table's events after a Flick shot)
@@ -186,16 +189,48 @@ class Session:
 
     def _is_space(self, pick: str) -> bool:
         try:
-            self.rules.layout.space(pick)
+            self.view.board(self.state).space(pick)
         except KeyError:
             return False
         return True
 
+    def board_key(self) -> str:
+        """Names the table's board as it is now: it changes when the board grows (a country
+        drawn) or the way of moving on it changes, and the page then fetches the board again."""
+        state = self.state
+        board = self.view.board(state)
+        if board is self.rules.layout:
+            return self.view.interaction(state)
+        digest = hashlib.sha1(usedforsecurity=False)
+        for space in board.spaces:
+            digest.update(space.polygon.wkb)
+            digest.update(f"{space.id}:{space.start}".encode())
+        return f"{self.view.interaction(state)}:{digest.hexdigest()[:16]}"
+
     def table_board(self) -> dict[str, Any]:
-        """The board drawn for play (:func:`~coinprint.render.table.table_board`), made once."""
-        if self._board is None:
-            self._board = table_board(self.view)
-        return self._board
+        """The board drawn for play as it is now (:func:`~coinprint.render.table.table_board`),
+        made again only when it changes (:meth:`board_key`)."""
+        with self.lock:
+            key = self.board_key()
+            if self._board is None or self._board[0] != key:
+                self._board = (key, table_board(self.view, self.state))
+            return self._board[1]
+
+    def preview(self, text: Any) -> dict[str, Any]:
+        """A move being made (record notation), as the table shows it live
+        (:func:`~coinprint.render.table.table_preview`): RefusedMove when it cannot be read or
+        the game previews nothing now."""
+        with self.lock:
+            if self.over:
+                raise RefusedMove("the game is over")
+            try:
+                move = self.rules.parse_move(self.state, text)
+            except (InvalidMoveError, AmbiguousMoveError) as exc:
+                raise RefusedMove(f"{_quoted(text)}: {exc}") from None
+            shown = table_preview(self.view, self.state, move)
+        if shown is None:
+            raise RefusedMove(f"{self.game.title} shows no preview of a move now")
+        return shown
 
     def _history(self) -> list[tuple[str, Any, str]]:
         return [
@@ -218,7 +253,7 @@ class Session:
             try:
                 self._apply(self.rules.parse_move(self.state, text))
             except (InvalidMoveError, IllegalMoveError, AmbiguousMoveError) as exc:
-                raise RefusedMove(f"{text}: {exc}") from None
+                raise RefusedMove(f"{_quoted(text)}: {exc}") from None
 
     def computer(self) -> None:
         """Let the agent of the seat to move choose and play (run it off the event loop: a
@@ -300,10 +335,10 @@ class Session:
         why, the position left as it was), then what follows from it by itself, and begin the
         next turn."""
         decision = self.search.is_decision(self.state, move)
-        motion = self.view.motion(self.state, move) if decision else []
+        motion = table_motion(self.view, self.state, self.view.motion(self.state, move)) if decision else []
         self._play_one(move, decision)
         if decision:
-            self.motion = table_motion(self.view, motion)
+            self.motion = motion
         self._follow()
         self._begin_turn()
 
@@ -352,6 +387,16 @@ class Session:
             self.rules.result(self.state).to_json() if finished else None,
             extra,
         )
+
+
+QUOTED_CHARS = 60
+"""How much of a refused move a message repeats (an arc may have thousands of points)."""
+
+
+def _quoted(text: Any) -> str:
+    """A move as a refusal repeats it: whole when short, else its start and an ellipsis."""
+    shown = str(text)
+    return shown if len(shown) <= QUOTED_CHARS else shown[: QUOTED_CHARS - 1] + "…"
 
 
 def rules_options(game: Game, given: Mapping[str, Any]) -> dict[str, Any]:

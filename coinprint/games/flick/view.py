@@ -3,7 +3,7 @@ the physics knows) and, in a time-lapse, the coins sliding during a shot."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from coinprint.errors import UsageError
 from coinprint.games.flick.physics import STEP_S, Scene, Shot, simulate
@@ -19,7 +19,6 @@ class FlickView(View[FlickState, Event]):
     the record's shots carry their parameters, and only whether it is in the goal otherwise."""
 
     rules: FlickRules
-    interaction: ClassVar[str] = "sling"
 
     def marks(self, state: FlickState) -> list[Mark]:
         """Every score coin: its name, the face it shows (``side``), ``space`` "goal" when it
@@ -77,7 +76,11 @@ class FlickView(View[FlickState, Event]):
         face = state.faces[coin_id]
         return next((p.name for p in self.rules.seated if p.face == face), "")
 
-    def table_facts(self) -> dict[str, Any]:
+    def interaction(self, state: FlickState) -> str:
+        """A shot is pulled back from a coin, as a sling is."""
+        return "sling"
+
+    def table_facts(self, state: FlickState) -> dict[str, Any]:
         """For the sling: the table's friction and gravity (a coin sent at v stops after
         v²/2μg), the fastest shot, and the goal (no shot starts inside it)."""
         goal = self.rules.layout.features_with_role("goal")[0].shape

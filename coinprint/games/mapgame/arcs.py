@@ -302,10 +302,31 @@ class DrawnMap:
             self.arcs.append([round_point(*p) for p in points])  # type: ignore[attr-defined]
         return judged
 
+    def neighbours(self) -> dict[str, frozenset[str]]:
+        """Each country's neighbours (ids, as :meth:`layout` names them): those it bordered
+        when drawn and those drawn later against it. Borders never change once drawn, so this
+        is the layout's own adjacency (a test compares them), known without any geometry."""
+        found: dict[str, set[str]] = {f"c{k + 1}": set() for k in range(len(self.steps))}
+        for index, step in enumerate(self.steps):
+            for earlier in step.neighbours:
+                found[f"c{index + 1}"].add(f"c{earlier + 1}")
+                found[f"c{earlier + 1}"].add(f"c{index + 1}")
+        return {sid: frozenset(near) for sid, near in found.items()}
+
     def layout(self) -> Layout:
         """The map drawn so far as a layout like a generated one: country ``k`` has id
         ``c{k}``, label ``k``, ``drawn_by`` and a colour; the last two carry the starts O and X
-        once the map has at least three countries."""
+        once the map has at least three countries. Made once per map drawn so far (a table
+        and its pictures ask for it many times)."""
+        key = (len(self.steps), id(self.steps[-1]))
+        kept = self.__dict__.get("_made_layout")
+        if kept is not None and kept[0] == key:
+            return kept[1]  # type: ignore[no-any-return]
+        made = self._layout()
+        self.__dict__["_made_layout"] = (key, made)
+        return made
+
+    def _layout(self) -> Layout:
         count = len(self.steps)
         colours = country_colours([s.neighbours for s in self.steps])
         spaces = []

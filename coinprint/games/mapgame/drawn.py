@@ -29,12 +29,12 @@ from coinprint.caps import MAX_ARC_POINTS
 from coinprint.checks import Problem, common_problems
 from coinprint.engine import IllegalMoveError, InvalidMoveError, Result, Rules
 from coinprint.errors import UsageError
-from coinprint.games.mapgame.arcs import DrawnMap, propose_arc
+from coinprint.games.mapgame.arcs import END_TOLERANCE_MM, DrawnMap, propose_arc
 from coinprint.games.mapgame.board import PLAYERS, coins_of
 from coinprint.games.mapgame.rules import MapMove, MapRules, MapState
 from coinprint.games.mapgame.view import MapView
 from coinprint.layout import Layout, Mark
-from coinprint.view import View
+from coinprint.view import Preview, View
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _ARC = re.compile(r"^\s*arc((?:\s+" + _NUMBER + r"\s*,\s*" + _NUMBER + r")+)\s*$", re.IGNORECASE)
@@ -164,7 +164,8 @@ class DrawRules(Rules[DrawState, DrawMove]):
             return
         state.drawn.draw([list(p) for p in move.points])  # type: ignore[union-attr]
         if len(state.drawn) == self.countries:
-            state.chase = MapRules(state.drawn.layout(), {})
+            # The borders as the arcs drew them: the layout's own adjacency, without its geometry.
+            state.chase = MapRules(state.drawn.layout(), {}, neighbours=state.drawn.neighbours())
             state.position = state.chase.initial_state()
 
     # -- notation ----------------------------------------------------------------------------------------
@@ -202,14 +203,103 @@ def _number(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
+TABLE_REACH_MM = 115.0
+"""How far from the circle's centre the studio's table reaches each way: the paper a map is
+drawn on (the generator's 21-country maps reach 90–111 mm); it grows when a map does."""
+TABLE_MARGIN_MM = 10.0
+"""Paper kept beyond the map when a map outgrows TABLE_REACH_MM."""
+
+
 class DrawView(View[DrawState, DrawMove]):
     """Pictures of a drawn game: the countries drawn so far; in the chase, the Map's claims
-    and coins on the map drawn."""
+    and coins on the map drawn. On the studio's table the arcs are drawn by hand (the "draw"
+    interaction), each judged live (:meth:`preview`)."""
 
     rules: DrawRules
 
     def board(self, state: DrawState) -> Layout:
         return state.drawn.layout() if state.chase is None else state.chase.layout
+
+    def _chase_view(self, state: DrawState) -> tuple[MapView, MapState] | None:
+        if state.chase is None or state.position is None:
+            return None
+        return MapView(state.chase), state.position
+
+    # -- the studio's table ----------------------------------------------------------------------
+    def interaction(self, state: DrawState) -> str:
+        """Arcs are drawn by hand; the chase is played by pointing at countries."""
+        return "draw" if state.chase is None else "pick"
+
+    def table_area(self, state: DrawState) -> tuple[float, float, float, float]:
+        """A square of paper round the circle, TABLE_REACH_MM each way, grown to hold the map."""
+        minx, miny, maxx, maxy = self.board(state).bounds
+        reach, margin = TABLE_REACH_MM, TABLE_MARGIN_MM
+        return (
+            min(-reach, minx - margin),
+            min(-reach, miny - margin),
+            max(reach, maxx + margin),
+            max(reach, maxy + margin),
+        )
+
+    def table_facts(self, state: DrawState) -> dict[str, Any]:
+        """While drawing: the map's outline (``polygon``, where an arc starts and ends), how
+        near it an end must be, the disc each country must hold, the neighbour limit, and the
+        country drawn next and by whom."""
+        if state.chase is not None:
+            return {}
+        return {
+            "polygon": [list(p) for p in state.drawn.outline.points.tolist()],
+            "end_tolerance_mm": END_TOLERANCE_MM,
+            "need_mm": round(state.drawn.need_mm, 2),
+            "max_neighbours": self.rules.max_neighbours,
+            "country": len(state.drawn) + 1,
+            "drawer": self.rules.to_move(state),
+            "countries": self.rules.countries,
+        }
+
+    def preview(self, state: DrawState, move: DrawMove) -> Preview | None:
+        """The country an arc would close, its neighbours and its coin's fit, and the rule
+        that refuses it (shaded even when refused for its neighbours or its coin)."""
+        if state.chase is not None or not isinstance(move, Arc):
+            return None
+        judged = state.drawn.judge([list(p) for p in move.points])
+        number = len(state.drawn) + 1
+        lines = []
+        if judged.country:
+            limit = self.rules.max_neighbours
+            listed = ", ".join(str(n) for n in judged.neighbours) or "none"
+            lines.append(f"country {number} borders {len(judged.neighbours)} of at most {limit}: {listed}")
+            fits = "fits" if judged.coin_mm >= judged.need_mm else "does not fit"
+            lines.append(f"the coin {fits}: {judged.coin_mm:.1f} mm across, {judged.need_mm:.1f} mm needed")
+        refusal = None if judged.refusal is None else f"arc for country {number}: {judged.refusal}"
+        return Preview(
+            refusal,
+            tuple((float(x), float(y)) for x, y in judged.country),
+            tuple(f"c{n}" for n in judged.neighbours),
+            tuple(lines),
+        )
+
+    def move_picks(self, state: DrawState, move: DrawMove) -> list[list[str]]:
+        """An arc is drawn, not pointed at: it names the country it makes (the table outlines
+        it as the last move); the chase's moves as the Map's."""
+        chase = self._chase_view(state)
+        if chase is not None:
+            return chase[0].move_picks(chase[1], move)  # type: ignore[arg-type]
+        return [[f"c{len(state.drawn) + 1}"]]
+
+    def pick_words(self, state: DrawState, pick: str) -> str:
+        chase = self._chase_view(state)
+        return pick if chase is None else chase[0].pick_words(chase[1], pick)
+
+    def pieces(self, state: DrawState) -> list[Mark]:
+        chase = self._chase_view(state)
+        return [] if chase is None else chase[0].pieces(chase[1])
+
+    def score_lines(self, state: DrawState) -> list[str]:
+        chase = self._chase_view(state)
+        if chase is None:
+            return [self.title(state)]
+        return chase[0].score_lines(chase[1])
 
     def marks(self, state: DrawState) -> list[Mark]:
         if state.chase is None or state.position is None:

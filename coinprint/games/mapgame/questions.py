@@ -17,12 +17,18 @@ MAPS = 12
 """Maps drawn to count how often the rule refuses an arc drawn without it."""
 
 
-def _arm(name: str, layout: str) -> Arm:
-    return Arm(name, layout, {"O": PLAYER, "X": PLAYER}, "O", ("O",))
+LOOKAHEAD = "lookahead"
+"""O's drawer that looks ahead (play-outs that finish the map and chase on it); it chases as
+``greedy`` does, so only the drawing differs."""
+
+
+def _arm(name: str, layout: str, o: str = PLAYER) -> Arm:
+    return Arm(name, layout, {"O": o, "X": PLAYER}, "O", ("O",))
 
 
 def questions() -> tuple[Question, ...]:
-    """Drawing against a generated map, and the four-neighbour rule against none."""
+    """Drawing against a generated map, the four-neighbour rule against none, and drawing
+    with the chase in mind against drawing the generator's arcs as they come."""
     drawing = Question(
         1,
         "Does drawing the map together change the first player's edge?",
@@ -41,7 +47,17 @@ def questions() -> tuple[Question, ...]:
         "the score of O, who draws first and moves first",
         tuple(refusals()),
     )
-    return (drawing, limit)
+    strategy = Question(
+        3,
+        "Do drawing strategies matter?",
+        "both players collaborate to make a map … then O's coin starts in country 20 and X's in 21",
+        (
+            _arm("O draws arcs as they come", "mapgame:countries=21,draw=1"),
+            _arm("O draws looking ahead", "mapgame:countries=21,draw=1", LOOKAHEAD),
+        ),
+        "the score of O, who draws first and moves first (both chase alike)",
+    )
+    return (drawing, limit, strategy)
 
 
 def sweep() -> Sweep:

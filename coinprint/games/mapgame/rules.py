@@ -20,6 +20,7 @@ Notation (countries by label, the drawing-order numbers): ``move 7``, ``move 12 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,12 +60,22 @@ class MapRules(Rules[MapState, MapMove]):
 
     players = PLAYERS
 
-    def __init__(self, layout: Layout, options: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        layout: Layout,
+        options: dict[str, Any] | None = None,
+        *,
+        neighbours: Mapping[str, frozenset[str]] | None = None,
+    ) -> None:
+        """``neighbours``: each country's neighbours when they are known already (a map a
+        search's play-out drew: as its countries bordered when drawn), else the layout's."""
         if options:
             raise UsageError(f"mapgame takes no options, not {', '.join(sorted(options))}")
         self.layout = layout
         self.ids = [s.id for s in layout.spaces]
-        self.neighbours = {sid: frozenset(layout.neighbours(sid)) for sid in self.ids}
+        self.neighbours = (
+            {sid: frozenset(layout.neighbours(sid)) for sid in self.ids} if neighbours is None else dict(neighbours)
+        )
         starts = {}
         for player in PLAYERS:
             found = [s.id for s in layout.spaces if s.start == player]

@@ -89,6 +89,16 @@ async def undo(request: Request) -> Response:
     return JSONResponse(session.to_json())
 
 
+async def preview(request: Request) -> Response:
+    """A move being made, judged live (the Map's arc while it is drawn): 200 with what the
+    table shows, the rules' refusal included; 422 when it is no move at all."""
+    session = session_of(request)
+    doc = await json_object(request)
+    if "move" not in doc:
+        raise UsageError('send the move being made as {"move": "…"}')
+    return JSONResponse(await run_in_threadpool(session.preview, doc["move"]))
+
+
 async def board(request: Request) -> Response:
     session = session_of(request)
     return Response(await run_in_threadpool(session.board_svg), media_type="image/svg+xml")
@@ -168,6 +178,7 @@ ROUTES = [
     Route("/api/play/{id}/move", move, methods=["POST"]),
     Route("/api/play/{id}/computer", computer, methods=["POST"]),
     Route("/api/play/{id}/undo", undo, methods=["POST"]),
+    Route("/api/play/{id}/preview", preview, methods=["POST"]),
     Route("/api/play/{id}/board.svg", board),
     Route("/api/play/{id}/table", table),
     Route("/api/play/{id}/hint", hint, methods=["POST"]),

@@ -25,7 +25,7 @@ PAGES = {
     "replay": "Replay",
 }
 """The pages, by path, with their titles, in the order the menu shows them."""
-STATIC = ("studio.js", "table.js", "pick.js", "sling.js", "studio.css", "favicon.svg")
+STATIC = ("studio.js", "table.js", "pick.js", "sling.js", "draw.js", "studio.css", "favicon.svg")
 """The files under ``/static/``: read from the package once, served from memory."""
 MEDIA_TYPES = {"js": "text/javascript", "css": "text/css", "svg": "image/svg+xml"}
 

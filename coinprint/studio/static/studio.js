@@ -487,14 +487,26 @@ function personSeat(state) {
   return state.players.find((p) => !(p in state.agents)) || state.players[0];
 }
 
+// The table is drawn again when the game or its board changes (the Map drawn together grows
+// a country a move, then is chased on by pointing): ``board_key`` names the board as it is.
+let BOARD_WORDS = null;
+
 async function ensureTable(state) {
-  if (TABLE_ID === state.id) return;
-  $("setup").open = false;
+  const key = `${state.id} ${state.board_key}`;
+  if (TABLE_ID === key) return;
+  if (!TABLE_ID || !TABLE_ID.startsWith(`${state.id} `)) $("setup").open = false;
   const board = await api("GET", `/api/play/${state.id}/table`);
   const { GameTable, interactions } = window.CoinprintTable;
+  // Each interaction may put its own words on the board; a new one starts from the page's.
+  BOARD_WORDS = BOARD_WORDS || { label: $("board").getAttribute("aria-label"), help: $("board-help").textContent };
+  $("board").setAttribute("aria-label", BOARD_WORDS.label);
+  $("board-help").textContent = BOARD_WORDS.help;
+  $("choices").replaceChildren();
   TABLE = new GameTable($("board"), $("trays"), board);
+  const id = state.id;
   INTERACTION = (interactions[board.interaction] || interactions.pick).attach(TABLE, {
     play: (text) => playMove(text, tableError),
+    preview: (move) => api("POST", `/api/play/${id}/preview`, { move }),
     say: (text, bad) => {
       announce(text);
       tableError(bad ? text : "");
@@ -502,7 +514,7 @@ async function ensureTable(state) {
     choices: $("choices"),
   });
   TABLE.onPick((pick) => INTERACTION.point(pick));
-  TABLE_ID = state.id;
+  TABLE_ID = key;
 }
 
 // The computer's move played out on the board: its picks outlined one after another.
@@ -691,6 +703,8 @@ function showBoardPicture(g, spec) {
   let fields = null;
   if (kind === "drawing") fields = { drawing: rest };
   else if (kind === g.name) fields = Object.fromEntries((rest || "").split(",").filter(Boolean).map((pair) => pair.split("=")));
+  // A spec with a field the board command does not take (the Map's draw=1) has no picture.
+  if (fields && kind !== "drawing" && Object.keys(fields).some((name) => !g.board.includes(name.replace(/-/g, "_")))) fields = null;
   picture.hidden = fields === null;
   if (fields === null) return;
   picture.src = `/api/board/${g.name}.svg${query(fields)}`;
@@ -720,6 +734,12 @@ async function playPage() {
     if (wanted.get("layout") && wanted.get("game") === g.name) option(boards, wanted.get("layout"), "the board you chose on the Maps or Check page");
     option(boards, g.default_spec, "the standard board");
     if (g.generated) option(boards, "random", "a new random map");
+    // A layout switch that play takes (the Map's draw: the players draw the map first).
+    for (const param of g.params) {
+      if (param.kind === "flag" && param.commands.includes("play") && param.commands.includes("spec")) {
+        option(boards, `${g.name}:${param.name}=1`, param.help.split(":")[0].replace(/\.$/, ""));
+      }
+    }
     pickBoard();
     const seat = $("seat");
     seat.replaceChildren();
@@ -763,7 +783,9 @@ async function playPage() {
     $("hint-line").textContent = "looking for a good move…";
     try {
       const hint = await api("POST", `/api/play/${GAME.id}/hint`);
-      $("hint-line").textContent = `Hint: ${moveWords(hint.move)}`;
+      // An interaction that can show the move itself does (a line to draw); else its words.
+      if (INTERACTION.suggest && INTERACTION.suggest(hint.move)) $("hint-line").textContent = "Hint: the line shown on the board (Enter draws it)";
+      else $("hint-line").textContent = `Hint: ${moveWords(hint.move)}`;
       TABLE.mark(hint.picks.filter((p) => TABLE.spaces.has(p)), "hint");
     } catch (error) {
       $("hint-line").textContent = error.message;

@@ -172,8 +172,10 @@ def test_the_maps_design_questions_are_answered_by_play(cli, tmp_path) -> None:
     result = cli("questions", "mapgame", "--games", "3", "--seed", "2", "--workers", "1", "--json", str(target))
     assert result.code == 0, result.err
     doc = json.loads(target.read_text())
-    first, second = doc["answers"]
+    first, second, third = doc["answers"]
     assert [a["layout"] for a in first["arms"]] == ["mapgame", "mapgame:countries=21,draw=1"]
+    # Drawing strategies: only O's drawer differs (the look-ahead chases as greedy does).
+    assert [a["agents"]["O"] for a in third["arms"]] == ["greedy", "lookahead"]
     assert [a["layout"] for a in second["arms"]] == [
         "mapgame:countries=21,draw=1",
         "mapgame:countries=21,max_neighbours=8,draw=1",
@@ -181,3 +183,63 @@ def test_the_maps_design_questions_are_answered_by_play(cli, tmp_path) -> None:
     assert all(a["games"] == 3 for q in doc["answers"] for a in q["arms"])
     assert first["corners"] == {} and "physics" not in result.out.splitlines()[0]  # nothing to sweep
     assert "the rule refused" in second["facts"][0]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_drawn_maps_borders_as_drawn_are_its_layouts_adjacency(seed: int) -> None:
+    """The chase on a drawn map takes each country's neighbours from the drawing (no geometry):
+    they must be the layout's own borders, as the checker and printing read them."""
+    from coinprint.games.mapgame.arcs import DrawnMap, propose_arc
+
+    drawn, rng = DrawnMap(), random.Random(seed)
+    while len(drawn) < 21:
+        arc = propose_arc(drawn, rng)
+        assert arc is not None
+        drawn.draw(arc)
+    layout = drawn.layout()
+    assert drawn.neighbours() == {s.id: frozenset(layout.neighbours(s.id)) for s in layout.spaces}
+
+
+def test_far_from_the_end_the_search_takes_the_proposal_and_near_it_plays_the_drawing_out() -> None:
+    """Tree search weighs no arc it cannot see the chase from (one listed move); play-outs
+    within LOOKAHEAD_ARCS finish the map and chase on it, and each value is a play-out's."""
+    from coinprint.games.mapgame.search import LOOKAHEAD_ARCS, DrawSearch
+
+    rules, moves = random_game(4, countries=9)
+    search = DrawSearch(rules)
+    state = rules.initial_state()
+    assert len(search.scored_moves(state)) == 1  # 7 arcs to draw after this one: too far
+    assert search.playout_total(state, rules.legal_moves(state)[0], "O", random.Random(1), 1000, 8) == 4.0
+    while rules.countries - (len(state.drawn) + 1) > LOOKAHEAD_ARCS:
+        rules.apply(state, rules.parse_move(state, moves[len(state.drawn) - 1]))
+    listed = search.scored_moves(state)
+    assert len(listed) == len(rules.legal_moves(state)) > 1
+    values = [search.playout_total(state, m.move, "O", random.Random(k), 1000, 40) for k, m in enumerate(listed)]
+    # Real play-outs: each a win, a tie or a loss (or cut and judged), not all even.
+    assert all(0.0 <= v <= 40.0 for v in values) and any(v != 20.0 for v in values)
+    before = rules.move_text(state, listed[0].move), len(state.drawn)
+    search.playout_total(state, listed[0].move, "O", random.Random(9), 1000, 20)
+    assert (rules.move_text(state, listed[0].move), len(state.drawn)) == before  # the position is left as it was
+
+
+def test_the_lookahead_drawer_plays_whole_games_and_its_records_validate(cli, tmp_path) -> None:
+    result = cli(
+        "play",
+        "mapgame",
+        "--layout",
+        "mapgame:countries=9,draw=1",
+        "--o-agent",
+        "lookahead:playouts=60",
+        "--games",
+        "2",
+        "-o",
+        str(tmp_path),
+    )
+    assert result.code == 0, result.err
+    records = sorted(tmp_path.glob("*.json"))
+    assert len(records) == 2
+    for path in records:
+        record = json.loads(path.read_text())
+        assert record["players"]["O"] == "lookahead:playouts=60"
+        checked = cli("validate", "game", str(path))
+        assert checked.code == 0 and ": valid: " in checked.out, checked.out
