@@ -6,6 +6,7 @@ Run from the repository root:  python bench/map_drawing.py [--seeds 100]
 
 Targets: an arc judged on the 21st country ≤ 20 ms (a live preview follows the pointer); the
 computer's arc (greedy, the default seat) ≤ 1 s; a random whole map ≤ 0.5 s. Times are wall-clock.
+Then the computer's arc at each of the studio's levels, over every arc of three whole drawings.
 """
 
 from __future__ import annotations
@@ -29,17 +30,26 @@ from coinprint.source import engines_for, resolve_layout
 def computer_arcs(seeds: int, agent: str) -> list[float]:
     """Seconds ``agent`` takes to choose the arc of country 21 in a drawn game (the first 20
     countries drawn at random)."""
+    return level_arcs(seeds, agent, first=21)
+
+
+def level_arcs(seeds: int, agent: str, first: int = 2) -> list[float]:
+    """Seconds ``agent`` takes to choose each arc from country ``first`` to 21 in drawn games
+    (the countries before ``first`` drawn at random; each arc it chose is drawn)."""
     engines = engines_for(resolve_layout("mapgame:draw=1", game="mapgame"), {})
-    rules, chooser = engines.rules, make_agent(agent, "X")
+    rules = engines.rules
     times = []
     for seed in range(seeds):
+        chooser = make_agent(agent, "X", engines.search.agents)
         rng = random.Random(seed)
         state = rules.initial_state()
-        while len(state.drawn) < 20:
+        while len(state.drawn) < first - 1:
             rules.apply_unchecked(state, rng.choice(rules.legal_moves(state)))
-        start = time.perf_counter()
-        chooser.choose(engines.search, state, rng)
-        times.append(time.perf_counter() - start)
+        while rules.phase(state) == "draw":
+            start = time.perf_counter()
+            move = chooser.choose(engines.search, state, rng)
+            times.append(time.perf_counter() - start)
+            rules.apply_unchecked(state, move)
     return times
 
 
@@ -90,6 +100,10 @@ def main() -> None:
         )
     )
     print(figures("random whole map, 21 countries", whole))
+    # The studio's levels, over every arc of whole drawings (the last arcs are the slowest:
+    # only they are looked ahead from).
+    for level in ("greedy", "lookahead", "montecarlo:playouts=400", "mcts:iterations=200", "mcts"):
+        print(figures(f"the computer's arc at {level}, every country 2–21", level_arcs(3, level)))
 
 
 if __name__ == "__main__":

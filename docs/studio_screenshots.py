@@ -67,6 +67,9 @@ def main(images: str = "docs/images") -> list[Path]:
         driver.get(f"{base}/play?game=flick")
         flick_table(driver, wait)
         shot("flick")
+        driver.get(f"{base}/play?game=mapgame&layout=mapgame%3Adraw%3D1")
+        map_drawing(driver, wait)
+        shot("draw")
     with running(Studio(TOKEN)) as base, browser.chromium(390, 844) as driver:
         browser.as_phone(driver, scale=1.5)  # a picture small enough for the docs
         wait = WebDriverWait(driver, 60)
@@ -127,6 +130,28 @@ def flick_table(driver, wait) -> None:
     actions = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_MOUSE, "mouse"))
     actions.pointer_action.move_to(svg, *start).pointer_down().move_to(svg, *end)
     actions.perform()
+
+
+def map_drawing(driver, wait) -> None:
+    """Start the Map drawn together by two friends, draw seven of the computer's arcs, and hold
+    a hand-drawn stroke half-way round the map (the pointer still down) so the country it would
+    make is shaded and its neighbours and the coin's fit show."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from tests.test_studio_draw import _drawing_ready, _stroke, _swing
+
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#seat option"))
+    Select(driver.find_element(By.ID, "opponent")).select_by_value("")
+    driver.find_element(By.ID, "start").click()
+    for drawn in range(7):
+        wait.until(_drawing_ready)
+        driver.execute_script("playMove(GAME.legal[0]);")
+        wait.until(lambda d, drawn=drawn: len(d.execute_script("return GAME.moves")) > drawn)
+    wait.until(_drawing_ready)
+    swing = _swing(driver, 100.0)
+    _stroke(driver, swing[: len(swing) * 3 // 4], False, release=False)
+    wait.until(lambda d: d.find_element(By.ID, "board").get_attribute("data-draw-state") in ("ok", "refused"))
 
 
 if __name__ == "__main__":

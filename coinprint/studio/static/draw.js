@@ -32,6 +32,7 @@
     let asking = false;
     let shownMoves = -1;
     let proposal = -1;
+    let given = null; // the arc shown by P or a hint, sent as written while the line is not touched
 
     function mayDraw() {
       return game && !game.over && !game.computer_to_move && !game.thinking;
@@ -110,6 +111,7 @@
     // The arc as it would be if the pointer let go now: its last point put on the outline
     // (where it is near enough, else the nearest point of the outline, a dashed closing line).
     function candidate() {
+      if (given) return given;
       if (stroke.length < 2) return null;
       const last = stroke[stroke.length - 1];
       const foot = onOutline(last);
@@ -174,6 +176,7 @@
     }
 
     function clearLine(words) {
+      given = null;
       stroke = [];
       judged = null;
       judgedFor = "";
@@ -185,7 +188,7 @@
     function send() {
       const text = candidate();
       if (!text) return;
-      if (!snaps(stroke[stroke.length - 1])) {
+      if (!given && !snaps(stroke[stroke.length - 1])) {
         hooks.say("end the line on the map's outline (or draw back along it to rub it out)", true);
         return;
       }
@@ -216,6 +219,7 @@
       }
       drawing = true;
       proposal = -1;
+      given = null;
       svg.setPointerCapture(event.pointerId);
       event.preventDefault();
       draw();
@@ -297,6 +301,7 @@
       if (!mayDraw() || !String(text).startsWith("arc")) return false;
       stroke = lineOf(text);
       proposal = -1;
+      given = String(text);
       draw();
       ask();
       return true;
@@ -309,6 +314,7 @@
         if (!all.length) return false;
         proposal = (proposal + 1) % all.length;
         stroke = all[proposal];
+        given = String(game.legal[proposal]);
         draw();
         ask();
         hooks.say(`arc ${proposal + 1} of ${all.length} the computer would draw: Enter draws it, P shows the next`);
@@ -326,6 +332,7 @@
     }
 
     function trim() {
+      given = null;
       let left = TRIM_MM;
       while (stroke.length > 1 && left > 0) {
         const last = stroke.pop();
@@ -349,6 +356,7 @@
         guide.classList.toggle("active", Boolean(mayDraw()));
         if (state.moves.length !== shownMoves) {
           shownMoves = state.moves.length;
+          given = null;
           stroke = [];
           judged = null;
           judgedFor = "";
