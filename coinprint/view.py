@@ -100,6 +100,12 @@ class View(Generic[S, M]):
         ``state`` is the position before the move."""
         return ""
 
+    def move_words(self, state: S, move: M) -> str:
+        """How ``move`` is said to a person on the studio's table (announced, listed) when its
+        notation would not read well (the Map's arc: "draws country 8", not its points); ""
+        (the default) says it by its notation. ``state`` is the position before the move."""
+        return ""
+
     def motion(self, state: S, move: M) -> list[list[Mark]]:
         """The positions a time-lapse shows while ``move`` happens, before the one after it
         (a Flick shot: the coins sliding, a picture every :data:`MOTION_FRAME_S` seconds of

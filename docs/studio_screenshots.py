@@ -18,9 +18,9 @@ sys.path.insert(0, str(ROOT))
 
 SETTLED = (
     "return document.readyState === 'complete'"
-    " && Array.from(document.images).every(image => image.complete && image.naturalWidth > 0)"
+    " && Array.from(document.images).every(image => image.closest('[hidden]') || (image.complete && image.naturalWidth > 0))"
 )
-"""True in the browser once the page has loaded and every picture on it is decoded."""
+"""True in the browser once the page has loaded and every picture shown on it is decoded."""
 
 
 def main(images: str = "docs/images") -> list[Path]:

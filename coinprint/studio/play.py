@@ -83,6 +83,8 @@ class Session:
     state: Any = None
     moves: list[Any] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    words: list[str] = field(default_factory=list)
+    """Each move as the table says it (:meth:`~coinprint.view.View.move_words`; "" for its notation)."""
     before: list[Any] = field(default_factory=list)
     thinking: bool = False
     touched: list[list[str]] = field(default_factory=list)
@@ -155,8 +157,8 @@ class Session:
             "result": result.describe(),
             "winner": result.winner if result.finished else None,
             "moves": [
-                {"number": n, "player": player, "move": move, "note": note}
-                for n, (player, move, note) in enumerate(self._history(), start=1)
+                {"number": n, "player": player, "move": move, "note": note, "words": words}
+                for n, ((player, move, note), words) in enumerate(zip(self._history(), self.words), start=1)
             ],
             "can_undo": any(self.decided) and not self.thinking,
             "motion": self.motion,
@@ -176,7 +178,13 @@ class Session:
         if self.moves:  # the last decision (not the table's events after a Flick shot)
             index = max(i for i, decided in enumerate(self.decided) if decided) if any(self.decided) else -1
             player, move, note = self._history()[index]
-            last = {"player": player, "move": move, "note": note, "picks": self.touched[index]}
+            last = {
+                "player": player,
+                "move": move,
+                "note": note,
+                "words": self.words[index],
+                "picks": self.touched[index],
+            }
         return {
             **table_position(view, state),
             "picks": picks,
@@ -326,6 +334,7 @@ class Session:
     def _pop(self) -> None:
         self.moves.pop()
         self.notes.pop()
+        self.words.pop()
         self.touched.pop()
         self.decided.pop()
         self.state = self.before.pop()
@@ -345,6 +354,7 @@ class Session:
     def _play_one(self, move: Any, decision: bool) -> None:
         before = self.state.copy()
         text, note = self.rules.move_text(self.state, move), self.view.move_note(self.state, move)
+        words = self.view.move_words(self.state, move)
         picks = self.view.move_picks(self.state, move)[0]
         try:
             self.rules.apply(self.state, move)
@@ -354,6 +364,7 @@ class Session:
         self.before.append(before)
         self.moves.append(text)
         self.notes.append(note)
+        self.words.append(words)
         self.touched.append(picks)
         self.decided.append(decision)
 

@@ -287,6 +287,12 @@ class DrawView(View[DrawState, DrawMove]):
             return chase[0].move_picks(chase[1], move)  # type: ignore[arg-type]
         return [[f"c{len(state.drawn) + 1}"]]
 
+    def move_words(self, state: DrawState, move: DrawMove) -> str:
+        """An arc is said by the country it draws; the chase's moves by their notation."""
+        if state.chase is not None or not isinstance(move, Arc):
+            return ""
+        return f"draws country {len(state.drawn) + 1}"
+
     def pick_words(self, state: DrawState, pick: str) -> str:
         chase = self._chase_view(state)
         return pick if chase is None else chase[0].pick_words(chase[1], pick)

@@ -549,7 +549,7 @@ async function showGame(state) {
   moves.replaceChildren();
   for (const move of state.moves) {
     const item = document.createElement("li");
-    item.textContent = `${move.player}: ${moveWords(move.move)}${move.note ? ` (${move.note})` : ""}`;
+    item.textContent = `${move.player}: ${move.words || moveWords(move.move)}${move.note ? ` (${move.note})` : ""}`;
     moves.appendChild(item);
   }
   $("result").textContent = state.over ? state.result : "";
@@ -566,7 +566,8 @@ async function showGame(state) {
   document.body.dataset.game = state.id;
   const last = state.last;
   if (last && (!previous || previous.id !== state.id || previous.moves.length !== state.moves.length)) {
-    announce(`${last.player} played ${moveWords(last.move)}${last.note ? ` (${last.note})` : ""}${state.over ? `; ${state.result}` : ""}`);
+    const said = last.words ? `${last.player} ${last.words}` : `${last.player} played ${moveWords(last.move)}`;
+    announce(`${said}${last.note ? ` (${last.note})` : ""}${state.over ? `; ${state.result}` : ""}`);
     if (last.player in state.agents) playOut(last.picks);
   }
   LAST_SHOWN = state;
