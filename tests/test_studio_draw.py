@@ -316,6 +316,7 @@ def test_the_preview_shows_the_country_an_arc_draws_and_the_table_grows_by_it(cl
     assert client.get(f"/api/play/{state['id']}").json()["moves"] == []
     played = client.post(f"/api/play/{state['id']}/move", json={"move": arc}).json()
     assert played["board_key"] != state["board_key"] and played["last"]["picks"] == ["c2"]
+    assert played["last"]["words"] == "draws country 2" and played["moves"][0]["words"] == "draws country 2"
     grown = client.get(f"/api/play/{state['id']}/table").json()
     drawn = next(space for space in grown["spaces"] if space["id"] == "c2")
     # The country drawn is the one the preview shaded, in the same place on the table.
