@@ -20,7 +20,6 @@ def with_properties(layout: Layout, extra: dict[str, dict[str, Any]], meta: dict
 def colouring(layout: Layout) -> dict[str, int]:
     """A proper colouring of the spaces (neighbours differ), with at most four colours
     (more only if the spaces' borders do not make a map)."""
-    graph = layout.graph
-    spaces, borders = list(graph.nodes), list(graph.edges)
+    spaces, borders = list(layout.adjacency), list(layout.border_pairs())
     colours = colour_regions(spaces, borders, order="saturation")
     return colours if colours is not None else colour_regions(spaces, borders, len(spaces), order="saturation") or {}

@@ -202,6 +202,26 @@ class Layout:
 
     # -- geometry -----------------------------------------------------------------------------
     @cached_property
+    def adjacency(self) -> dict[str, dict[str, float]]:
+        """Each space's neighbours (id → the shared border's length in mm), spaces in layout
+        order and each one's neighbours in the order their borders were found: the same
+        order :attr:`graph` keeps, without importing networkx (printing needs no more)."""
+        found: dict[str, dict[str, float]] = {space.id: {} for space in self.spaces}
+        for a, b, length in shared_borders(self.spaces):
+            found[a][b] = length
+            found[b][a] = length
+        return found
+
+    def border_pairs(self) -> Iterator[tuple[str, str]]:
+        """Each pair of neighbours once, in the order :attr:`graph`'s edges run."""
+        seen: set[str] = set()
+        for node, near in self.adjacency.items():
+            for other in near:
+                if other not in seen:
+                    yield node, other
+            seen.add(node)
+
+    @cached_property
     def graph(self) -> networkx.Graph:
         """Adjacency graph over space ids; edge attribute ``border_mm`` is the shared length."""
         import networkx
@@ -214,12 +234,11 @@ class Layout:
         return graph
 
     def adjacent(self, a: str, b: str) -> bool:
-        return bool(self.graph.has_edge(self.space(a).id, self.space(b).id))
+        return self.space(b).id in self.adjacency[self.space(a).id]
 
     def neighbours(self, key: str) -> list[str]:
         """Ids of the spaces adjacent to space ``key``, in layout order."""
-        own = self.space(key).id
-        near = set(self.graph.neighbors(own))
+        near = self.adjacency[self.space(key).id]
         return [s.id for s in self.spaces if s.id in near]
 
     @cached_property

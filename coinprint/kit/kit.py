@@ -7,7 +7,7 @@ The game is asked, never called back.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -152,8 +152,10 @@ def _with_aid(plan: _KitPlan, parts: dict[str, KitPart], beside: Callable[[], di
     """The kit's pages with its player aid: at the end of the rule sheet where that costs no
     page; else where the board leaves room (``beside()``: the parts with the aid placed), and
     only failing that onto a page of its own."""
-    # The sheet without the aid is only measured (its length): it is printed with the aid.
-    length = plan.length(parts, aid=False)
+    # The sheet is set with its aid first: that setting tells, nearly always, how long the
+    # sheet would be without it (which decides where the aid goes) as well.
+    known = plan.length_without_aid(parts)
+    length = known if known is not None else plan.length(parts, aid=False)
     shorter = plan.kit_length(parts, length)
     tried = plan.sheet(parts, aid=True, length=length)
     # On single-sided pages a sheet the aid lengthens lengthens the kit: try the board first.
@@ -167,15 +169,30 @@ def _with_aid(plan: _KitPlan, parts: dict[str, KitPart], beside: Callable[[], di
 
 
 @dataclass
+class _Setting:
+    """A rule sheet set on pages, its contents' page numbers as fields: ``places``, where the
+    parts were when it was set; ``numbers``, the field of each page number (a part's name and
+    the word of its place); ``without_aid``, the sheet's length without its player aid where
+    the setting shows it."""
+
+    pages: list[Scene]
+    places: dict[str, str]
+    numbers: list[tuple[str, int]]
+    without_aid: int | None = None
+
+
+@dataclass
 class _KitPlan:
     """The pages of one kit: its rule sheet on ``paper`` (with the kit's contents under its
-    title, and the player aid at its end when asked) followed by the parts. The page numbers
-    the contents name may lengthen the sheet: it is set again until they hold, unless they
-    are as wide as those it was set with (it would be set the same)."""
+    title, and the player aid at its end when asked) followed by the parts. The sheet is set
+    once for each text it has (with or without the aid, its parts described one way): the
+    page numbers the contents name are filled in after the setting, and it is set again only
+    when they come out wider or narrower than those it was set with."""
 
     material: RuleSheet
     paper: PaperSize
     duplex: bool
+    settings: dict[tuple[Any, ...], _Setting] = field(default_factory=dict)
 
     def places(self, parts: Mapping[str, KitPart], length: int) -> dict[str, str]:
         """Where each of ``parts`` is ("pages 3–4") after a rule sheet of ``length`` pages."""
@@ -197,6 +214,20 @@ class _KitPlan:
             length = found
         return length
 
+    def length_without_aid(self, parts: Mapping[str, KitPart]) -> int | None:
+        """How many pages the rule sheet takes before ``parts`` without its player aid, as the
+        sheet set with the aid shows it (its body is set the same either way); None where only
+        setting it without the aid would tell."""
+        length = 1
+        for _ in range(3):  # set again only where the page numbers come out wider
+            found = self._setting(parts, aid=True, length=length).without_aid
+            if found is None:
+                return None
+            if found == length or self._set_alike(parts, length, found):
+                return found
+            length = found
+        return None
+
     def _set_alike(self, parts: Mapping[str, KitPart], length: int, other: int) -> bool:
         """Whether the sheet is set the same as ``length`` or ``other`` pages long (its page
         numbers alone differ, in words of the same width)."""
@@ -209,13 +240,49 @@ class _KitPlan:
         """The rule sheet set on pages as if it were ``length`` pages long: the contents say
         where ``parts`` start after it; ``aid``: it ends with the player aid (when the
         template has one)."""
+        from coinprint.render.document import fill_fields
+
+        setting = self._setting(parts, aid=aid, length=length)
+        places = self.places(parts, length)
+        return fill_fields(setting.pages, [places[name].split(" ")[word] for name, word in setting.numbers])
+
+    def _setting(self, parts: Mapping[str, KitPart], *, aid: bool, length: int) -> _Setting:
+        """The sheet's setting for this text, made now unless one was made whose page numbers
+        were as wide as those ``length`` gives."""
+        from coinprint.render.document import same_measure
+
+        key = (aid, *((name, part.title, part.cut, part.aid, part.brief) for name, part in parts.items()))
+        places = self.places(parts, length)
+        kept = self.settings.get(key)
+        if kept is None or not all(same_measure(kept.places[name], places[name]) for name in parts):
+            kept = self.settings[key] = self._set(parts, aid=aid, places=places)
+        return kept
+
+    def _set(self, parts: Mapping[str, KitPart], *, aid: bool, places: dict[str, str]) -> _Setting:
+        """Set the rule sheet once, its contents' page numbers (the words of ``places`` with
+        digits in them) as fields."""
+        from coinprint.render.document import WithoutTail, field
+
         material, duplex = self.material, self.duplex
         helper = material.template.get("player_aid") if aid else None
         after = [{"h2": helper["title"]}, {"ul": list(helper["lines"]), "whole": True}] if helper else []
-        places = self.places(parts, length)
-        words = page_words(material.lang)
-        before = contents_blocks(words, [(places[name], part) for name, part in parts.items()], duplex)
-        return material.pages("blocks", self.paper, places, before=before, after=after, folio=True)
+        numbers: list[tuple[str, int]] = []
+        marked = {}
+        for name, place in places.items():
+            words = place.split(" ")
+            for index, word in enumerate(words):
+                if any(ch.isdigit() for ch in word):
+                    words[index] = field(len(numbers), word)
+                    numbers.append((name, index))
+            marked[name] = " ".join(words)
+        before = contents_blocks(
+            page_words(material.lang), [(marked[name], part) for name, part in parts.items()], duplex
+        )
+        without = WithoutTail()
+        pages = material.pages(
+            "blocks", self.paper, marked, before=before, after=after, folio=True, without_after=without
+        )
+        return _Setting(pages, places, numbers, without.pages if helper else None)
 
     def kit_length(self, parts: Mapping[str, KitPart], sheet_length: int) -> int:
         """The pages of the kit whose rule sheet takes ``sheet_length`` pages (see :meth:`pages`)."""

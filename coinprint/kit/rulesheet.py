@@ -26,6 +26,7 @@ from coinprint.resources import templates_dir
 if TYPE_CHECKING:
     from coinprint.game import Game
     from coinprint.layout import Layout
+    from coinprint.render.document import WithoutTail
     from coinprint.render.scene import Scene
     from coinprint.units import PaperSize
 
@@ -97,10 +98,12 @@ class RuleSheet:
         before: Sequence[dict[str, Any]] = (),
         after: Sequence[dict[str, Any]] = (),
         folio: bool = False,
+        without_after: WithoutTail | None = None,
     ) -> list[Scene]:
         """The template's ``part`` (``blocks``: the rule sheet; ``appendix``) set on ``paper``;
         ``before`` goes under its first heading, ``after`` at its end; with ``folio`` the
-        footers count the pages of the kit the sheet goes into."""
+        footers count the pages of the kit the sheet goes into; ``without_after`` is told how
+        many pages the sheet would take without ``after``, where the setting shows it."""
         from coinprint.render.document import blocks_from_json, layout_document
 
         # A sheet printed on its own says its parts are printed separately (in the kit).
@@ -113,7 +116,13 @@ class RuleSheet:
         blocks = blocks_from_json(doc, values=values, figures=self.figures, source=self.source)
         title = self.template["title"] if part == "blocks" else self.template.get("appendix_title", "")
         return layout_document(
-            blocks, paper, title=title or self.template["title"], footer=self.template["footer"], folio=folio
+            blocks,
+            paper,
+            title=title or self.template["title"],
+            footer=self.template["footer"],
+            folio=folio,
+            tail_from=len(blocks) - len(after) if after else None,
+            without_tail=without_after,
         )
 
     def with_parts(self, paper: PaperSize, parts: Mapping[str, list[Scene]]) -> list[Scene]:

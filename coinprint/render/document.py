@@ -35,7 +35,7 @@ import io
 import math
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
@@ -115,6 +115,35 @@ def _font(style: TypeStyle, bold: bool = False) -> str:
     return _FONTS[bold or style.bold]
 
 
+FIELD = re.compile("\ue000(.)(.*?)\ue001")
+"""A field in a text (:func:`field`): its number (a character from U+E100) and its text."""
+
+
+def field(number: int, text: str) -> str:
+    """``text`` as field ``number`` of a document: measured and set as ``text`` is, and filled
+    in after the layout (:func:`fill_fields`) with words as wide (a kit's page numbers, known
+    once its rule sheet is set)."""
+    return f"\ue000{chr(0xE100 + number)}{text}\ue001"
+
+
+def plain(text: str) -> str:
+    """``text`` with its fields as their texts (what is measured)."""
+    return FIELD.sub(r"\2", text) if "\ue000" in text else text
+
+
+def fill_fields(pages: Sequence[Scene], words: Sequence[str]) -> list[Scene]:
+    """``pages`` with field ``n`` of every text set to ``words[n]`` (see :func:`field`)."""
+
+    def filled(item: Item) -> Item:
+        if isinstance(item, Text) and "\ue000" in item.text:
+            return replace(item, text=FIELD.sub(lambda found: words[ord(found.group(1)) - 0xE100], item.text))
+        if isinstance(item, Group):
+            return replace(item, items=tuple(filled(inner) for inner in item.items))
+        return item
+
+    return [replace(page, items=[filled(item) for item in page.items]) for page in pages]
+
+
 def split_lines(text: str, width_mm: float, size_mm: float, font: str, max_chars: int | None = None) -> list[str]:
     """``text`` broken into lines no wider than ``width_mm`` and, with ``max_chars``, no
     longer than that many characters (a word too long stands alone); a newline in ``text``
@@ -133,8 +162,9 @@ def _split_lines(text: str, width_mm: float, size_mm: float, font: str, max_char
         line = ""
         for word in paragraph.split():
             candidate = f"{line} {word}" if line else word
-            too_long = max_chars is not None and len(candidate) > max_chars
-            if line and (too_long or stringWidth(candidate, font, size_mm) > width_mm):
+            measured = plain(candidate)
+            too_long = max_chars is not None and len(measured) > max_chars
+            if line and (too_long or stringWidth(measured, font, size_mm) > width_mm):
                 lines.append(line)
                 line = word
             else:
@@ -194,12 +224,16 @@ class _Recorder(Canvas):  # type: ignore[misc]  # reportlab has no type stubs: i
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(io.BytesIO(), pagesize=kwargs.get("pagesize"), invariant=1)
         self.pages: list[list[Drawing]] = [[]]
+        self.spots: list[list[tuple[float, float]]] = [[]]
+        """Where each drawing was placed: its left edge and its foot (points of the page)."""
 
-    def record(self, drawing: Drawing) -> None:
+    def record(self, drawing: Drawing, at: tuple[float, float] = (0.0, 0.0)) -> None:
         self.pages[-1].append(drawing)
+        self.spots[-1].append(at)
 
     def showPage(self) -> None:
         self.pages.append([])
+        self.spots.append([])
         super().showPage()
 
 
@@ -258,6 +292,7 @@ class _Lines(Flowable):  # type: ignore[misc]  # reportlab has no type stubs: it
         self.text, self.style, self.bold, self.marker, self.indent = text, style, bold, marker, indent
         self.font = _font(style, bold)
         self.fixed = lines
+        self.tail = False
         self.lines: list[str] = lines or []
         self.spaceBefore, self.spaceAfter = style.before_mm, style.after_mm
 
@@ -274,7 +309,7 @@ class _Lines(Flowable):  # type: ignore[misc]  # reportlab has no type stubs: it
         if len(self.lines) < 4:
             return self.height
         if _COLUMN.last:
-            ends = (k for k in range(2, len(self.lines) - 1) if SENTENCE_END.search(self.lines[k - 1]))
+            ends = (k for k in range(2, len(self.lines) - 1) if SENTENCE_END.search(plain(self.lines[k - 1])))
             return next(ends, len(self.lines)) * self.style.leading_mm
         return 2 * self.style.leading_mm
 
@@ -284,7 +319,7 @@ class _Lines(Flowable):  # type: ignore[misc]  # reportlab has no type stubs: it
         if _COLUMN.last and availHeight < _COLUMN.height - 1e-6:
             # At a page break a sentence is not cut: the page ends after a whole one, or the
             # paragraph starts on the next page (where, at the top, any split is allowed).
-            fit = next((k for k in range(fit, 1, -1) if SENTENCE_END.search(self.lines[k - 1])), 0)
+            fit = next((k for k in range(fit, 1, -1) if SENTENCE_END.search(plain(self.lines[k - 1]))), 0)
         if fit < 2:
             return []
         piece = type(self)  # a caption's pieces are a caption's
@@ -293,10 +328,11 @@ class _Lines(Flowable):  # type: ignore[misc]  # reportlab has no type stubs: it
         )
         rest = piece(self.text, self.style, bold=self.bold, indent=self.indent, lines=self.lines[fit:])
         first.spaceAfter, rest.spaceBefore = 0.0, 0.0
+        first.tail = rest.tail = self.tail
         return [first, rest]
 
     def drawOn(self, canvas: _Recorder, x: float, y: float, _sW: float = 0) -> None:
-        canvas.record(partial(self._items, x, y + self.height, self.lines))
+        canvas.record(partial(self._items, x, y + self.height, self.lines), (x, y))
 
     def _items(self, x: float, top: float, lines: list[str]) -> list[Item]:
         items: list[Item] = []
@@ -388,7 +424,9 @@ class _Table(Flowable):  # type: ignore[misc]  # reportlab has no type stubs: it
         return [first, second]
 
     def drawOn(self, canvas: _Recorder, x: float, y: float, _sW: float = 0) -> None:
-        canvas.record(partial(self._items, x, y + self.height, self.width, self.widths, self.cells, self.heights))
+        canvas.record(
+            partial(self._items, x, y + self.height, self.width, self.widths, self.cells, self.heights), (x, y)
+        )
 
     def _items(
         self, x: float, top: float, width: float, widths: list[float], rows: list[list[list[str]]], heights: list[float]
@@ -425,7 +463,7 @@ class _Picture(Flowable):  # type: ignore[misc]  # reportlab has no type stubs: 
 
     def drawOn(self, canvas: _Recorder, x: float, y: float, _sW: float = 0) -> None:
         left = x + (self.width - self.scene.width_mm * self.scale) / 2
-        canvas.record(partial(self._items, left, y, self.scale))
+        canvas.record(partial(self._items, left, y, self.scale), (x, y))
 
     def _items(self, left: float, y: float, scale: float) -> list[Item]:
         place = compose(translate(left, y), (scale, 0.0, 0.0, scale, 0.0, 0.0))
@@ -493,10 +531,14 @@ def _block_flowables(block: Block, column_height: float) -> list[Flowable]:
     return [CondPageBreak(column_height / 2)]
 
 
-def story(blocks: Sequence[Block], column_height: float) -> list[Flowable]:
+def story(blocks: Sequence[Block], column_height: float, tail_from: int | None = None) -> list[Flowable]:
     """The platypus flowables for ``blocks``; every heading first asks for room for itself
-    and the start of what follows it (so it never ends a column)."""
+    and the start of what follows it (so it never ends a column). The flowables of the blocks
+    from ``tail_from`` on are marked ``tail`` (a player aid at a sheet's end)."""
     parts = [_block_flowables(block, column_height) for block in blocks]
+    for flows in parts[tail_from:] if tail_from is not None else []:
+        for flowable in flows:
+            flowable.tail = True
     flowables: list[Flowable] = []
     for index, (block, flows) in enumerate(zip(blocks, parts)):
         after = blocks[index + 1] if index + 1 < len(blocks) else None
@@ -546,10 +588,23 @@ up to two fifths smaller (a 75 mm example still 45 mm, its labels never below
 ``figure_label_min``)."""
 
 
+def _owner(drawing: Drawing) -> Any:
+    """The flowable that recorded ``drawing``."""
+    return getattr(getattr(drawing, "func", None), "__self__", None)
+
+
 def _pictures_only(page: Sequence[Drawing]) -> bool:
     """Whether a page holds nothing but pictures and their captions."""
-    owners = [getattr(getattr(drawing, "func", None), "__self__", None) for drawing in page]
+    owners = [_owner(drawing) for drawing in page]
     return bool(owners) and all(isinstance(owner, _Picture | _Caption) for owner in owners)
+
+
+@dataclass
+class WithoutTail:
+    """What setting a document tells of it without its tail (the blocks from ``tail_from``):
+    ``pages``, how many pages it would take, or None where only setting it would tell."""
+
+    pages: int | None = None
 
 
 def layout_document(
@@ -559,10 +614,15 @@ def layout_document(
     title: str,
     footer: str = "{title} — {page}/{pages}",
     folio: bool = False,
+    tail_from: int | None = None,
+    without_tail: WithoutTail | None = None,
 ) -> list[Scene]:
     """The blocks set on pages of ``paper``; each page has a footer made from ``footer``
     (``{title}``, ``{page}``, ``{pages}``); with ``folio`` the page numbers are those of the
-    document the pages go into (a kit: see :class:`~coinprint.render.pdf.Folio`)."""
+    document the pages go into (a kit: see :class:`~coinprint.render.pdf.Folio`). With
+    ``tail_from`` and ``without_tail``, the latter is told how many pages the blocks before
+    ``tail_from`` would take on their own (a rule sheet without its player aid), where the
+    setting shows it."""
     minimum = tuple(rule_sheet_setting("min_paper_mm"))
     check_paper(paper, "rule sheets", (minimum[0], minimum[1]))
     margin = float(rule_sheet_setting("margin_mm"))
@@ -596,10 +656,36 @@ def layout_document(
             return recorders[-1]
 
         shown = [Figure(b.scene, b.caption, b.height_mm * figure_scale) if isinstance(b, Figure) else b for b in blocks]
-        doc.build(story(shown, height), canvasmaker=recorder)
+        doc.build(story(shown, height, tail_from), canvasmaker=recorder)
         final = doc.pageTemplate.frames
         used = sum(f._y1 + f._height - f._y for f in final)  # platypus keeps each frame's fill level
+        if without_tail is not None and tail_from is not None and last_page == 0 and figure_scale == 1.0:
+            without_tail.pages = _pages_before_tail(recorders[-1], blocks[:tail_from], bottom + height, column + gap)
         return [items for items in recorders[-1].pages if items] or [[]], used
+
+    def _pages_before_tail(recorded: _Recorder, body: Sequence[Block], top: float, pitch: float) -> int | None:
+        """The pages the body alone takes, read from the first setting (platypus sets the body
+        the same with or without what follows it): the page of its last drawing, unless that
+        page is nearly empty or holds only its one picture (the body alone would then try
+        smaller pictures: only setting it tells)."""
+        last = 0
+        for number, drawings in enumerate(recorded.pages, start=1):
+            if any(not getattr(_owner(drawing), "tail", False) for drawing in drawings):
+                last = number
+        if not last or (body and isinstance(body[-1], Heading)):
+            return None  # a heading would look on into the tail for room: the body sets differently
+        if last == 1:
+            return 1
+        drawings = recorded.pages[last - 1]
+        mine = [(d, at) for d, at in zip(drawings, recorded.spots[last - 1]) if not getattr(_owner(d), "tail", False)]
+        if sum(isinstance(b, Figure) for b in body) == 1 and _pictures_only([d for d, _ in mine]):
+            return None
+        feet: dict[int, float] = {}
+        for _, (x, y) in mine:
+            index = round((x - margin) / pitch)
+            feet[index] = min(feet.get(index, top), y)
+        filled = sum(top - foot for foot in feet.values())  # at most what platypus counts as used
+        return last if filled >= LAST_PAGE_SCRAP * height * count else None
 
     pages, used = build()
     figure_scale = 1.0

@@ -76,8 +76,8 @@ class CoinAgeRules(Rules[CoinAgeState, Turn]):
         self.ids = [s.id for s in layout.spaces]
         self.index = {sid: i for i, sid in enumerate(self.ids)}
         self.labels = [s.name for s in layout.spaces]
-        graph = layout.graph
-        self.neighbours = [frozenset(self.index[n] for n in graph.neighbors(sid)) for sid in self.ids]
+        adjacency = layout.adjacency
+        self.neighbours = [frozenset(self.index[n] for n in adjacency[sid]) for sid in self.ids]
         regions: dict[str, list[int]] = {}
         for i, space in enumerate(layout.spaces):
             regions.setdefault(space.region or space.id, []).append(i)

@@ -10,10 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 from coinprint.colouring import colour_regions
 from coinprint.drawn import with_properties
+from coinprint.engine import replay
 from coinprint.game import RuleSheetParts
 from coinprint.games.coinage.board import CARD_MARGIN_MM
 from coinprint.games.coinage.coins import PLAYERS
 from coinprint.games.coinage.draw import card_scene, position_scene
+from coinprint.games.coinage.example import CLASSIC_TURNS
 from coinprint.games.coinage.rules import CoinAgeRules
 from coinprint.games.coinage.search import CoinAgeSearch
 from coinprint.games.coinage.state import CoinAgeState, Turn
@@ -26,11 +28,19 @@ if TYPE_CHECKING:
     from coinprint.layout import Layout
 
 
-def worked_example(layout: Layout, first_seed: int = 1) -> tuple[CoinAgeRules, CoinAgeState, list[str]]:
+def worked_example(layout: Layout, first_seed: int | None = None) -> tuple[CoinAgeRules, CoinAgeState, list[str]]:
     """A finished game for the rule sheet's scoring example: greedy against greedy from
-    ``first_seed`` upward, the first game whose final position has a stack of two or more
-    coins and a doubled region. Returns the rules, the final state and the turns played."""
+    ``first_seed`` upward (by default 1), the first game whose final position has a stack of
+    two or more coins and a doubled region. Returns the rules, the final state and the turns
+    played. On the classic card, given no ``first_seed``, the game found is replayed from its
+    record (:data:`~coinprint.games.coinage.example.CLASSIC_TURNS`)."""
 
+    if first_seed is None and layout.params.get("map") == "classic":
+        rules = CoinAgeRules(layout, {})
+        replayed = replay(rules, list(CLASSIC_TURNS))
+        if replayed.error is None:
+            return rules, replayed.state, list(CLASSIC_TURNS)
+    first_seed = 1 if first_seed is None else first_seed
     rules = CoinAgeRules(layout, {})
     search = CoinAgeSearch(rules)
     for seed in range(first_seed, first_seed + 500):
@@ -137,7 +147,7 @@ def printable(layout: Layout) -> Layout:
     sizes: dict[str, int] = {}
     for region in region_of.values():
         sizes[region] = sizes.get(region, 0) + 1
-    touching = [(region_of[a], region_of[b]) for a, b in layout.graph.edges if region_of[a] != region_of[b]]
+    touching = [(region_of[a], region_of[b]) for a, b in layout.border_pairs() if region_of[a] != region_of[b]]
     colours = colour_regions(sorted(sizes), touching) or {r: i for i, r in enumerate(sorted(sizes))}
     extra = {sid: {"color": colours[r], "region_size": sizes[r]} for sid, r in region_of.items()}
     features = list(layout.features)

@@ -139,10 +139,10 @@ class CoinTableRules(Rules[CoinTableState, int]):
                 raise UsageError(f"two cells are both named {name!r} (names are read without case)")
             self.index[key] = i
         ids = {space.id: i for i, space in enumerate(layout.spaces)}
-        graph = layout.graph
+        adjacency = layout.adjacency
         n = self.size = len(self.names)
         self.neighbours: list[tuple[int, ...]] = [
-            tuple(sorted(ids[other] for other in graph.neighbors(space.id))) for space in layout.spaces
+            tuple(sorted(ids[other] for other in adjacency[space.id])) for space in layout.spaces
         ]
         self.triangles: list[tuple[int, int, int]] = [
             (a, b, c)

@@ -25,16 +25,32 @@ import math
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
-
-import pymunk
-from pymunk._chipmunk_cffi import ffi, lib
+from typing import TYPE_CHECKING, Any
 
 from coinprint.engine import Rules
 from coinprint.errors import UsageError
 from coinprint.games.flick.table import GRAVITY_MM_S2, TABLE_HALF_MM, Table, shot_problem
 from coinprint.layout import Layout
 from coinprint.units import Coin, coin
+
+if TYPE_CHECKING:
+    import pymunk
+    from pymunk._chipmunk_cffi import ffi, lib
+else:
+    pymunk = ffi = lib = None  # loaded by _load_chipmunk before the first shot
+
+
+def _load_chipmunk() -> None:
+    """Import pymunk and chipmunk's C functions on first use: a command that simulates no
+    shot (a kit, a board) does not pay for them (about 25 ms)."""
+    global pymunk, ffi, lib
+    if lib is None:
+        import pymunk as loaded
+        from pymunk._chipmunk_cffi import ffi as c_ffi
+        from pymunk._chipmunk_cffi import lib as c_lib
+
+        pymunk, ffi, lib = loaded, c_ffi, c_lib
+
 
 XY = tuple[float, float]
 
@@ -486,6 +502,7 @@ ROOMS_KEPT = 32
 
 
 def _room(goal: tuple[XY, ...]) -> _Room:
+    _load_chipmunk()
     key = (threading.get_ident(), goal)
     with _ROOMS_LOCK:
         room = _ROOMS.get(key)
@@ -508,6 +525,7 @@ def _free_rooms() -> None:
 def _body_of(coin: Coin) -> tuple[float, float, list[XY]]:
     """A coin's mass, moment of inertia and, for an equal-curve heptagon, its outline (else
     empty: a disc)."""
+    _load_chipmunk()
     mass = coin.mass_g
     if coin.equal_curves:
         outline, moment = _outline_and_moment(coin.diameter_mm, coin.equal_curves, mass)

@@ -352,15 +352,15 @@ def summary(layout: Layout) -> MapSummary:
     neighbours of one country, and the map's solidity."""
     import shapely
 
-    graph = layout.graph
+    adjacency = layout.adjacency
     order = {space.id: space.order if space.order is not None else index for index, space in enumerate(layout.spaces)}
-    earlier = [sum(1 for other in graph[node] if order[other] < order[node]) for node in graph]
+    earlier = [sum(1 for other in near if order[other] < order[node]) for node, near in adjacency.items()]
     land = shapely.union_all([space.polygon for space in layout.spaces])
     hull = land.convex_hull.area
     return MapSummary(
         countries=len(layout.spaces),
-        borders=graph.number_of_edges(),
-        dead_ends=sum(1 for node in graph if graph.degree(node) == 1),
+        borders=sum(len(near) for near in adjacency.values()) // 2,
+        dead_ends=sum(1 for near in adjacency.values() if len(near) == 1),
         most_earlier=max(earlier, default=0),
         solidity=land.area / hull if hull > 0 else 0.0,
     )

@@ -368,6 +368,20 @@ def test_the_rule_sheet_example_is_a_real_game_that_replays():
     assert any(r["doubled"] for r in example["regions"])
 
 
+@pytest.mark.parametrize("card", ["a6", "credit", "poker"])
+def test_the_classic_example_kept_as_a_record_is_the_game_the_search_finds(card):
+    """The rule sheet replays its example on the classic card from a record: searching from
+    seed 1 again, as on any other card, finds the very same game."""
+    from coinprint.games.coinage.example import CLASSIC_TURNS
+    from coinprint.games.coinage.sheet import worked_example
+
+    layout = coinage.build("classic", card=card)
+    _, state, turns = worked_example(layout)
+    _, from_one, turns_from_one = worked_example(layout, 1)
+    assert turns == list(CLASSIC_TURNS)
+    assert turns == turns_from_one and state.key() == from_one.key()
+
+
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_random_games_round_trip_their_notation_and_replay(seed):
