@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from coinprint.errors import UsageError
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = [
     "GAMES",

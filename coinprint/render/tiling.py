@@ -365,6 +365,8 @@ def _place_blocks(
     ys = numpy.linspace(margin, height - margin - block.height - PRINT_NOTE_ROOM_MM, PLACEMENT_STEPS)
     if width - 2 * margin < block.width or len(ys) == 0 or ys[-1] < margin:
         return [None] * plan.pages
+    gx, gy = (g.ravel() for g in numpy.meshgrid(xs, ys))
+    boxes = shapely.box(gx, gy, gx + block.width, gy + block.height)
     for row in range(plan.rows):
         for column in range(plan.columns):
             a, b, c, d, e, f = _content_matrix(sheet, plan, margin, column, row)
@@ -375,25 +377,9 @@ def _place_blocks(
             if taken is not None:
                 free = free.difference(taken.buffer(GAP_MM))
             shapely.prepare(free)
-            spots.append(_first_inside(free, xs, ys, block.width, block.height))
+            inside = numpy.flatnonzero(shapely.contains(free, boxes))
+            spots.append((float(gx[inside[0]]), float(gy[inside[0]])) if len(inside) else None)
     return spots
-
-
-def _first_inside(free: Any, xs: Any, ys: Any, width: float, height: float) -> tuple[float, float] | None:
-    """The lowest, then leftmost, corner (x from ``xs``, y from ``ys``) of a ``width`` ×
-    ``height`` box that lies in ``free``; None when none does. A row is looked at box by box
-    only where ``free`` leaves it room for one box at all."""
-    import numpy
-    import shapely
-
-    for y in ys:
-        strip = shapely.box(xs[0], y, xs[-1] + width, y + height)
-        if shapely.intersection(free, strip).area < width * height * (1 - 1e-9):
-            continue
-        inside = numpy.flatnonzero(shapely.contains(free, shapely.box(xs, y, xs + width, y + height)))
-        if len(inside):
-            return float(xs[inside[0]]), float(y)
-    return None
 
 
 def overlap_bands(plan: Plan, margin: float, column: int, row: int) -> list[Any]:
