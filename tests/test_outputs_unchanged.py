@@ -10,7 +10,9 @@ the agents play better: its records and GeoJSON equal that branch's own, and onl
 branch changed itself changed); and Coin Age's legal turns, which had missed turns that reach
 a position the search had already met with less of the throw's allowance left (only Coin Age's
 self-play records, its kit and its Swedish rule sheet changed: their worked example is a
-greedy game, and greedy now has those turns to choose from).
+greedy game, and greedy now has those turns to choose from); and release 0.3.0, whose
+outputs name the new version (GeoJSON's ``generator``, the print marks): every digest was
+first checked equal with the version set back to 0.2.0.
 
 Adding a game records nothing again: ``kit all``'s kits are compared for the games the manifest
 holds, and a new game's kit is left out (see ``tests/golden_outputs.py``)."""
