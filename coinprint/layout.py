@@ -202,12 +202,18 @@ class Layout:
 
     # -- geometry -----------------------------------------------------------------------------
     @cached_property
+    def space_borders(self) -> tuple[tuple[str, str, float], ...]:
+        """Each pair of spaces sharing a border, with its length (:func:`shared_borders`),
+        found once for :attr:`adjacency` and :attr:`graph` alike."""
+        return tuple(shared_borders(self.spaces))
+
+    @cached_property
     def adjacency(self) -> dict[str, dict[str, float]]:
         """Each space's neighbours (id → the shared border's length in mm), spaces in layout
         order and each one's neighbours in the order their borders were found: the same
         order :attr:`graph` keeps, without importing networkx (printing needs no more)."""
         found: dict[str, dict[str, float]] = {space.id: {} for space in self.spaces}
-        for a, b, length in shared_borders(self.spaces):
+        for a, b, length in self.space_borders:
             found[a][b] = length
             found[b][a] = length
         return found
@@ -229,7 +235,7 @@ class Layout:
         graph = networkx.Graph()
         for space in self.spaces:
             graph.add_node(space.id, label=space.name, region=space.region)
-        for a, b, length in shared_borders(self.spaces):
+        for a, b, length in self.space_borders:
             graph.add_edge(a, b, border_mm=length)
         return graph
 

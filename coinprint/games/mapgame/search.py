@@ -50,16 +50,16 @@ class MapSearch(Search[MapState, MapMove]):
     def chase_total(self, state: MapState, player: str, rng: random.Random, depth: int, count: int) -> float:
         """The sum of ``count`` random play-out values for ``player`` from ``state`` itself (a
         chase about to start), on the fast path when it has one."""
-        fast = self._fast
-        if fast is None:
-            fast = self._fast = FastMap(self.rules)
+        fast = self._fast_map()
         if fast.isolated:
-            return sum(self.rules_playout(state, player, rng, depth) for _ in range(count))
+            return sum(playout_value(self, state.copy(), player, rng, depth) for _ in range(count))
         return fast.playout_total(fast.position(state), PLAYERS.index(player), rng, depth, count)
 
-    def rules_playout(self, state: MapState, player: str, rng: random.Random, depth: int) -> float:
-        """One play-out on the reference rules from ``state`` (a map whose fast path cannot play)."""
-        return playout_value(self, state.copy(), player, rng, depth)
+    def _fast_map(self) -> FastMap:
+        """The fast path of this map, made on first use."""
+        if self._fast is None:
+            self._fast = FastMap(self.rules)
+        return self._fast
 
     def random_move(self, state: MapState, rng: random.Random) -> MapMove:
         """The move first, then its details: a neighbouring country, all equally likely; when
@@ -78,9 +78,7 @@ class MapSearch(Search[MapState, MapMove]):
     ) -> float:
         """As :meth:`Search.playout_total`, on the fast path of :mod:`coinprint.games.mapgame.fast`
         (the same random numbers, the same sum)."""
-        fast = self._fast
-        if fast is None:
-            fast = self._fast = FastMap(self.rules)
+        fast = self._fast_map()
         if fast.isolated:
             return super().playout_total(state, move, player, rng, depth, count)
         after = state.copy()

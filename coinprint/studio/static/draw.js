@@ -29,21 +29,13 @@
     let drawing = false;
     let judged = null; // the server's last preview, for ``judgedFor``
     let judgedFor = "";
-    let asking = false;
+    let asking = null; // the judging under way (a promise), or null
     let shownMoves = -1;
     let proposal = -1;
     let given = null; // the arc shown by P or a hint, sent as written while the line is not touched
 
     function mayDraw() {
       return game && !game.over && !game.computer_to_move && !game.thinking;
-    }
-
-    function toTable(event) {
-      const point = svg.createSVGPoint();
-      point.x = event.clientX;
-      point.y = event.clientY;
-      const at = point.matrixTransform(svg.getScreenCTM().inverse());
-      return { x: at.x, y: at.y };
     }
 
     function mmPerPixel() {
@@ -73,13 +65,9 @@
       return onOutline(p).d / mmPerPixel() <= SNAP_PX;
     }
 
-    // Table mm to the layout's (y up), where the record's arc is written, and back.
+    // A point in the layout's frame, as the record's arc writes it (a ten-thousandth of a mm).
     function toLayout(p) {
-      return [Math.round((p.x - board.shift[0]) * 1e4) / 1e4, Math.round((board.height - p.y - board.shift[1]) * 1e4) / 1e4];
-    }
-
-    function fromLayout(x, y) {
-      return { x: x + board.shift[0], y: board.height - y - board.shift[1] };
+      return table.toLayout(p.x, p.y).map((v) => Math.round(v * 1e4) / 1e4);
     }
 
     // The line without the points it can spare (Ramer–Douglas–Peucker), the ends kept.
@@ -119,23 +107,27 @@
       return "arc " + simplify(ends).map((p) => toLayout(p).join(",")).join(" ");
     }
 
-    async function ask() {
+    // Judge the line as it stands, one request at a time: the promise of the judging under way.
+    function ask() {
       const text = candidate();
-      if (asking || !text || text === judgedFor) return;
-      asking = true;
+      if (asking) return asking;
+      if (!text || text === judgedFor) return Promise.resolve();
+      asking = judge(text).finally(() => {
+        asking = null;
+        if (candidate() !== judgedFor) ask(); // the line moved on while the server judged it
+      });
+      return asking;
+    }
+
+    async function judge(text) {
       try {
-        const answer = await hooks.preview(text);
-        judged = answer;
-        judgedFor = text;
+        judged = await hooks.preview(text);
       } catch (error) {
         judged = { ok: false, refusal: error.message, d: "", spaces: [], lines: [] };
-        judgedFor = text;
-      } finally {
-        asking = false;
       }
+      judgedFor = text;
       draw();
-      if (!drawing && judged && !judged.ok && judgedFor === candidate()) hooks.say(judged.refusal, true);
-      if (candidate() !== judgedFor) ask(); // the line moved on while the server judged it
+      if (!drawing && !judged.ok && judgedFor === candidate()) hooks.say(judged.refusal, true);
     }
 
     function status() {
@@ -204,7 +196,7 @@
     // let go in the air) goes on with it.
     svg.addEventListener("pointerdown", (event) => {
       if (!mayDraw() || event.button > 0) return;
-      const at = toTable(event);
+      const at = table.pointOf(event);
       const end = stroke[stroke.length - 1];
       if (end && Math.hypot(at.x - end.x, at.y - end.y) / mmPerPixel() <= SNAP_PX) {
         if (snaps(end) && stroke.length > 1) stroke.pop(); // let go on the outline: draw on from before it
@@ -229,7 +221,7 @@
       if (!drawing) return;
       const events = event.getCoalescedEvents ? event.getCoalescedEvents() : [event];
       for (const one of events.length ? events : [event]) {
-        const at = toTable(one);
+        const at = table.pointOf(one);
         const last = stroke[stroke.length - 1];
         if (Math.hypot(at.x - last.x, at.y - last.y) < STEP_MM) continue;
         // Back along the line: rub it out to the point come back to.
@@ -271,7 +263,7 @@
         hooks.say("the line ends in the air: press on its end to go on, and end it on the map's outline");
         return;
       }
-      while (asking) await new Promise((resolve) => setTimeout(resolve, 10));
+      while (asking) await asking;
       if (judgedFor !== text) await ask();
       if (candidate() === text && !drawing) send();
     }
@@ -287,7 +279,7 @@
     function lineOf(text) {
       const numbers = String(text).match(/-?[\d.]+(?:e-?\d+)?/g) || [];
       const points = [];
-      for (let i = 0; i + 1 < numbers.length; i += 2) points.push(fromLayout(Number(numbers[i]), Number(numbers[i + 1])));
+      for (let i = 0; i + 1 < numbers.length; i += 2) points.push(table.fromLayout(Number(numbers[i]), Number(numbers[i + 1])));
       return points;
     }
 
@@ -345,9 +337,7 @@
       hooks.say("the end of the line is trimmed: press on its end to go on");
     }
 
-    table.holder.setAttribute("aria-label", "The map being drawn: P shows an arc the computer would draw, Enter draws it, Escape takes it back");
-    const help = document.getElementById("board-help");
-    if (help) help.textContent = "Press on the map's outline, draw the new country's edge outward, and let go on the outline. The country is shaded as you draw, with its neighbours and the coin's fit; a line the rules refuse turns red. Draw back along the line to rub it out. Keyboard: P shows an arc the computer would draw, Enter draws it, Escape takes it back.";
+    table.explain("The map being drawn: P shows an arc the computer would draw, Enter draws it, Escape takes it back", "Press on the map's outline, draw the new country's edge outward, and let go on the outline. The country is shaded as you draw, with its neighbours and the coin's fit; a line the rules refuse turns red. Draw back along the line to rub it out. Keyboard: P shows an arc the computer would draw, Enter draws it, Escape takes it back.");
 
     return {
       show(state) {

@@ -36,19 +36,6 @@
       return tray ? tray.coins.filter((c) => c.side === game.turn) : [];
     }
 
-    function toTable(event) {
-      const point = svg.createSVGPoint();
-      point.x = event.clientX;
-      point.y = event.clientY;
-      const at = point.matrixTransform(svg.getScreenCTM().inverse());
-      return { x: at.x, y: at.y };
-    }
-
-    // Table mm to the layout's (y up), where the record's shot is written.
-    function toLayout(x, y) {
-      return [x - board.shift[0], board.height - y - board.shift[1]];
-    }
-
     function insideGoal(x, y) {
       const polygon = facts.polygon || [];
       let inside = false;
@@ -112,7 +99,7 @@
       if (length < MIN_PULL_MM) return;
       // The direction in the layout's frame (y up) is the pull turned round.
       const direction = (Math.atan2(pull.dy, -pull.dx) * 180) / Math.PI;
-      const shot = { shot: game.turn, coin: chosen.coin, at: toLayout(chosen.x, chosen.y).map((v) => Math.round(v * 100) / 100), direction: Math.round(direction * 100) / 100, speed: Math.round(speedOf(length) * 1000) / 1000 };
+      const shot = { shot: game.turn, coin: chosen.coin, at: table.toLayout(chosen.x, chosen.y).map((v) => Math.round(v * 100) / 100), direction: Math.round(direction * 100) / 100, speed: Math.round(speedOf(length) * 1000) / 1000 };
       chosen = null;
       pull = null;
       draw();
@@ -129,7 +116,7 @@
     // press elsewhere, with a coin chosen, puts the shot's start there.
     svg.addEventListener("pointerdown", (event) => {
       if (!game || animating || (!mine().length && !offTable().length)) return;
-      const at = toTable(event);
+      const at = table.pointOf(event);
       const onChosen = chosen && Math.hypot(at.x - chosen.x, at.y - chosen.y) <= radius();
       const coin = onChosen ? null : coinAt(event);
       if (coin) choose(coin.text, coin.x, coin.y);
@@ -157,7 +144,7 @@
 
     svg.addEventListener("pointermove", (event) => {
       if (!dragging || !chosen) return;
-      const at = toTable(event);
+      const at = table.pointOf(event);
       pull = { dx: at.x - chosen.x, dy: at.y - chosen.y };
       draw();
     });
@@ -245,9 +232,7 @@
       return true;
     }
 
-    table.holder.setAttribute("aria-label", "The mat: C picks your next coin, the arrow keys aim and pull, Enter shoots, Escape lets go");
-    const help = document.getElementById("board-help");
-    if (help) help.textContent = "Press on one of your coins, pull it back away from where it should go, and let go: the dotted line ends where it would stop. Tap your coin, then a place outside the goal, to start from there. Keyboard: C picks a coin, arrow keys aim and pull, Enter shoots, Escape lets go.";
+    table.explain("The mat: C picks your next coin, the arrow keys aim and pull, Enter shoots, Escape lets go", "Press on one of your coins, pull it back away from where it should go, and let go: the dotted line ends where it would stop. Tap your coin, then a place outside the goal, to start from there. Keyboard: C picks a coin, arrow keys aim and pull, Enter shoots, Escape lets go.");
 
     return {
       show(state) {

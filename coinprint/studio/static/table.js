@@ -80,10 +80,7 @@ class GameTable {
   pickAt(event) {
     const found = event.target.closest("[data-space]");
     if (found) return found.dataset.space;
-    const point = this.svg.createSVGPoint();
-    point.x = event.clientX;
-    point.y = event.clientY;
-    const at = point.matrixTransform(this.svg.getScreenCTM().inverse());
+    const at = this.pointOf(event);
     let best = null;
     let distance = Infinity;
     for (const space of this.board.spaces) {
@@ -91,6 +88,33 @@ class GameTable {
       if (d < distance && d < space.r * 1.2) [best, distance] = [space.id, d];
     }
     return best;
+  }
+
+  // Where a pointer event is on the table, in its mm (y down).
+  pointOf(event) {
+    const point = this.svg.createSVGPoint();
+    point.x = event.clientX;
+    point.y = event.clientY;
+    const at = point.matrixTransform(this.svg.getScreenCTM().inverse());
+    return { x: at.x, y: at.y };
+  }
+
+  // A point of the table (mm, y down) in the layout's frame (mm, y up), where records write
+  // places, and back.
+  toLayout(x, y) {
+    return [x - this.board.shift[0], this.board.height - y - this.board.shift[1]];
+  }
+
+  fromLayout(x, y) {
+    return { x: x + this.board.shift[0], y: this.board.height - y - this.board.shift[1] };
+  }
+
+  // What an interaction tells about itself: the board's name for a screen reader and the
+  // help under it.
+  explain(label, help) {
+    this.holder.setAttribute("aria-label", label);
+    const shown = document.getElementById("board-help");
+    if (shown) shown.textContent = help;
   }
 
   onPick(listener) {
